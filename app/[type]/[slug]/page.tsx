@@ -1,0 +1,42 @@
+import type { Metadata } from 'next'
+import { notFound } from 'next/navigation'
+import { findPublicPost } from '@/lib/places/query'
+
+type Props = PageProps<'/[type]/[slug]'>
+
+async function getPostOrNotFound({ params }: Props) {
+  const { type, slug } = await params
+  const post = await findPublicPost(decodeURIComponent(type), decodeURIComponent(slug))
+  if (!post) notFound()
+  return post
+}
+
+export async function generateMetadata(props: Props): Promise<Metadata> {
+  return { title: (await getPostOrNotFound(props)).title }
+}
+
+// A published post's public page: the target of properties.url. React escapes every text it renders.
+export default async function PostPage(props: Props) {
+  const post = await getPostOrNotFound(props)
+  const osm = post.location
+    ? `https://www.openstreetmap.org/?mlat=${post.location.latitude}&mlon=${post.location.longitude}#map=15/${post.location.latitude}/${post.location.longitude}`
+    : null
+  return (
+    <main>
+      <article>
+        <h1>{post.title}</h1>
+        <p className="post-meta">
+          <time dateTime={post.publishedAt.toISOString()}>{post.publishedAt.toISOString().slice(0, 10)}</time>
+          {post.categories.length > 0 && <> · {post.categories.join(', ')}</>}
+        </p>
+        {post.address && <address>{post.address}</address>}
+        {post.location && osm && (
+          <p className="post-meta">
+            <a href={osm}>{post.location.latitude.toFixed(5)}, {post.location.longitude.toFixed(5)}</a>
+          </p>
+        )}
+        {post.content.split(/\n\s*\n/).map((paragraph, i) => <p key={i}>{paragraph}</p>)}
+      </article>
+    </main>
+  )
+}

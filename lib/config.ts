@@ -1,0 +1,39 @@
+import 'server-only'
+import path from 'node:path'
+import { z } from 'zod'
+
+// Every setting, with its default; README.md "Configuration" lists the same.
+const schema = z.object({
+  DATABASE_URL: z
+    .string()
+    .default('file:./data/places.db')
+    .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), 'must start with file: (SQLite) or postgres:// (PostgreSQL)'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  UPLOADS_DIR: z.string().min(1).default('./data/uploads'),
+})
+
+export type Config = {
+  databaseUrl: string
+  /** the site's public origin, no trailing slash: the base of every properties.url */
+  siteUrl: string
+  uploadsDir: string
+}
+
+let config: Config | undefined
+
+export function getConfig(): Config {
+  if (config) return config
+  const parsed = schema.safeParse(process.env)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`)
+  }
+  const env = parsed.data
+  config = {
+    databaseUrl: env.DATABASE_URL,
+    siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    uploadsDir: path.resolve(env.UPLOADS_DIR),
+  }
+  return config
+}

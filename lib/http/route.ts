@@ -1,0 +1,59 @@
+import 'server-only'
+import { ApiError } from './errors'
+
+type Handler<C> = (request: Request, context: C) => Promise<Response>
+
+// As WordPress's REST server sends them: any origin may read the public routes.
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, If-None-Match',
+  'Access-Control-Expose-Headers': 'ETag, Link',
+  'Access-Control-Max-Age': '86400',
+} as const
+
+export function errorResponse(error: ApiError): Response {
+  const body = { code: error.code, message: error.message, data: { status: error.status, ...error.data } }
+  return Response.json(body, { status: error.status })
+}
+
+/** The one place where errors become responses; anything unexpected is logged and answered with a bare 500. */
+export function route<C>(handler: Handler<C>, options: { cors?: boolean } = {}): Handler<C> {
+  return async (request, context) => {
+    let response: Response
+    try {
+      response = await handler(request, context)
+    } catch (error) {
+      if (error instanceof ApiError) {
+        response = errorResponse(error)
+      } else {
+        console.error(`${request.method} ${new URL(request.url).pathname} failed:`, error)
+        response = errorResponse(new ApiError('internal_server_error', 'The server could not answer this request.', 500))
+      }
+    }
+    if (options.cors) for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value)
+    return response
+  }
+}
+
+/** The answer to a CORS preflight of a public route. */
+export function preflight(): Response {
+  return new Response(null, { status: 204, headers: CORS_HEADERS })
+}
+
+/** Whether an If-None-Match header names this ETag (or `*`); weak comparison, as RFC 9110 asks for GET. */
+export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag))
+}
+
+/**
+ * A public GeoJSON answer: 304 when the client's copy is current, else the body. Caches and browsers keep it but
+ * ask again each time (`no-cache`), which costs them a 304 when nothing changed.
+ */
+export async function geojsonResponse(request: Request, etag: string, body: () => Promise<string>): Promise<Response> {
+  const headers = { ETag: etag, 'Cache-Control': 'public, no-cache' }
+  if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
+  return new Response(await body(), { status: 200, headers: { ...headers, 'Content-Type': 'application/geo+json' } })
+}

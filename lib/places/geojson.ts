@@ -1,0 +1,27 @@
+import type { Place } from './query'
+
+export type PlaceFeature = {
+  type: 'Feature'
+  geometry: { type: 'Point'; coordinates: [number, number] }
+  properties: { id: number; title: string; url: string; address: string }
+}
+
+export type PlaceCollection = { type: 'FeatureCollection'; features: PlaceFeature[] }
+
+/** The absolute URL of a post's public page (app/[type]/[slug]/page.tsx). */
+export function postUrl(siteUrl: string, type: string, slug: string): string {
+  return `${siteUrl}/${encodeURIComponent(type)}/${encodeURIComponent(slug)}`
+}
+
+/** RFC 7946: coordinates are [longitude, latitude]; properties are exactly id, title, url and address. */
+export function toFeature(place: Place, siteUrl: string): PlaceFeature {
+  return {
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: [place.longitude, place.latitude] },
+    properties: { id: place.id, title: place.title, url: postUrl(siteUrl, place.type, place.slug), address: place.address },
+  }
+}
+
+export function toFeatureCollection(places: Place[], siteUrl: string): PlaceCollection {
+  return { type: 'FeatureCollection', features: places.map((place) => toFeature(place, siteUrl)) }
+}

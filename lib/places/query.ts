@@ -1,0 +1,100 @@
+import 'server-only'
+import { getDb } from '../db'
+import { Prisma } from '../generated/sqlite/client'
+import type { CollectionQuery } from './schemas'
+
+/** A post as the public routes show it. */
+export type Place = {
+  id: number
+  type: string
+  slug: string
+  title: string
+  address: string
+  latitude: number
+  longitude: number
+}
+
+// Word for word the WHERE clause of the partial index posts_public_places_idx (both migrations): the planner uses
+// a partial index only when the query names its condition, and Prisma's own queries bind every value.
+const IS_PUBLIC_PLACE = Prisma.sql`p."status" = 'publish' AND p."latitude" IS NOT NULL AND p."longitude" IS NOT NULL AND p."location_public" = TRUE`
+
+type PlaceRow = Omit<Place, 'id'> & { id: number | bigint }
+
+function toPlace(row: PlaceRow): Place {
+  return { ...row, id: Number(row.id) }
+}
+
+/** Published posts of one type with public geodata, newest first (ties: higher id first), at most `limit`. */
+export async function listPublicPlaces({ postType, limit, categoryId }: CollectionQuery): Promise<Place[]> {
+  // The category filter matches the category and all its descendants, as WordPress's `cat` does.
+  const rows = await getDb().$queryRaw<PlaceRow[]>`
+    ${categoryId === null ? Prisma.empty : Prisma.sql`WITH RECURSIVE tree("id") AS (
+      SELECT "id" FROM "categories" WHERE "id" = ${categoryId}
+      UNION SELECT c."id" FROM "categories" c JOIN tree t ON c."parent_id" = t."id")`}
+    SELECT p."id", p."type", p."slug", p."title", p."address", p."latitude", p."longitude"
+    FROM "posts" p
+    WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
+    ${categoryId === null ? Prisma.empty : Prisma.sql`AND EXISTS (SELECT 1 FROM "post_categories" pc
+      WHERE pc."post_id" = p."id" AND pc."category_id" IN (SELECT "id" FROM tree))`}
+    ORDER BY p."published_at" DESC, p."id" DESC
+    LIMIT ${limit}`
+  return rows.map(toPlace)
+}
+
+export type PlaceLookup = { found: Place } | { missing: 'post' | 'geodata' }
+
+/**
+ * One post for GET /geojson/{id}. A post that is not published is `missing: 'post'`, as one that does not exist:
+ * the public route must not tell drafts apart from nothing.
+ */
+export async function findPublicPlace(id: number): Promise<PlaceLookup> {
+  const post = await getDb().post.findUnique({
+    where: { id },
+    select: { id: true, type: true, slug: true, title: true, address: true, latitude: true, longitude: true, status: true, locationPublic: true },
+  })
+  if (!post || post.status !== 'publish') return { missing: 'post' }
+  const { status, locationPublic, latitude, longitude, ...rest } = post
+  if (latitude === null || longitude === null || !locationPublic) return { missing: 'geodata' }
+  return { found: { ...rest, latitude, longitude } }
+}
+
+/** A published post's public page. */
+export type PublicPost = {
+  id: number
+  title: string
+  content: string
+  address: string
+  publishedAt: Date
+  /** null when the post has no geodata or its location is private */
+  location: { latitude: number; longitude: number } | null
+  categories: string[]
+}
+
+export async function findPublicPost(type: string, slug: string): Promise<PublicPost | null> {
+  const post = await getDb().post.findUnique({
+    where: { type_slug: { type, slug } },
+    select: {
+      id: true, title: true, content: true, address: true, publishedAt: true, status: true,
+      latitude: true, longitude: true, locationPublic: true,
+      categories: { select: { category: { select: { name: true } } } },
+    },
+  })
+  if (!post || post.status !== 'publish') return null
+  const { latitude, longitude, locationPublic } = post
+  return {
+    id: post.id,
+    title: post.title,
+    content: post.content,
+    address: post.address,
+    publishedAt: post.publishedAt,
+    location: latitude !== null && longitude !== null && locationPublic ? { latitude, longitude } : null,
+    categories: post.categories.map((c) => c.category.name).sort(),
+  }
+}
+
+/** Bumped by database triggers on every write the public routes depend on (prisma/migrations). */
+export async function getDataVersion(): Promise<number> {
+  const state = await getDb().siteState.findUnique({ where: { id: 1 }, select: { dataVersion: true } })
+  if (!state) throw new Error('site_state row is missing: the database was not migrated by Places')
+  return state.dataVersion
+}
