@@ -55,3 +55,64 @@ export function parsePostId(raw: string): number | null {
 
 export const latitudeSchema = z.number().finite().min(-90).max(90)
 export const longitudeSchema = z.number().finite().min(-180).max(180)
+
+export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
+
+// Paths the app itself serves, which a post type's pages (/{type}/{slug}) must not shadow.
+const RESERVED_TYPES = new Set(['admin', 'api', 'places', 'wp-json', 'ogc', 'signin', 'signout', 'uploads'])
+
+/** A post type key as WordPress allows one (at most 20 characters: a–z, 0–9, `_`, `-`), not one of the app's paths. */
+export const postTypeSchema = z
+  .string()
+  .regex(/^[a-z0-9_-]{1,20}$/, 'must be 1 to 20 characters: lower-case letters, digits, _ or -')
+  .refine((type) => !RESERVED_TYPES.has(type), 'is a path the site itself uses')
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
+
+/** An ISO 8601 date or date-time; without a zone it is taken as UTC. */
+export const isoDateSchema = z
+  .string()
+  .regex(ISO_8601, 'must be an ISO 8601 date, e.g. 2024-05-01T12:00:00Z')
+  .transform((text, ctx) => {
+    const zoned = /T.*(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : text.includes('T') ? `${text}Z` : `${text}T00:00:00Z`
+    const date = new Date(zoned)
+    if (Number.isNaN(date.getTime())) {
+      ctx.addIssue({ code: 'custom', message: 'is not a real date' })
+      return z.NEVER
+    }
+    return date
+  })
+
+/** One feature of the import format (spec/CLI.md); `places export` writes the same. */
+export const importFeatureSchema = z.object({
+  type: z.literal('Feature'),
+  // RFC 7946 positions may carry an altitude after longitude and latitude; it is not kept.
+  geometry: z
+    .object({ type: z.literal('Point'), coordinates: z.tuple([longitudeSchema, latitudeSchema]).rest(z.number()) })
+    .nullable(),
+  properties: z.object({
+    id: z.number().int().positive().max(MAX_ID).optional(),
+    title: z.string().trim().min(1, 'is required').max(1000),
+    content: z.string().default(''),
+    slug: z.string().max(190).optional(),
+    type: postTypeSchema.default('post'),
+    status: z.enum(STATUSES).default('publish'),
+    date: isoDateSchema.optional(),
+    address: z.string().max(1000).default(''),
+    geo_public: z.boolean().default(true),
+    categories: z.array(z.string().max(1000)).default([]),
+    author: z.email().optional(),
+  }),
+})
+
+export type ImportFeature = z.output<typeof importFeatureSchema>
+
+export const importCollectionSchema = z.object({
+  type: z.literal('FeatureCollection'),
+  features: z.array(z.unknown()),
+})
+
+/** `"Europe > France > Paris"` → `["Europe", "France", "Paris"]`. */
+export function parseCategoryPath(path: string): string[] {
+  return path.split('>').map((name) => name.trim()).filter(Boolean)
+}

@@ -1,0 +1,203 @@
+// The command line of spec/CLI.md: parses arguments, calls lib/, prints. Run it as `npx places`.
+import { readFile } from 'node:fs/promises'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { createAppPassword, listAppPasswords, revokeAppPassword } from '../lib/auth/app-passwords'
+import { ROLES } from '../lib/auth/capabilities'
+import { getConfig } from '../lib/config'
+import { isDatabaseEmpty, seedDemo } from '../lib/demo/seed'
+import { ApiError } from '../lib/http/errors'
+import { migrate } from '../lib/migrate'
+import { exportPlaces } from '../lib/places/export'
+import { importPlaces } from '../lib/places/import'
+import { createUser } from '../lib/users'
+
+type Options = NonNullable<ParseArgsConfig['options']>
+type Values = Record<string, string | boolean | undefined>
+type Command = {
+  usage: string
+  summary: string
+  options: Options
+  positionals?: 'none' | 'one' | 'many'
+  run: (values: Values, positionals: string[]) => Promise<void>
+}
+
+/** A mistake in how the command was called: its usage is printed and the exit code is 2. */
+class UsageError extends Error {}
+
+const json: Options = { json: { type: 'boolean' } }
+const out = (line: string) => process.stdout.write(`${line}\n`)
+
+function required(values: Values, name: string): string {
+  const value = values[name]
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`)
+  return value
+}
+
+function progress(label: string): ((done: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined
+  return (done, total) => {
+    const width = 30
+    const filled = Math.round((done / Math.max(total, 1)) * width)
+    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`)
+  }
+}
+
+const commands: Record<string, Command> = {
+  migrate: {
+    usage: 'places migrate',
+    summary: 'create or upgrade the database at DATABASE_URL',
+    options: {},
+    run: async () => {
+      const applied = await migrate()
+      out(applied.length ? `Applied ${applied.join(', ')}` : 'The database is up to date.')
+    },
+  },
+  seed: {
+    usage: 'places seed [--demo] [--if-empty]',
+    summary: 'load the demo site (users of every role, categories, places) into an empty database',
+    options: { demo: { type: 'boolean' }, 'if-empty': { type: 'boolean' } },
+    run: async (values) => {
+      if (values['if-empty'] && !(await isDatabaseEmpty())) return
+      const { users, postIds } = await seedDemo(progress('Demo places'))
+      out(`Loaded the demo: ${postIds.length} posts and ${users.length} users.`)
+      out(`Sign in at ${getConfig().siteUrl}/signin with one of these (passwords are shown only now):`)
+      for (const user of users) out(`  ${user.role.padEnd(13)} ${user.email.padEnd(28)} ${user.password}`)
+    },
+  },
+  'user create': {
+    usage: 'places user create --email E --password P --role R [--name N]',
+    summary: `add a user; R is ${ROLES.join(', ')}; prints the user id`,
+    options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, ...json },
+    run: async (values) => {
+      const id = await createUser({
+        email: required(values, 'email'),
+        password: required(values, 'password'),
+        role: required(values, 'role') as (typeof ROLES)[number],
+        name: typeof values.name === 'string' ? values.name : undefined,
+      })
+      out(values.json ? JSON.stringify({ id }) : String(id))
+    },
+  },
+  'app-password create': {
+    usage: 'places app-password create --user E [--name N]',
+    summary: 'create an application password for user E; prints it, once, as the last line',
+    options: { user: { type: 'string' }, name: { type: 'string' }, ...json },
+    run: async (values) => {
+      const created = await createAppPassword(required(values, 'user'), typeof values.name === 'string' ? values.name : 'places-cli')
+      if (values.json) return out(JSON.stringify(created))
+      out(`Application password "${created.name}" (id ${created.uuid}) for ${values.user}. It is shown only now:`)
+      out(created.password)
+    },
+  },
+  'app-password list': {
+    usage: 'places app-password list --user E',
+    summary: "list a user's application passwords (never the secret)",
+    options: { user: { type: 'string' }, ...json },
+    run: async (values) => {
+      const rows = await listAppPasswords(required(values, 'user'))
+      if (values.json) return out(JSON.stringify(rows))
+      for (const row of rows) out([row.uuid, row.name, row.createdAt.toISOString(), row.lastUsedAt?.toISOString() ?? 'never used'].join('\t'))
+    },
+  },
+  'app-password revoke': {
+    usage: 'places app-password revoke --user E --id ID',
+    summary: 'revoke one of the application passwords of user E',
+    options: { user: { type: 'string' }, id: { type: 'string' }, ...json },
+    run: async (values) => {
+      const id = required(values, 'id')
+      await revokeAppPassword(required(values, 'user'), id)
+      out(values.json ? JSON.stringify({ revoked: id }) : `Revoked ${id}`)
+    },
+  },
+  import: {
+    usage: 'places import FILE.geojson [--author E]',
+    summary: 'import a GeoJSON FeatureCollection as posts (all or nothing); prints the new post ids in input order',
+    options: { author: { type: 'string' }, ...json },
+    positionals: 'one',
+    run: async (values, [file]) => {
+      let input: unknown
+      try {
+        input = JSON.parse(await readFile(file!, 'utf8'))
+      } catch (error) {
+        const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
+        throw new ApiError('places_invalid_import', `Nothing was imported: cannot read ${file} as JSON: ${reason}`, 400)
+      }
+      const ids = await importPlaces(input, {
+        defaultAuthor: typeof values.author === 'string' ? values.author : undefined,
+        onProgress: progress('Importing'),
+      })
+      out(values.json ? JSON.stringify(ids) : ids.join('\n'))
+    },
+  },
+  export: {
+    usage: 'places export [--post-type T] [--all-statuses]',
+    summary: 'print the places as a GeoJSON FeatureCollection in the format import reads (published only by default)',
+    options: { 'post-type': { type: 'string' }, 'all-statuses': { type: 'boolean' } },
+    run: async (values) => {
+      const features = exportPlaces({
+        postType: typeof values['post-type'] === 'string' ? values['post-type'] : undefined,
+        allStatuses: values['all-statuses'] === true,
+      })
+      let first = true
+      process.stdout.write('{"type":"FeatureCollection","features":[')
+      for await (const feature of features) {
+        const ok = process.stdout.write(`${first ? '\n' : ',\n'}${JSON.stringify(feature)}`)
+        if (!ok) await new Promise((resolve) => process.stdout.once('drain', resolve))
+        first = false
+      }
+      process.stdout.write('\n]}\n')
+    },
+  },
+}
+
+function help(): string {
+  const width = Math.max(...Object.values(commands).map((c) => c.usage.length))
+  return [
+    'Usage: places <command> [options]',
+    '',
+    'Commands:',
+    ...Object.values(commands).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    '',
+    'Every command reads DATABASE_URL (default file:./data/places.db), SITE_URL and UPLOADS_DIR, as the server does,',
+    'and migrates the database first. Add --help after a command for its usage; --json prints JSON.',
+  ].join('\n')
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    out(help())
+    return argv.length === 0 ? 2 : 0
+  }
+  const name = commands[`${argv[0]} ${argv[1]}`] ? `${argv[0]} ${argv[1]}` : argv[0]!
+  const command = commands[name]
+  if (!command) {
+    process.stderr.write(`places: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${help()}\n`)
+    return 2
+  }
+  const rest = argv.slice(name.split(' ').length)
+  try {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      out(`Usage: ${command.usage}\n\n${command.summary}`)
+      return 0
+    }
+    const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true })
+    const expected = command.positionals ?? 'none'
+    if (expected === 'none' && positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`)
+    if (expected === 'one' && positionals.length !== 1) throw new UsageError('expects exactly one file')
+    if (expected === 'many' && positionals.length === 0) throw new UsageError('expects at least one file')
+    if (name !== 'migrate') await migrate()
+    await command.run(values, positionals)
+    return 0
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`places ${name}: ${(error as Error).message}\nUsage: ${command.usage}\n`)
+      return 2
+    }
+    process.stderr.write(`places ${name}: ${error instanceof ApiError ? error.message : String((error as Error).message ?? error)}\n`)
+    return 1
+  }
+}
+
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code
+})

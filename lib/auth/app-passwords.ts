@@ -1,0 +1,43 @@
+import 'server-only'
+import { createHash, randomInt, randomUUID } from 'node:crypto'
+import { getDb } from '../db'
+import { ApiError } from '../http/errors'
+import { getUserIdByEmailOrThrow } from '../users'
+
+// As WordPress's Application Passwords: 24 characters from A–Z a–z 0–9 (about 143 bits), shown once.
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+const LENGTH = 24
+
+export type AppPasswordInfo = { uuid: string; name: string; createdAt: Date; lastUsedAt: Date | null }
+
+/** The stored form. Spaces are dropped first, as WordPress does: its UI shows the secret in groups of four. */
+export function hashAppPassword(secret: string): string {
+  return createHash('sha256').update(secret.replace(/\s+/g, '')).digest('hex')
+}
+
+export async function createAppPassword(email: string, name: string): Promise<AppPasswordInfo & { password: string }> {
+  const userId = await getUserIdByEmailOrThrow(email)
+  const label = name.trim()
+  if (!label || label.length > 200) throw new ApiError('rest_invalid_param', 'name: must be 1 to 200 characters', 400)
+  const password = Array.from({ length: LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('')
+  const row = await getDb().appPassword.create({
+    data: { uuid: randomUUID(), userId, name: label, secretHash: hashAppPassword(password) },
+    select: { uuid: true, name: true, createdAt: true, lastUsedAt: true },
+  })
+  return { ...row, password }
+}
+
+export async function listAppPasswords(email: string): Promise<AppPasswordInfo[]> {
+  const userId = await getUserIdByEmailOrThrow(email)
+  return getDb().appPassword.findMany({
+    where: { userId },
+    orderBy: { id: 'asc' },
+    select: { uuid: true, name: true, createdAt: true, lastUsedAt: true },
+  })
+}
+
+export async function revokeAppPassword(email: string, uuid: string): Promise<void> {
+  const userId = await getUserIdByEmailOrThrow(email)
+  const { count } = await getDb().appPassword.deleteMany({ where: { userId, uuid } })
+  if (count === 0) throw new ApiError('rest_application_password_not_found', `User ${email} has no application password ${uuid}.`, 404)
+}

@@ -1,0 +1,39 @@
+import 'server-only'
+import { z } from 'zod'
+import { ROLES } from './auth/capabilities'
+import { hashPassword } from './auth/passwords'
+import { getDb } from './db'
+import { ApiError } from './http/errors'
+
+export const newUserSchema = z.object({
+  email: z.email().transform((email) => email.toLowerCase()),
+  password: z.string().min(8, 'must be at least 8 characters').max(1024),
+  role: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }),
+  name: z.string().trim().max(200).default(''),
+})
+
+export type NewUser = z.input<typeof newUserSchema>
+
+export function validationError(error: z.ZodError): ApiError {
+  const problems = error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
+  return new ApiError('rest_invalid_param', problems.join('; '), 400)
+}
+
+/** Adds a user; returns the new id. */
+export async function createUser(input: NewUser): Promise<number> {
+  const parsed = newUserSchema.safeParse(input)
+  if (!parsed.success) throw validationError(parsed.error)
+  const { email, password, role, name } = parsed.data
+  const db = getDb()
+  if (await db.user.findUnique({ where: { email }, select: { id: true } })) {
+    throw new ApiError('existing_user_email', `A user with the email ${email} already exists.`, 409)
+  }
+  const user = await db.user.create({ data: { email, role, name, passwordHash: await hashPassword(password) }, select: { id: true } })
+  return user.id
+}
+
+export async function getUserIdByEmailOrThrow(email: string): Promise<number> {
+  const user = await getDb().user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true } })
+  if (!user) throw new ApiError('rest_user_invalid_email', `No user has the email ${email}.`, 404)
+  return user.id
+}
