@@ -5,6 +5,7 @@ import { createAppPassword, listAppPasswords, revokeAppPassword } from '../lib/a
 import { ROLES } from '../lib/auth/capabilities'
 import { getConfig } from '../lib/config'
 import { isDatabaseEmpty, seedDemo } from '../lib/demo/seed'
+import { disconnectDb } from '../lib/db'
 import { ApiError } from '../lib/http/errors'
 import { migrate } from '../lib/migrate'
 import { exportPlaces } from '../lib/places/export'
@@ -195,6 +196,8 @@ async function main(argv: string[]): Promise<number> {
     }
     process.stderr.write(`places ${name}: ${error instanceof ApiError ? error.message : String((error as Error).message ?? error)}\n`)
     return 1
+  } finally {
+    await disconnectDb()
   }
 }
 

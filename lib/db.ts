@@ -26,7 +26,7 @@ export function sqliteFile(url: string): string {
   return file
 }
 
-function createDb(url: string): Db {
+export function createDb(url: string): Db {
   if (dialectOf(url) === 'postgresql') {
     return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db
   }
@@ -44,4 +44,11 @@ export function getDb(): Db {
 
 export function getDialect(): Dialect {
   return dialectOf(getConfig().databaseUrl)
+}
+
+/** Closes the client's connections (PostgreSQL pools would otherwise keep a finished command alive). */
+export async function disconnectDb(): Promise<void> {
+  const current = cache.placesDb
+  cache.placesDb = undefined
+  await current?.db.$disconnect()
 }

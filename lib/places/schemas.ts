@@ -76,7 +76,10 @@ export const isoDateSchema = z
   .transform((text, ctx) => {
     const zoned = /T.*(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : text.includes('T') ? `${text}Z` : `${text}T00:00:00Z`
     const date = new Date(zoned)
-    if (Number.isNaN(date.getTime())) {
+    const [y, m, d] = text.slice(0, 10).split('-').map(Number) as [number, number, number]
+    const day = new Date(Date.UTC(y, m - 1, d))
+    // JavaScript rolls 2024-02-30 over to March; a real date must name a day that exists.
+    if (Number.isNaN(date.getTime()) || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) {
       ctx.addIssue({ code: 'custom', message: 'is not a real date' })
       return z.NEVER
     }

@@ -27,8 +27,8 @@ CREATE TABLE "posts" (
     "address" TEXT NOT NULL DEFAULT '',
     "location_public" BOOLEAN NOT NULL DEFAULT true,
     CONSTRAINT "posts_pkey" PRIMARY KEY ("id"),
-    CONSTRAINT "posts_geodata_check" CHECK (("latitude" IS NULL AND "longitude" IS NULL)
-        OR ("latitude" BETWEEN -90 AND 90 AND "longitude" BETWEEN -180 AND 180))
+    CONSTRAINT "posts_geodata_check" CHECK (("latitude" IS NULL) = ("longitude" IS NULL)
+        AND "latitude" BETWEEN -90 AND 90 AND "longitude" BETWEEN -180 AND 180)
 );
 CREATE UNIQUE INDEX "posts_type_slug_key" ON "posts"("type", "slug");
 CREATE INDEX "posts_author_id_idx" ON "posts"("author_id");

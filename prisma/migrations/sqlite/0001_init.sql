@@ -26,8 +26,8 @@ CREATE TABLE "posts" (
     "address" TEXT NOT NULL DEFAULT '',
     "location_public" BOOLEAN NOT NULL DEFAULT true,
     CONSTRAINT "posts_author_id_fkey" FOREIGN KEY ("author_id") REFERENCES "users" ("id") ON DELETE RESTRICT ON UPDATE CASCADE,
-    CONSTRAINT "posts_geodata_check" CHECK (("latitude" IS NULL AND "longitude" IS NULL)
-        OR ("latitude" BETWEEN -90 AND 90 AND "longitude" BETWEEN -180 AND 180))
+    CONSTRAINT "posts_geodata_check" CHECK (("latitude" IS NULL) = ("longitude" IS NULL)
+        AND "latitude" BETWEEN -90 AND 90 AND "longitude" BETWEEN -180 AND 180)
 );
 CREATE UNIQUE INDEX "posts_type_slug_key" ON "posts"("type", "slug");
 CREATE INDEX "posts_author_id_idx" ON "posts"("author_id");

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
+
+// The command line, run as operators run it (`node bin/places.mjs …` is what `npx places` runs), on real databases.
+
+type Run = { status: number | null; stdout: string; stderr: string }
+
+function places(url: string, ...args: string[]): Run {
+  const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], {
+    env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test' },
+    encoding: 'utf8',
+  })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+function ok(run: Run): string {
+  assert.equal(run.status, 0, `exit ${run.status}: ${run.stderr}`)
+  return run.stdout
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'places-cli-'))
+function file(name: string, content: unknown): string {
+  const target = path.join(dir, name)
+  writeFileSync(target, typeof content === 'string' ? content : JSON.stringify(content))
+  return target
+}
+
+const point = (lng: number, lat: number) => ({ type: 'Point', coordinates: [lng, lat] })
+const places3 = {
+  type: 'FeatureCollection',
+  features: [
+    { type: 'Feature', geometry: point(2.2945, 48.8584), properties: { title: 'Eiffel Tower', address: 'Paris', categories: ['Europe > France > Paris', 'Landmarks'], date: '2024-05-01T10:00:00Z' } },
+    { type: 'Feature', geometry: null, properties: { id: 500, title: 'Nowhere', status: 'draft', content: 'no place' } },
+    { type: 'Feature', geometry: point(139.7454, 35.6586), properties: { title: 'Tokyo Tower', type: 'landmark', geo_public: false, categories: ['Asia > Japan'], slug: 'Tokyo Tower' } },
+  ],
+}
+
+test('help lists every command; mistakes in the call exit 2 with the usage', () => {
+  const url = `file:${path.join(dir, 'help.db')}`
+  const help = ok(places(url, '--help'))
+  for (const command of ['migrate', 'seed', 'user create', 'app-password create', 'app-password list', 'app-password revoke', 'import', 'export']) {
+    assert.match(help, new RegExp(`places ${command}`), command)
+  }
+  assert.equal(places(url).status, 2)
+  const unknown = places(url, 'frobnicate')
+  assert.equal(unknown.status, 2)
+  assert.match(unknown.stderr, /unknown command "frobnicate"/)
+  assert.match(ok(places(url, 'import', '--help')), /Usage: places import FILE.geojson/)
+  const missing = places(url, 'user', 'create', '--role', 'author')
+  assert.equal(missing.status, 2)
+  assert.match(missing.stderr, /--email is required/)
+  assert.equal(places(url, 'import', 'a.json', 'b.json').status, 2)
+  assert.equal(places(url, 'export', '--bogus').status, 2)
+})
+
+for (const kind of databaseKinds) {
+  describe(`command line on ${kind}`, () => {
+    let db: TestDatabase
+    before(async () => {
+      db = await createTestDatabase(kind)
+    })
+    after(() => db.drop())
+
+    test('migrate creates the schema once', () => {
+      assert.match(ok(places(db.url, 'migrate')), /Applied 0001_init\.sql/)
+      assert.match(ok(places(db.url, 'migrate')), /up to date/)
+    })
+
+    test('user create prints the id; bad input is refused with the reason', () => {
+      assert.match(ok(places(db.url, 'user', 'create', '--email', 'Admin@Example.org', '--password', 'long enough', '--role', 'administrator')), /^\d+\n$/)
+      const again = places(db.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'editor')
+      assert.equal(again.status, 1)
+      assert.match(again.stderr, /already exists/)
+      const bad = places(db.url, 'user', 'create', '--email', 'not-an-email', '--password', 'short', '--role', 'king')
+      assert.equal(bad.status, 1)
+      assert.match(bad.stderr, /email: .*password: must be at least 8 characters.*role: must be one of administrator, editor, author, contributor, subscriber/)
+      assert.match(ok(places(db.url, 'user', 'create', '--email', 'author@example.org', '--password', 'long enough', '--role', 'author', '--json')), /^\{"id":\d+\}\n$/)
+    })
+
+    test('application passwords: created and shown once, listed without the secret, revoked', () => {
+      const created = ok(places(db.url, 'app-password', 'create', '--user', 'admin@example.org', '--name', 'QGIS'))
+      const secret = created.trimEnd().split('\n').at(-1)!
+      assert.match(secret, /^[A-Za-z0-9]{24}$/)
+      const [row] = JSON.parse(ok(places(db.url, 'app-password', 'list', '--user', 'admin@example.org', '--json'))) as { uuid: string; name: string; lastUsedAt: null }[]
+      assert.equal(row!.name, 'QGIS')
+      assert.equal(row!.lastUsedAt, null)
+      const listed = ok(places(db.url, 'app-password', 'list', '--user', 'admin@example.org'))
+      assert.match(listed, new RegExp(row!.uuid))
+      assert.doesNotMatch(listed + ok(places(db.url, 'export', '--all-statuses')), new RegExp(secret))
+      assert.equal(places(db.url, 'app-password', 'revoke', '--user', 'author@example.org', '--id', row!.uuid).status, 1, "another user's password")
+      ok(places(db.url, 'app-password', 'revoke', '--user', 'admin@example.org', '--id', row!.uuid))
+      assert.equal(ok(places(db.url, 'app-password', 'list', '--user', 'admin@example.org')), '')
+      const nobody = places(db.url, 'app-password', 'create', '--user', 'nobody@example.org')
+      assert.equal(nobody.status, 1)
+      assert.match(nobody.stderr, /No user has the email nobody@example\.org/)
+    })
+
+    test('import prints the new ids in input order, keeps given ids, makes slugs and categories', () => {
+      const ids = ok(places(db.url, 'import', file(`three-${kind}.geojson`, places3))).trim().split('\n').map(Number)
+      assert.equal(ids.length, 3)
+      assert.equal(ids[1], 500)
+      const exported = JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as { features: { properties: Record<string, unknown> }[] }
+      const byId = new Map(exported.features.map((f) => [f.properties.id, f.properties]))
+      assert.deepEqual(byId.get(ids[0])?.categories, ['Europe > France > Paris', 'Landmarks'])
+      assert.equal(byId.get(ids[0])?.slug, 'eiffel-tower')
+      assert.equal(byId.get(ids[0])?.author, 'admin@example.org', 'the first administrator by default')
+      assert.equal(byId.get(ids[2])?.slug, 'tokyo-tower')
+      assert.equal(byId.get(ids[2])?.geo_public, false)
+      assert.equal(byId.get(500)?.status, 'draft')
+      // Importing the same file again: the given id is taken, so nothing is imported.
+      const again = places(db.url, 'import', file(`three-${kind}.geojson`, places3))
+      assert.equal(again.status, 1)
+      assert.match(again.stderr, /feature 1: properties\.id: post 500 already exists/)
+      const slugs = ok(places(db.url, 'import', '--author', 'author@example.org', file(`one-${kind}.geojson`, { type: 'FeatureCollection', features: [places3.features[0]] })))
+      const copy = (JSON.parse(ok(places(db.url, 'export'))) as { features: { properties: Record<string, unknown> }[] }).features.find((f) => f.properties.id === Number(slugs))
+      assert.equal(copy?.properties.slug, 'eiffel-tower-2')
+      assert.equal(copy?.properties.author, 'author@example.org')
+    })
+
+    test('invalid imports name each feature and field, and import nothing', () => {
+      const before = ok(places(db.url, 'export', '--all-statuses'))
+      const bad = places(db.url, 'import', file('bad.geojson', {
+        type: 'FeatureCollection',
+        features: [
+          places3.features[0],
+          { type: 'Feature', geometry: point(190, 10), properties: { title: 'Out of range' } },
+          { type: 'Feature', geometry: null, properties: { title: 'Wrong status', status: 'published' } },
+          { type: 'Feature', geometry: null, properties: {} },
+          { type: 'Feature', geometry: null, properties: { title: 'Ghost author', author: 'ghost@example.org' } },
+        ],
+      }))
+      assert.equal(bad.status, 1)
+      assert.match(bad.stderr, /Nothing was imported/)
+      assert.match(bad.stderr, /feature 1: geometry\.coordinates\.0/)
+      assert.match(bad.stderr, /feature 2: properties\.status/)
+      assert.match(bad.stderr, /feature 3: properties\.title/)
+      const ghost = places(db.url, 'import', file('ghost.geojson', { type: 'FeatureCollection', features: [places3.features[0], { type: 'Feature', geometry: null, properties: { title: 'G', author: 'ghost@example.org' } }] }))
+      assert.match(ghost.stderr, /feature 1: properties\.author: no user has the email ghost@example\.org/)
+      const notJson = places(db.url, 'import', file('not.geojson', '{"type": "FeatureCollection", "features": ['))
+      assert.equal(notJson.status, 1)
+      assert.match(notJson.stderr, /cannot read .*not\.geojson as JSON/)
+      assert.match(places(db.url, 'import', path.join(dir, 'missing.geojson')).stderr, /no such file/)
+      assert.match(places(db.url, 'import', file('fc.geojson', { type: 'Feature' })).stderr, /not a GeoJSON FeatureCollection/)
+      assert.equal(ok(places(db.url, 'export', '--all-statuses')), before, 'nothing changed')
+    })
+
+    test('export then import into an empty database gives the same posts', async () => {
+      const exported = ok(places(db.url, 'export', '--all-statuses'))
+      const copy = await createTestDatabase(kind)
+      try {
+        for (const email of ['admin@example.org', 'author@example.org']) {
+          ok(places(copy.url, 'user', 'create', '--email', email, '--password', 'long enough', '--role', 'author'))
+        }
+        ok(places(copy.url, 'import', file(`export-${kind}.geojson`, exported)))
+        assert.equal(ok(places(copy.url, 'export', '--all-statuses')), exported)
+        const published = JSON.parse(ok(places(copy.url, 'export', '--post-type', 'landmark'))) as { features: unknown[] }
+        assert.equal(published.features.length, 1)
+      } finally {
+        await copy.drop()
+      }
+    })
+
+    test('seed loads the demo into an empty database only', async () => {
+      const empty = await createTestDatabase(kind)
+      try {
+        const seeded = ok(places(empty.url, 'seed', '--demo'))
+        assert.match(seeded, /Loaded the demo: \d{3} posts and 5 users/)
+        for (const role of ['administrator', 'editor', 'author', 'contributor', 'subscriber']) assert.match(seeded, new RegExp(`${role}@example\\.com +\\S{16}`))
+        const demo = JSON.parse(readFileSync('prisma/demo/places.geojson', 'utf8')) as { features: unknown[] }
+        const all = JSON.parse(ok(places(empty.url, 'export', '--all-statuses'))) as { features: unknown[] }
+        assert.equal(all.features.length, demo.features.length)
+        const again = places(empty.url, 'seed', '--demo')
+        assert.equal(again.status, 1)
+        assert.match(again.stderr, /already has users or posts/)
+        assert.equal(ok(places(empty.url, 'seed', '--demo', '--if-empty')), '')
+      } finally {
+        await empty.drop()
+      }
+    })
+  })
+}

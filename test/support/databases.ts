@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+
+// Tests run on a fresh SQLite file always, and on a fresh PostgreSQL database of their own when TEST_DATABASE_URL
+// names a server (it must be local: tests create and drop databases there).
+
+export type DatabaseKind = 'sqlite' | 'postgresql'
+export type TestDatabase = { kind: DatabaseKind; url: string; drop: () => Promise<void> }
+
+export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgresql'] : ['sqlite']
+
+export function assertLocalPostgres(url: string): URL {
+  const parsed = new URL(url)
+  if (!['localhost', '127.0.0.1', '[::1]', '::1'].includes(parsed.hostname)) {
+    throw new Error(`Refusing to run tests against a non-local database (${parsed.hostname}): TEST_DATABASE_URL must name localhost`)
+  }
+  return parsed
+}
+
+export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(path.join(tmpdir(), 'places-test-'))
+    return { kind, url: `file:${path.join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+  }
+  const server = assertLocalPostgres(process.env.TEST_DATABASE_URL!)
+  const name = `places_t_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: server.href })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE "${name}"`)
+  await admin.end()
+  const url = new URL(server.href)
+  url.pathname = `/${name}`
+  return {
+    kind,
+    url: url.href,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: server.href })
+      await client.connect()
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+      await client.end()
+    },
+  }
+}
