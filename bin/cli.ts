@@ -1,13 +1,17 @@
 // The command line of spec/CLI.md: parses arguments, calls lib/, prints. Run it as `npx places`.
-import { readFile } from 'node:fs/promises'
+import { open, readFile } from 'node:fs/promises'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { createAppPassword, listAppPasswords, revokeAppPassword } from '../lib/auth/app-passwords'
 import { ROLES } from '../lib/auth/capabilities'
 import { getConfig } from '../lib/config'
 import { isDatabaseEmpty, seedDemo } from '../lib/demo/seed'
-import { disconnectDb } from '../lib/db'
+import { disconnectDb, getDb } from '../lib/db'
 import { ApiError } from '../lib/http/errors'
+import { removeAttachments } from '../lib/media/attachments'
+import { storeAttachment } from '../lib/media/storage'
+import { endExiftool } from '../lib/media/strip-location'
 import { migrate } from '../lib/migrate'
+import { parsePostId } from '../lib/places/schemas'
 import { exportPlaces } from '../lib/places/export'
 import { importPlaces } from '../lib/places/import'
 import { createUser } from '../lib/users'
@@ -26,7 +30,9 @@ type Command = {
 class UsageError extends Error {}
 
 const json: Options = { json: { type: 'boolean' } }
-const out = (line: string) => process.stdout.write(`${line}\n`)
+const out = (line: string): void => {
+  process.stdout.write(`${line}\n`)
+}
 
 function required(values: Values, name: string): string {
   const value = values[name]
@@ -149,6 +155,39 @@ const commands: Record<string, Command> = {
       process.stdout.write('\n]}\n')
     },
   },
+  'media import': {
+    usage: 'places media import --post ID [--title T] FILE...',
+    summary: 'attach images to post ID, in the order given, reading their GPS once; prints attachment ids',
+    options: { post: { type: 'string' }, title: { type: 'string' }, ...json },
+    positionals: 'many',
+    run: async (values, files) => {
+      const postId = parsePostId(required(values, 'post'))
+      if (postId === null) throw new UsageError('--post must be a post id')
+      if (!(await getDb().post.findUnique({ where: { id: postId }, select: { id: true } }))) {
+        throw new ApiError('rest_post_invalid_id', `There is no post ${postId}.`, 404)
+      }
+      const stored: Awaited<ReturnType<typeof storeAttachment>>[] = []
+      const report = progress('Storing')
+      try {
+        for (const file of files) {
+          const title = typeof values.title === 'string' ? values.title : undefined
+          try {
+            const handle = await open(file)
+            stored.push(await storeAttachment({ postId, filename: file, title, body: handle.createReadStream() }))
+          } catch (error) {
+            const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
+            throw new ApiError('places_media_import', `${file}: ${reason} Nothing was attached.`, 400)
+          }
+          report?.(stored.length, files.length)
+        }
+      } catch (error) {
+        await removeAttachments(stored.map((a) => a.id))
+        throw error
+      }
+      if (values.json) return out(JSON.stringify(stored))
+      out(stored.map((a) => a.id).join('\n'))
+    },
+  },
 }
 
 function help(): string {
@@ -187,7 +226,7 @@ async function main(argv: string[]): Promise<number> {
     if (expected === 'one' && positionals.length !== 1) throw new UsageError('expects exactly one file')
     if (expected === 'many' && positionals.length === 0) throw new UsageError('expects at least one file')
     if (name !== 'migrate') await migrate()
-    await command.run(values, positionals)
+    await command.run(values as Values, positionals)
     return 0
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
@@ -197,7 +236,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`places ${name}: ${error instanceof ApiError ? error.message : String((error as Error).message ?? error)}\n`)
     return 1
   } finally {
-    await disconnectDb()
+    await Promise.all([disconnectDb(), endExiftool()])
   }
 }
 

@@ -11,6 +11,9 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
   UPLOADS_DIR: z.string().min(1).default('./data/uploads'),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  KEEP_IMAGE_METADATA: z.enum(['true', 'false', '1', '0']).default('false'),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 })
 
 export type Config = {
@@ -18,6 +21,11 @@ export type Config = {
   /** the site's public origin, no trailing slash: the base of every properties.url */
   siteUrl: string
   uploadsDir: string
+  uploadMaxBytes: number
+  /** serve uploaded images with their metadata (GPS included) instead of copies stripped of it */
+  keepImageMetadata: boolean
+  /** signs session cookies; from AUTH_SECRET, else made once and kept beside the database (lib/auth/config.ts) */
+  authSecret: string | undefined
 }
 
 let config: Config | undefined
@@ -34,6 +42,9 @@ export function getConfig(): Config {
     databaseUrl: env.DATABASE_URL,
     siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     uploadsDir: path.resolve(env.UPLOADS_DIR),
+    uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    keepImageMetadata: env.KEEP_IMAGE_METADATA === 'true' || env.KEEP_IMAGE_METADATA === '1',
+    authSecret: env.AUTH_SECRET,
   }
   return config
 }

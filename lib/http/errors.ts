@@ -21,3 +21,17 @@ export function invalidParams(params: Record<string, string>): ApiError {
 export function noRoute(): ApiError {
   return new ApiError('rest_no_route', 'No route was found matching the URL and request method.', 404)
 }
+
+export function invalidCredentials(): ApiError {
+  return new ApiError('rest_invalid_credentials', 'The email address or password is incorrect, or the application password was revoked.', 401)
+}
+
+/** No credentials at all, where the route needs them. */
+export function notSignedIn(): ApiError {
+  return new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that. Sign in or send an application password.', 401)
+}
+
+/** Credentials, but not the right to this; also for what does not exist, so that nothing is revealed. */
+export function forbidden(): ApiError {
+  return new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', 403)
+}

@@ -17,8 +17,15 @@ export function errorResponse(error: ApiError): Response {
   return Response.json(body, { status: error.status })
 }
 
+type RouteOptions = {
+  /** a public route: any origin may read it */
+  cors?: boolean
+  /** an answer for one caller only: no cache may keep it */
+  private?: boolean
+}
+
 /** The one place where errors become responses; anything unexpected is logged and answered with a bare 500. */
-export function route<C>(handler: Handler<C>, options: { cors?: boolean } = {}): Handler<C> {
+export function route<C>(handler: Handler<C>, options: RouteOptions = {}): Handler<C> {
   return async (request, context) => {
     let response: Response
     try {
@@ -32,6 +39,7 @@ export function route<C>(handler: Handler<C>, options: { cors?: boolean } = {}):
       }
     }
     if (options.cors) for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value)
+    if (options.private) response.headers.set('Cache-Control', 'private, no-store')
     return response
   }
 }

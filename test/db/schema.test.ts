@@ -151,7 +151,7 @@ for (const kind of databaseKinds) {
               columns: f.relationFromFields!.map((name) => columnOf(model, name)),
               table: tableOf(target),
               to: f.relationToFields!.map((name) => columnOf(target, name)),
-              onDelete: ON_DELETE[f.relationOnDelete ?? (f.isRequired ? 'Restrict' : 'SetNull')],
+              onDelete: ON_DELETE[f.relationOnDelete ?? (f.isRequired ? 'Restrict' : 'SetNull')]!,
             }
           })
         const sortKey = (fk: ForeignKey) => fk.columns.join(',')

@@ -1,0 +1,51 @@
+import 'server-only'
+import { getServerSession } from 'next-auth'
+import type { Actor } from './capabilities'
+import { getConfig } from '../config'
+import { getDb } from '../db'
+import { invalidCredentials } from '../http/errors'
+import { hashAppPassword } from './app-passwords'
+import { getAuthOptions } from './config'
+
+const LAST_USED_PRECISION_MS = 60_000
+
+/**
+ * Who is calling: a program with HTTP Basic `email:application-password` (as WordPress's Application Passwords),
+ * or a browser with its session cookie; null for an anonymous caller. The role is read from the database on every
+ * request, so a demoted or deleted user loses rights at once. Wrong Basic credentials are a 401, never anonymous.
+ */
+export async function authenticate(request: Request): Promise<Actor | null> {
+  const header = request.headers.get('authorization')
+  if (header && /^basic /i.test(header)) return authenticateBasic(header.slice(6).trim())
+  // A cookie rides along with requests other sites make; writes count it only from this site's own pages.
+  if (!['GET', 'HEAD'].includes(request.method) && !isSameOrigin(request)) return null
+  const session = await getServerSession(getAuthOptions())
+  const userId = session?.user?.id
+  if (typeof userId !== 'number') return null
+  return getDb().user.findUnique({ where: { id: userId }, select: { id: true, role: true } })
+}
+
+async function authenticateBasic(encoded: string): Promise<Actor> {
+  const decoded = /^[A-Za-z0-9+/]+=*$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : ''
+  const colon = decoded.indexOf(':')
+  if (colon < 1) throw invalidCredentials()
+  const email = decoded.slice(0, colon).toLowerCase()
+  const secret = decoded.slice(colon + 1)
+  const db = getDb()
+  const appPassword = await db.appPassword.findUnique({
+    where: { secretHash: hashAppPassword(secret) },
+    select: { id: true, lastUsedAt: true, user: { select: { id: true, role: true, email: true } } },
+  })
+  if (!appPassword || appPassword.user.email !== email) throw invalidCredentials()
+  // Recorded to the minute: a busy program would otherwise write on every request.
+  const now = new Date()
+  if (!appPassword.lastUsedAt || now.getTime() - appPassword.lastUsedAt.getTime() > LAST_USED_PRECISION_MS) {
+    await db.appPassword.update({ where: { id: appPassword.id }, data: { lastUsedAt: now } })
+  }
+  return { id: appPassword.user.id, role: appPassword.user.role }
+}
+
+function isSameOrigin(request: Request): boolean {
+  const origin = request.headers.get('origin')
+  return origin !== null && origin === new URL(getConfig().siteUrl).origin
+}

@@ -1,0 +1,133 @@
+import 'server-only'
+import { randomUUID } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises'
+import path from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import { fileTypeFromFile } from 'file-type'
+import { getConfig } from '../config'
+import { getDb } from '../db'
+import { ApiError } from '../http/errors'
+import { slugify } from '../slugs'
+import { readGps } from './exif-gps'
+import { stripMetadata } from './strip-location'
+
+// Uploads live in two trees under UPLOADS_DIR, at the same relative path (`YYYY/MM/<id>-<name>.<ext>`):
+//   originals/  the file as uploaded, GPS included: what the server reads; never served;
+//   public/     what visitors load: a copy without location metadata (or the original, with KEEP_IMAGE_METADATA).
+// Files arrive in incoming/ and are renamed into place only when whole and accepted.
+
+/** The image types Places accepts, by the type sniffed from the file's bytes, with the extension it stores. */
+export const IMAGE_TYPES: Readonly<Record<string, string>> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/tiff': 'tif',
+  'image/heic': 'heic',
+  'image/heif': 'heif',
+  'image/avif': 'avif',
+}
+
+export type AttachmentDto = {
+  id: number
+  postId: number
+  position: number
+  title: string
+  mimeType: string
+  size: number
+  /** where visitors load it */
+  url: string
+  latitude: number | null
+  longitude: number | null
+}
+
+export type NewUpload = {
+  postId: number
+  /** the name the client gave: used, sanitised, in the stored name and as the default title */
+  filename: string
+  title?: string
+  body: AsyncIterable<Uint8Array>
+}
+
+export function uploadsPath(tree: 'originals' | 'public' | 'incoming', relative = ''): string {
+  return path.join(getConfig().uploadsDir, tree, relative)
+}
+
+export function attachmentUrl(filePath: string): string {
+  return `${getConfig().siteUrl}/uploads/${filePath.split('/').map(encodeURIComponent).join('/')}`
+}
+
+async function* limited(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let size = 0
+  for await (const chunk of source) {
+    size += chunk.byteLength
+    if (size > maxBytes) {
+      throw new ApiError('rest_upload_file_too_big', `The file is larger than the upload limit of ${Math.floor(maxBytes / 1024 / 1024)} MB.`, 413)
+    }
+    yield chunk
+  }
+}
+
+function storedName(filename: string, ext: string, now: Date): string {
+  const base = slugify(path.basename(filename).replace(/\.[^.]*$/, '')).replace(/[^a-z0-9_-]/g, '').slice(0, 60) || 'image'
+  const month = String(now.getUTCMonth() + 1).padStart(2, '0')
+  return `${now.getUTCFullYear()}/${month}/${randomUUID().slice(0, 8)}-${base}.${ext}`
+}
+
+/**
+ * Stores an uploaded image for a post and records it as its last attachment, with the GPS read from it once.
+ * All or nothing: a refused or failed upload leaves no file and no row behind. The caller has checked that the
+ * actor may edit the post.
+ */
+export async function storeAttachment({ postId, filename, title, body }: NewUpload): Promise<AttachmentDto> {
+  const { uploadMaxBytes, keepImageMetadata } = getConfig()
+  await mkdir(uploadsPath('incoming'), { recursive: true })
+  const incoming = uploadsPath('incoming', randomUUID())
+  const written: string[] = [incoming]
+  try {
+    await pipeline(body, (source) => limited(source, uploadMaxBytes), createWriteStream(incoming, { flags: 'wx' }))
+    const type = await fileTypeFromFile(incoming)
+    const ext = type && IMAGE_TYPES[type.mime]
+    if (!type || !ext) {
+      throw new ApiError('rest_upload_invalid_type', 'This file is not an image Places accepts (JPEG, PNG, GIF, WebP, TIFF, HEIC or AVIF).', 415)
+    }
+    const original = await readFile(incoming)
+    const gps = readGps(original)
+
+    const relative = storedName(filename, ext, new Date())
+    const [originalPath, publicPath, publicTemp] = [uploadsPath('originals', relative), uploadsPath('public', relative), `${incoming}.public`]
+    await mkdir(path.dirname(originalPath), { recursive: true })
+    await mkdir(path.dirname(publicPath), { recursive: true })
+    written.push(publicTemp)
+    await copyFile(incoming, publicTemp)
+    if (!keepImageMetadata) await stripMetadata(publicTemp)
+    written.push(originalPath, publicPath)
+    await rename(incoming, originalPath)
+    await rename(publicTemp, publicPath)
+
+    const db = getDb()
+    const last = await db.attachment.aggregate({ where: { postId }, _max: { position: true } })
+    const row = await db.attachment.create({
+      data: {
+        postId,
+        position: (last._max.position ?? -1) + 1,
+        title: (title ?? path.basename(filename).replace(/\.[^.]*$/, '')).trim().slice(0, 200),
+        filePath: relative,
+        mimeType: type.mime,
+        size: original.byteLength,
+        latitude: gps?.latitude ?? null,
+        longitude: gps?.longitude ?? null,
+      },
+    })
+    return toAttachmentDto(row)
+  } catch (error) {
+    await Promise.all(written.map((file) => rm(file, { force: true })))
+    throw error
+  }
+}
+
+export function toAttachmentDto(row: { id: number; postId: number; position: number; title: string; mimeType: string; size: number; filePath: string; latitude: number | null; longitude: number | null }): AttachmentDto {
+  const { filePath, ...rest } = row
+  return { id: rest.id, postId: rest.postId, position: rest.position, title: rest.title, mimeType: rest.mimeType, size: rest.size, url: attachmentUrl(filePath), latitude: rest.latitude, longitude: rest.longitude }
+}

@@ -1,0 +1,28 @@
+import 'server-only'
+import { ExifTool } from 'exiftool-vendored'
+
+// ExifTool (the Perl original, shipped in the exiftool-vendored.pl package) rewrites every format we accept,
+// WebP and HEIC included, without re-encoding the image. One long-lived process serves all requests.
+let exiftool: ExifTool | undefined
+
+function getExiftool(): ExifTool {
+  exiftool ??= new ExifTool({ maxProcs: 1, taskTimeoutMillis: 30_000 })
+  return exiftool
+}
+
+/**
+ * Removes the metadata of an image file in place: GPS, and with it every other place a location hides (XMP,
+ * IPTC, maker notes, comments). Only what the picture needs to be shown right stays: orientation and colour profile.
+ */
+export async function stripMetadata(file: string): Promise<void> {
+  await getExiftool().write(file, {}, {
+    writeArgs: ['-all=', '-Orientation<Orientation', '-ICC_Profile<ICC_Profile', '-overwrite_original'],
+  })
+}
+
+/** Ends the ExifTool process (the command line calls this before it exits). */
+export async function endExiftool(): Promise<void> {
+  const running = exiftool
+  exiftool = undefined
+  await running?.end()
+}

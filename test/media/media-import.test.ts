@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import Database from 'better-sqlite3'
+import { readGps } from '../../lib/media/exif-gps'
+
+// `places media import` stores images through the same code as uploads: originals kept whole, copies for
+// visitors without location metadata, GPS read once, and all or nothing.
+
+const corpus = path.join('test', 'fixtures', 'exif')
+const photo = (name: string) => path.join(corpus, name)
+
+function setup(extraEnv: Record<string, string> = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'places-media-'))
+  const env = { ...process.env, DATABASE_URL: `file:${path.join(dir, 'media.db')}`, UPLOADS_DIR: path.join(dir, 'uploads'), ...extraEnv }
+  const places = (...args: string[]) => spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8' })
+  const files = (tree: string): string[] => {
+    const root = path.join(dir, 'uploads', tree)
+    try {
+      return readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name))).sort()
+    } catch {
+      return []
+    }
+  }
+  const rows = () => {
+    const db = new Database(path.join(dir, 'media.db'), { readonly: true })
+    const result = db.prepare('SELECT id, post_id AS postId, position, title, file_path AS filePath, mime_type AS mimeType, size, latitude, longitude FROM attachments ORDER BY id').all() as { id: number; position: number; title: string; filePath: string; mimeType: string; size: number; latitude: number | null; longitude: number | null }[]
+    db.close()
+    return result
+  }
+  assert.equal(places('user', 'create', '--email', 'a@example.org', '--password', 'long enough', '--role', 'administrator').status, 0)
+  const post = file(dir, 'post.geojson', { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Photos' } }] })
+  const postId = places('import', post).stdout.trim()
+  return { dir, places, files, rows, postId }
+}
+
+function file(dir: string, name: string, content: unknown): string {
+  const target = path.join(dir, name)
+  writeFileSync(target, typeof content === 'string' ? content : JSON.stringify(content))
+  return target
+}
+
+describe('places media import', () => {
+  let site: ReturnType<typeof setup>
+  before(() => {
+    site = setup()
+  })
+
+  test('attaches in the order given, reads GPS once, keeps the original and strips the public copy', () => {
+    const run = site.places('media', 'import', '--post', site.postId, photo('exr_noexif.jpg'), photo('gox_gps.jpg'), photo('mei_HTC Desire.webp'), photo('mei_Issue 263 dotnet.heic'))
+    assert.equal(run.status, 0, run.stderr)
+    const ids = run.stdout.trim().split('\n').map(Number)
+    const rows = site.rows()
+    assert.deepEqual(rows.map((r) => r.id), ids)
+    assert.deepEqual(rows.map((r) => r.position), [0, 1, 2, 3])
+    assert.deepEqual(rows.map((r) => r.mimeType), ['image/jpeg', 'image/jpeg', 'image/webp', 'image/heic'])
+    assert.deepEqual(rows.map((r) => r.title), ['exr_noexif', 'gox_gps', 'mei_HTC Desire', 'mei_Issue 263 dotnet'])
+    assert.equal(rows[0]!.latitude, null)
+    assert.ok(Math.abs(rows[1]!.latitude! - 26.5866666666667) < 1e-6 && Math.abs(rows[1]!.longitude! + 80.0536111111111) < 1e-6)
+    assert.ok(Math.abs(rows[2]!.latitude! - 45.5006666666667) < 1e-6)
+    assert.ok(Math.abs(rows[3]!.longitude! + 9.20774722222222) < 1e-6)
+    for (const row of rows) {
+      assert.match(row.filePath, /^\d{4}\/\d{2}\/[0-9a-f]{8}-[a-z0-9_-]+\.(jpg|webp|heic)$/)
+      const original = readFileSync(path.join(site.dir, 'uploads', 'originals', row.filePath))
+      const copy = readFileSync(path.join(site.dir, 'uploads', 'public', row.filePath))
+      assert.equal(original.length, row.size)
+      assert.deepEqual(readGps(original), row.latitude === null ? null : { latitude: row.latitude, longitude: row.longitude })
+      assert.equal(readGps(copy), null, `${row.filePath}: the public copy has no GPS`)
+      assert.ok(copy.length > 0)
+    }
+    assert.deepEqual(site.files('incoming'), [], 'nothing left half-way')
+  })
+
+  test('a file that is not an image, or is missing, attaches nothing and leaves no file', () => {
+    const before = { rows: site.rows(), originals: site.files('originals'), public: site.files('public') }
+    const notImage = file(site.dir, 'notes.jpg', 'these are words, whatever the name says')
+    const refused = site.places('media', 'import', '--post', site.postId, photo('gox_gps.jpg'), notImage)
+    assert.equal(refused.status, 1)
+    assert.match(refused.stderr, /notes\.jpg: This file is not an image Places accepts/)
+    assert.match(refused.stderr, /Nothing was attached/)
+    const missing = site.places('media', 'import', '--post', site.postId, path.join(site.dir, 'nope.jpg'))
+    assert.match(missing.stderr, /nope\.jpg: no such file/)
+    const noPost = site.places('media', 'import', '--post', '999', photo('gox_gps.jpg'))
+    assert.equal(noPost.status, 1)
+    assert.match(noPost.stderr, /There is no post 999/)
+    assert.equal(site.places('media', 'import', '--post', site.postId).status, 2, 'no files')
+    assert.deepEqual({ rows: site.rows(), originals: site.files('originals'), public: site.files('public') }, before)
+    assert.deepEqual(site.files('incoming'), [])
+  })
+})
+
+describe('upload settings', () => {
+  let kept: ReturnType<typeof setup>
+  let small: ReturnType<typeof setup>
+  before(() => {
+    kept = setup({ KEEP_IMAGE_METADATA: 'true' })
+    small = setup({ UPLOAD_MAX_BYTES: '100000' })
+  })
+  after(() => undefined)
+
+  test('KEEP_IMAGE_METADATA=true serves the original metadata', () => {
+    assert.equal(kept.places('media', 'import', '--post', kept.postId, photo('gox_gps.jpg')).status, 0)
+    const [row] = kept.rows()
+    assert.ok(readGps(readFileSync(path.join(kept.dir, 'uploads', 'public', row!.filePath))))
+  })
+
+  test('UPLOAD_MAX_BYTES refuses a larger file while reading it, leaving nothing', () => {
+    const run = small.places('media', 'import', '--post', small.postId, photo('mei_Apple iPhone 4.jpg'))
+    assert.equal(run.status, 1)
+    assert.match(run.stderr, /larger than the upload limit/)
+    assert.deepEqual(small.rows(), [])
+    assert.deepEqual([...small.files('incoming'), ...small.files('originals'), ...small.files('public')], [])
+  })
+})
