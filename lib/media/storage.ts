@@ -109,6 +109,7 @@ export async function storeAttachment({ postId, filename, title, body }: NewUplo
     const db = getDb()
     const last = await db.attachment.aggregate({ where: { postId }, _max: { position: true } })
     const row = await db.attachment.create({
+      select: { id: true, postId: true, position: true, title: true, mimeType: true, size: true, filePath: true, latitude: true, longitude: true },
       data: {
         postId,
         position: (last._max.position ?? -1) + 1,
@@ -127,7 +128,8 @@ export async function storeAttachment({ postId, filename, title, body }: NewUplo
   }
 }
 
-export function toAttachmentDto(row: { id: number; postId: number; position: number; title: string; mimeType: string; size: number; filePath: string; latitude: number | null; longitude: number | null }): AttachmentDto {
-  const { filePath, ...rest } = row
-  return { id: rest.id, postId: rest.postId, position: rest.position, title: rest.title, mimeType: rest.mimeType, size: rest.size, url: attachmentUrl(filePath), latitude: rest.latitude, longitude: rest.longitude }
+type AttachmentRow = Omit<AttachmentDto, 'url'> & { filePath: string }
+
+export function toAttachmentDto({ filePath, ...row }: AttachmentRow): AttachmentDto {
+  return { ...row, url: attachmentUrl(filePath) }
 }
