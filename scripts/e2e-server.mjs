@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// The server of the Playwright `api` projects (playwright.config.ts starts one per project): resets the database at
+// DATABASE_URL, loads the e2e fixtures through the real command line, then runs `next start -p PORT` on the build.
+//
+//   DATABASE_URL=file:./.test-data/e2e.db PORT=3101 node scripts/e2e-server.mjs
+//
+// It empties the database it is given, so it refuses a PostgreSQL database that is not on this machine.
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import { bulkFeatures } from '../e2e/fixtures/bulk.mjs'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const require = createRequire(import.meta.url)
+
+const ADMIN_EMAIL = 'e2e-admin@example.test'
+const ADMIN_PASSWORD = 'e2e-admin-password-0123456789'
+const FIXTURE = path.join(root, 'e2e', 'fixtures', 'places.geojson')
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
+
+function fail(message) {
+  console.error(`e2e-server: ${message}`)
+  process.exit(1)
+}
+
+const databaseUrl = process.env.DATABASE_URL
+const port = process.env.PORT
+if (!databaseUrl) fail('DATABASE_URL is required')
+if (!port || !/^\d+$/.test(port)) fail('PORT is required (a number)')
+
+const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: port, NEXT_TELEMETRY_DISABLED: '1' }
+
+async function resetDatabase(url) {
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    let host
+    try {
+      host = new URL(url).hostname
+    } catch {
+      fail('DATABASE_URL is not a valid postgresql:// URL')
+    }
+    // A guard against emptying a shared or production database by a mistaken variable.
+    if (!LOCAL_HOSTS.has(host)) fail(`refusing to reset the non-local database at host "${host}" (only localhost, 127.0.0.1, ::1)`)
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      await client.query('DROP SCHEMA IF EXISTS public CASCADE')
+      await client.query('CREATE SCHEMA public')
+    } finally {
+      await client.end()
+    }
+    return
+  }
+  if (!url.startsWith('file:')) fail('DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL)')
+  const file = path.resolve(root, url.replace(/^file:/, '').replace(/\?.*$/, ''))
+  mkdirSync(path.dirname(file), { recursive: true })
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${file}${suffix}`, { force: true })
+}
+
+/** Runs `places <args>` as an operator would; returns its stdout. */
+function places(...args) {
+  const run = spawnSync(process.execPath, [path.join(root, 'bin', 'places.mjs'), ...args], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  if (run.status !== 0) fail(`places ${args.join(' ')} failed (exit ${run.status ?? run.signal}):\n${run.stdout}`)
+  return run.stdout
+}
+
+function importFile(file, expected) {
+  const ids = places('import', file, '--author', ADMIN_EMAIL).trim().split('\n').filter(Boolean)
+  if (ids.length !== expected) fail(`places import ${file} printed ${ids.length} ids, expected ${expected}`)
+  return ids
+}
+
+await resetDatabase(databaseUrl)
+places('migrate')
+places('user', 'create', '--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD, '--role', 'administrator', '--name', 'E2E Admin')
+
+// The hand-written fixture first, on an empty database: its categories get ids 1, 2, 3… in order of first appearance.
+const fixtureCount = JSON.parse(readFileSync(FIXTURE, 'utf8')).features.length
+importFile(FIXTURE, fixtureCount)
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'places-e2e-'))
+try {
+  const bulk = bulkFeatures()
+  const bulkFile = path.join(scratch, 'bulk.geojson')
+  writeFileSync(bulkFile, JSON.stringify({ type: 'FeatureCollection', features: bulk }))
+  importFile(bulkFile, bulk.length)
+} finally {
+  rmSync(scratch, { recursive: true, force: true })
+}
+console.error(`e2e-server: ${databaseUrl} loaded; starting next on port ${port}`)
+
+const next = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', port], { cwd: root, env, stdio: 'inherit' })
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (next.exitCode === null && next.signalCode === null) next.kill(signal)
+  })
+}
+next.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)))
+next.on('error', (error) => fail(`cannot start next: ${error.message}`))
