@@ -1,6 +1,5 @@
-import type { APIRequestContext } from '@playwright/test'
 import { categoryIdsByPath, readCategories } from '../support/db'
-import { expectWordPressError, PREFIXES } from '../support/http'
+import { expectWordPressError, getCollection, PREFIXES } from '../support/http'
 import {
   categoryPathsInOrderOfAppearance,
   expectedCollectionFeatures,
@@ -16,14 +15,7 @@ import { expect, test } from '../support/test'
 // GET /geojson?category=ID: places-api.md 4.2; DECISIONS.md Query parameters (descendants, unknown id, non-integer).
 // There is no category route: the ids the CLI gave the fixture's categories are read from the database.
 
-async function getFeatures(request: APIRequestContext, query: string, prefix = '/places/v1'): Promise<Feature[]> {
-  const response = await request.get(`${prefix}/geojson${query}`)
-  const text = await response.text()
-  expect(response.status(), `GET ${prefix}/geojson${query}: ${text.slice(0, 300)}`).toBe(200)
-  const body = JSON.parse(text) as { type: string; features: Feature[] }
-  expect(body.type).toBe('FeatureCollection')
-  return body.features
-}
+const getFeatures = async (...args: Parameters<typeof getCollection>) => (await getCollection(...args)).features
 
 const ids = (features: Feature[]) => features.map((f) => f.properties.id)
 

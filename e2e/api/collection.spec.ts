@@ -1,6 +1,5 @@
-import type { APIRequestContext } from '@playwright/test'
 import { expect, test } from '../support/test'
-import { expectCors, expectGeoJsonContentType, expectWordPressError, PREFIXES } from '../support/http'
+import { expectCors, expectFeatureShape, expectWordPressError, getCollection, PREFIXES, type Collection } from '../support/http'
 import {
   allPosts,
   bulkPosts,
@@ -10,20 +9,9 @@ import {
   hiddenPosts,
   normaliseFeature,
   publicPlaces,
-  type Feature,
 } from '../support/places'
 
 // GET /places/v1/geojson: places-api.md 2.2, 4.2, 7, 8; DECISIONS.md Ordering, Query parameters.
-
-type Collection = { type: string; features: Feature[] }
-
-async function getCollection(request: APIRequestContext, query = '', prefix = '/places/v1'): Promise<Collection> {
-  const response = await request.get(`${prefix}/geojson${query}`)
-  const text = await response.text()
-  expect(response.status(), `GET ${prefix}/geojson${query}: ${text.slice(0, 300)}`).toBe(200)
-  expectGeoJsonContentType(response)
-  return JSON.parse(text) as Collection
-}
 
 const idsOf = (collection: Collection) => collection.features.map((f) => f.properties.id)
 
@@ -36,8 +24,6 @@ test.describe('GET /geojson', () => {
   for (const prefix of PREFIXES) {
     test(`${prefix}: without parameters, the 50 newest published posts of type post, as Features`, async ({ request, baseURL }) => {
       const collection = await getCollection(request, '', prefix)
-      expect(collection.type).toBe('FeatureCollection')
-      expect(Array.isArray(collection.features)).toBe(true)
       expect(idsOf(collection)).toEqual(expectedIds())
       expect(collection.features.map(normaliseFeature)).toEqual(expectedCollectionFeatures(baseURL!))
     })
@@ -46,18 +32,7 @@ test.describe('GET /geojson', () => {
   test('every feature of the collection has the Feature shape: exact keys, [lng, lat] numbers', async ({ request }) => {
     const collection = await getCollection(request, '?posts_per_page=500')
     expect(collection.features).toHaveLength(500)
-    for (const feature of collection.features) {
-      expect(Object.keys(feature).sort()).toEqual(['geometry', 'properties', 'type'])
-      expect(feature.type).toBe('Feature')
-      expect(Object.keys(feature.geometry).sort()).toEqual(['coordinates', 'type'])
-      expect(feature.geometry.type).toBe('Point')
-      expect(feature.geometry.coordinates).toHaveLength(2)
-      const [lng, lat] = feature.geometry.coordinates
-      expect(typeof lng).toBe('number')
-      expect(typeof lat).toBe('number')
-      expect(Object.keys(feature.properties).sort()).toEqual(['address', 'id', 'title', 'url'])
-      expect(typeof feature.properties.id).toBe('number')
-    }
+    for (const feature of collection.features) expectFeatureShape(feature)
   })
 
   test('order: newest publish date first, ties broken by the higher id first, over the whole first 500', async ({ request, baseURL }) => {

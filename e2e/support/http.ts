@@ -1,4 +1,5 @@
-import { expect, type APIResponse } from '@playwright/test'
+import { expect, type APIRequestContext, type APIResponse } from '@playwright/test'
+import type { Feature } from './places'
 
 /** Both places where the routes answer (DECISIONS.md, URLs). */
 export const PREFIXES = ['/places/v1', '/wp-json/places/v1'] as const
@@ -56,4 +57,35 @@ export async function expectWordPressError(
   expectNoLeak(text)
   if (cors) expectCors(response)
   return body
+}
+
+export type Collection = { type: string; features: Feature[] }
+
+/** GET {prefix}/geojson{query}, which must succeed: a GeoJSON FeatureCollection. */
+export async function getCollection(request: APIRequestContext, query = '', prefix = '/places/v1'): Promise<Collection> {
+  const response = await request.get(`${prefix}/geojson${query}`)
+  const text = await response.text()
+  expect(response.status(), `GET ${prefix}/geojson${query}: ${text.slice(0, 300)}`).toBe(200)
+  expectGeoJsonContentType(response)
+  const collection = JSON.parse(text) as Collection
+  expect(collection.type).toBe('FeatureCollection')
+  expect(Array.isArray(collection.features)).toBe(true)
+  return collection
+}
+
+/**
+ * places-api.md 2.1: a Feature is exactly type, geometry and properties; a Point geometry of two numbers
+ * [longitude, latitude]; properties exactly id (number), title, url and address (strings).
+ */
+export function expectFeatureShape(feature: Feature): void {
+  expect(Object.keys(feature).sort()).toEqual(['geometry', 'properties', 'type'])
+  expect(feature.type).toBe('Feature')
+  expect(Object.keys(feature.geometry).sort()).toEqual(['coordinates', 'type'])
+  expect(feature.geometry.type).toBe('Point')
+  expect(Array.isArray(feature.geometry.coordinates)).toBe(true)
+  expect(feature.geometry.coordinates).toHaveLength(2)
+  for (const c of feature.geometry.coordinates) expect(typeof c).toBe('number')
+  expect(Object.keys(feature.properties).sort()).toEqual(['address', 'id', 'title', 'url'])
+  expect(typeof feature.properties.id).toBe('number')
+  for (const name of ['title', 'url', 'address'] as const) expect(typeof feature.properties[name]).toBe('string')
 }
