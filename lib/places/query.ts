@@ -1,7 +1,7 @@
 import 'server-only'
 import { getDb } from '../db'
 import { Prisma } from '../generated/sqlite/client'
-import type { CollectionQuery } from './schemas'
+import { isPostTypeKey, type CollectionQuery } from './schemas'
 
 /** A post as the public routes show it. */
 export type Place = {
@@ -26,6 +26,7 @@ function toPlace(row: PlaceRow): Place {
 
 /** Published posts of one type with public geodata, newest first (ties: higher id first), at most `limit`. */
 export async function listPublicPlaces({ postType, limit, categoryId }: CollectionQuery): Promise<Place[]> {
+  if (!isPostTypeKey(postType)) return []
   // The category filter matches the category and all its descendants, as WordPress's `cat` does.
   const rows = await getDb().$queryRaw<PlaceRow[]>`
     ${categoryId === null ? Prisma.empty : Prisma.sql`WITH RECURSIVE tree("id") AS (
@@ -71,6 +72,7 @@ export type PublicPost = {
 }
 
 export async function findPublicPost(type: string, slug: string): Promise<PublicPost | null> {
+  if (!isPostTypeKey(type) || slug.includes('\0')) return null
   const post = await getDb().post.findUnique({
     where: { type_slug: { type, slug } },
     select: {

@@ -8,6 +8,7 @@ export const DEFAULT_PER_PAGE = 50
 export type CollectionQuery = { postType: string; limit: number; categoryId: number | null }
 
 const positiveInteger = /^\d+$/
+const POST_TYPE_KEY = /^[a-z0-9_-]{1,20}$/
 const MAX_ID = 2_147_483_647
 const integer = /^-?\d+$/
 
@@ -43,6 +44,11 @@ export function parseCollectionQuery(params: URLSearchParams): CollectionQuery {
   return { postType: last(params, 'post_type') || 'post', limit, categoryId }
 }
 
+/** Whether a string can be a post type at all; one that cannot (a NUL byte, 300 characters) names no posts. */
+export function isPostTypeKey(value: string): boolean {
+  return POST_TYPE_KEY.test(value)
+}
+
 /**
  * A post id in a route path, as WordPress's `(?P<id>[\d]+)` matches it; null when the path does not match
  * (the route then answers 404 `rest_no_route`). Ids past the database's integer range match but name no post.
@@ -64,7 +70,7 @@ const RESERVED_TYPES = new Set(['admin', 'api', 'places', 'wp-json', 'ogc', 'sig
 /** A post type key as WordPress allows one (at most 20 characters: a–z, 0–9, `_`, `-`), not one of the app's paths. */
 export const postTypeSchema = z
   .string()
-  .regex(/^[a-z0-9_-]{1,20}$/, 'must be 1 to 20 characters: lower-case letters, digits, _ or -')
+  .regex(POST_TYPE_KEY, 'must be 1 to 20 characters: lower-case letters, digits, _ or -')
   .refine((type) => !RESERVED_TYPES.has(type), 'is a path the site itself uses')
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/

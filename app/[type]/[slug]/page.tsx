@@ -4,9 +4,17 @@ import { findPublicPost } from '@/lib/places/query'
 
 type Props = PageProps<'/[type]/[slug]'>
 
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    notFound()
+  }
+}
+
 async function getPostOrNotFound({ params }: Props) {
   const { type, slug } = await params
-  const post = await findPublicPost(decodeURIComponent(type), decodeURIComponent(slug))
+  const post = await findPublicPost(decoded(type), decoded(slug))
   if (!post) notFound()
   return post
 }
