@@ -7,19 +7,23 @@ import type { E2EOptions } from './e2e/support/test'
 //   api-postgres  PostgreSQL at TEST_DATABASE_URL, only when that is set (a local database: it is emptied)
 // Ports can be moved with E2E_SQLITE_PORT / E2E_POSTGRES_PORT when another run holds them.
 
+//   ui            real Chromium against a SQLite server with the demo places and a user of every role
 const sqlitePort = Number(process.env.E2E_SQLITE_PORT ?? 3101)
 const postgresPort = Number(process.env.E2E_POSTGRES_PORT ?? 3102)
+const uiPort = Number(process.env.E2E_UI_PORT ?? 3103)
 
-type Server = { name: string; port: number; databaseUrl: string }
+type Server = { name: string; port: number; databaseUrl: string; dataset: 'api' | 'ui' }
 
 const servers: Server[] = [
-  { name: 'api', port: sqlitePort, databaseUrl: `file:./.test-data/e2e-${sqlitePort}.db` },
+  { name: 'api', port: sqlitePort, databaseUrl: `file:./.test-data/e2e-${sqlitePort}.db`, dataset: 'api' },
   ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'api-postgres', port: postgresPort, databaseUrl: process.env.TEST_DATABASE_URL }]
+    ? [{ name: 'api-postgres', port: postgresPort, databaseUrl: process.env.TEST_DATABASE_URL, dataset: 'api' as const }]
     : []),
+  { name: 'ui', port: uiPort, databaseUrl: `file:./.test-data/e2e-${uiPort}.db`, dataset: 'ui' },
 ]
 
 const baseUrlOf = (server: Server) => `http://127.0.0.1:${server.port}`
+const uploadsDirOf = (server: Server) => `.test-data/uploads-${server.port}`
 
 /**
  * Debian's Chromium, for the `ui` project to come (Playwright's own browser download does not work on these
@@ -44,9 +48,14 @@ export const chromium = {
 
 const projects: Project<E2EOptions>[] = servers.map((server) => ({
   name: server.name,
-  testDir: './e2e/api',
+  testDir: server.dataset === 'ui' ? './e2e/ui' : './e2e/api',
   testMatch: '**/*.spec.ts',
-  use: { baseURL: baseUrlOf(server), databaseUrl: server.databaseUrl },
+  use: {
+    baseURL: baseUrlOf(server),
+    databaseUrl: server.databaseUrl,
+    uploadsDir: uploadsDirOf(server),
+    ...(server.dataset === 'ui' ? { ...chromium, screenshot: 'on', trace: 'retain-on-failure' } : {}),
+  },
 }))
 
 const webServer: NonNullable<PlaywrightTestConfig['webServer']> = servers.map((server) => ({
@@ -60,6 +69,8 @@ const webServer: NonNullable<PlaywrightTestConfig['webServer']> = servers.map((s
     DATABASE_URL: server.databaseUrl,
     PORT: String(server.port),
     SITE_URL: baseUrlOf(server),
+    UPLOADS_DIR: uploadsDirOf(server),
+    E2E_DATASET: server.dataset,
     NEXT_TELEMETRY_DISABLED: '1',
   },
 }))

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// The server of the Playwright `api` projects (playwright.config.ts starts one per project): resets the database at
-// DATABASE_URL, loads the e2e fixtures through the real command line, then runs `next start -p PORT` on the build.
+// The server of the Playwright projects (playwright.config.ts starts one per project): resets the database at
+// DATABASE_URL and the uploads at UPLOADS_DIR, loads data through the real command line, then runs
+// `next start -p PORT` on the build. E2E_DATASET picks the data:
+//   api (default)  the hand-written fixture e2e/fixtures/places.geojson and 520 generated posts;
+//   ui             the demo places (prisma/demo/places.geojson) and a user of every role (E2E_USERS below).
 //
 //   DATABASE_URL=file:./.test-data/e2e.db PORT=3101 node scripts/e2e-server.mjs
 //
@@ -18,6 +21,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
 
 const ADMIN_EMAIL = 'e2e-admin@example.test'
+/** The ui dataset's users: `${role}@e2e.test`, password `e2e-${role}-password` (e2e/support/users.ts says the same). */
+const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber']
+const DEMO = path.join(root, 'prisma', 'demo', 'places.geojson')
 const ADMIN_PASSWORD = 'e2e-admin-password-0123456789'
 const FIXTURE = path.join(root, 'e2e', 'fixtures', 'places.geojson')
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
@@ -79,9 +85,14 @@ function importFile(file, expected) {
 }
 
 await resetDatabase(databaseUrl)
+if (process.env.UPLOADS_DIR) rmSync(path.resolve(root, process.env.UPLOADS_DIR), { recursive: true, force: true })
 places('migrate')
 places('user', 'create', '--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD, '--role', 'administrator', '--name', 'E2E Admin')
 
+if (process.env.E2E_DATASET === 'ui') {
+  for (const role of ROLES) places('user', 'create', '--email', `${role}@e2e.test`, '--password', `e2e-${role}-password`, '--role', role, '--name', `E2E ${role}`)
+  importFile(DEMO, JSON.parse(readFileSync(DEMO, 'utf8')).features.length)
+} else {
 // The hand-written fixture first, on an empty database: its categories get ids 1, 2, 3… in order of first appearance.
 const fixtureCount = JSON.parse(readFileSync(FIXTURE, 'utf8')).features.length
 importFile(FIXTURE, fixtureCount)
@@ -94,6 +105,7 @@ try {
   importFile(bulkFile, bulk.length)
 } finally {
   rmSync(scratch, { recursive: true, force: true })
+}
 }
 console.error(`e2e-server: ${databaseUrl} loaded; starting next on port ${port}`)
 

@@ -4,10 +4,13 @@ import { test as base } from '@playwright/test'
 export type E2EOptions = {
   /** the DATABASE_URL of the project's server: for the CLI (`places import`) and for reading what ids it gave */
   databaseUrl: string
+  /** the UPLOADS_DIR of the project's server: for `places media import` and for looking at stored files */
+  uploadsDir: string
 }
 
 export const test = base.extend<object, E2EOptions>({
   databaseUrl: ['', { option: true, scope: 'worker' }],
+  uploadsDir: ['', { option: true, scope: 'worker' }],
 })
 
 export { expect } from '@playwright/test'
