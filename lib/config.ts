@@ -14,6 +14,8 @@ const schema = z.object({
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
   KEEP_IMAGE_METADATA: z.enum(['true', 'false', '1', '0']).default('false'),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  MAP_TILE_URL: z.string().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  MAP_TILE_ATTRIBUTION: z.string().default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
 })
 
 export type Config = {
@@ -26,6 +28,8 @@ export type Config = {
   keepImageMetadata: boolean
   /** signs session cookies; from AUTH_SECRET, else made once and kept beside the database (lib/auth/config.ts) */
   authSecret: string | undefined
+  /** the map's tile layer: a Leaflet URL template and its attribution (HTML, from the operator) */
+  mapTiles: { url: string; attribution: string }
 }
 
 let config: Config | undefined
@@ -45,6 +49,7 @@ export function getConfig(): Config {
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     keepImageMetadata: env.KEEP_IMAGE_METADATA === 'true' || env.KEEP_IMAGE_METADATA === '1',
     authSecret: env.AUTH_SECRET,
+    mapTiles: { url: env.MAP_TILE_URL, attribution: env.MAP_TILE_ATTRIBUTION },
   }
   return config
 }
