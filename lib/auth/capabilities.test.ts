@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { canEditPost, ROLES, type Role } from './capabilities'
+import { canCreatePosts, canDeletePost, canEditPost, canManageUsers, canSetPostStatus, editablePostStatuses, hasCapability, ROLES, type Role } from './capabilities'
 
 const STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const
 const ME = 1
@@ -39,4 +39,54 @@ test('nobody edits a post that does not exist; anonymous callers and unknown rol
   assert.equal(canEditPost({ id: ME, role: 'administrator' }, null), false)
   assert.equal(canEditPost(null, { authorId: ME, status: 'draft', statusBeforeTrash: null }), false)
   assert.equal(canEditPost({ id: ME, role: 'superuser' }, { authorId: ME, status: 'draft', statusBeforeTrash: null }), false)
+})
+
+// WordPress's delete_post maps like edit_post, over the delete_* capabilities, which every role holds beside its
+// edit_* ones: so whoever may edit a post may delete it, and contributors only their own unpublished posts.
+test('delete_post for every role × own or another’s post × status is edit_post', () => {
+  for (const role of ROLES) {
+    for (const own of [true, false]) {
+      for (const status of STATUSES) {
+        for (const post of [{ authorId: own ? ME : OTHER, status, statusBeforeTrash: null }, { authorId: own ? ME : OTHER, status: 'trash', statusBeforeTrash: status }]) {
+          assert.equal(canDeletePost({ id: ME, role }, post), expected(role, own, status), `${role} ${own ? 'own' : 'other'} ${post.status} ${status}`)
+        }
+      }
+    }
+  }
+  assert.equal(canDeletePost({ id: ME, role: 'administrator' }, null), false)
+  assert.equal(canDeletePost(null, { authorId: ME, status: 'draft', statusBeforeTrash: null }), false)
+})
+
+test('publish_posts: administrators, editors and authors; contributors may only save drafts and pending posts', () => {
+  const publishers: Role[] = ['administrator', 'editor', 'author']
+  for (const role of ROLES) {
+    const actor = { id: ME, role }
+    assert.equal(hasCapability(actor, 'publish_posts'), publishers.includes(role), role)
+    for (const status of ['publish', 'future', 'private']) assert.equal(canSetPostStatus(actor, status), publishers.includes(role), `${role} ${status}`)
+    for (const status of ['draft', 'pending']) assert.equal(canSetPostStatus(actor, status), role !== 'subscriber', `${role} ${status}`)
+    assert.equal(canCreatePosts(actor), role !== 'subscriber', `${role} creates posts`)
+  }
+  assert.equal(canSetPostStatus(null, 'draft'), false)
+  assert.equal(canSetPostStatus({ id: ME, role: 'superuser' }, 'draft'), false)
+})
+
+test('list_users, create_users and promote_users: administrators only', () => {
+  for (const role of ROLES) {
+    const actor = { id: ME, role }
+    for (const cap of ['list_users', 'create_users', 'promote_users'] as const) assert.equal(hasCapability(actor, cap), role === 'administrator', `${role} ${cap}`)
+    assert.equal(canManageUsers(actor), role === 'administrator', role)
+  }
+  assert.equal(canManageUsers(null), false)
+})
+
+test('the statuses a list shows are exactly those canEditPost allows', () => {
+  for (const role of [...ROLES, 'superuser']) {
+    const actor = { id: ME, role }
+    const { own, others } = editablePostStatuses(actor, STATUSES)
+    for (const status of STATUSES) {
+      assert.equal(own.includes(status), canEditPost(actor, { authorId: ME, status, statusBeforeTrash: null }), `${role} own ${status}`)
+      assert.equal(others.includes(status), canEditPost(actor, { authorId: OTHER, status, statusBeforeTrash: null }), `${role} other ${status}`)
+    }
+  }
+  assert.deepEqual(editablePostStatuses(null, STATUSES), { own: [], others: [] })
 })

@@ -1,5 +1,6 @@
-// The one permission rule of Places: WordPress's roles, and `edit_post` as its map_meta_cap maps it
-// (spec/DECISIONS.md). The REST routes, the admin and the command line all ask here.
+// The one permission rule of Places: WordPress's roles, their primitive capabilities, and the meta capabilities
+// `edit_post` and `delete_post` as its map_meta_cap maps them (spec/DECISIONS.md). The REST routes, the admin and
+// the command line all ask here.
 
 export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const
 export type Role = (typeof ROLES)[number]
@@ -8,28 +9,95 @@ export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value)
 }
 
-type Capability = 'edit_posts' | 'edit_others_posts' | 'edit_published_posts' | 'edit_private_posts'
+export type Capability =
+  | 'edit_posts' | 'edit_others_posts' | 'edit_published_posts' | 'edit_private_posts'
+  | 'delete_posts' | 'delete_others_posts' | 'delete_published_posts' | 'delete_private_posts'
+  | 'publish_posts'
+  | 'list_users' | 'create_users' | 'promote_users'
 
+// As WordPress's populate_roles(), restricted to what Places has.
 const ROLE_CAPABILITIES: Record<Role, ReadonlySet<Capability>> = {
-  administrator: new Set(['edit_posts', 'edit_others_posts', 'edit_published_posts', 'edit_private_posts']),
-  editor: new Set(['edit_posts', 'edit_others_posts', 'edit_published_posts', 'edit_private_posts']),
-  author: new Set(['edit_posts', 'edit_published_posts']),
-  contributor: new Set(['edit_posts']),
+  administrator: new Set([
+    'edit_posts', 'edit_others_posts', 'edit_published_posts', 'edit_private_posts',
+    'delete_posts', 'delete_others_posts', 'delete_published_posts', 'delete_private_posts',
+    'publish_posts', 'list_users', 'create_users', 'promote_users',
+  ]),
+  editor: new Set([
+    'edit_posts', 'edit_others_posts', 'edit_published_posts', 'edit_private_posts',
+    'delete_posts', 'delete_others_posts', 'delete_published_posts', 'delete_private_posts',
+    'publish_posts',
+  ]),
+  author: new Set(['edit_posts', 'edit_published_posts', 'delete_posts', 'delete_published_posts', 'publish_posts']),
+  contributor: new Set(['edit_posts', 'delete_posts']),
   subscriber: new Set(),
 }
 
 export type Actor = { id: number; role: string }
 export type PostForCapability = { authorId: number; status: string; statusBeforeTrash: string | null }
 
-/** Whether `actor` may edit `post`. A post that does not exist (null) may be edited by nobody. */
-export function canEditPost(actor: Actor | null, post: PostForCapability | null): boolean {
+/** Whether `actor` has a primitive capability; anonymous callers and unknown roles have none. */
+export function hasCapability(actor: Actor | null, capability: Capability): boolean {
+  return !!actor && isRole(actor.role) && ROLE_CAPABILITIES[actor.role].has(capability)
+}
+
+/**
+ * map_meta_cap for `edit_post` and `delete_post`, which WordPress maps alike: on one's own post the family's
+ * `_published_posts` when it is published or scheduled, else `_posts`; on another's `_others_posts`, plus
+ * `_published_posts` when published or scheduled, plus `_private_posts` when private.
+ */
+function mayActOnPost(family: 'edit' | 'delete', actor: Actor | null, post: PostForCapability | null): boolean {
   if (!actor || !post || !isRole(actor.role)) return false
-  const caps = ROLE_CAPABILITIES[actor.role]
   // A trashed post counts with the status it had before; one whose earlier status is unknown, as a draft.
   const status = post.status === 'trash' ? (post.statusBeforeTrash ?? 'draft') : post.status
   const isPublic = status === 'publish' || status === 'future'
   const needed: Capability[] = post.authorId === actor.id
-    ? [isPublic ? 'edit_published_posts' : 'edit_posts']
-    : ['edit_others_posts', ...(isPublic ? (['edit_published_posts'] as const) : []), ...(status === 'private' ? (['edit_private_posts'] as const) : [])]
-  return needed.every((cap) => caps.has(cap))
+    ? [isPublic ? `${family}_published_posts` : `${family}_posts`]
+    : [`${family}_others_posts`, ...(isPublic ? [`${family}_published_posts` as const] : []), ...(status === 'private' ? [`${family}_private_posts` as const] : [])]
+  return needed.every((cap) => hasCapability(actor, cap))
+}
+
+/** Whether `actor` may edit `post`. A post that does not exist (null) may be edited by nobody. */
+export function canEditPost(actor: Actor | null, post: PostForCapability | null): boolean {
+  return mayActOnPost('edit', actor, post)
+}
+
+/**
+ * Whether `actor` may delete `post` (WordPress's `delete_post`). The delete_* capabilities sit beside the edit_*
+ * ones in every role, so who may edit a post may delete it: contributors only their own unpublished posts.
+ */
+export function canDeletePost(actor: Actor | null, post: PostForCapability | null): boolean {
+  return mayActOnPost('delete', actor, post)
+}
+
+/** Whether `actor` may write new posts at all (`edit_posts`). */
+export function canCreatePosts(actor: Actor | null): boolean {
+  return hasCapability(actor, 'edit_posts')
+}
+
+/**
+ * The statuses that make a post visible or scheduled, or private: setting them needs `publish_posts`, as in
+ * WordPress, where a contributor's "Publish" becomes "Submit for review" (pending).
+ */
+export const STATUSES_NEEDING_PUBLISH = ['publish', 'future', 'private'] as const
+
+/** Whether `actor` may give a post this status. */
+export function canSetPostStatus(actor: Actor | null, status: string): boolean {
+  return (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(status) ? hasCapability(actor, 'publish_posts') : hasCapability(actor, 'edit_posts')
+}
+
+/** Whether `actor` may see the list of users, add users and change their roles (administrators). */
+export function canManageUsers(actor: Actor | null): boolean {
+  return hasCapability(actor, 'list_users') && hasCapability(actor, 'create_users') && hasCapability(actor, 'promote_users')
+}
+
+/**
+ * Which posts `actor` may edit, as sets of effective statuses (a trashed post's earlier status) for their own posts
+ * and for others': what a list query needs to show exactly the posts canEditPost allows. Derived from canEditPost
+ * itself, so the two cannot disagree.
+ */
+export function editablePostStatuses(actor: Actor | null, statuses: readonly string[]): { own: string[]; others: string[] } {
+  const editable = (authorId: number) =>
+    statuses.filter((status) => actor && canEditPost(actor, { authorId, status, statusBeforeTrash: null }))
+  const me = actor?.id ?? 0
+  return { own: editable(me), others: editable(me + 1) } // any id but the actor's stands for "another author"
 }
