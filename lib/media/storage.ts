@@ -9,7 +9,7 @@ import { getConfig } from '../config'
 import { getDb } from '../db'
 import { ApiError } from '../http/errors'
 import { slugify } from '../slugs'
-import { readGps } from './exif-gps'
+import { readGps, type Gps } from './exif-gps'
 import { stripMetadata } from './strip-location'
 
 // Uploads live in two trees under UPLOADS_DIR, at the same relative path (`YYYY/MM/<id>-<name>.<ext>`):
@@ -75,16 +75,19 @@ function storedName(filename: string, ext: string, now: Date): string {
   return `${now.getUTCFullYear()}/${month}/${randomUUID().slice(0, 8)}-${base}.${ext}`
 }
 
+/** An image on disk, accepted and in place, not yet recorded: `discard()` removes its files. */
+export type StoredImage = { filePath: string; mimeType: string; size: number; gps: Gps | null; discard: () => Promise<void> }
+
 /**
- * Stores an uploaded image for a post and records it as its last attachment, with the GPS read from it once.
- * All or nothing: a refused or failed upload leaves no file and no row behind. The caller has checked that the
- * actor may edit the post.
+ * Stores an image: streamed to incoming/ under the size limit, its type decided from its bytes, its GPS read
+ * once, then the original and the copy for visitors moved into place. A refused or failed file leaves nothing.
  */
-export async function storeAttachment({ postId, filename, title, body }: NewUpload): Promise<AttachmentDto> {
+export async function storeImage(filename: string, body: AsyncIterable<Uint8Array>): Promise<StoredImage> {
   const { uploadMaxBytes, keepImageMetadata } = getConfig()
   await mkdir(uploadsPath('incoming'), { recursive: true })
   const incoming = uploadsPath('incoming', randomUUID())
   const written: string[] = [incoming]
+  const discard = () => Promise.all(written.map((file) => rm(file, { force: true }))).then(() => undefined)
   try {
     await pipeline(body, (source) => limited(source, uploadMaxBytes), createWriteStream(incoming, { flags: 'wx' }))
     const type = await fileTypeFromFile(incoming)
@@ -105,25 +108,44 @@ export async function storeAttachment({ postId, filename, title, body }: NewUplo
     written.push(originalPath, publicPath)
     await rename(incoming, originalPath)
     await rename(publicTemp, publicPath)
+    return { filePath: relative, mimeType: type.mime, size: original.byteLength, gps, discard }
+  } catch (error) {
+    await discard()
+    throw error
+  }
+}
 
+export function titleFromFilename(filename: string): string {
+  return path.basename(filename).replace(/\.[^.]*$/, '').trim().slice(0, 200)
+}
+
+const ATTACHMENT_FIELDS = { id: true, postId: true, position: true, title: true, mimeType: true, size: true, filePath: true, latitude: true, longitude: true } as const
+
+/**
+ * Stores an uploaded image for a post and records it as its last attachment. All or nothing: a refused or failed
+ * upload leaves no file and no row behind. The caller has checked that the actor may edit the post.
+ */
+export async function storeAttachment({ postId, filename, title, body }: NewUpload): Promise<AttachmentDto> {
+  const image = await storeImage(filename, body)
+  try {
     const db = getDb()
     const last = await db.attachment.aggregate({ where: { postId }, _max: { position: true } })
     const row = await db.attachment.create({
-      select: { id: true, postId: true, position: true, title: true, mimeType: true, size: true, filePath: true, latitude: true, longitude: true },
+      select: ATTACHMENT_FIELDS,
       data: {
         postId,
         position: (last._max.position ?? -1) + 1,
-        title: (title ?? path.basename(filename).replace(/\.[^.]*$/, '')).trim().slice(0, 200),
-        filePath: relative,
-        mimeType: type.mime,
-        size: original.byteLength,
-        latitude: gps?.latitude ?? null,
-        longitude: gps?.longitude ?? null,
+        title: title?.trim().slice(0, 200) ?? titleFromFilename(filename),
+        filePath: image.filePath,
+        mimeType: image.mimeType,
+        size: image.size,
+        latitude: image.gps?.latitude ?? null,
+        longitude: image.gps?.longitude ?? null,
       },
     })
     return toAttachmentDto(row)
   } catch (error) {
-    await Promise.all(written.map((file) => rm(file, { force: true })))
+    await image.discard()
     throw error
   }
 }
