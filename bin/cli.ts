@@ -14,7 +14,8 @@ import { migrate } from '../lib/migrate'
 import { parsePostId } from '../lib/places/schemas'
 import { exportPlaces } from '../lib/places/export'
 import { importPlaces } from '../lib/places/import'
-import { createUser } from '../lib/users'
+import { createUser, setUserPassword } from '../lib/users'
+import { importWxr } from '../lib/wxr/import'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type Values = Record<string, string | boolean | undefined>
@@ -85,6 +86,15 @@ const commands: Record<string, Command> = {
       out(values.json ? JSON.stringify({ id }) : String(id))
     },
   },
+  'user set-password': {
+    usage: 'places user set-password --email E --password P',
+    summary: "set a user's password (users imported from WordPress have none until then)",
+    options: { email: { type: 'string' }, password: { type: 'string' } },
+    run: async (values) => {
+      await setUserPassword(required(values, 'email'), required(values, 'password'))
+      out(`Password set for ${values.email}`)
+    },
+  },
   'app-password create': {
     usage: 'places app-password create --user E [--name N]',
     summary: 'create an application password for user E; prints it, once, as the last line',
@@ -153,6 +163,25 @@ const commands: Record<string, Command> = {
         first = false
       }
       process.stdout.write('\n]}\n')
+    },
+  },
+  'import-wxr': {
+    usage: 'places import-wxr FILE.xml [--uploads DIR]',
+    summary: "import a WordPress export (WXR): authors, categories, posts of every type, geo_* meta, attachments (files from DIR, WordPress's wp-content/uploads)",
+    options: { uploads: { type: 'string' }, ...json },
+    positionals: 'one',
+    run: async (values, [file]) => {
+      const summary = await importWxr(file!, {
+        uploadsDir: typeof values.uploads === 'string' ? values.uploads : undefined,
+        onProgress: progress('Reading'),
+      })
+      for (const warning of summary.warnings) process.stderr.write(`warning: ${warning}\n`)
+      if (values.json) return out(JSON.stringify(summary))
+      out(`Imported ${summary.posts} posts, ${summary.categories} categories and ${summary.attachments} attachments; ${summary.skipped} items were already imported.`)
+      if (summary.newUsers.length > 0) {
+        out(`New users, who cannot sign in until a password is set (places user set-password): ${summary.newUsers.join(', ')}`)
+      }
+      if (summary.warnings.length > 0) out(`${summary.warnings.length} warnings (above, on stderr).`)
     },
   },
   'media import': {

@@ -37,3 +37,10 @@ export async function getUserIdByEmailOrThrow(email: string): Promise<number> {
   if (!user) throw new ApiError('rest_user_invalid_email', `No user has the email ${email}.`, 404)
   return user.id
 }
+
+export async function setUserPassword(email: string, password: string): Promise<void> {
+  const parsed = newUserSchema.pick({ password: true }).safeParse({ password })
+  if (!parsed.success) throw validationError(parsed.error)
+  const userId = await getUserIdByEmailOrThrow(email)
+  await getDb().user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(parsed.data.password) } })
+}

@@ -1,0 +1,313 @@
+import 'server-only'
+import { open, stat } from 'node:fs/promises'
+import path from 'node:path'
+import { getDb, getDialect } from '../db'
+import type { Prisma } from '../generated/sqlite/client'
+import { ApiError } from '../http/errors'
+import { storeImage, titleFromFilename, type StoredImage } from '../media/storage'
+import { postTypeSchema, STATUSES } from '../places/schemas'
+import { slugify, uniqueSlug } from '../slugs'
+import { readWxr, WxrSyntaxError, type WxrCategory, type WxrItem, type WxrRecord } from './parse'
+
+type Tx = Prisma.TransactionClient
+
+export type WxrOptions = {
+  /** WordPress's wp-content/uploads: attachment files are read from here by their _wp_attached_file */
+  uploadsDir?: string
+  /** bytes of the file read so far, of the total */
+  onProgress?: (done: number, total: number) => void
+}
+
+export type WxrSummary = {
+  /** authors that were created, without a usable password until one is set */
+  newUsers: string[]
+  categories: number
+  posts: number
+  attachments: number
+  /** items already imported by an earlier run (same WordPress GUID) */
+  skipped: number
+  /** items not imported, or imported without part of their data, each naming the item */
+  warnings: string[]
+}
+
+// WordPress's own bookkeeping, not content.
+const INTERNAL_TYPES = new Set([
+  'revision', 'nav_menu_item', 'custom_css', 'customize_changeset', 'oembed_cache', 'user_request', 'wp_block',
+  'wp_template', 'wp_template_part', 'wp_global_styles', 'wp_navigation', 'wp_font_family', 'wp_font_face',
+])
+const STATUS_SET = new Set<string>(STATUSES)
+
+/**
+ * Imports a WordPress export (WXR) in one transaction: authors, the category tree, posts of every type and status
+ * with their dates, slugs and ids (where free), the Geodata meta, and attachments with their files and GPS.
+ * Items already imported (by GUID) are skipped, so a second run imports nothing twice. A fatal error (the file is
+ * not well-formed XML, say) imports nothing; problems with one item are warnings naming it.
+ */
+export async function importWxr(file: string, options: WxrOptions = {}): Promise<WxrSummary> {
+  const total = (await stat(file).catch(() => null))?.size
+  if (total === undefined) throw new ApiError('places_wxr_missing', `Cannot read ${file}: no such file.`, 400)
+  const stored: StoredImage[] = []
+  try {
+    return await getDb().$transaction(
+      (tx) => new WxrImport(tx, options, stored).run(readWxr(file, (bytes) => options.onProgress?.(bytes, total))),
+      { maxWait: 60_000, timeout: 24 * 3_600_000 },
+    )
+  } catch (error) {
+    await Promise.all(stored.map((image) => image.discard()))
+    if (error instanceof WxrSyntaxError) throw new ApiError('places_wxr_invalid', `Nothing was imported. ${error.message}`, 400)
+    throw error
+  }
+}
+
+function describe(item: WxrItem): string {
+  return `item "${item.title || '(no title)'}" (WordPress id ${item.postId ?? '?'}, line ${item.line})`
+}
+
+/** WordPress writes dates as `2024-05-01 12:00:00`; the GMT one is all zeros for drafts never saved with a date. */
+function wpDate(item: WxrItem): Date {
+  for (const text of [item.postDateGmt, item.postDate]) {
+    const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/.exec(text)
+    if (match && !text.startsWith('0000')) {
+      const date = new Date(`${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6]}Z`)
+      if (!Number.isNaN(date.getTime())) return date
+    }
+  }
+  return new Date()
+}
+
+class WxrImport {
+  private readonly summary: WxrSummary = { newUsers: [], categories: 0, posts: 0, attachments: 0, skipped: 0, warnings: [] }
+  private readonly userByLogin = new Map<string, number>()
+  private readonly pendingCategories: WxrCategory[] = []
+  private categoryBySlug = new Map<string, number>()
+  private readonly postIdByWpId = new Map<number, number>()
+  private readonly slugsByType = new Map<string, Set<string>>()
+  private readonly takenIds = new Set<number>()
+  /** posts whose WordPress id is taken: given new ids at the end, past every id the file keeps */
+  private readonly deferred: WxrItem[] = []
+  private readonly attachments: WxrItem[] = []
+  private maxId = 0
+  private fallbackAuthor: number | undefined
+
+  constructor(
+    private readonly tx: Tx,
+    private readonly options: WxrOptions,
+    private readonly stored: StoredImage[],
+  ) {}
+
+  async run(records: AsyncIterable<WxrRecord>): Promise<WxrSummary> {
+    if (getDialect() === 'postgresql') await this.tx.$executeRaw`LOCK TABLE "posts", "categories", "users" IN SHARE ROW EXCLUSIVE MODE`
+    else await this.tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
+    this.maxId = (await this.tx.post.aggregate({ _max: { id: true } }))._max.id ?? 0
+    for (const row of await this.tx.category.findMany({ select: { id: true, slug: true } })) this.categoryBySlug.set(row.slug, row.id)
+
+    for await (const record of records) {
+      if (record.kind === 'author') await this.addAuthor(record.login, record.email, record.displayName)
+      else if (record.kind === 'category') this.pendingCategories.push(record)
+      else if (record.postType === 'attachment') this.attachments.push(record)
+      else await this.addPost(record, false)
+    }
+    await this.createCategories()
+    for (const item of this.deferred) await this.addPost(item, true)
+    for (const item of this.attachments) await this.addAttachment(item)
+    if (getDialect() === 'postgresql' && this.summary.posts > 0) {
+      await this.tx.$executeRaw`SELECT setval(pg_get_serial_sequence('posts', 'id'), (SELECT MAX("id") FROM "posts"))`
+    }
+    return this.summary
+  }
+
+  private warn(message: string): void {
+    this.summary.warnings.push(message)
+  }
+
+  private async addAuthor(login: string, rawEmail: string, displayName: string): Promise<number> {
+    const email = (rawEmail || `${slugify(login) || 'author'}@wordpress-import.invalid`).toLowerCase()
+    const existing = await this.tx.user.findUnique({ where: { email }, select: { id: true } })
+    const id = existing?.id ?? (await this.tx.user.create({ data: { email, name: displayName || login, role: 'author', passwordHash: null }, select: { id: true } })).id
+    if (!existing) this.summary.newUsers.push(email)
+    this.userByLogin.set(login, id)
+    return id
+  }
+
+  private async authorOf(item: WxrItem): Promise<number> {
+    const known = this.userByLogin.get(item.creator)
+    if (known !== undefined) return known
+    if (item.creator) return this.addAuthor(item.creator, '', item.creator)
+    this.fallbackAuthor ??= (await this.tx.user.findFirst({ where: { role: 'administrator' }, orderBy: { id: 'asc' }, select: { id: true } }))?.id
+    return this.fallbackAuthor ?? this.addAuthor('wordpress', '', 'WordPress')
+  }
+
+  /** The category list comes first in an export; parents before children, but this does not rely on it. */
+  private async createCategories(): Promise<void> {
+    const bySlug = new Map(this.pendingCategories.map((c) => [c.slug, c]))
+    const create = async (category: WxrCategory, seen: Set<string>): Promise<number> => {
+      const known = this.categoryBySlug.get(category.slug)
+      if (known !== undefined) return known
+      seen.add(category.slug)
+      const parent = category.parentSlug && !seen.has(category.parentSlug) ? bySlug.get(category.parentSlug) : undefined
+      const parentId = parent ? await create(parent, seen) : null
+      const id = (await this.tx.category.create({ data: { name: category.name || category.slug, slug: category.slug, parentId }, select: { id: true } })).id
+      this.categoryBySlug.set(category.slug, id)
+      this.summary.categories++
+      return id
+    }
+    for (const category of this.pendingCategories) if (category.slug) await create(category, new Set())
+    this.pendingCategories.length = 0
+  }
+
+  private async categoryIds(item: WxrItem): Promise<number[]> {
+    if (this.pendingCategories.length > 0) await this.createCategories()
+    const ids = new Set<number>()
+    for (const { domain, slug, name } of item.categories) {
+      if (domain !== 'category' || !slug) continue
+      let id = this.categoryBySlug.get(slug)
+      if (id === undefined) {
+        id = (await this.tx.category.create({ data: { name: name || slug, slug, parentId: null }, select: { id: true } })).id
+        this.categoryBySlug.set(slug, id)
+        this.summary.categories++
+      }
+      ids.add(id)
+    }
+    return [...ids]
+  }
+
+  /** The id an earlier import gave this item (same GUID), if any. */
+  private async importedId(guid: string): Promise<number | undefined> {
+    if (!guid) return undefined
+    return (await this.tx.post.findUnique({ where: { sourceGuid: guid }, select: { id: true } }))?.id
+  }
+
+  private async slugFor(type: string, wanted: string): Promise<string> {
+    let taken = this.slugsByType.get(type)
+    if (!taken) {
+      taken = new Set((await this.tx.post.findMany({ where: { type }, select: { slug: true } })).map((p) => p.slug))
+      this.slugsByType.set(type, taken)
+    }
+    const slug = uniqueSlug(slugify(wanted), (s) => taken.has(s))
+    taken.add(slug)
+    return slug
+  }
+
+  private async idFor(item: WxrItem, deferred: boolean): Promise<number | 'defer'> {
+    const wanted = item.postId
+    if (wanted !== null && wanted <= 2_147_483_647 && !this.takenIds.has(wanted)
+      && !(await this.tx.post.findUnique({ where: { id: wanted }, select: { id: true } }))) {
+      return wanted
+    }
+    if (!deferred) return 'defer'
+    let next = this.maxId + 1
+    while (this.takenIds.has(next)) next++
+    return next
+  }
+
+  private geodata(item: WxrItem): { latitude: number | null; longitude: number | null; address: string; locationPublic: boolean } {
+    const lat = item.meta.get('geo_latitude')
+    const lng = item.meta.get('geo_longitude')
+    const address = item.meta.get('geo_address') ?? ''
+    // WordPress's Geodata convention: geo_public missing or anything but 0 means public.
+    const locationPublic = !['0', 'false', ''].includes((item.meta.get('geo_public') ?? '1').trim().toLowerCase())
+    if (lat === undefined && lng === undefined) return { latitude: null, longitude: null, address, locationPublic }
+    const latitude = Number(lat)
+    const longitude = Number(lng)
+    const valid = lat?.trim() && lng?.trim() && Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
+    if (!valid) {
+      this.warn(`${describe(item)}: geo_latitude "${lat ?? ''}" / geo_longitude "${lng ?? ''}" is not a valid coordinate; imported without a location`)
+      return { latitude: null, longitude: null, address, locationPublic }
+    }
+    return { latitude, longitude, address, locationPublic }
+  }
+
+  private async addPost(item: WxrItem, deferred: boolean): Promise<void> {
+    if (INTERNAL_TYPES.has(item.postType) || item.status === 'auto-draft' || item.status === 'inherit') return
+    const earlier = deferred ? undefined : await this.importedId(item.guid)
+    if (earlier !== undefined) {
+      if (item.postId !== null) this.postIdByWpId.set(item.postId, earlier)
+      this.summary.skipped++
+      return
+    }
+    const type = postTypeSchema.safeParse(item.postType || 'post')
+    if (!type.success) {
+      this.warn(`${describe(item)}: post type "${item.postType}" ${type.error.issues[0]?.message ?? 'is not valid'}; not imported`)
+      return
+    }
+    const id = await this.idFor(item, deferred)
+    if (id === 'defer') {
+      this.deferred.push(item)
+      return
+    }
+    let status = item.status || 'draft'
+    if (!STATUS_SET.has(status)) {
+      this.warn(`${describe(item)}: unknown status "${status}"; imported as a draft`)
+      status = 'draft'
+    }
+    const trashedFrom = item.meta.get('_wp_trash_meta_status')
+    const title = item.title || '(no title)'
+    const post = {
+      id,
+      type: type.data,
+      status,
+      statusBeforeTrash: status === 'trash' && trashedFrom && STATUS_SET.has(trashedFrom) ? trashedFrom : null,
+      title,
+      slug: await this.slugFor(type.data, item.postName || title),
+      content: item.content,
+      publishedAt: wpDate(item),
+      modifiedAt: new Date(),
+      authorId: await this.authorOf(item),
+      sourceGuid: item.guid || null,
+      ...this.geodata(item),
+      categories: { create: (await this.categoryIds(item)).map((categoryId) => ({ categoryId })) },
+    }
+    await this.tx.post.create({ data: post, select: { id: true } })
+    this.takenIds.add(id)
+    this.maxId = Math.max(this.maxId, id)
+    if (item.postId !== null) this.postIdByWpId.set(item.postId, id)
+    this.summary.posts++
+  }
+
+  private async addAttachment(item: WxrItem): Promise<void> {
+    if (item.guid && (await this.tx.attachment.findUnique({ where: { sourceGuid: item.guid }, select: { id: true } }))) {
+      this.summary.skipped++
+      return
+    }
+    const postId = this.postIdByWpId.get(item.postParent)
+    if (postId === undefined) {
+      this.warn(`attachment ${describe(item)}: its post (WordPress id ${item.postParent}) is not in this import; not imported`)
+      return
+    }
+    const relative = item.meta.get('_wp_attached_file')
+    if (!this.options.uploadsDir || !relative) {
+      this.warn(`attachment ${describe(item)}: ${relative ? 'no --uploads folder was given' : 'it names no file (_wp_attached_file)'}; not imported`)
+      return
+    }
+    const file = path.resolve(this.options.uploadsDir, relative)
+    if (!file.startsWith(path.resolve(this.options.uploadsDir) + path.sep)) {
+      this.warn(`attachment ${describe(item)}: its file "${relative}" lies outside the uploads folder; not imported`)
+      return
+    }
+    let image: StoredImage
+    try {
+      const handle = await open(file)
+      image = await storeImage(relative, handle.createReadStream())
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? `its file ${relative} is missing` : (error as Error).message
+      this.warn(`attachment ${describe(item)}: ${reason}; not imported`)
+      return
+    }
+    this.stored.push(image)
+    await this.tx.attachment.create({
+      data: {
+        postId,
+        position: item.menuOrder,
+        title: item.title || titleFromFilename(relative),
+        filePath: image.filePath,
+        mimeType: image.mimeType,
+        size: image.size,
+        latitude: image.gps?.latitude ?? null,
+        longitude: image.gps?.longitude ?? null,
+        sourceGuid: item.guid || null,
+      },
+      select: { id: true },
+    })
+    this.summary.attachments++
+  }
+}

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { readGps } from '../../lib/media/exif-gps'
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
+import { startServer, type RunningServer } from '../support/server'
+
+// `places import-wxr` on a hand-written WordPress export (test/fixtures/wxr/site.xml, written from WordPress's
+// wp-admin/includes/export.php), then what the public routes serve from it.
+
+const SITE = path.join('test', 'fixtures', 'wxr', 'site.xml')
+const UPLOADS = path.join('test', 'fixtures', 'wxr', 'uploads')
+
+type Exported = { geometry: { coordinates: [number, number] } | null; properties: Record<string, unknown> & { id: number; title: string } }
+
+for (const kind of databaseKinds) {
+  describe(`places import-wxr on ${kind}`, () => {
+    let db: TestDatabase
+    let dir: string
+    let env: NodeJS.ProcessEnv
+    const places = (...args: string[]) => spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8' })
+    const exported = (): Exported[] => (JSON.parse(places('export', '--all-statuses').stdout) as { features: Exported[] }).features
+    const byTitle = (title: string) => exported().filter((f) => f.properties.title === title)
+
+    before(async () => {
+      db = await createTestDatabase(kind)
+      dir = mkdtempSync(path.join(tmpdir(), 'places-wxr-'))
+      env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'uploads') }
+      assert.equal(places('user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator').status, 0)
+      // Post 2 exists already: the export's page 2 must get another id.
+      const existing = path.join(dir, 'existing.geojson')
+      writeFileSync(existing, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { id: 2, title: 'Already here', categories: ['Europe'] } }] }))
+      assert.equal(places('import', existing).status, 0)
+    })
+    after(() => db.drop())
+
+    test('imports authors, categories, posts of every type and status, geodata and attachments', () => {
+      const run = places('import-wxr', SITE, '--uploads', UPLOADS)
+      assert.equal(run.status, 0, run.stderr)
+      assert.match(run.stdout, /Imported 12 posts, 3 categories and 3 attachments; 0 items were already imported\./)
+      assert.match(run.stdout, /New users, who cannot sign in until a password is set \(places user set-password\): ana@travels\.example, ben@travels\.example/)
+      assert.match(run.stderr, /item "Broken coordinates" \(WordPress id 104, line \d+\): geo_latitude "north-ish" .* imported without a location/)
+      assert.match(run.stderr, /attachment item "Lost photo" \(WordPress id 204, line \d+\): its file 2020\/05\/lost\.jpg is missing; not imported/)
+
+      const posts = exported()
+      const one = (title: string) => {
+        const found = posts.filter((f) => f.properties.title === title)
+        assert.equal(found.length, 1, title)
+        return found[0]!
+      }
+      // WordPress ids kept where free; the page's id 2 was taken.
+      assert.equal(one('Beach at Palm Beach').properties.id, 102)
+      assert.notEqual(one('About us').properties.id, 2)
+      assert.equal(one('About us').properties.type, 'page')
+      assert.equal(one('Colosseum').properties.type, 'landmark')
+      // Statuses, dates (GMT), slugs made unique per type, authors by login.
+      assert.deepEqual(posts.filter((f) => Number(f.properties.id) >= 101).map((f) => f.properties.status).sort(),
+        ['draft', 'future', 'pending', 'private', 'publish', 'publish', 'publish', 'publish', 'publish', 'publish', 'publish', 'trash'])
+      assert.equal(one('Beach at Palm Beach').properties.date, '2020-05-03T13:00:00.000Z')
+      assert.equal(one('Draft about Lyon').properties.date, '2020-06-01T09:00:00.000Z', 'a draft with no GMT date keeps its local date')
+      assert.equal(one('Draft about Lyon').properties.slug, 'draft-about-lyon', 'a draft without a slug gets one from its title')
+      assert.deepEqual(byTitle('Eiffel Tower').map((f) => f.properties.slug).sort(), ['eiffel-tower', 'eiffel-tower-2'])
+      assert.equal(one('Beach at Palm Beach').properties.author, 'ben@travels.example')
+      // Geodata meta: geo_public 0 hides, missing means public; broken coordinates leave none.
+      assert.deepEqual(one('Beach at Palm Beach').geometry?.coordinates, [-80.0364, 26.7056])
+      assert.equal(one('Secret garden').properties.geo_public, false)
+      assert.equal(one('Colosseum').properties.address, 'Piazza del Colosseo, Roma')
+      assert.equal(one('Broken coordinates').geometry, null)
+      // Categories: the tree, whatever order the export listed it in; term names unescaped.
+      assert.deepEqual(byTitle('Eiffel Tower').map((f) => f.properties.categories).sort(), [['Europe > France'], ['Europe > France > Paris']])
+      assert.deepEqual(one('Beach at Palm Beach').properties.categories, ['Food & Drink'])
+      assert.deepEqual(one('Already here').properties.categories, ['Europe'], 'an existing category is reused')
+    })
+
+    test('attachments keep their post, order and title; their files are stored and their GPS read', () => {
+      const originals = path.join(dir, 'uploads', 'originals')
+      const files = readdirSync(originals, { recursive: true }).map(String).filter((f) => f.endsWith('.jpg'))
+      assert.equal(files.length, 3)
+      const rome = files.find((f) => f.includes('rome'))!
+      assert.ok(readGps(readFileSync(path.join(originals, rome))))
+      assert.equal(readGps(readFileSync(path.join(dir, 'uploads', 'public', rome))), null, 'the public copy has no GPS')
+    })
+
+    test('a second run imports nothing twice', () => {
+      const before = exported()
+      const run = places('import-wxr', SITE, '--uploads', UPLOADS)
+      assert.equal(run.status, 0, run.stderr)
+      assert.match(run.stdout, /Imported 0 posts, 0 categories and 0 attachments; 15 items were already imported\./)
+      assert.deepEqual(exported(), before)
+    })
+
+    test('malformed XML or a missing file imports nothing and says why', () => {
+      const before = exported()
+      const malformed = places('import-wxr', path.join('test', 'fixtures', 'wxr', 'malformed.xml'))
+      assert.equal(malformed.status, 1)
+      assert.match(malformed.stderr, /Nothing was imported\. The file is not well-formed XML \(line \d+\)/)
+      const notWxr = path.join(dir, 'feed.xml')
+      writeFileSync(notWxr, '<?xml version="1.0"?><feed><entry/></feed>')
+      assert.match(places('import-wxr', notWxr).stderr, /not a WordPress export: its root element is <feed>/)
+      assert.match(places('import-wxr', path.join(dir, 'nope.xml')).stderr, /Cannot read .*nope\.xml: no such file/)
+      assert.deepEqual(exported(), before)
+    })
+
+    describe('what the routes serve afterwards', () => {
+      let server: RunningServer
+      before(async () => {
+        server = await startServer({ DATABASE_URL: db.url, UPLOADS_DIR: env.UPLOADS_DIR! })
+      })
+      after(() => server.stop())
+
+      test('the published posts with public geodata, newest first, with their pages', async () => {
+        const collection = await (await fetch(`${server.url}/places/v1/geojson`)).json() as { features: { geometry: { coordinates: number[] }; properties: { id: number; title: string; url: string; address: string } }[] }
+        assert.deepEqual(collection.features.map((f) => f.properties.title), ['Eiffel Tower', 'Eiffel Tower', 'Beach at Palm Beach'].slice(0, 3).length === 3
+          ? ['Beach at Palm Beach', 'Eiffel Tower', 'Eiffel Tower']
+          : [])
+        assert.deepEqual(collection.features.map((f) => f.properties.id), [102, 111, 101])
+        assert.equal(collection.features[2]!.properties.address, 'Champ de Mars, Paris')
+        const landmarks = await (await fetch(`${server.url}/places/v1/geojson?post_type=landmark`)).json() as { features: { properties: { title: string } }[] }
+        assert.deepEqual(landmarks.features.map((f) => f.properties.title), ['Colosseum'])
+        const page = await fetch(collection.features[0]!.properties.url)
+        assert.equal(page.status, 200)
+        assert.match(await page.text(), /Beach at Palm Beach/)
+        for (const id of [103, 104, 106, 107, 108, 109, 110]) {
+          assert.equal((await fetch(`${server.url}/places/v1/geojson/${id}`)).status, 404, `post ${id} is not served`)
+        }
+      })
+    })
+  })
+}
