@@ -1,0 +1,123 @@
+import { spawnSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import Ajv2020 from 'ajv/dist/2020'
+import addFormats from 'ajv-formats'
+import type { APIResponse } from '@playwright/test'
+import { expect, test } from '../support/test'
+
+// The OpenAPI document (/places/v1/openapi.json) validates as OpenAPI 3.1, and every route's real answers — each
+// status it documents — match the schema it gives for them. GET /places/v1 is WordPress's namespace index.
+
+type Operation = { parameters?: { name: string }[]; responses: Record<string, { content?: Record<string, { schema: object }> }> }
+type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, object> } }
+
+const ROOT = path.resolve(__dirname, '..', '..')
+const EMAIL = 'openapi-editor@e2e.test'
+
+test.describe('OpenAPI', () => {
+  let document: Document
+  let ajv: Ajv2020
+  let basic: string
+  let postId: number
+
+  test.beforeAll(async ({ request, databaseUrl, uploadsDir, baseURL }) => {
+    const places = (...args: string[]) => {
+      const run = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'places.mjs'), ...args], {
+        cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: databaseUrl, UPLOADS_DIR: uploadsDir, SITE_URL: baseURL },
+      })
+      if (run.status !== 0) throw new Error(`places ${args.join(' ')}: ${run.stderr}`)
+      return run.stdout.trim()
+    }
+    places('user', 'create', '--email', EMAIL, '--password', 'openapi-password', '--role', 'editor')
+    basic = `Basic ${Buffer.from(`${EMAIL}:${places('app-password', 'create', '--user', EMAIL).split('\n').at(-1)}`).toString('base64')}`
+    const file = path.join(uploadsDir, '..', `openapi-${path.basename(uploadsDir)}.geojson`)
+    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'OpenAPI photos', type: 'openapitest', status: 'draft' } }] }))
+    postId = Number(places('import', file, '--author', EMAIL))
+    places('media', 'import', '--post', String(postId), path.join(ROOT, 'test', 'fixtures', 'exif', 'exr_noexif.jpg'))
+
+    document = (await (await request.get('/places/v1/openapi.json')).json()) as Document
+    ajv = new Ajv2020({ strict: false, allErrors: true })
+    addFormats(ajv)
+    ajv.addSchema({ $id: 'places.json', components: document.components })
+  })
+
+  test('the document is valid OpenAPI 3.1', async () => {
+    const result = await new Validator().validate(document as unknown as Parameters<Validator['validate']>[0])
+    expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([])
+    expect(result.valid).toBe(true)
+  })
+
+  /** The answer's status is documented for the operation, and its body matches the documented schema. */
+  async function expectDocumented(pathKey: string, method: string, response: APIResponse): Promise<void> {
+    const operation = document.paths[pathKey]?.[method]
+    expect(operation, `${method} ${pathKey} is documented`).toBeTruthy()
+    const status = String(response.status())
+    const documented = operation!.responses[status]
+    expect(documented, `${method.toUpperCase()} ${pathKey} documents status ${status}`).toBeTruthy()
+    const [mediaType, content] = Object.entries(documented!.content ?? {})[0] ?? []
+    if (!content) return expect(await response.body()).toHaveLength(0)
+    expect(response.headers()['content-type']).toContain(mediaType!.replace('/*', ''))
+    const schema = JSON.parse(JSON.stringify(content.schema).replaceAll('"#/components', '"places.json#/components'))
+    const validate = ajv.compile(schema)
+    const body = await response.json()
+    expect(validate(body), `${method.toUpperCase()} ${pathKey} ${status}: ${ajv.errorsText(validate.errors)}`).toBe(true)
+  }
+
+  test('every documented route is checked here against its real answers', async ({ request }) => {
+    const checked = new Set<string>()
+    const check = async (pathKey: string, method: string, response: APIResponse) => {
+      await expectDocumented(pathKey, method, response)
+      checked.add(`${method} ${pathKey} ${response.status()}`)
+    }
+    await check('/places/v1', 'get', await request.get('/places/v1'))
+    await check('/places/v1/openapi.json', 'get', await request.get('/places/v1/openapi.json'))
+
+    const collection = await request.get('/places/v1/geojson?posts_per_page=5')
+    await check('/places/v1/geojson', 'get', collection)
+    await check('/places/v1/geojson', 'get', await request.get('/places/v1/geojson', { headers: { 'If-None-Match': collection.headers().etag! } }))
+    await check('/places/v1/geojson', 'get', await request.get('/places/v1/geojson?posts_per_page=0'))
+
+    const id = ((await collection.json()) as { features: { properties: { id: number } }[] }).features[0]!.properties.id
+    const feature = await request.get(`/places/v1/geojson/${id}`)
+    await check('/places/v1/geojson/{id}', 'get', feature)
+    await check('/places/v1/geojson/{id}', 'get', await request.get(`/places/v1/geojson/${id}`, { headers: { 'If-None-Match': feature.headers().etag! } }))
+    await check('/places/v1/geojson/{id}', 'get', await request.get('/places/v1/geojson/999999'))
+
+    const gps = `/places/v1/attachment-exif-gps/${postId}`
+    await check('/places/v1/attachment-exif-gps/{id}', 'get', await request.get(gps))
+    await check('/places/v1/attachment-exif-gps/{id}', 'get', await request.get(gps, { headers: { Authorization: 'Basic d3Jvbmc6d3Jvbmc=' } }))
+    await check('/places/v1/attachment-exif-gps/{id}', 'get', await request.get('/places/v1/attachment-exif-gps/999999', { headers: { Authorization: basic } }))
+    await check('/places/v1/attachment-exif-gps/{id}', 'get', await request.get(gps, { headers: { Authorization: basic } }))
+
+    const upload = (file: Buffer, query = `post=${postId}`, headers: Record<string, string> = { Authorization: basic }) =>
+      request.post(`/places/v1/media?${query}`, { data: file, headers: { 'Content-Disposition': 'attachment; filename="photo.jpg"', 'Content-Type': 'image/jpeg', ...headers } })
+    const jpeg = readFileSync(path.join(ROOT, 'test', 'fixtures', 'exif', 'gox_gps.jpg'))
+    const created = await upload(jpeg)
+    await check('/places/v1/media', 'post', created)
+    await check('/places/v1/media', 'post', await upload(Buffer.from('just text')))
+    await check('/places/v1/media', 'post', await upload(jpeg, 'post=abc'))
+    await check('/places/v1/media', 'post', await upload(jpeg, `post=${postId}`, {}))
+    await check('/places/v1/media', 'post', await upload(jpeg, 'post=999999'))
+    // Now the post has a photo with GPS: the route's 200.
+    await check('/places/v1/attachment-exif-gps/{id}', 'get', await request.get(gps, { headers: { Authorization: basic } }))
+
+    const documented = Object.entries(document.paths).flatMap(([p, item]) =>
+      Object.entries(item).flatMap(([method, op]) => Object.keys(op.responses).filter((s) => s !== '413').map((s) => `${method} ${p} ${s}`)))
+    expect([...checked].sort()).toEqual(documented.sort())
+  })
+
+  test('GET /places/v1 is the namespace index WordPress gives, listing every route', async ({ request, baseURL }) => {
+    for (const prefix of ['', '/wp-json']) {
+      const index = (await (await request.get(`${prefix}/places/v1`)).json()) as { namespace: string; routes: Record<string, { methods: string[]; endpoints: { args: Record<string, { default?: unknown }> }[] }>; _links: { up: { href: string }[] } }
+      expect(index.namespace).toBe('places/v1')
+      expect(Object.keys(index.routes).sort()).toEqual(
+        Object.keys(document.paths).map((p) => p.replace(/\{(\w+)\}/g, '(?P<$1>[\\d]+)')).sort(),
+      )
+      expect(index.routes['/places/v1/geojson/(?P<id>[\\d]+)']!.methods).toEqual(['GET'])
+      expect(index.routes['/places/v1/geojson']!.endpoints[0]!.args.posts_per_page!.default).toBe('50')
+      expect(index._links.up[0]!.href).toBe(`${baseURL}/wp-json/`)
+    }
+  })
+})

@@ -1,0 +1,210 @@
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../places/schemas'
+
+// The OpenAPI 3.1 description of every route of places/v1: served at /places/v1/openapi.json, the source of the
+// WordPress-style namespace index (GET /places/v1, lib/api/namespace-index.ts), and checked against the real
+// responses in e2e/api/openapi.spec.ts. A route added without its entry here fails that test.
+
+type Schema = Record<string, unknown>
+type Parameter = { name: string; in: 'query' | 'path' | 'header'; required?: boolean; description: string; schema: Schema }
+type Operation = {
+  operationId: string
+  summary: string
+  description?: string
+  parameters?: Parameter[]
+  requestBody?: Record<string, unknown>
+  security?: Record<string, string[]>[]
+  responses: Record<string, Record<string, unknown>>
+}
+export type OpenApiDocument = {
+  openapi: '3.1.0'
+  info: Record<string, unknown>
+  servers: { url: string; description: string }[]
+  paths: Record<string, { get?: Operation; post?: Operation }>
+  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, Schema> }
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const error = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } })
+const geojson = (description: string, schema: Schema) => ({
+  description,
+  headers: {
+    ETag: { description: 'Changes whenever any data the answer depends on changes', schema: { type: 'string' } },
+    'Cache-Control': { description: '`public, no-cache`: caches keep it and revalidate with If-None-Match', schema: { type: 'string' } },
+  },
+  content: { 'application/geo+json': { schema } },
+})
+const notModified = { description: 'Not modified: the If-None-Match header names the current ETag. No body.' }
+const postId: Parameter = { name: 'id', in: 'path', required: true, description: 'A post id (digits only; anything else matches no route: 404 `rest_no_route`).', schema: { type: 'string', pattern: '^[0-9]+$' } }
+const credentials: Record<string, string[]>[] = [{ applicationPassword: [] }, { sessionCookie: [] }]
+
+export function getOpenApiDocument(siteUrl: string): OpenApiDocument {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Places REST API (places/v1)',
+      version: '1.0.0',
+      description: 'Posts with geodata as GeoJSON (RFC 7946), compatible with the WordPress Places plugin. Every route also answers under `/wp-json`. Errors have WordPress\'s shape: `{"code", "message", "data": {"status"}}`.',
+    },
+    servers: [
+      { url: siteUrl, description: 'This site' },
+      { url: `${siteUrl}/wp-json`, description: 'The same routes where WordPress clients look for them' },
+    ],
+    paths: {
+      '/places/v1': {
+        get: {
+          operationId: 'getNamespaceIndex',
+          summary: 'The routes of the places/v1 namespace, as WordPress describes a namespace',
+          responses: { 200: { description: 'The namespace index', content: { 'application/json': { schema: ref('NamespaceIndex') } } } },
+        },
+      },
+      '/places/v1/openapi.json': {
+        get: {
+          operationId: 'getOpenApi',
+          summary: 'This document',
+          responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } } } },
+        },
+      },
+      '/places/v1/geojson': {
+        get: {
+          operationId: 'getPlaces',
+          summary: 'Published posts with public geodata, as a FeatureCollection',
+          description: 'Newest publish date first, ties by id descending. A repeated parameter keeps its last value. Unknown parameters are ignored.',
+          parameters: [
+            { name: 'post_type', in: 'query', description: 'Post type; an unknown type gives an empty collection.', schema: { type: 'string', default: 'post' } },
+            { name: 'posts_per_page', in: 'query', description: `How many places: a positive integer, at most ${MAX_PER_PAGE} (larger values are capped); -1 means ${MAX_PER_PAGE}. Anything else is a 400.`, schema: { type: 'string', pattern: '^(-1|[0-9]*[1-9][0-9]*)$', default: String(DEFAULT_PER_PAGE) } },
+            { name: 'category', in: 'query', description: 'A category id; posts in its descendant categories match too. An unknown id gives an empty collection; a non-integer is a 400.', schema: { type: 'string', pattern: '^-?[0-9]+$' } },
+            { name: 'post_status', in: 'query', description: 'Accepted and ignored: only published posts are returned.', schema: { type: 'string', default: 'publish' } },
+          ],
+          responses: {
+            200: geojson('The places', ref('FeatureCollection')),
+            304: notModified,
+            400: error('An invalid parameter (`rest_invalid_param`, `data.params` names each)'),
+          },
+        },
+      },
+      '/places/v1/geojson/{id}': {
+        get: {
+          operationId: 'getPlace',
+          summary: 'One published post with public geodata, as a Feature',
+          parameters: [postId],
+          responses: {
+            200: geojson('The place', ref('Feature')),
+            304: notModified,
+            404: error('`rest_post_invalid_id` (no such published post), `rest_no_geodata` (no public location) or `rest_no_route`'),
+          },
+        },
+      },
+      '/places/v1/attachment-exif-gps/{id}': {
+        get: {
+          operationId: 'getAttachmentExifGps',
+          summary: 'Where the first photo of a post with usable EXIF GPS was taken',
+          description: 'Images in their order (position, then upload time, then id); out-of-range coordinates and 0,0 count as no GPS. Needs `edit_post` on the post. Sent with `Cache-Control: private, no-store`.',
+          parameters: [postId],
+          security: credentials,
+          responses: {
+            200: { description: 'The GPS of the first suitable image', content: { 'application/json': { schema: ref('AttachmentGps') } } },
+            401: error('No credentials (`rest_forbidden`), or wrong ones (`rest_invalid_credentials`)'),
+            403: error('No `edit_post` on this post, or no such post (`rest_forbidden`)'),
+            404: error('No attached image has usable GPS (`rest_no_exif_gps`; `data.images_checked` counts the images looked at)'),
+          },
+        },
+      },
+      '/places/v1/media': {
+        post: {
+          operationId: 'uploadMedia',
+          summary: 'Upload one image to a post',
+          description: 'The raw file is the body (as WordPress\'s POST /wp/v2/media takes it); its type is decided from its bytes. Needs `edit_post` on the post. Visitors load a copy without location metadata.',
+          parameters: [
+            { name: 'post', in: 'query', required: true, description: 'The id of the post the image is for.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+            { name: 'title', in: 'query', description: 'The attachment title; default: the file name without its extension.', schema: { type: 'string' } },
+            { name: 'Content-Disposition', in: 'header', description: '`attachment; filename="photo.jpg"`: the file name.', schema: { type: 'string' } },
+          ],
+          requestBody: { required: true, content: { 'image/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+          security: credentials,
+          responses: {
+            201: { description: 'The stored attachment', content: { 'application/json': { schema: ref('Attachment') } } },
+            400: error('An invalid parameter'),
+            401: error('No or wrong credentials'),
+            403: error('No `edit_post` on that post'),
+            413: error('Larger than the upload limit (`rest_upload_file_too_big`)'),
+            415: error('Not an image Places accepts (`rest_upload_invalid_type`)'),
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Point: {
+          type: 'object', required: ['type', 'coordinates'], additionalProperties: false,
+          properties: {
+            type: { const: 'Point' },
+            coordinates: { type: 'array', description: '[longitude, latitude]', prefixItems: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'number', minimum: -90, maximum: 90 }], minItems: 2, maxItems: 2 },
+          },
+        },
+        Feature: {
+          type: 'object', required: ['type', 'geometry', 'properties'], additionalProperties: false,
+          properties: {
+            type: { const: 'Feature' },
+            geometry: ref('Point'),
+            properties: {
+              type: 'object', required: ['id', 'title', 'url', 'address'], additionalProperties: false,
+              properties: {
+                id: { type: 'integer', description: 'The post id' },
+                title: { type: 'string' },
+                url: { type: 'string', format: 'uri', description: "The absolute URL of the post's page" },
+                address: { type: 'string', description: 'Empty when the post has none' },
+              },
+            },
+          },
+        },
+        FeatureCollection: {
+          type: 'object', required: ['type', 'features'], additionalProperties: false,
+          properties: { type: { const: 'FeatureCollection' }, features: { type: 'array', items: ref('Feature') } },
+        },
+        AttachmentGps: {
+          type: 'object', required: ['latitude', 'longitude', 'attachment_id', 'attachment_title'], additionalProperties: false,
+          properties: {
+            latitude: { type: 'number', minimum: -90, maximum: 90 },
+            longitude: { type: 'number', minimum: -180, maximum: 180 },
+            attachment_id: { type: 'integer' },
+            attachment_title: { type: 'string' },
+          },
+        },
+        Attachment: {
+          type: 'object', required: ['id', 'postId', 'position', 'title', 'mimeType', 'size', 'url', 'latitude', 'longitude'], additionalProperties: false,
+          properties: {
+            id: { type: 'integer' }, postId: { type: 'integer' }, position: { type: 'integer' }, title: { type: 'string' },
+            mimeType: { type: 'string', pattern: '^image/' }, size: { type: 'integer' }, url: { type: 'string', format: 'uri' },
+            latitude: { type: ['number', 'null'] }, longitude: { type: ['number', 'null'] },
+          },
+        },
+        Error: {
+          type: 'object', required: ['code', 'message', 'data'], additionalProperties: false,
+          properties: {
+            code: { type: 'string' },
+            message: { type: 'string' },
+            data: { type: 'object', required: ['status'], properties: { status: { type: 'integer' } } },
+          },
+        },
+        NamespaceIndex: {
+          type: 'object', required: ['namespace', 'routes', '_links'],
+          properties: {
+            namespace: { const: 'places/v1' },
+            routes: {
+              type: 'object',
+              additionalProperties: {
+                type: 'object', required: ['namespace', 'methods', 'endpoints'],
+                properties: { namespace: { type: 'string' }, methods: { type: 'array', items: { type: 'string' } }, endpoints: { type: 'array' } },
+              },
+            },
+            _links: { type: 'object' },
+          },
+        },
+      },
+      securitySchemes: {
+        applicationPassword: { type: 'http', scheme: 'basic', description: '`email:application-password`, as WordPress Application Passwords (create one with `places app-password create`)' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token', description: "The site's sign-in session (browsers)" },
+      },
+    },
+  }
+}
