@@ -15,6 +15,7 @@ export function usableGps(latitude: unknown, longitude: unknown): Gps | null {
 }
 
 const HEMISPHERES = { lat: ['N', 'S'], lng: ['E', 'W'] } as const
+const GPS_TAGS = ['GPSLatitude', 'GPSLatitudeRef', 'GPSLongitude', 'GPSLongitudeRef']
 
 function reference(tag: { value?: unknown } | undefined): string | undefined {
   const value = Array.isArray(tag?.value) ? tag.value[0] : tag?.value
@@ -29,7 +30,8 @@ function reference(tag: { value?: unknown } | undefined): string | undefined {
  */
 export function readGps(file: ArrayBuffer | Buffer): Gps | null {
   try {
-    const tags = ExifReader.load(file, { expanded: true })
+    // Only the GPS tags: faster, and no XMP parsing (which wants a DOMParser the server does not have).
+    const tags = ExifReader.load(file, { expanded: true, includeTags: { exif: GPS_TAGS, gps: true } })
     const latRef = reference(tags.exif?.GPSLatitudeRef)
     const lngRef = reference(tags.exif?.GPSLongitudeRef)
     if (!HEMISPHERES.lat.some((h) => h === latRef) || !HEMISPHERES.lng.some((h) => h === lngRef)) return null
