@@ -11,6 +11,7 @@ export function getNamespaceIndex(siteUrl: string) {
   const document = getOpenApiDocument(siteUrl)
   const routes: Record<string, unknown> = {}
   for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.startsWith('/places/v1')) continue
     const route = path.replace(/\{(\w+)\}/g, '(?P<$1>[\\d]+)')
     const operations = Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), operation: operation! }))
     routes[route] = {

@@ -1,6 +1,7 @@
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../ogc/limits'
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../places/schemas'
 
-// The OpenAPI 3.1 description of every route of places/v1: served at /places/v1/openapi.json, the source of the
+// The OpenAPI 3.1 description of every route of places/v1 and of the OGC API – Features (/ogc): served at /places/v1/openapi.json, the source of the
 // WordPress-style namespace index (GET /places/v1, lib/api/namespace-index.ts), and checked against the real
 // responses in e2e/api/openapi.spec.ts. A route added without its entry here fails that test.
 
@@ -36,6 +37,7 @@ const geojson = (description: string, schema: Schema) => ({
 const notModified = { description: 'Not modified: the If-None-Match header names the current ETag. No body.' }
 const postId: Parameter = { name: 'id', in: 'path', required: true, description: 'A post id (digits only; anything else matches no route: 404 `rest_no_route`).', schema: { type: 'string', pattern: '^[0-9]+$' } }
 const credentials: Record<string, string[]>[] = [{ applicationPassword: [] }, { sessionCookie: [] }]
+const collectionId: Parameter = { name: 'collectionId', in: 'path', required: true, description: 'A post type with public places', schema: { type: 'string' } }
 
 export function getOpenApiDocument(siteUrl: string): OpenApiDocument {
   return {
@@ -131,9 +133,82 @@ export function getOpenApiDocument(siteUrl: string): OpenApiDocument {
           },
         },
       },
+      '/ogc': { get: { operationId: 'getOgcLandingPage', summary: 'OGC API – Features: the landing page', responses: { 200: { description: 'Links to the API definition, conformance and collections', content: { 'application/json': { schema: ref('OgcLinked') } } } } } },
+      '/ogc/conformance': {
+        get: {
+          operationId: 'getOgcConformance',
+          summary: 'OGC API – Features: the conformance classes met (Core, GeoJSON)',
+          responses: { 200: { description: 'The classes', content: { 'application/json': { schema: { type: 'object', required: ['conformsTo'], properties: { conformsTo: { type: 'array', items: { type: 'string', format: 'uri' } } } } } } } },
+        },
+      },
+      '/ogc/collections': {
+        get: {
+          operationId: 'getOgcCollections',
+          summary: 'OGC API – Features: one collection per post type with public places',
+          responses: { 200: { description: 'The collections', content: { 'application/json': { schema: { type: 'object', required: ['links', 'collections'], properties: { links: { type: 'array' }, collections: { type: 'array', items: ref('OgcCollection') } } } } } } },
+        },
+      },
+      '/ogc/collections/{collectionId}': {
+        get: {
+          operationId: 'getOgcCollection',
+          summary: 'OGC API – Features: one collection',
+          parameters: [collectionId],
+          responses: { 200: { description: 'The collection', content: { 'application/json': { schema: ref('OgcCollection') } } }, 404: error('No such collection (`ogc_no_collection`)') },
+        },
+      },
+      '/ogc/collections/{collectionId}/items': {
+        get: {
+          operationId: 'getOgcItems',
+          summary: 'OGC API – Features: the places of a collection, newest first, paged',
+          parameters: [
+            collectionId,
+            { name: 'bbox', in: 'query', description: 'min longitude, min latitude, max longitude, max latitude (CRS84); a west edge east of the east edge crosses the antimeridian.', schema: { type: 'string' } },
+            { name: 'limit', in: 'query', description: `How many items, 1 to ${MAX_LIMIT} (larger values are capped).`, schema: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT } },
+            { name: 'offset', in: 'query', description: 'How many items to skip; the `next` and `prev` links carry it.', schema: { type: 'integer', minimum: 0, default: 0 } },
+          ],
+          responses: {
+            200: { description: 'The items', content: { 'application/geo+json': { schema: ref('OgcItems') } } },
+            400: error('An invalid or unknown parameter (`rest_invalid_param`)'),
+            404: error('No such collection (`ogc_no_collection`)'),
+          },
+        },
+      },
+      '/ogc/collections/{collectionId}/items/{featureId}': {
+        get: {
+          operationId: 'getOgcItem',
+          summary: 'OGC API – Features: one place',
+          parameters: [collectionId, { name: 'featureId', in: 'path', required: true, description: 'The post id', schema: { type: 'string' } }],
+          responses: {
+            200: { description: 'The place', content: { 'application/geo+json': { schema: ref('OgcFeature') } } },
+            404: error('No such collection or feature (`ogc_no_collection`, `ogc_no_feature`)'),
+          },
+        },
+      },
     },
     components: {
       schemas: {
+        OgcLinked: { type: 'object', required: ['links'], properties: { title: { type: 'string' }, links: { type: 'array', items: ref('OgcLink') } } },
+        OgcLink: { type: 'object', required: ['href', 'rel'], properties: { href: { type: 'string', format: 'uri' }, rel: { type: 'string' }, type: { type: 'string' }, title: { type: 'string' } } },
+        OgcCollection: {
+          type: 'object', required: ['id', 'links', 'extent', 'itemType'],
+          properties: { id: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, itemType: { const: 'feature' }, crs: { type: 'array' }, extent: { type: 'object' }, links: { type: 'array', items: ref('OgcLink') } },
+        },
+        OgcFeature: {
+          type: 'object', required: ['type', 'id', 'geometry', 'properties'],
+          properties: {
+            type: { const: 'Feature' }, id: { type: 'integer' }, geometry: ref('Point'),
+            properties: { type: 'object', required: ['title', 'url', 'address'], additionalProperties: false, properties: { title: { type: 'string' }, url: { type: 'string', format: 'uri' }, address: { type: 'string' } } },
+            links: { type: 'array', items: ref('OgcLink') },
+          },
+        },
+        OgcItems: {
+          type: 'object', required: ['type', 'features', 'numberReturned', 'links'],
+          properties: {
+            type: { const: 'FeatureCollection' }, features: { type: 'array', items: ref('OgcFeature') },
+            numberMatched: { type: 'integer' }, numberReturned: { type: 'integer' }, timeStamp: { type: 'string', format: 'date-time' },
+            links: { type: 'array', items: ref('OgcLink') },
+          },
+        },
         Point: {
           type: 'object', required: ['type', 'coordinates'], additionalProperties: false,
           properties: {
