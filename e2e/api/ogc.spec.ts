@@ -90,7 +90,7 @@ test.describe('OGC API – Features', () => {
     const summary = execFileSync('ogrinfo', ['-ro', '-so', `OAPIF:${baseURL}/ogc`], { encoding: 'utf8' })
     for (const type of ['post', 'landmark']) expect(summary).toMatch(new RegExp(`\\b${type}\\b`))
     for (const type of ['landmark', 'post']) {
-      const geojson = JSON.parse(execFileSync('ogr2ogr', ['-f', 'GeoJSON', '/vsistdout/', `OAPIF:${baseURL}/ogc`, type], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as { features: { id?: number; properties: { title: string; url: string; address: string }; geometry: { coordinates: number[] } }[] }
+      const geojson = JSON.parse(execFileSync('ogr2ogr', ['-preserve_fid', '-f', 'GeoJSON', '/vsistdout/', `OAPIF:${baseURL}/ogc`, type], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as { features: { id?: number; properties: { title: string; url: string; address: string }; geometry: { coordinates: number[] } }[] }
       // GDAL keeps an OGC feature's id as the feature's own id (its FID), as GeoJSON does.
       const read = geojson.features.map((f) => ({ id: Number(f.id), title: f.properties.title, url: f.properties.url, address: f.properties.address, coordinates: f.geometry.coordinates })).sort((a, b) => a.id - b.id)
       const routes = (await (await request.get(`/places/v1/geojson?post_type=${type}&posts_per_page=-1`)).json()) as { features: { properties: { id: number; title: string; url: string; address: string }; geometry: { coordinates: number[] } }[] }
