@@ -86,7 +86,7 @@ test.describe('OGC API – Features', () => {
   })
 
   test('GDAL reads every collection and feature through its OGC API driver, as the routes serve them', async ({ request, baseURL }) => {
-    test.skip(!hasOgrinfo(), 'ogrinfo (Debian gdal-bin) is not installed; .ci/run installs it')
+    test.skip(!hasOgrinfo() && !process.env.CI, 'ogrinfo (Debian gdal-bin) is not installed; .ci/run installs it, and in CI this test runs')
     const summary = execFileSync('ogrinfo', ['-ro', '-so', `OAPIF:${baseURL}/ogc`], { encoding: 'utf8' })
     for (const type of ['post', 'landmark']) expect(summary).toMatch(new RegExp(`\\b${type}\\b`))
     for (const type of ['landmark', 'post']) {
