@@ -16,7 +16,20 @@ export function hashAppPassword(secret: string): string {
 }
 
 export async function createAppPassword(email: string, name: string): Promise<AppPasswordInfo & { password: string }> {
-  const userId = await getUserIdByEmailOrThrow(email)
+  return createAppPasswordForUser(await getUserIdByEmailOrThrow(email), name)
+}
+
+export async function listAppPasswords(email: string): Promise<AppPasswordInfo[]> {
+  return listAppPasswordsForUser(await getUserIdByEmailOrThrow(email))
+}
+
+export async function revokeAppPassword(email: string, uuid: string): Promise<void> {
+  const revoked = await revokeAppPasswordForUser(await getUserIdByEmailOrThrow(email), uuid)
+  if (!revoked) throw new ApiError('rest_application_password_not_found', `User ${email} has no application password ${uuid}.`, 404)
+}
+
+/** A new application password for the user with this id; the secret is returned this once and never stored. */
+export async function createAppPasswordForUser(userId: number, name: string): Promise<AppPasswordInfo & { password: string }> {
   const label = name.trim()
   if (!label || label.length > 200) throw new ApiError('rest_invalid_param', 'name: must be 1 to 200 characters', 400)
   const password = Array.from({ length: LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('')
@@ -27,8 +40,7 @@ export async function createAppPassword(email: string, name: string): Promise<Ap
   return { ...row, password }
 }
 
-export async function listAppPasswords(email: string): Promise<AppPasswordInfo[]> {
-  const userId = await getUserIdByEmailOrThrow(email)
+export async function listAppPasswordsForUser(userId: number): Promise<AppPasswordInfo[]> {
   return getDb().appPassword.findMany({
     where: { userId },
     orderBy: { id: 'asc' },
@@ -36,8 +48,8 @@ export async function listAppPasswords(email: string): Promise<AppPasswordInfo[]
   })
 }
 
-export async function revokeAppPassword(email: string, uuid: string): Promise<void> {
-  const userId = await getUserIdByEmailOrThrow(email)
+/** Revokes one of the user's application passwords; false when the user has none by that uuid. */
+export async function revokeAppPasswordForUser(userId: number, uuid: string): Promise<boolean> {
   const { count } = await getDb().appPassword.deleteMany({ where: { userId, uuid } })
-  if (count === 0) throw new ApiError('rest_application_password_not_found', `User ${email} has no application password ${uuid}.`, 404)
+  return count > 0
 }

@@ -4,15 +4,77 @@ import { rm, stat } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { canEditPost, type Actor } from '../auth/capabilities'
 import { getDb } from '../db'
-import { ApiError, forbidden, notSignedIn } from '../http/errors'
-import { storeAttachment, uploadsPath, type AttachmentDto, type NewUpload } from './storage'
+import { ApiError, forbidden, invalidParams, notSignedIn } from '../http/errors'
+import { storeAttachment, toAttachmentDto, uploadsPath, type AttachmentDto, type NewUpload } from './storage'
+
+/** Refuses anyone who may not edit the post (a 401 for no one at all, a 403 otherwise, also when there is no such post). */
+async function assertMayEditPost(actor: Actor | null, postId: number): Promise<void> {
+  if (!actor) throw notSignedIn()
+  const post = await getDb().post.findUnique({ where: { id: postId }, select: { authorId: true, status: true, statusBeforeTrash: true } })
+  if (!canEditPost(actor, post)) throw forbidden()
+}
 
 /** Adds an image to a post, for someone who may edit it. */
 export async function uploadAttachment(actor: Actor | null, upload: NewUpload): Promise<AttachmentDto> {
-  if (!actor) throw notSignedIn()
-  const post = await getDb().post.findUnique({ where: { id: upload.postId }, select: { authorId: true, status: true, statusBeforeTrash: true } })
-  if (!canEditPost(actor, post)) throw forbidden()
+  await assertMayEditPost(actor, upload.postId)
   return storeAttachment(upload)
+}
+
+const ATTACHMENT_SELECT = {
+  id: true, postId: true, position: true, title: true, mimeType: true, size: true, filePath: true, latitude: true, longitude: true,
+} as const
+
+// DECISIONS.md's order of a post's attachments, which GET /attachment-exif-gps walks (lib/media/attachment-gps.ts):
+// position (WordPress's menu_order), then upload time, then id.
+const ATTACHMENT_ORDER = [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }] as const
+
+/** A post's attachments in their order, for someone who may edit it. */
+export async function listPostAttachments(actor: Actor | null, postId: number): Promise<AttachmentDto[]> {
+  await assertMayEditPost(actor, postId)
+  const rows = await getDb().attachment.findMany({ where: { postId }, orderBy: [...ATTACHMENT_ORDER], select: ATTACHMENT_SELECT })
+  return rows.map(toAttachmentDto)
+}
+
+/**
+ * Puts a post's attachments in the order given, which must name each of them once; returns them in that order.
+ * Positions become 0, 1, 2…, so the order no longer depends on upload times.
+ */
+export async function reorderAttachments(actor: Actor | null, postId: number, orderedIds: number[]): Promise<AttachmentDto[]> {
+  await assertMayEditPost(actor, postId)
+  const db = getDb()
+  await db.$transaction(async (tx) => {
+    const current = await tx.attachment.findMany({ where: { postId }, select: { id: true } })
+    const wanted = new Set(orderedIds)
+    if (wanted.size !== orderedIds.length || wanted.size !== current.length || current.some(({ id }) => !wanted.has(id))) {
+      throw invalidParams({ order: 'must name each of the post’s attachments once; reload the page' })
+    }
+    for (const [position, id] of orderedIds.entries()) await tx.attachment.update({ where: { id }, data: { position } })
+  })
+  return listPostAttachments(actor, postId)
+}
+
+async function findAttachmentForEditor(actor: Actor | null, attachmentId: number): Promise<{ postId: number }> {
+  if (!actor) throw notSignedIn()
+  const attachment = await getDb().attachment.findUnique({
+    where: { id: attachmentId },
+    select: { postId: true, post: { select: { authorId: true, status: true, statusBeforeTrash: true } } },
+  })
+  // One that does not exist is refused alike: nothing is revealed.
+  if (!attachment || !canEditPost(actor, attachment.post)) throw forbidden()
+  return attachment
+}
+
+/** Gives an attachment a new title, for someone who may edit its post. */
+export async function renameAttachment(actor: Actor | null, attachmentId: number, title: string): Promise<AttachmentDto> {
+  await findAttachmentForEditor(actor, attachmentId)
+  return toAttachmentDto(await getDb().attachment.update({ where: { id: attachmentId }, data: { title }, select: ATTACHMENT_SELECT }))
+}
+
+/** Removes an attachment, its row and both its files, for someone who may edit its post; returns the post's id. */
+export async function deleteAttachment(actor: Actor | null, attachmentId: number): Promise<number> {
+  const { postId } = await findAttachmentForEditor(actor, attachmentId)
+  await removeAttachments([attachmentId])
+  return postId
 }
 
 const STORED_PATH = /^\d{4}\/\d{2}\/[a-z0-9_-]+\.[a-z]{3,4}$/

@@ -1,0 +1,31 @@
+import type { Metadata } from 'next'
+import type { ReactNode } from 'react'
+import { canCreatePosts, canManageUsers } from '@/lib/auth/capabilities'
+import { getSessionActor } from '@/lib/admin/session'
+import './admin.css'
+
+export const metadata: Metadata = { title: { default: 'Admin', template: '%s · Admin · Places' }, robots: { index: false } }
+
+// The admin's frame. It only shows the menu: each page asks for the signed-in user itself (and sends a visitor
+// to sign in), and lib/admin decides what they may see and do.
+export default async function AdminLayout({ children }: { children: ReactNode }) {
+  const actor = await getSessionActor()
+  return (
+    <div className="admin">
+      {actor && (
+        <nav className="admin-nav" aria-label="Admin">
+          <ul>
+            <li><a href="/admin">Posts</a></li>
+            {canCreatePosts(actor) && <li><a href="/admin/posts/new">New post</a></li>}
+            <li><a href="/admin/app-passwords">Application passwords</a></li>
+            {canManageUsers(actor) && <li><a href="/admin/users">Users</a></li>}
+          </ul>
+          <p className="admin-who">
+            {actor.name || actor.email} <span className="admin-role">({actor.role})</span> · <a href="/signout">Sign out</a>
+          </p>
+        </nav>
+      )}
+      <main className="admin-main">{children}</main>
+    </div>
+  )
+}

@@ -1,0 +1,209 @@
+'use client'
+
+import { useRef, useState, useTransition, type DragEvent } from 'react'
+import type { ActionResult } from '@/lib/admin/action-result'
+import { attachmentTitleSchema } from '@/lib/admin/forms'
+import type { AttachmentDto } from '@/lib/media/storage'
+import { removeMediaAction, renameMediaAction, reorderMediaAction } from '../../actions'
+
+type Upload = { key: number; name: string; loaded: number; total: number; state: 'waiting' | 'uploading' | 'done' | 'failed'; error?: string }
+
+const short = (value: number) => String(Math.round(value * 1e5) / 1e5)
+const ACCEPT = 'image/jpeg,image/png,image/gif,image/webp,image/tiff,image/heic,image/heif,image/avif'
+
+/** POST /places/v1/media?post=ID with the file as the body, reporting progress; resolves with the new attachment. */
+function uploadFile(postId: number, file: File, onProgress: (loaded: number, total: number) => void): Promise<AttachmentDto> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', `/places/v1/media?post=${postId}`)
+    xhr.setRequestHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+    xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream')
+    xhr.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size)
+    xhr.onload = () => {
+      let body: { message?: string } | AttachmentDto | null = null
+      try {
+        body = JSON.parse(xhr.responseText)
+      } catch {}
+      if (xhr.status === 201 && body && 'id' in body) resolve(body)
+      else reject(new Error((body && 'message' in body && body.message) || `The upload failed (HTTP ${xhr.status}).`))
+    }
+    xhr.onerror = () => reject(new Error('The upload failed: the server could not be reached.'))
+    xhr.send(file)
+  })
+}
+
+/**
+ * A post's photos: upload (several at once, by picking or dropping, each with its progress), order (the order
+ * "Import location from media" walks), rename and remove. Each change is saved at once.
+ */
+export function MediaManager({ postId, initial }: { postId: number; initial: AttachmentDto[] }) {
+  const [items, setItems] = useState(initial)
+  const [uploads, setUploads] = useState<Upload[]>([])
+  const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string }>()
+  const [over, setOver] = useState(false)
+  const [pending, startTransition] = useTransition()
+  const [confirming, setConfirming] = useState<number | null>(null)
+  const dragged = useRef<number | null>(null)
+  const nextKey = useRef(0)
+  const queue = useRef(Promise.resolve())
+
+  const patchUpload = (key: number, patch: Partial<Upload>) => setUploads((all) => all.map((u) => (u.key === key ? { ...u, ...patch } : u)))
+
+  function addFiles(files: FileList | null) {
+    if (!files || files.length === 0) return
+    setMessage(undefined)
+    for (const file of Array.from(files)) {
+      const key = nextKey.current++
+      setUploads((all) => [...all, { key, name: file.name, loaded: 0, total: file.size, state: 'waiting' }])
+      // One at a time, in the order given: that becomes the photos' order.
+      queue.current = queue.current.then(async () => {
+        patchUpload(key, { state: 'uploading' })
+        try {
+          const attachment = await uploadFile(postId, file, (loaded, total) => patchUpload(key, { loaded, total }))
+          patchUpload(key, { state: 'done', loaded: file.size, total: file.size })
+          setItems((all) => [...all, attachment])
+        } catch (error) {
+          patchUpload(key, { state: 'failed', error: error instanceof Error ? error.message : String(error) })
+        }
+      })
+    }
+  }
+
+  function run(action: () => Promise<ActionResult<AttachmentDto[]>>, done: string) {
+    startTransition(async () => {
+      const result = await action()
+      if (result.ok) {
+        setItems(result.data)
+        setMessage({ tone: 'ok', text: done })
+      } else {
+        setMessage({ tone: 'error', text: result.message })
+      }
+    })
+  }
+
+  function move(from: number, to: number) {
+    if (to < 0 || to >= items.length || from === to) return
+    const order = items.map((item) => item.id)
+    const [moved] = order.splice(from, 1)
+    order.splice(to, 0, moved!)
+    const title = items[from]!.title
+    run(() => reorderMediaAction(postId, order), `“${title}” is now number ${to + 1}.`)
+  }
+
+  function rename(item: AttachmentDto, title: string) {
+    const parsed = attachmentTitleSchema.safeParse(title)
+    if (!parsed.success) return setMessage({ tone: 'error', text: `The title ${parsed.error.issues[0]?.message ?? 'is not valid'}.` })
+    run(async () => {
+      const result = await renameMediaAction(item.id, parsed.data)
+      return result.ok ? { ok: true, data: items.map((i) => (i.id === item.id ? result.data : i)) } : result
+    }, `Renamed to “${parsed.data}”.`)
+  }
+
+  function remove(item: AttachmentDto) {
+    setConfirming(null)
+    run(async () => {
+      const result = await removeMediaAction(item.id)
+      return result.ok ? { ok: true, data: items.filter((i) => i.id !== item.id) } : result
+    }, `“${item.title}” was removed.`)
+  }
+
+  function onDrop(event: DragEvent<HTMLElement>) {
+    event.preventDefault()
+    setOver(false)
+    addFiles(event.dataTransfer.files)
+  }
+
+  return (
+    <section className="media" aria-labelledby="media-heading">
+      <h2 id="media-heading">Photos</h2>
+      <p className="hint">Changes here are saved at once. “Import location from media” takes the first photo in this order that has GPS.</p>
+      <div
+        className={`drop-zone${over ? ' over' : ''}`}
+        onDragOver={(event) => { if (event.dataTransfer.types.includes('Files')) { event.preventDefault(); setOver(true) } }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
+        <p>Drop photos here, or</p>
+        <label className="button secondary file-button">
+          Choose photos…
+          <input type="file" accept={ACCEPT} multiple className="visually-hidden" onChange={(event) => { addFiles(event.target.files); event.target.value = '' }} />
+        </label>
+      </div>
+
+      {uploads.length > 0 && (
+        <ul className="uploads" aria-label="Uploads">
+          {uploads.map((upload) => (
+            <li key={upload.key} className={upload.state}>
+              <span className="upload-name">{upload.name}</span>
+              <progress max={upload.total || 1} value={upload.loaded} aria-label={`Upload of ${upload.name}`} />
+              <span className="upload-state">
+                {upload.state === 'waiting' && 'Waiting'}
+                {upload.state === 'uploading' && `${Math.floor((100 * upload.loaded) / (upload.total || 1))}%`}
+                {upload.state === 'done' && 'Uploaded'}
+                {upload.state === 'failed' && <span role="alert" className="field-error">{upload.error}</span>}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <div aria-live="polite">
+        {message && <p className={message.tone === 'ok' ? 'notice' : 'form-error'} role={message.tone === 'ok' ? 'status' : 'alert'}>{message.text}</p>}
+      </div>
+
+      {items.length === 0 ? (
+        <p className="muted">No photos yet.</p>
+      ) : (
+        <ol className="media-list" aria-label="Photos, in order" aria-busy={pending}>
+          {items.map((item, index) => (
+            <li
+              key={item.id}
+              draggable
+              onDragStart={() => { dragged.current = index }}
+              onDragOver={(event) => { if (dragged.current !== null) event.preventDefault() }}
+              onDrop={(event) => {
+                if (dragged.current === null) return
+                event.preventDefault()
+                event.stopPropagation()
+                move(dragged.current, index)
+                dragged.current = null
+              }}
+              onDragEnd={() => { dragged.current = null }}
+            >
+              {/* eslint-disable-next-line @next/next/no-img-element -- the stored copy is served as is */}
+              <img src={item.url} alt={item.title} width={96} height={72} loading="lazy" />
+              <div className="media-details">
+                <form
+                  className="inline"
+                  onSubmit={(event) => {
+                    event.preventDefault()
+                    rename(item, String(new FormData(event.currentTarget).get('title') ?? ''))
+                  }}
+                >
+                  <label htmlFor={`media-title-${item.id}`} className="visually-hidden">Title of photo {index + 1}</label>
+                  <input id={`media-title-${item.id}`} name="title" defaultValue={item.title} key={item.title} maxLength={200} required />
+                  <button type="submit" className="secondary" disabled={pending}>Rename</button>
+                </form>
+                <p className="muted">
+                  {item.latitude !== null && item.longitude !== null ? `GPS ${short(item.latitude)}, ${short(item.longitude)}` : 'No GPS'} · {(item.size / 1024).toFixed(0)} KB
+                </p>
+                <div className="inline">
+                  <button type="button" className="secondary" onClick={() => move(index, index - 1)} disabled={pending || index === 0} aria-label={`Move “${item.title}” up`}>↑ Up</button>
+                  <button type="button" className="secondary" onClick={() => move(index, index + 1)} disabled={pending || index === items.length - 1} aria-label={`Move “${item.title}” down`}>↓ Down</button>
+                  {confirming === item.id ? (
+                    <>
+                      <button type="button" className="danger" onClick={() => remove(item)} aria-label={`Remove “${item.title}” for good`}>Remove for good</button>
+                      <button type="button" className="secondary" onClick={() => setConfirming(null)}>Cancel</button>
+                    </>
+                  ) : (
+                    <button type="button" className="danger" onClick={() => setConfirming(item.id)} disabled={pending} aria-label={`Remove “${item.title}”…`}>Remove…</button>
+                  )}
+                </div>
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,52 @@
+'use server'
+
+import { redirect } from 'next/navigation'
+import { z } from 'zod'
+import { runAction, type ActionResult } from '@/lib/admin/action-result'
+import { attachmentTitleSchema, idSchema, newPostSchema, parseOrThrow, postFormSchema } from '@/lib/admin/forms'
+import { createDraft, deletePost, updatePost, type PostEditorContext } from '@/lib/admin/posts'
+import { getSessionActorOrThrow } from '@/lib/admin/session'
+import { deleteAttachment, renameAttachment, reorderAttachments } from '@/lib/media/attachments'
+import type { AttachmentDto } from '@/lib/media/storage'
+
+// The post editor's server actions: parse what the browser sent with the forms' own schemas, ask lib/ (which checks
+// the signed-in user's rights), answer. Next.js refuses actions posted from other origins.
+
+export type NewPostState = ActionResult<null> | null
+
+// "New post": a draft owned by the signed-in user, then its editor
+export async function createPostAction(_previous: NewPostState, form: FormData): Promise<NewPostState> {
+  const result = await runAction('createPost', async () => {
+    const input = parseOrThrow(newPostSchema, { title: form.get('title'), type: form.get('type') })
+    return createDraft(await getSessionActorOrThrow(), input)
+  })
+  if (!result.ok) return result
+  redirect(`/admin/posts/${result.data}`)
+}
+
+export async function savePostAction(id: number, values: unknown): Promise<ActionResult<PostEditorContext>> {
+  return runAction('savePost', async () => updatePost(await getSessionActorOrThrow(), parseOrThrow(idSchema, id), parseOrThrow(postFormSchema, values)))
+}
+
+export async function deletePostAction(id: number): Promise<ActionResult<null>> {
+  const result = await runAction('deletePost', async () => deletePost(await getSessionActorOrThrow(), parseOrThrow(idSchema, id)))
+  if (!result.ok) return result
+  redirect('/admin?deleted=1')
+}
+
+export async function reorderMediaAction(postId: number, orderedIds: unknown): Promise<ActionResult<AttachmentDto[]>> {
+  return runAction('reorderMedia', async () =>
+    reorderAttachments(await getSessionActorOrThrow(), parseOrThrow(idSchema, postId), parseOrThrow(z.array(idSchema).max(10_000), orderedIds)))
+}
+
+export async function renameMediaAction(attachmentId: number, title: unknown): Promise<ActionResult<AttachmentDto>> {
+  return runAction('renameMedia', async () =>
+    renameAttachment(await getSessionActorOrThrow(), parseOrThrow(idSchema, attachmentId), parseOrThrow(z.object({ title: attachmentTitleSchema }), { title }).title))
+}
+
+export async function removeMediaAction(attachmentId: number): Promise<ActionResult<null>> {
+  return runAction('removeMedia', async () => {
+    await deleteAttachment(await getSessionActorOrThrow(), parseOrThrow(idSchema, attachmentId))
+    return null
+  })
+}

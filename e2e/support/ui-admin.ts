@@ -1,0 +1,51 @@
+import path from 'node:path'
+import { expect, type Page } from '@playwright/test'
+import { uiUser, type Role } from './users'
+
+// Helpers of the admin's browser tests (e2e/ui/admin*.spec.ts), against the `ui` project's server.
+
+/** A photo of the EXIF corpus (test/fixtures/exif/README.md). */
+export function photo(name: string): string {
+  return path.join(__dirname, '..', '..', 'test', 'fixtures', 'exif', name)
+}
+
+/** gox_gps.jpg's GPS, as ExifTool reads it (test/fixtures/exif/truth.json). */
+export const GOX_GPS = { latitude: 26.5866667, longitude: -80.0536111 }
+
+/** A title no other test (of this run or the map's) uses. */
+export function uniqueTitle(label: string): string {
+  return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
+}
+
+/** Signs in through the sign-in page as the `ui` server's user of this role, and waits to land on `to`. */
+export async function signIn(page: Page, role: Role, to = '/admin'): Promise<void> {
+  const { email, password } = uiUser(role)
+  await page.goto(`/signin?callbackUrl=${encodeURIComponent(to)}`)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.waitForURL((url) => url.pathname === to.split('?')[0])
+}
+
+/** Creates a draft through "New post"; returns its id, with the editor open. */
+export async function createPost(page: Page, title: string): Promise<number> {
+  await page.goto('/admin/posts/new')
+  await page.getByLabel('Title').fill(title)
+  await page.getByRole('button', { name: 'Create draft' }).click()
+  await page.waitForURL(/\/admin\/posts\/\d+$/)
+  await expect(page.getByLabel('Title')).toHaveValue(title)
+  return Number(new URL(page.url()).pathname.split('/').at(-1))
+}
+
+/** Uploads photos through the file input and waits until each has finished. */
+export async function uploadPhotos(page: Page, ...names: string[]): Promise<void> {
+  await page.locator('.drop-zone input[type=file]').setInputFiles(names.map(photo))
+  const uploads = page.getByRole('list', { name: 'Uploads' })
+  for (const name of names) await expect(uploads.getByRole('listitem').filter({ hasText: name })).toContainText('Uploaded')
+}
+
+/** Saves the editor and waits for "Saved.". */
+export async function save(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible()
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod'
+import { invalidParams } from '../http/errors'
+import { isoDateSchema, latitudeSchema, longitudeSchema, postTypeSchema, STATUSES } from '../places/schemas'
+
+// The admin's input schemas. Browser code checks a form with them before sending it; the server actions parse
+// what arrives with the same ones (nothing a browser sends is trusted). No server-only imports here.
+
+/** Field name → the first problem with it, as the forms show beside each field. */
+export type FieldErrors = Record<string, string>
+
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {}
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? 'form')
+    errors[field] ??= issue.message
+  }
+  return errors
+}
+
+/** The parsed value, or a 400 `rest_invalid_param` naming each bad field (lib/http/errors.ts invalidParams). */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value)
+  if (!parsed.success) throw invalidParams(fieldErrorsOf(parsed.error))
+  return parsed.data
+}
+
+export const idSchema = z.number().int().positive().max(2_147_483_647)
+
+/** A coordinate typed into a text field: empty for none, else a number within `range`. */
+function coordinateField(range: z.ZodNumber, bounds: string) {
+  return z.string().trim().transform((text, ctx) => {
+    if (text === '') return null
+    const value = Number(text)
+    if (!Number.isFinite(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a number, e.g. 48.8584' })
+      return z.NEVER
+    }
+    if (!range.safeParse(value).success) {
+      ctx.addIssue({ code: 'custom', message: `must be between ${bounds}` })
+      return z.NEVER
+    }
+    return value
+  })
+}
+
+/** A latitude or longitude field as typed: null when empty. */
+export const latitudeFieldSchema = coordinateField(latitudeSchema, '-90 and 90')
+export const longitudeFieldSchema = coordinateField(longitudeSchema, '-180 and 180')
+
+export const titleSchema = z.string().trim().min(1, 'is required').max(1000, 'must be at most 1000 characters')
+
+export const newPostSchema = z.object({ title: titleSchema, type: postTypeSchema })
+export type NewPostValues = z.input<typeof newPostSchema>
+
+export const postFormSchema = z
+  .object({
+    title: titleSchema,
+    content: z.string().max(200_000, 'must be at most 200,000 characters'),
+    status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(', ')}` }),
+    type: postTypeSchema,
+    /** empty: made from the title */
+    slug: z.string().trim().max(190, 'must be at most 190 characters'),
+    date: isoDateSchema,
+    categoryIds: z.array(idSchema).max(500),
+    /** paths of categories to create where missing, such as "Europe > France" */
+    newCategories: z.array(z.string().trim().min(1).max(1000)).max(50),
+    address: z.string().trim().max(1000, 'must be at most 1000 characters'),
+    locationPublic: z.boolean(),
+    latitude: latitudeFieldSchema,
+    longitude: longitudeFieldSchema,
+  })
+  .superRefine((post, ctx) => {
+    // A post has a location when it has both, and none when it has neither (prisma/schema.prisma).
+    if (post.latitude === null && post.longitude !== null) ctx.addIssue({ code: 'custom', path: ['latitude'], message: 'is required with a longitude' })
+    if (post.longitude === null && post.latitude !== null) ctx.addIssue({ code: 'custom', path: ['longitude'], message: 'is required with a latitude' })
+  })
+
+export type PostFormValues = z.input<typeof postFormSchema>
+export type PostInput = z.output<typeof postFormSchema>
+
+export const attachmentTitleSchema = z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters')
+
+export const appPasswordNameSchema = z.object({ name: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters') })

@@ -1,0 +1,285 @@
+import 'server-only'
+import {
+  canCreatePosts, canDeletePost, canEditPost, canSetPostStatus, editablePostStatuses, STATUSES_NEEDING_PUBLISH, type Actor,
+} from '../auth/capabilities'
+import { getDb, getDialect } from '../db'
+import { Prisma } from '../generated/sqlite/client'
+import { ApiError, forbidden, invalidParams } from '../http/errors'
+import { removeAttachments } from '../media/attachments'
+import { getCategoryPaths, resolveCategoryPaths } from '../places/categories'
+import { STATUSES } from '../places/schemas'
+import { slugify, uniqueSlug } from '../slugs'
+import type { PostInput } from './forms'
+
+export const POSTS_PER_PAGE = 20
+
+export type PostListFilters = { search: string; status: string | null; type: string | null; categoryId: number | null; page: number }
+
+export type PostListItem = {
+  id: number
+  title: string
+  type: string
+  status: string
+  authorName: string
+  publishedAt: string
+  hasLocation: boolean
+  locationPublic: boolean
+  attachmentCount: number
+}
+
+export type PostList = { posts: PostListItem[]; total: number; page: number; pageCount: number }
+
+/** A post's effective status among `statuses` (lib/auth/capabilities.ts: a trashed post counts as it was before). */
+function hasEffectiveStatus(statuses: string[]): Prisma.PostWhereInput {
+  const live = statuses.filter((status) => status !== 'trash')
+  return {
+    OR: [
+      { status: { in: live } },
+      { status: 'trash', statusBeforeTrash: { in: live } },
+      // canEditPost's answer for a trashed post whose earlier status is unknown
+      ...(statuses.includes('trash') ? [{ status: 'trash', statusBeforeTrash: null }] : []),
+    ],
+  }
+}
+
+/** Exactly the posts `actor` may edit, as a query: the statuses come from canEditPost itself. */
+function editableBy(actor: Actor): Prisma.PostWhereInput {
+  const { own, others } = editablePostStatuses(actor, STATUSES)
+  return { OR: [{ authorId: actor.id, ...hasEffectiveStatus(own) }, { authorId: { not: actor.id }, ...hasEffectiveStatus(others) }] }
+}
+
+async function categoryAndDescendants(categoryId: number): Promise<number[]> {
+  const rows = await getDb().category.findMany({ select: { id: true, parentId: true } })
+  const children = new Map<number | null, number[]>()
+  for (const row of rows) children.set(row.parentId, [...(children.get(row.parentId) ?? []), row.id])
+  const ids = [categoryId]
+  // `ids` grows as it is walked: each category's children are appended once (the tree has no cycles to revisit).
+  for (let i = 0; i < ids.length; i++) for (const child of children.get(ids[i]!) ?? []) if (!ids.includes(child)) ids.push(child)
+  return ids
+}
+
+/** The admin's list of posts: only those `actor` may edit, newest first, filtered and one page of them. */
+export async function listEditablePosts(actor: Actor, filters: PostListFilters): Promise<PostList> {
+  const where: Prisma.PostWhereInput = {
+    AND: [
+      editableBy(actor),
+      // PostgreSQL compares case-sensitively unless told; SQLite's LIKE ignores ASCII case already.
+      filters.search ? { title: { contains: filters.search, ...(getDialect() === 'postgresql' ? { mode: 'insensitive' } : {}) } as Prisma.StringFilter } : {},
+      filters.status ? { status: filters.status } : {},
+      filters.type ? { type: filters.type } : {},
+      filters.categoryId !== null ? { categories: { some: { categoryId: { in: await categoryAndDescendants(filters.categoryId) } } } } : {},
+    ],
+  }
+  const db = getDb()
+  const total = await db.post.count({ where })
+  const pageCount = Math.max(1, Math.ceil(total / POSTS_PER_PAGE))
+  const page = Math.min(Math.max(1, filters.page), pageCount)
+  const rows = await db.post.findMany({
+    where,
+    orderBy: [{ publishedAt: 'desc' }, { id: 'desc' }],
+    skip: (page - 1) * POSTS_PER_PAGE,
+    take: POSTS_PER_PAGE,
+    select: {
+      id: true, title: true, type: true, status: true, publishedAt: true, latitude: true, longitude: true, locationPublic: true,
+      author: { select: { name: true, email: true } },
+      _count: { select: { attachments: true } },
+    },
+  })
+  return {
+    total,
+    page,
+    pageCount,
+    posts: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      type: row.type,
+      status: row.status,
+      authorName: row.author.name || row.author.email,
+      publishedAt: row.publishedAt.toISOString(),
+      hasLocation: row.latitude !== null && row.longitude !== null,
+      locationPublic: row.locationPublic,
+      attachmentCount: row._count.attachments,
+    })),
+  }
+}
+
+export type CategoryOption = { id: number; path: string }
+
+/** Every category with its path ("Europe > France"), sorted by path: for filters and the editor's picker. */
+export async function listCategoryOptions(): Promise<CategoryOption[]> {
+  const paths = await getCategoryPaths(getDb())
+  return [...paths].map(([id, path]) => ({ id, path })).sort((a, b) => a.path.localeCompare(b.path))
+}
+
+/** The post types in use, and `post`. */
+export async function listPostTypes(): Promise<string[]> {
+  const rows = await getDb().post.groupBy({ by: ['type'] })
+  return [...new Set(['post', ...rows.map((row) => row.type)])].sort()
+}
+
+export type EditablePost = {
+  id: number
+  title: string
+  content: string
+  status: string
+  type: string
+  slug: string
+  /** the publish date, UTC, as `<input type="datetime-local" step="1">` shows it */
+  date: string
+  categoryIds: number[]
+  address: string
+  locationPublic: boolean
+  latitude: number | null
+  longitude: number | null
+  authorName: string
+  modifiedAt: string
+}
+
+export type PostEditorContext = {
+  post: EditablePost
+  /** the statuses `actor` may choose: with publish_posts all of them; without, draft and pending (and the current one) */
+  allowedStatuses: string[]
+  canDelete: boolean
+}
+
+const EDITABLE_SELECT = {
+  id: true, title: true, content: true, status: true, statusBeforeTrash: true, type: true, slug: true, publishedAt: true,
+  address: true, locationPublic: true, latitude: true, longitude: true, authorId: true, modifiedAt: true,
+  author: { select: { name: true, email: true } },
+  categories: { select: { categoryId: true } },
+} as const satisfies Prisma.PostSelect
+
+type EditableRow = Prisma.PostGetPayload<{ select: typeof EDITABLE_SELECT }>
+
+function toEditablePost(row: EditableRow): EditablePost {
+  return {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    status: row.status,
+    type: row.type,
+    slug: row.slug,
+    date: row.publishedAt.toISOString().slice(0, 19),
+    categoryIds: row.categories.map((c) => c.categoryId).sort((a, b) => a - b),
+    address: row.address,
+    locationPublic: row.locationPublic,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    authorName: row.author.name || row.author.email,
+    modifiedAt: row.modifiedAt.toISOString(),
+  }
+}
+
+function editorContext(actor: Actor, row: EditableRow): PostEditorContext {
+  return {
+    post: toEditablePost(row),
+    allowedStatuses: STATUSES.filter((status) => status === row.status || canSetPostStatus(actor, status)),
+    canDelete: canDeletePost(actor, row),
+  }
+}
+
+/** A post for the editor, or null when it does not exist or `actor` may not edit it (the page says "not found" to both). */
+export async function findEditablePost(actor: Actor, id: number): Promise<PostEditorContext | null> {
+  const row = await getDb().post.findUnique({ where: { id }, select: EDITABLE_SELECT })
+  if (!row || !canEditPost(actor, row)) return null
+  return editorContext(actor, row)
+}
+
+/** The first free slug for `wanted` among the posts of `type` other than `exceptId`, as wp_unique_post_slug does. */
+async function freeSlug(tx: Prisma.TransactionClient, type: string, wanted: string, exceptId?: number): Promise<string> {
+  const base = slugify(wanted) || 'untitled'
+  const rows = await tx.post.findMany({ where: { type, slug: { startsWith: base }, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { slug: true } })
+  const taken = new Set(rows.map((row) => row.slug))
+  return uniqueSlug(base, (slug) => taken.has(slug))
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002'
+}
+
+/** Runs a write that picked a free slug; a post that took the slug meanwhile is a field error, not a 500. */
+async function withSlugConflictAsFieldError<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (isUniqueViolation(error)) throw invalidParams({ slug: 'is used by another post of this type just now; save again' })
+    throw error
+  }
+}
+
+/** A new draft owned by `actor`, dated now; returns its id. */
+export async function createDraft(actor: Actor, { title, type }: { title: string; type: string }): Promise<number> {
+  if (!canCreatePosts(actor)) throw forbidden()
+  const db = getDb()
+  return withSlugConflictAsFieldError(async () => {
+    const post = await db.$transaction(async (tx) =>
+      tx.post.create({
+        data: { title, type, slug: await freeSlug(tx, type, title), status: 'draft', publishedAt: new Date(), authorId: actor.id },
+        select: { id: true },
+      }))
+    return post.id
+  })
+}
+
+function cannotPublish(status: string): ApiError {
+  return new ApiError(
+    'rest_cannot_publish',
+    'Sorry, you are not allowed to publish posts: save it as a draft, or as pending review for an editor to publish.',
+    403,
+    { params: { status: `you may not make a post ${status}` } },
+  )
+}
+
+/** Saves the editor's form. Who may edit the post as it is now decides; publishing also needs publish_posts. */
+export async function updatePost(actor: Actor, id: number, input: PostInput): Promise<PostEditorContext> {
+  const db = getDb()
+  const current = await db.post.findUnique({ where: { id }, select: { authorId: true, status: true, statusBeforeTrash: true } })
+  if (!canEditPost(actor, current) || !current) throw forbidden()
+  const statusChanges = input.status !== current.status
+  if (statusChanges && !canSetPostStatus(actor, input.status)) {
+    throw (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(input.status) ? cannotPublish(input.status) : forbidden()
+  }
+  // Trashing is deleting in WordPress's terms; the status it had is kept for restoring and for canEditPost.
+  if (statusChanges && input.status === 'trash' && !canDeletePost(actor, current)) throw forbidden()
+  const statusBeforeTrash = input.status !== 'trash' ? null : current.status === 'trash' ? current.statusBeforeTrash : current.status
+
+  const row = await withSlugConflictAsFieldError(() => db.$transaction(async (tx) => {
+    const known = await tx.category.findMany({ where: { id: { in: input.categoryIds } }, select: { id: true } })
+    if (known.length !== new Set(input.categoryIds).size) throw invalidParams({ categoryIds: 'names a category that no longer exists; reload the page' })
+    const created = await resolveCategoryPaths(tx, input.newCategories)
+    const categoryIds = [...new Set([...input.categoryIds, ...created.values()])]
+    await tx.postCategory.deleteMany({ where: { postId: id, categoryId: { notIn: categoryIds } } })
+    const kept = await tx.postCategory.findMany({ where: { postId: id }, select: { categoryId: true } })
+    const keptIds = new Set(kept.map((link) => link.categoryId))
+    await tx.postCategory.createMany({ data: categoryIds.filter((c) => !keptIds.has(c)).map((categoryId) => ({ postId: id, categoryId })) })
+    return tx.post.update({
+      where: { id },
+      select: EDITABLE_SELECT,
+      data: {
+        title: input.title,
+        content: input.content,
+        status: input.status,
+        statusBeforeTrash,
+        type: input.type,
+        slug: await freeSlug(tx, input.type, input.slug || input.title, id),
+        publishedAt: input.date,
+        address: input.address,
+        locationPublic: input.locationPublic,
+        latitude: input.latitude,
+        longitude: input.longitude,
+        modifiedAt: new Date(),
+      },
+    })
+  }))
+  return editorContext(actor, row)
+}
+
+/** Deletes a post for good, with its attachments' rows and files (WordPress's delete_post decides who may). */
+export async function deletePost(actor: Actor, id: number): Promise<void> {
+  const db = getDb()
+  const post = await db.post.findUnique({ where: { id }, select: { authorId: true, status: true, statusBeforeTrash: true } })
+  if (!canDeletePost(actor, post)) throw forbidden()
+  const attachments = await db.attachment.findMany({ where: { postId: id }, select: { id: true } })
+  await removeAttachments(attachments.map((a) => a.id))
+  await db.post.delete({ where: { id } })
+}

@@ -1,0 +1,34 @@
+import 'server-only'
+import { getServerSession } from 'next-auth'
+import { redirect } from 'next/navigation'
+import { getAuthOptions } from '../auth/config'
+import { getDb } from '../db'
+import { notSignedIn } from '../http/errors'
+
+/** The signed-in user as the admin sees them; `role` is the one in the database now, not the one at sign-in. */
+export type AdminActor = { id: number; role: string; email: string; name: string }
+
+/**
+ * Who is signed in on this browser, or null. As lib/auth/credentials.ts authenticate() does, the user is read from
+ * the database on every request, so a demoted or deleted user loses their rights at once.
+ */
+export async function getSessionActor(): Promise<AdminActor | null> {
+  const session = await getServerSession(getAuthOptions())
+  const userId = session?.user?.id
+  if (typeof userId !== 'number') return null
+  return getDb().user.findUnique({ where: { id: userId }, select: { id: true, role: true, email: true, name: true } })
+}
+
+/** For admin pages: the signed-in user, or a redirect to the sign-in page that comes back to `returnTo`. */
+export async function requireSessionActor(returnTo: string): Promise<AdminActor> {
+  const actor = await getSessionActor()
+  if (!actor) redirect(`/signin?callbackUrl=${encodeURIComponent(returnTo)}`)
+  return actor
+}
+
+/** For server actions: the signed-in user, or a 401 ApiError. */
+export async function getSessionActorOrThrow(): Promise<AdminActor> {
+  const actor = await getSessionActor()
+  if (!actor) throw notSignedIn()
+  return actor
+}
