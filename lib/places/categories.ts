@@ -1,4 +1,5 @@
 import 'server-only'
+import { getDb } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
 import { slugify, uniqueSlug } from '../slugs'
 import { parseCategoryPath } from './schemas'
@@ -55,4 +56,37 @@ export async function getCategoryPaths(tx: Tx): Promise<Map<number, string>> {
   }
   for (const row of rows) pathOf(row.id)
   return paths
+}
+
+/** A category in the tree: `depth` 0 for a root. */
+export type CategoryNode = { id: number; name: string; depth: number }
+
+/** Every category, depth first: each after its parent, siblings by name (case-insensitive, then by id). */
+export async function listCategoryTree(): Promise<CategoryNode[]> {
+  const rows = await getDb().category.findMany({ select: { id: true, name: true, parentId: true } })
+  return toCategoryTree(rows)
+}
+
+export function toCategoryTree(rows: { id: number; name: string; parentId: number | null }[]): CategoryNode[] {
+  const ids = new Set(rows.map((row) => row.id))
+  const children = new Map<number | null, typeof rows>()
+  for (const row of rows) {
+    const parent = row.parentId !== null && ids.has(row.parentId) ? row.parentId : null
+    children.set(parent, [...(children.get(parent) ?? []), row])
+  }
+  const byName = (a: { id: number; name: string }, b: { id: number; name: string }) =>
+    a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id - b.id
+  // Each category once, from the roots down: a cycle of parents, which no writer should make, cannot loop.
+  const tree: CategoryNode[] = []
+  const seen = new Set<number>()
+  const visit = (parent: number | null, depth: number) => {
+    for (const row of (children.get(parent) ?? []).sort(byName)) {
+      if (seen.has(row.id)) continue
+      seen.add(row.id)
+      tree.push({ id: row.id, name: row.name, depth })
+      visit(row.id, depth + 1)
+    }
+  }
+  visit(null, 0)
+  return tree
 }

@@ -2,9 +2,10 @@ import 'server-only'
 import { createHash } from 'node:crypto'
 import { getConfig } from '../config'
 import { ApiError } from '../http/errors'
-import { toFeature, toFeatureCollection } from './geojson'
-import { findPublicPlace, getDataVersion, listPublicPlaces } from './query'
-import type { CollectionQuery } from './schemas'
+import { countPlacesIn, getPlaceIndex, mapItemsIn, placeIdsIn, type PlaceIndex } from './clusters'
+import { toFeature, toFeatureCollection, type PlaceFeature } from './geojson'
+import { findPublicPlace, findPublicPlacesByIds, getDataVersion, listPublicPlaces } from './query'
+import type { BBox, CollectionQuery } from './schemas'
 
 /** A public GeoJSON answer: its ETag, known before the body is built, and the body. */
 export type GeojsonAnswer = { etag: string; body: () => Promise<string> }
@@ -18,18 +19,79 @@ let siteTag: string | undefined
  * bytes depend on (the site URL in properties.url, the output format). Cheap: one indexed row read.
  */
 async function currentEtag(): Promise<string> {
+  return etagOf(await getDataVersion())
+}
+
+function etagOf(version: number): string {
   siteTag ??= createHash('sha256').update(`${FORMAT}\n${getConfig().siteUrl}`).digest('base64url').slice(0, 10)
-  return `"${await getDataVersion()}-${siteTag}"`
+  return `"${version}-${siteTag}"`
 }
 
 // GET /places/v1/geojson
 export async function getPlacesCollection(query: CollectionQuery): Promise<GeojsonAnswer> {
   // The version is read before the data: an answer is never older than the version its ETag names.
-  const etag = await currentEtag()
+  const version = await getDataVersion()
+  const etag = etagOf(version)
+  if (query.clusterZoom !== undefined || query.bbox) {
+    const zoom = query.clusterZoom
+    return {
+      etag,
+      body: async () => {
+        const index = await getPlaceIndex(query, version)
+        return JSON.stringify(zoom === undefined ? await placesInBox(index, query, query.bbox!) : await mapView(index, query.bbox, zoom))
+      },
+    }
+  }
   return {
     etag,
     body: async () => JSON.stringify(toFeatureCollection(await listPublicPlaces(query), getConfig().siteUrl)),
   }
+}
+
+/**
+ * A collection for the map: as any other, plus two foreign members (RFC 7946, 6.1): `total`, the number of places
+ * inside the box, and `extent`, the box of every place of the post type and category, whatever the box asked.
+ */
+type MapCollection<F> = { type: 'FeatureCollection'; total: number; extent: BBox | null; features: F[] }
+
+// GET /geojson?bbox=…: a page of the places in the box, newest first, as without it
+async function placesInBox(index: PlaceIndex, query: CollectionQuery, bbox: BBox): Promise<MapCollection<PlaceFeature>> {
+  const ids = placeIdsIn(index, bbox, ((query.page ?? 1) - 1) * query.limit, query.limit)
+  const total = countPlacesIn(index, bbox)
+  const places = await findPublicPlacesByIds(ids)
+  const siteUrl = getConfig().siteUrl
+  return { type: 'FeatureCollection', total, extent: index.extent, features: places.map((place) => toFeature(place, siteUrl)) }
+}
+
+type ClusterFeature = {
+  type: 'Feature'
+  geometry: { type: 'Point'; coordinates: [number, number] }
+  properties: { cluster: true; point_count: number; expansion_zoom: number }
+}
+
+// GET /geojson?cluster=true&zoom=Z[&bbox=…]: what a map at zoom Z draws in the box
+async function mapView(index: PlaceIndex, bbox: BBox | undefined, zoom: number): Promise<MapCollection<ClusterFeature | PlaceFeature>> {
+  const items = mapItemsIn(index, bbox, zoom)
+  const places = new Map((await findPublicPlacesByIds(items.flatMap((item) => (item.cluster ? [] : [item.id])))).map((place) => [place.id, place]))
+  const siteUrl = getConfig().siteUrl
+  const features = items.flatMap((item): (ClusterFeature | PlaceFeature)[] => {
+    if (item.cluster) {
+      return [{
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [item.longitude, item.latitude] },
+        properties: { cluster: true, point_count: item.count, expansion_zoom: item.expansionZoom },
+      }]
+    }
+    const place = places.get(item.id)
+    return place ? [toFeature(place, siteUrl)] : []
+  })
+  const total = bbox ? countPlacesIn(index, bbox) : index.size
+  return { type: 'FeatureCollection', total, extent: index.extent, features }
+}
+
+/** The box of every public place of a post type and category, for the map's first view; null when there are none. */
+export async function getPlacesExtent(query: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<BBox | null> {
+  return (await getPlaceIndex(query, await getDataVersion())).extent
 }
 
 // GET /places/v1/geojson/{id}

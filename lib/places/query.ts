@@ -24,22 +24,67 @@ function toPlace(row: PlaceRow): Place {
   return { ...row, id: Number(row.id) }
 }
 
-/** Published posts of one type with public geodata, newest first (ties: higher id first), at most `limit`. */
-export async function listPublicPlaces({ postType, limit, categoryId }: CollectionQuery): Promise<Place[]> {
-  if (!isPostTypeKey(postType)) return []
-  // The category filter matches the category and all its descendants, as WordPress's `cat` does.
-  const rows = await getDb().$queryRaw<PlaceRow[]>`
-    ${categoryId === null ? Prisma.empty : Prisma.sql`WITH RECURSIVE tree("id") AS (
+// The category filter matches the category and all its descendants, as WordPress's `cat` does.
+function categoryTree(categoryId: number | null): Prisma.Sql {
+  return categoryId === null ? Prisma.empty : Prisma.sql`WITH RECURSIVE tree("id") AS (
       SELECT "id" FROM "categories" WHERE "id" = ${categoryId}
-      UNION SELECT c."id" FROM "categories" c JOIN tree t ON c."parent_id" = t."id")`}
+      UNION SELECT c."id" FROM "categories" c JOIN tree t ON c."parent_id" = t."id")`
+}
+
+function inCategoryTree(categoryId: number | null): Prisma.Sql {
+  return categoryId === null ? Prisma.empty : Prisma.sql`AND EXISTS (SELECT 1 FROM "post_categories" pc
+      WHERE pc."post_id" = p."id" AND pc."category_id" IN (SELECT "id" FROM tree))`
+}
+
+/**
+ * Published posts of one type with public geodata, newest first (ties: higher id first), at most `limit`, from page
+ * `page` (1 when not given).
+ */
+export async function listPublicPlaces({ postType, limit, categoryId, page = 1 }: CollectionQuery): Promise<Place[]> {
+  if (!isPostTypeKey(postType)) return []
+  const rows = await getDb().$queryRaw<PlaceRow[]>`
+    ${categoryTree(categoryId)}
     SELECT p."id", p."type", p."slug", p."title", p."address", p."latitude", p."longitude"
     FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
-    ${categoryId === null ? Prisma.empty : Prisma.sql`AND EXISTS (SELECT 1 FROM "post_categories" pc
-      WHERE pc."post_id" = p."id" AND pc."category_id" IN (SELECT "id" FROM tree))`}
+    ${inCategoryTree(categoryId)}
     ORDER BY p."published_at" DESC, p."id" DESC
-    LIMIT ${limit}`
+    LIMIT ${limit}${page > 1 ? Prisma.sql` OFFSET ${(page - 1) * limit}` : Prisma.empty}`
   return rows.map(toPlace)
+}
+
+/** Where a place is: what the map's index (clusters.ts) holds of each. */
+export type PlacePoint = { id: number; latitude: number; longitude: number }
+
+/**
+ * Every published post of one type (and category) with public geodata, in the collection's order: newest first,
+ * ties by id descending.
+ */
+export async function listPublicPlacePoints({ postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<PlacePoint[]> {
+  if (!isPostTypeKey(postType)) return []
+  const rows = await getDb().$queryRaw<{ id: number | bigint; latitude: number; longitude: number }[]>`
+    ${categoryTree(categoryId)}
+    SELECT p."id", p."latitude", p."longitude"
+    FROM "posts" p
+    WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
+    ${inCategoryTree(categoryId)}
+    ORDER BY p."published_at" DESC, p."id" DESC`
+  return rows.map((row) => ({ id: Number(row.id), latitude: row.latitude, longitude: row.longitude }))
+}
+
+const IDS_PER_QUERY = 1000
+
+/** The places with these ids that are still public, in the order of `ids`. */
+export async function findPublicPlacesByIds(ids: number[]): Promise<Place[]> {
+  const found = new Map<number, Place>()
+  for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+    const rows = await getDb().$queryRaw<PlaceRow[]>`
+      SELECT p."id", p."type", p."slug", p."title", p."address", p."latitude", p."longitude"
+      FROM "posts" p
+      WHERE p."id" IN (${Prisma.join(ids.slice(start, start + IDS_PER_QUERY))}) AND ${IS_PUBLIC_PLACE}`
+    for (const row of rows) found.set(Number(row.id), toPlace(row))
+  }
+  return ids.flatMap((id) => found.get(id) ?? [])
 }
 
 export type PlaceLookup = { found: Place } | { missing: 'post' | 'geodata' }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { ApiError } from '../http/errors'
-import { importFeatureSchema, isoDateSchema, parseCategoryPath, parseCollectionQuery, parsePostId, postTypeSchema } from './schemas'
+import { importFeatureSchema, isoDateSchema, parseCategoryPath, parseCollectionQuery, parseMapState, parsePostId, postTypeSchema } from './schemas'
 
 const query = (qs: string) => parseCollectionQuery(new URLSearchParams(qs))
 const invalidParams = (qs: string) => {
@@ -83,4 +83,55 @@ test('importFeatureSchema: defaults, coordinate ranges, null geometry', () => {
 test('parseCategoryPath splits on > and trims', () => {
   assert.deepEqual(parseCategoryPath(' Europe >France>  Paris '), ['Europe', 'France', 'Paris'])
   assert.deepEqual(parseCategoryPath('Food & Drink'), ['Food & Drink'])
+})
+
+describe('the map parameters of GET /geojson', () => {
+  test('none of them: the query is as before', () => {
+    assert.deepEqual(query('zoom=3&posts_per_page=5'), { postType: 'post', limit: 5, categoryId: null })
+    assert.deepEqual(query('cluster=false&zoom=x'), query(''), 'zoom is read only with cluster=true')
+  })
+  test('bbox: west,south,east,north; west > east crosses the antimeridian', () => {
+    assert.deepEqual(query('bbox=-10.5,35,20,60').bbox, [-10.5, 35, 20, 60])
+    assert.deepEqual(query('bbox=170,-50,-170,-30').bbox, [170, -50, -170, -30])
+    assert.deepEqual(query('bbox=-180,-90,180,90').bbox, [-180, -90, 180, 90])
+    for (const bad of ['', '1,2,3', '1,2,3,4,5', 'a,b,c,d', '1, 2,3,4', '1e1,2,3,4', '181,0,0,1', '0,-91,1,1', '0,10,1,5', '-0x1,0,1,1']) {
+      assert.deepEqual(invalidParams(`bbox=${encodeURIComponent(bad)}`), ['bbox'], bad)
+    }
+  })
+  test('page: a positive integer', () => {
+    assert.equal(query('page=3').page, 3)
+    assert.equal(query('page=99999999999999').page, 2_147_483_647)
+    for (const bad of ['0', '-1', '1.5', '', 'x']) assert.deepEqual(invalidParams(`page=${encodeURIComponent(bad)}`), ['page'], bad)
+  })
+  test('cluster=true needs zoom, an integer 0 to 24', () => {
+    assert.equal(query('cluster=true&zoom=0').clusterZoom, 0)
+    assert.equal(query('cluster=1&zoom=24').clusterZoom, 24)
+    assert.equal(query('cluster=0&zoom=5').clusterZoom, undefined)
+    assert.deepEqual(invalidParams('cluster=true'), ['zoom'])
+    for (const bad of ['25', '-1', '1.5', '', 'x']) assert.deepEqual(invalidParams(`cluster=true&zoom=${encodeURIComponent(bad)}`), ['zoom'], bad)
+    for (const bad of ['yes', 'TRUE', '']) assert.deepEqual(invalidParams(`cluster=${bad}&zoom=1`), ['cluster'], bad)
+  })
+  test('with cluster=true the box may span at most 8192 pixels each way at that zoom', () => {
+    assert.ok(query('cluster=true&zoom=4&bbox=-180,-85,180,85'), 'the whole world is 4096 pixels wide at zoom 4')
+    assert.deepEqual(invalidParams('cluster=true&zoom=6&bbox=-180,-85,180,85'), ['bbox'])
+    assert.ok(query('cluster=true&zoom=15&bbox=2.3,48.85,2.4,48.87'), 'a city quarter at zoom 15')
+    assert.deepEqual(invalidParams('cluster=true&zoom=15&bbox=2,48,3,49'), ['bbox'])
+    assert.ok(query('bbox=2,48,3,49'), 'without clusters any box is a page of places')
+  })
+})
+
+describe('parseMapState: the map page address', () => {
+  test('zoom, lat, lng, category and post_type', () => {
+    assert.deepEqual(parseMapState({ zoom: '12', lat: '48.8566', lng: '-2.35', category: '7', post_type: 'landmark' }), {
+      postType: 'landmark', categoryId: 7, view: { zoom: 12, latitude: 48.8566, longitude: -2.35 },
+    })
+  })
+  test('anything invalid is left out, never an error', () => {
+    assert.deepEqual(parseMapState({}), { postType: 'post', categoryId: null, view: null })
+    assert.deepEqual(parseMapState({ zoom: '99', lat: '1', lng: '1' }).view, null)
+    assert.deepEqual(parseMapState({ zoom: '3', lat: '91', lng: '1' }).view, null)
+    assert.deepEqual(parseMapState({ zoom: '3', lat: '1' }).view, null)
+    assert.deepEqual(parseMapState({ category: 'x', post_type: 'No/Type' }), { postType: 'post', categoryId: null, view: null })
+    assert.deepEqual(parseMapState({ zoom: ['1', '4'], lat: '0', lng: '0' }).view, { zoom: 4, latitude: 0, longitude: 0 })
+  })
 })

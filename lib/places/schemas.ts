@@ -5,7 +5,28 @@ import { invalidParams } from '../http/errors'
 export const MAX_PER_PAGE = 500
 export const DEFAULT_PER_PAGE = 50
 
-export type CollectionQuery = { postType: string; limit: number; categoryId: number | null }
+/** `[west, south, east, north]` in degrees; west > east when the box crosses the antimeridian (RFC 7946, 5.2). */
+export type BBox = [number, number, number, number]
+
+export type CollectionQuery = {
+  postType: string
+  limit: number
+  categoryId: number | null
+  /** only the places inside this box (`bbox`) */
+  bbox?: BBox
+  /** the page of `limit` places, from 1 (`page`) */
+  page?: number
+  /** clusters and places for a map at this zoom level instead of a page of places (`cluster=true&zoom=Z`) */
+  clusterZoom?: number
+}
+
+/** The zoom levels `zoom` takes: those of web map tiles. */
+export const MAX_ZOOM = 24
+/**
+ * With `cluster=true` the box may span at most this many pixels of a 256-pixel-tile map at the zoom asked for, each
+ * way: a screen and a margin around it. The answer's size is bounded by the screen, not by the data.
+ */
+export const MAX_CLUSTER_BOX_PIXELS = 8192
 
 const positiveInteger = /^\d+$/
 const POST_TYPE_KEY = /^[a-z0-9_-]{1,20}$/
@@ -40,8 +61,81 @@ export function parseCollectionQuery(params: URLSearchParams): CollectionQuery {
     else invalid.category = 'category must be a category id (an integer).'
   }
 
+  const query: CollectionQuery = { postType: last(params, 'post_type') || 'post', limit, categoryId }
+  parseMapParams(params, query, invalid)
   if (Object.keys(invalid).length > 0) throw invalidParams(invalid)
-  return { postType: last(params, 'post_type') || 'post', limit, categoryId }
+  return query
+}
+
+const DECIMAL = /^-?\d+(\.\d+)?$/
+
+/**
+ * The parameters the map adds to GET /geojson (README "The API"): `bbox`, `page`, `cluster` and `zoom`. Each takes
+ * effect only when present, so a request without them is answered as before.
+ */
+function parseMapParams(params: URLSearchParams, query: CollectionQuery, invalid: Record<string, string>): void {
+  const bbox = last(params, 'bbox')
+  if (bbox !== null) {
+    const parsed = parseBBox(bbox)
+    if (typeof parsed === 'string') invalid.bbox = parsed
+    else query.bbox = parsed
+  }
+
+  const page = last(params, 'page')
+  if (page !== null) {
+    if (positiveInteger.test(page) && Number(page) > 0) query.page = Math.min(Number(page), MAX_ID)
+    else invalid.page = 'page must be a positive integer (1 is the first page).'
+  }
+
+  const cluster = last(params, 'cluster')
+  let isClustered = false
+  if (cluster !== null) {
+    if (cluster === 'true' || cluster === '1') isClustered = true
+    else if (cluster !== 'false' && cluster !== '0') invalid.cluster = 'cluster must be true or false (or 1 or 0).'
+  }
+  // zoom means something only for a clustered answer; without cluster=true it is ignored, as unknown parameters are.
+  if (isClustered) {
+    const zoom = last(params, 'zoom')
+    if (zoom === null) invalid.zoom = `zoom is required with cluster=true: the map's zoom level, an integer from 0 to ${MAX_ZOOM}.`
+    else if (!positiveInteger.test(zoom) || Number(zoom) > MAX_ZOOM) invalid.zoom = `zoom must be an integer from 0 to ${MAX_ZOOM}.`
+    else query.clusterZoom = Number(zoom)
+  }
+
+  if (query.clusterZoom !== undefined && query.bbox && !invalid.bbox) {
+    const [width, height] = bboxPixels(query.bbox, query.clusterZoom)
+    if (width > MAX_CLUSTER_BOX_PIXELS || height > MAX_CLUSTER_BOX_PIXELS) {
+      invalid.bbox = `bbox is too large for zoom ${query.clusterZoom}: with cluster=true it may span at most ${MAX_CLUSTER_BOX_PIXELS} pixels of the map each way at that zoom (this one spans ${Math.ceil(width)} by ${Math.ceil(height)}). Send the box of the map's view, or a lower zoom.`
+    }
+  }
+}
+
+/** `"west,south,east,north"` → the box, or what is wrong with it. */
+export function parseBBox(text: string): BBox | string {
+  const parts = text.split(',')
+  if (parts.length !== 4 || !parts.every((part) => DECIMAL.test(part))) {
+    return 'bbox must be four comma-separated decimal numbers: west,south,east,north (degrees, WGS 84).'
+  }
+  const [west, south, east, north] = parts.map(Number) as BBox
+  if (west < -180 || west > 180 || east < -180 || east > 180) return 'bbox longitudes (west, east) must be from -180 to 180.'
+  if (south < -90 || south > 90 || north < -90 || north > 90) return 'bbox latitudes (south, north) must be from -90 to 90.'
+  if (south > north) return `bbox south (${south}) must not be greater than north (${north}). A west greater than east is allowed: the box then crosses the antimeridian.`
+  return [west, south, east, north]
+}
+
+// Web Mercator's limit: tiles cover latitudes up to ±85.05°, the map shows no more.
+const MAX_MERCATOR_LATITUDE = 85.0511287798
+
+function mercatorY(latitude: number): number {
+  const clamped = Math.max(-MAX_MERCATOR_LATITUDE, Math.min(MAX_MERCATOR_LATITUDE, latitude))
+  const sin = Math.sin((clamped * Math.PI) / 180)
+  return 0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI
+}
+
+/** How many pixels wide and high a box is on a map of 256-pixel tiles at `zoom`. */
+export function bboxPixels([west, south, east, north]: BBox, zoom: number): [number, number] {
+  const worldPixels = 256 * 2 ** zoom
+  const degrees = east >= west ? east - west : east + 360 - west
+  return [(degrees / 360) * worldPixels, (mercatorY(south) - mercatorY(north)) * worldPixels]
 }
 
 /** Whether a string can be a post type at all; one that cannot (a NUL byte, 300 characters) names no posts. */
@@ -124,4 +218,32 @@ export const importCollectionSchema = z.object({
 /** `"Europe > France > Paris"` → `["Europe", "France", "Paris"]`. */
 export function parseCategoryPath(path: string): string[] {
   return path.split('>').map((name) => name.trim()).filter(Boolean)
+}
+
+/** What the home page's address keeps: `?zoom=&lat=&lng=&category=&post_type=`. */
+export type MapState = {
+  postType: string
+  categoryId: number | null
+  /** the view to open on; null to fit the places */
+  view: { zoom: number; latitude: number; longitude: number } | null
+}
+
+/** The home page's address, leniently: a value that is not valid is left out (a shared link still opens a map). */
+export function parseMapState(params: Record<string, string | string[] | undefined>): MapState {
+  const one = (name: string) => {
+    const value = params[name]
+    return Array.isArray(value) ? value.at(-1) : value
+  }
+  const postType = one('post_type')
+  const category = one('category') ?? ''
+  const zoom = one('zoom') ?? ''
+  const latitude = Number(one('lat') || Number.NaN)
+  const longitude = Number(one('lng') || Number.NaN)
+  const hasView = positiveInteger.test(zoom) && Number(zoom) <= MAX_ZOOM
+    && latitudeSchema.safeParse(latitude).success && longitudeSchema.safeParse(longitude).success
+  return {
+    postType: postType && isPostTypeKey(postType) ? postType : 'post',
+    categoryId: positiveInteger.test(category) && Number(category) > 0 && Number(category) <= MAX_ID ? Number(category) : null,
+    view: hasView ? { zoom: Number(zoom), latitude, longitude } : null,
+  }
 }
