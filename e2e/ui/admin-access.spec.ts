@@ -72,7 +72,7 @@ test('a contributor cannot publish: no such choice, and a forged one is refused 
   expect(((await feature.json()) as WordPressError).code).toBe('rest_post_invalid_id')
   await page.reload()
   await expect(status).toHaveValue('draft')
-  await expect(page.getByLabel('Latitude')).toHaveValue('', { message: 'the refused save changed nothing' })
+  await expect(page.getByLabel('Latitude'), 'the refused save changed nothing').toHaveValue('')
 
   // What a contributor may do: submit for review, which leaves it theirs to edit.
   await status.selectOption('pending')

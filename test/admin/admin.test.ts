@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+
+import { addUser, changeUserRole, listUsers } from '../../lib/admin/users'
+import { postFormSchema } from '../../lib/admin/forms'
+import { createDraft, deletePost, findEditablePost, listEditablePosts, updatePost } from '../../lib/admin/posts'
+import { canEditPost, ROLES } from '../../lib/auth/capabilities'
+import { disconnectDb, getDb } from '../../lib/db'
+import { ApiError } from '../../lib/http/errors'
+import { migrate } from '../../lib/migrate'
+import { STATUSES } from '../../lib/places/schemas'
+
+// lib/admin against a real (SQLite) database: the posts list shows exactly what canEditPost allows, saving checks
+// publish_posts, and the last administrator stays one. lib/ reads its configuration on first use, once per
+// process: the database is set here, before any test runs.
+
+const dir = mkdtempSync(path.join(tmpdir(), 'places-admin-'))
+process.env.DATABASE_URL = `file:${path.join(dir, 'admin.db')}`
+process.env.UPLOADS_DIR = path.join(dir, 'uploads')
+
+type Actor = { id: number; role: string }
+const users = new Map<string, Actor>()
+const actor = (role: string): Actor => users.get(role)!
+
+async function rejectsWith(promise: Promise<unknown>, code: string, status?: number): Promise<ApiError> {
+  try {
+    await promise
+  } catch (error) {
+    assert.ok(error instanceof ApiError, `an ApiError, not ${String(error)}`)
+    assert.equal(error.code, code)
+    if (status !== undefined) assert.equal(error.status, status)
+    return error
+  }
+  assert.fail(`expected ${code}`)
+}
+
+function form(overrides: Record<string, unknown> = {}) {
+  return postFormSchema.parse({
+    title: 'A place', content: '', status: 'draft', type: 'post', slug: '', date: '2024-05-01T12:00:00', categoryIds: [], newCategories: [],
+    address: '', locationPublic: true, latitude: '', longitude: '', ...overrides,
+  })
+}
+
+before(async () => {
+  await migrate()
+  for (const role of ROLES) {
+    const id = await addUser({ id: 0, role: 'administrator' }, { email: `${role}@admin.test`, password: 'long enough', role })
+    users.set(role, { id, role })
+  }
+})
+
+after(async () => {
+  await disconnectDb()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('the posts list', () => {
+  test('shows each role exactly the posts canEditPost lets it edit, trashed ones by their earlier status', async () => {
+    const db = getDb()
+    const posts: { id: number; authorId: number; status: string; statusBeforeTrash: string | null }[] = []
+    const owners = [actor('author'), actor('contributor'), actor('editor')]
+    for (const owner of owners) {
+      for (const status of STATUSES) {
+        for (const before of status === 'trash' ? [null, ...STATUSES.filter((s) => s !== 'trash')] : [null]) {
+          const post = await db.post.create({
+            data: { title: `scope ${owner.role} ${status} ${before}`, slug: `scope-${owner.id}-${status}-${before}`, status, statusBeforeTrash: before, publishedAt: new Date(), authorId: owner.id },
+            select: { id: true, authorId: true, status: true, statusBeforeTrash: true },
+          })
+          posts.push(post)
+        }
+      }
+    }
+    for (const role of ROLES) {
+      const listed: number[] = []
+      for (let page = 1, pageCount = 1; page <= pageCount; page++) {
+        const list = await listEditablePosts(actor(role), { search: 'scope', status: null, type: null, categoryId: null, page })
+        pageCount = list.pageCount
+        listed.push(...list.posts.map((p) => p.id))
+        assert.equal(listed.length <= list.total, true)
+      }
+      const expected = posts.filter((p) => canEditPost(actor(role), p)).map((p) => p.id)
+      assert.deepEqual(listed.sort((a, b) => a - b), expected.sort((a, b) => a - b), role)
+      for (const p of posts) assert.equal((await findEditablePost(actor(role), p.id)) !== null, expected.includes(p.id), `${role} opens ${p.id}`)
+    }
+  })
+})
+
+describe('saving a post', () => {
+  test('a contributor may save drafts and pending posts, never publish; an author may', async () => {
+    const id = await createDraft(actor('contributor'), { title: 'Mine', type: 'post' })
+    for (const status of ['publish', 'future', 'private']) {
+      const error = await rejectsWith(updatePost(actor('contributor'), id, form({ status })), 'rest_cannot_publish', 403)
+      assert.deepEqual(Object.keys(error.data.params as object), ['status'])
+    }
+    assert.equal((await getDb().post.findUniqueOrThrow({ where: { id } })).status, 'draft', 'nothing was saved')
+    assert.equal((await updatePost(actor('contributor'), id, form({ status: 'pending', latitude: '1', longitude: '2' }))).post.status, 'pending')
+    const context = await findEditablePost(actor('contributor'), id)
+    assert.deepEqual(context?.allowedStatuses, ['draft', 'pending', 'trash'])
+
+    const own = await createDraft(actor('author'), { title: 'Authored', type: 'post' })
+    assert.equal((await updatePost(actor('author'), own, form({ status: 'publish' }))).post.status, 'publish')
+    await rejectsWith(updatePost(actor('author'), id, form()), 'rest_forbidden', 403)
+  })
+
+  test('trashing keeps the earlier status; restoring forgets it', async () => {
+    const id = await createDraft(actor('editor'), { title: 'Trash me', type: 'post' })
+    await updatePost(actor('editor'), id, form({ status: 'publish' }))
+    await updatePost(actor('editor'), id, form({ status: 'trash' }))
+    assert.deepEqual(await getDb().post.findUniqueOrThrow({ where: { id }, select: { status: true, statusBeforeTrash: true } }), { status: 'trash', statusBeforeTrash: 'publish' })
+    await updatePost(actor('editor'), id, form({ status: 'trash', title: 'Still trash' }))
+    assert.equal((await getDb().post.findUniqueOrThrow({ where: { id } })).statusBeforeTrash, 'publish')
+    await updatePost(actor('editor'), id, form({ status: 'draft' }))
+    assert.deepEqual(await getDb().post.findUniqueOrThrow({ where: { id }, select: { status: true, statusBeforeTrash: true } }), { status: 'draft', statusBeforeTrash: null })
+  })
+
+  test('slugs: from the title when empty, unique within a type, free across types', async () => {
+    const a = await createDraft(actor('editor'), { title: 'Same Name', type: 'post' })
+    const b = await createDraft(actor('editor'), { title: 'Same Name', type: 'post' })
+    const c = await createDraft(actor('editor'), { title: 'Same Name', type: 'landmark' })
+    const slug = async (id: number) => (await getDb().post.findUniqueOrThrow({ where: { id } })).slug
+    assert.deepEqual([await slug(a), await slug(b), await slug(c)], ['same-name', 'same-name-2', 'same-name'])
+    assert.equal((await updatePost(actor('editor'), b, form({ title: 'Same Name', slug: 'Same Name!' }))).post.slug, 'same-name-2')
+    assert.equal((await updatePost(actor('editor'), a, form({ title: 'Same Name', slug: '' }))).post.slug, 'same-name', 'a post keeps its own slug')
+  })
+
+  test('categories: picked by id, created by path, replaced on each save', async () => {
+    const id = await createDraft(actor('editor'), { title: 'Filed', type: 'post' })
+    const first = await updatePost(actor('editor'), id, form({ newCategories: ['Europe > France', 'Europe'] }))
+    const rows = await getDb().category.findMany({ select: { id: true, name: true, parentId: true } })
+    const europe = rows.find((r) => r.name === 'Europe' && r.parentId === null)!
+    const france = rows.find((r) => r.name === 'France' && r.parentId === europe.id)!
+    assert.deepEqual(first.post.categoryIds, [europe.id, france.id].sort((x, y) => x - y))
+    assert.deepEqual((await updatePost(actor('editor'), id, form({ categoryIds: [france.id] }))).post.categoryIds, [france.id])
+    await rejectsWith(updatePost(actor('editor'), id, form({ categoryIds: [987654] })), 'rest_invalid_param', 400)
+  })
+
+  test('only who may delete a post deletes it', async () => {
+    const id = await createDraft(actor('contributor'), { title: 'Gone soon', type: 'post' })
+    await rejectsWith(deletePost(actor('author'), id), 'rest_forbidden', 403)
+    await deletePost(actor('contributor'), id)
+    assert.equal(await getDb().post.findUnique({ where: { id } }), null)
+    await rejectsWith(createDraft(actor('subscriber'), { title: 'No', type: 'post' }), 'rest_forbidden', 403)
+  })
+})
+
+describe('users', () => {
+  test('only administrators list, add and promote users', async () => {
+    for (const role of ['editor', 'author', 'contributor', 'subscriber']) {
+      await rejectsWith(listUsers(actor(role)), 'rest_forbidden', 403)
+      await rejectsWith(changeUserRole(actor(role), actor(role).id, 'administrator'), 'rest_forbidden', 403)
+      await rejectsWith(addUser(actor(role), { email: `x-${role}@admin.test`, password: 'long enough', role: 'administrator' }), 'rest_forbidden', 403)
+    }
+    await rejectsWith(addUser(actor('administrator'), { email: 'EDITOR@admin.test', password: 'long enough', role: 'editor' }), 'rest_invalid_param', 400)
+  })
+
+  test('the last administrator cannot be demoted, by themselves or anyone', async () => {
+    const admin = actor('administrator')
+    assert.equal((await listUsers(admin)).filter((u) => u.role === 'administrator').length, 1)
+    const error = await rejectsWith(changeUserRole(admin, admin.id, 'editor'), 'last_administrator', 409)
+    assert.deepEqual(Object.keys(error.data.params as object), ['role'])
+    assert.equal((await getDb().user.findUniqueOrThrow({ where: { id: admin.id } })).role, 'administrator')
+
+    // With a second administrator, either may step down, and then the other is the last.
+    const second = actor('editor')
+    await changeUserRole(admin, second.id, 'administrator')
+    await changeUserRole(admin, admin.id, 'editor')
+    await rejectsWith(changeUserRole({ id: second.id, role: 'administrator' }, second.id, 'subscriber'), 'last_administrator', 409)
+    // Two demotions at once cannot both pass.
+    await changeUserRole({ id: second.id, role: 'administrator' }, admin.id, 'administrator')
+    const results = await Promise.allSettled([
+      changeUserRole({ id: admin.id, role: 'administrator' }, second.id, 'editor'),
+      changeUserRole({ id: second.id, role: 'administrator' }, admin.id, 'editor'),
+    ])
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1)
+    assert.equal(await getDb().user.count({ where: { role: 'administrator' } }), 1)
+  })
+})
