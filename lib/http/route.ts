@@ -24,9 +24,22 @@ type RouteOptions = {
   private?: boolean
 }
 
+const LOG_REQUESTS = process.env.LOG_REQUESTS !== 'false'
+
+/**
+ * One JSON line per API request on stdout: when, what, how it ended, how long it took. Only the method and path
+ * (no query string, no headers, no body): nothing secret is written.
+ */
+function logRequest(request: Request, status: number, started: number): void {
+  if (!LOG_REQUESTS) return
+  const { pathname } = new URL(request.url)
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), method: request.method, path: pathname, status, ms: Math.round((performance.now() - started) * 10) / 10 })}\n`)
+}
+
 /** The one place where errors become responses; anything unexpected is logged and answered with a bare 500. */
 export function route<C>(handler: Handler<C>, options: RouteOptions = {}): Handler<C> {
   return async (request, context) => {
+    const started = performance.now()
     let response: Response
     try {
       response = await handler(request, context)
@@ -40,6 +53,7 @@ export function route<C>(handler: Handler<C>, options: RouteOptions = {}): Handl
     }
     if (options.cors) for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value)
     if (options.private) response.headers.set('Cache-Control', 'private, no-store')
+    logRequest(request, response.status, started)
     return response
   }
 }

@@ -16,14 +16,27 @@ async function freePort(): Promise<number> {
   })
 }
 
-export type RunningServer = { url: string; stop: () => Promise<void> }
+export type RunningServer = {
+  url: string
+  /** what the server has written on stdout so far, a line an entry */
+  output: string[]
+  process: ChildProcess
+  stop: () => Promise<void>
+}
 
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const child: ChildProcess = spawn(process.execPath, [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port)], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SITE_URL: url, PORT: String(port), ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const output: string[] = []
+  let partial = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n')
+    partial = lines.pop() ?? ''
+    output.push(...lines)
   })
   const deadline = Date.now() + 60_000
   for (;;) {
@@ -38,7 +51,10 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   }
   return {
     url,
+    output,
+    process: child,
     stop: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve()
       child.once('exit', () => resolve())
       child.kill('SIGTERM')
     }),

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { createTestDatabase, type TestDatabase } from '../support/databases'
+import { startServer, type RunningServer } from '../support/server'
+
+// Operating the server: the health endpoint, the request log, and a shutdown that finishes requests in flight.
+
+describe('operations', () => {
+  let db: TestDatabase
+  let server: RunningServer
+  let authorization: string
+  let postId: string
+
+  before(async () => {
+    db = await createTestDatabase('sqlite')
+    const env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(path.dirname(db.url.slice(5)), 'uploads') }
+    const places = (...args: string[]) => {
+      const run = spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8' })
+      assert.equal(run.status, 0, run.stderr)
+      return run.stdout.trim()
+    }
+    places('user', 'create', '--email', 'ops@example.org', '--password', 'long enough', '--role', 'editor')
+    const secret = places('app-password', 'create', '--user', 'ops@example.org').split('\n').at(-1)!
+    authorization = `Basic ${Buffer.from(`ops@example.org:${secret}`).toString('base64')}`
+    const file = path.join(path.dirname(db.url.slice(5)), 'post.geojson')
+    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Slow upload' } }] }))
+    postId = places('import', file)
+    server = await startServer({ DATABASE_URL: db.url, UPLOADS_DIR: env.UPLOADS_DIR })
+  })
+  after(async () => {
+    await server.stop()
+    await db.drop()
+  })
+
+  test('GET /healthz says the database answers', async () => {
+    const response = await fetch(`${server.url}/healthz`)
+    assert.equal(response.status, 200)
+    const body = await response.json() as { status: string; database: { ok: boolean; dialect: string } }
+    assert.equal(body.status, 'ok')
+    assert.deepEqual([body.database.ok, body.database.dialect], [true, 'sqlite'])
+  })
+
+  test('each API request is logged as one JSON line, without query strings or credentials', async () => {
+    await fetch(`${server.url}/places/v1/geojson?posts_per_page=3&secret=hunter2`)
+    await fetch(`${server.url}/places/v1/attachment-exif-gps/${postId}`, { headers: { Authorization: authorization } })
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const entries = server.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { method: string; path: string; status: number; ms: number; time: string })
+    const collection = entries.find((e) => e.path === '/places/v1/geojson')
+    assert.ok(collection, 'the collection request is logged')
+    assert.equal(collection.method, 'GET')
+    assert.equal(collection.status, 200)
+    assert.ok(collection.ms >= 0 && !Number.isNaN(Date.parse(collection.time)))
+    assert.ok(entries.some((e) => e.path === `/places/v1/attachment-exif-gps/${postId}` && e.status === 404))
+    const all = server.output.join('\n')
+    assert.doesNotMatch(all, /hunter2/)
+    assert.doesNotMatch(all, new RegExp(authorization.slice(6, 30)))
+  })
+
+  test('SIGTERM: the upload in flight finishes, new connections are refused, the server exits', async () => {
+    const photo = readFileSync(path.join('test', 'fixtures', 'exif', 'gox_gps.jpg'))
+    const url = new URL(`${server.url}/places/v1/media?post=${postId}`)
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(url, { method: 'POST', headers: { Authorization: authorization, 'Content-Type': 'image/jpeg', 'Content-Disposition': 'attachment; filename="slow.jpg"', 'Content-Length': photo.length } }, (response) => {
+        let body = ''
+        response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: response.statusCode!, body }))
+      })
+      request.on('error', reject)
+      // The photo trickles in over about two seconds; the server is told to stop after the first half second.
+      const chunks = 20
+      let sent = 0
+      const timer = setInterval(() => {
+        const end = Math.ceil(((sent + 1) * photo.length) / chunks)
+        request.write(photo.subarray(Math.ceil((sent * photo.length) / chunks), end))
+        if (++sent === chunks) {
+          clearInterval(timer)
+          request.end()
+        }
+      }, 100)
+    })
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)))
+    server.process.kill('SIGTERM')
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await assert.rejects(fetch(`${server.url}/healthz`), 'no new connections once stopping')
+    const { status, body } = await answer
+    assert.equal(status, 201, body)
+    assert.equal((JSON.parse(body) as { title: string }).title, 'slow')
+    assert.notEqual(await exited, null)
+  })
+})
