@@ -28,7 +28,7 @@ describe('operations', () => {
     authorization = `Basic ${Buffer.from(`ops@example.org:${secret}`).toString('base64')}`
     const file = path.join(path.dirname(db.url.slice(5)), 'post.geojson')
     writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Slow upload' } }] }))
-    postId = places('import', file)
+    postId = places('import', file, '--author', 'ops@example.org')
     server = await startServer({ DATABASE_URL: db.url, UPLOADS_DIR: env.UPLOADS_DIR })
   })
   after(async () => {
