@@ -104,10 +104,11 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
     await mkdir(path.dirname(publicPath), { recursive: true })
     written.push(publicTemp)
     await copyFile(incoming, publicTemp)
-    if (!keepImageMetadata) await stripMetadata(publicTemp)
+    const hasPublicCopy = keepImageMetadata || (await stripMetadata(publicTemp))
     written.push(originalPath, publicPath)
     await rename(incoming, originalPath)
-    await rename(publicTemp, publicPath)
+    if (hasPublicCopy) await rename(publicTemp, publicPath)
+    else await rm(publicTemp, { force: true })
     return { filePath: relative, mimeType: type.mime, size: original.byteLength, gps, discard }
   } catch (error) {
     await discard()

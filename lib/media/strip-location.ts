@@ -13,11 +13,19 @@ function getExiftool(): ExifTool {
 /**
  * Removes the metadata of an image file in place: GPS, and with it every other place a location hides (XMP,
  * IPTC, maker notes, comments). Only what the picture needs to be shown right stays: orientation and colour profile.
+ * Returns false when ExifTool cannot rewrite the file (a damaged image): then no copy may be served, since one
+ * cannot be made safe.
  */
-export async function stripMetadata(file: string): Promise<void> {
-  await getExiftool().write(file, {}, {
-    writeArgs: ['-all=', '-Orientation<Orientation', '-ICC_Profile<ICC_Profile', '-overwrite_original'],
-  })
+export async function stripMetadata(file: string): Promise<boolean> {
+  try {
+    await getExiftool().write(file, {}, {
+      writeArgs: ['-all=', '-Orientation<Orientation', '-ICC_Profile<ICC_Profile', '-overwrite_original'],
+    })
+    return true
+  } catch (error) {
+    console.warn(`An image could not be stripped of its metadata, so it will not be served: ${(error as Error).message.split(' - ')[0]}`)
+    return false
+  }
 }
 
 /** Ends the ExifTool process (the command line calls this before it exits). */
