@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, type Page } from '@playwright/test'
 import { uiUser, type Role } from './users'
@@ -40,6 +41,22 @@ export async function createPost(page: Page, title: string): Promise<number> {
 /** Uploads photos through the file input and waits until each has finished. */
 export async function uploadPhotos(page: Page, ...names: string[]): Promise<void> {
   await page.locator('.drop-zone input[type=file]').setInputFiles(names.map(photo))
+  const uploads = page.getByRole('list', { name: 'Uploads' })
+  for (const name of names) await expect(uploads.getByRole('listitem').filter({ hasText: name })).toContainText('Uploaded')
+}
+
+/** Drops photos on the drop zone, as a file manager does, and waits until each has finished. */
+export async function dropPhotos(page: Page, ...names: string[]): Promise<void> {
+  const files = names.map((name) => ({ name, base64: readFileSync(photo(name)).toString('base64') }))
+  const dataTransfer = await page.evaluateHandle((list) => {
+    const transfer = new DataTransfer()
+    for (const { name, base64 } of list) transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name, { type: 'image/jpeg' }))
+    return transfer
+  }, files)
+  const zone = page.locator('.drop-zone')
+  await zone.dispatchEvent('dragover', { dataTransfer })
+  await expect(zone).toHaveClass(/\bover\b/)
+  await zone.dispatchEvent('drop', { dataTransfer })
   const uploads = page.getByRole('list', { name: 'Uploads' })
   for (const name of names) await expect(uploads.getByRole('listitem').filter({ hasText: name })).toContainText('Uploaded')
 }

@@ -1,5 +1,5 @@
 import { expect, test } from '../support/test'
-import { createPost, GOX_GPS, photo, save, signIn, uniqueTitle, uploadPhotos } from '../support/ui-admin'
+import { createPost, dropPhotos, GOX_GPS, photo, save, signIn, uniqueTitle, uploadPhotos } from '../support/ui-admin'
 import { getCollection, type WordPressError } from '../support/http'
 import type { Feature } from '../support/places'
 
@@ -275,10 +275,11 @@ test('the posts list: search, status and type filters, pages, and whether each p
   expect(secondPage.some((t) => firstPage.includes(t))).toBe(false)
 })
 
-test('deleting a post removes it and its photos', async ({ page }) => {
+test('photos dropped on the page are uploaded; deleting a post removes it and its photos', async ({ page }) => {
   const title = uniqueTitle('To delete')
   const id = await createPost(page, title)
-  await uploadPhotos(page, 'exr_noexif.jpg')
+  await dropPhotos(page, 'exr_noexif.jpg', 'gox_gps.jpg')
+  await expect(page.getByRole('list', { name: 'Photos, in order' }).getByRole('img')).toHaveCount(2)
   const src = await page.getByRole('img', { name: 'exr_noexif' }).getAttribute('src')
   await page.getByRole('button', { name: 'Delete…' }).click()
   await page.getByRole('button', { name: 'Delete for good' }).click()

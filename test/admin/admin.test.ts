@@ -1,25 +1,27 @@
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
-
-import { addUser, changeUserRole, listUsers } from '../../lib/admin/users'
+import { fileURLToPath } from 'node:url'
 import { postFormSchema } from '../../lib/admin/forms'
 import { createDraft, deletePost, findEditablePost, listEditablePosts, updatePost } from '../../lib/admin/posts'
+import { addUser, changeUserRole, listUsers } from '../../lib/admin/users'
 import { canEditPost, ROLES } from '../../lib/auth/capabilities'
 import { disconnectDb, getDb } from '../../lib/db'
 import { ApiError } from '../../lib/http/errors'
 import { migrate } from '../../lib/migrate'
 import { STATUSES } from '../../lib/places/schemas'
+import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from '../support/databases'
 
-// lib/admin against a real (SQLite) database: the posts list shows exactly what canEditPost allows, saving checks
-// publish_posts, and the last administrator stays one. lib/ reads its configuration on first use, once per
-// process: the database is set here, before any test runs.
+// lib/admin against a real database: the posts list shows exactly what canEditPost allows, saving checks
+// publish_posts, and the last administrator stays one. lib/ reads its configuration once per process, so this
+// file runs on SQLite, and runs itself again in a child process for PostgreSQL when TEST_DATABASE_URL is set.
 
-const dir = mkdtempSync(path.join(tmpdir(), 'places-admin-'))
-process.env.DATABASE_URL = `file:${path.join(dir, 'admin.db')}`
-process.env.UPLOADS_DIR = path.join(dir, 'uploads')
+const kind: DatabaseKind = process.env.ADMIN_TEST_KIND === 'postgresql' ? 'postgresql' : 'sqlite'
+let database: TestDatabase
+const uploads = mkdtempSync(path.join(tmpdir(), 'places-admin-uploads-'))
 
 type Actor = { id: number; role: string }
 const users = new Map<string, Actor>()
@@ -45,6 +47,9 @@ function form(overrides: Record<string, unknown> = {}) {
 }
 
 before(async () => {
+  database = await createTestDatabase(kind)
+  process.env.DATABASE_URL = database.url
+  process.env.UPLOADS_DIR = uploads
   await migrate()
   for (const role of ROLES) {
     const id = await addUser({ id: 0, role: 'administrator' }, { email: `${role}@admin.test`, password: 'long enough', role })
@@ -54,8 +59,19 @@ before(async () => {
 
 after(async () => {
   await disconnectDb()
-  rmSync(dir, { recursive: true, force: true })
+  await database.drop()
+  rmSync(uploads, { recursive: true, force: true })
 })
+
+if (kind === 'sqlite' && databaseKinds.includes('postgresql')) {
+  test('all of the above on PostgreSQL', () => {
+    const child = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', fileURLToPath(import.meta.url)], {
+      env: { ...process.env, ADMIN_TEST_KIND: 'postgresql' },
+      encoding: 'utf8',
+    })
+    assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
+  })
+}
 
 describe('the posts list', () => {
   test('shows each role exactly the posts canEditPost lets it edit, trashed ones by their earlier status', async () => {
@@ -85,6 +101,13 @@ describe('the posts list', () => {
       assert.deepEqual(listed.sort((a, b) => a - b), expected.sort((a, b) => a - b), role)
       for (const p of posts) assert.equal((await findEditablePost(actor(role), p.id)) !== null, expected.includes(p.id), `${role} opens ${p.id}`)
     }
+  })
+
+  test('search ignores case; filters by status and type', async () => {
+    const filters = { search: 'SCOPE AUTHOR', status: null, type: null, categoryId: null, page: 1 }
+    assert.equal((await listEditablePosts(actor('editor'), filters)).total, 11)
+    assert.equal((await listEditablePosts(actor('editor'), { ...filters, status: 'trash' })).total, 6)
+    assert.equal((await listEditablePosts(actor('editor'), { ...filters, type: 'landmark' })).total, 0)
   })
 })
 
