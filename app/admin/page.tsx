@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { listCategoryOptions, listEditablePosts, listPostTypes } from '@/lib/admin/posts'
 import { requireSessionActor } from '@/lib/admin/session'
 import { canCreatePosts } from '@/lib/auth/capabilities'
-import { STATUSES } from '@/lib/places/schemas'
+import { postTypeSchema, STATUSES } from '@/lib/places/schemas'
 import { STATUS_LABELS } from './_components/status-labels'
 
 export const metadata: Metadata = { title: 'Posts' }
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: 'Posts' }
 const filtersSchema = z.object({
   q: z.string().trim().max(200).catch(''),
   status: z.enum(STATUSES).nullable().catch(null),
-  type: z.string().regex(/^[a-z0-9_-]{1,20}$/).nullable().catch(null),
+  type: postTypeSchema.nullable().catch(null),
   category: z.coerce.number().int().positive().max(2_147_483_647).nullable().catch(null),
   page: z.coerce.number().int().positive().max(1_000_000).catch(1),
 })

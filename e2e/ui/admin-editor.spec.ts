@@ -171,8 +171,9 @@ test('coordinates out of range are refused beside their fields, and nothing is s
   await expect(latitude).toHaveAttribute('aria-describedby', /post-latitude-error/)
   await page.getByLabel('Title').fill('')
   await page.getByRole('button', { name: 'Save', exact: true }).click()
-  await expect(page.locator('.form-error')).toHaveText('Please correct the fields marked below. Nothing was saved.')
+  await expect(page.locator('.form-error')).toHaveText('Please correct the fields marked. Nothing was saved.')
   await expect(page.locator('#post-title-error')).toHaveText(/is required/)
+  await expect(page.getByLabel('Title'), 'the keyboard is taken to the first field marked').toBeFocused()
   await expect(page.locator('.location-marker')).toHaveCount(0)
 
   // Only a latitude is half a location.

@@ -19,7 +19,7 @@ export async function runAction<T>(name: string, action: () => Promise<T>): Prom
     if (error instanceof ApiError) {
       const params = error.data.params
       const fieldErrors = params && typeof params === 'object' ? (params as FieldErrors) : {}
-      const message = Object.keys(fieldErrors).length > 0 && error.code === 'rest_invalid_param' ? 'Please correct the fields marked below.' : error.message
+      const message = Object.keys(fieldErrors).length > 0 && error.code === 'rest_invalid_param' ? 'Please correct the fields marked.' : error.message
       return { ok: false, message, fieldErrors }
     }
     console.error(`admin action ${name} failed:`, error)

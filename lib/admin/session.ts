@@ -1,6 +1,7 @@
 import 'server-only'
 import { getServerSession } from 'next-auth'
 import { redirect } from 'next/navigation'
+import { cache } from 'react'
 import { getAuthOptions } from '../auth/config'
 import { getDb } from '../db'
 import { notSignedIn } from '../http/errors'
@@ -10,14 +11,15 @@ export type AdminActor = { id: number; role: string; email: string; name: string
 
 /**
  * Who is signed in on this browser, or null. As lib/auth/credentials.ts authenticate() does, the user is read from
- * the database on every request, so a demoted or deleted user loses their rights at once.
+ * the database on every request, so a demoted or deleted user loses their rights at once. Read once per request
+ * (React's cache): the layout and the page ask alike.
  */
-export async function getSessionActor(): Promise<AdminActor | null> {
+export const getSessionActor = cache(async (): Promise<AdminActor | null> => {
   const session = await getServerSession(getAuthOptions())
   const userId = session?.user?.id
   if (typeof userId !== 'number') return null
   return getDb().user.findUnique({ where: { id: userId }, select: { id: true, role: true, email: true, name: true } })
-}
+})
 
 /** For admin pages: the signed-in user, or a redirect to the sign-in page that comes back to `returnTo`. */
 export async function requireSessionActor(returnTo: string): Promise<AdminActor> {

@@ -76,7 +76,8 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
         setItems(result.data)
         setMessage({ tone: 'ok', text: done })
       } else {
-        setMessage({ tone: 'error', text: result.message })
+        // A refused order or title names what was wrong; there are no form fields here to mark.
+        setMessage({ tone: 'error', text: Object.values(result.fieldErrors).join(' ') || result.message })
       }
     })
   }

@@ -103,18 +103,25 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, categories
     setErrors(({ latitude: _lat, longitude: _lng, ...rest }) => rest)
   }
 
+  /** Marks the fields, and takes the keyboard to the first one marked. */
+  function showErrors(found: FieldErrors) {
+    setErrors(found)
+    const fields = document.querySelectorAll<HTMLElement>('.editor [id^="post-"]')
+    Array.from(fields).find((element) => found[element.id.slice('post-'.length)])?.focus()
+  }
+
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const parsed = postFormSchema.safeParse(values)
     if (!parsed.success) {
-      setErrors(fieldErrorsOf(parsed.error))
-      setNotice({ tone: 'error', text: 'Please correct the fields marked below. Nothing was saved.' })
+      showErrors(fieldErrorsOf(parsed.error))
+      setNotice({ tone: 'error', text: 'Please correct the fields marked. Nothing was saved.' })
       return
     }
     startSaving(async () => {
       const result = await savePostAction(post.id, values)
       if (!result.ok) {
-        setErrors(result.fieldErrors)
+        showErrors(result.fieldErrors)
         setNotice({ tone: 'error', text: `${result.message} Nothing was saved.` })
         return
       }
