@@ -1,8 +1,12 @@
 // Runs once when a server starts: the database is created (SQLite: under ./data/) and brought to the current
-// schema before the first request.
+// schema before the first request, and what a crash may have left of uploads is cleared away.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return
   const { migrate } = await import('./lib/migrate')
   const applied = await migrate()
   if (applied.length > 0) console.log(`Places: database migrated (${applied.join(', ')})`)
+  const { getConfig } = await import('./lib/config')
+  const { removeStaleIncoming } = await import('./lib/media/storage')
+  const removed = await removeStaleIncoming(getConfig().incomingStaleSeconds)
+  if (removed > 0) console.log(`Places: removed ${removed} unfinished uploads`)
 }

@@ -12,6 +12,7 @@ const schema = z.object({
   SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
   UPLOADS_DIR: z.string().min(1).default('./data/uploads'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  INCOMING_STALE_SECONDS: z.coerce.number().int().min(0).default(60),
   KEEP_IMAGE_METADATA: z.enum(['true', 'false', '1', '0']).default('false'),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   MAP_TILE_URL: z.string().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
@@ -24,6 +25,8 @@ export type Config = {
   siteUrl: string
   uploadsDir: string
   uploadMaxBytes: number
+  /** at start, unfinished uploads older than this are removed */
+  incomingStaleSeconds: number
   /** serve uploaded images with their metadata (GPS included) instead of copies stripped of it */
   keepImageMetadata: boolean
   /** signs session cookies; from AUTH_SECRET, else made once and kept beside the database (lib/auth/config.ts) */
@@ -47,6 +50,7 @@ export function getConfig(): Config {
     siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     uploadsDir: path.resolve(env.UPLOADS_DIR),
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    incomingStaleSeconds: env.INCOMING_STALE_SECONDS,
     keepImageMetadata: env.KEEP_IMAGE_METADATA === 'true' || env.KEEP_IMAGE_METADATA === '1',
     authSecret: env.AUTH_SECRET,
     mapTiles: { url: env.MAP_TILE_URL, attribution: env.MAP_TILE_ATTRIBUTION },

@@ -1,7 +1,7 @@
 import 'server-only'
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { fileTypeFromFile } from 'file-type'
@@ -155,4 +155,24 @@ type AttachmentRow = Omit<AttachmentDto, 'url'> & { filePath: string }
 
 export function toAttachmentDto({ filePath, ...row }: AttachmentRow): AttachmentDto {
   return { ...row, url: attachmentUrl(filePath) }
+}
+
+/**
+ * Removes what uploads cut off by a crash left in incoming/ (a server stopped cleanly leaves nothing there). Only
+ * files untouched for `staleSeconds` go: another instance sharing the folder may be writing the others right now.
+ */
+export async function removeStaleIncoming(staleSeconds: number): Promise<number> {
+  const folder = uploadsPath('incoming')
+  const names = await readdir(folder).catch(() => [] as string[])
+  const cutoff = Date.now() - staleSeconds * 1000
+  let removed = 0
+  for (const name of names) {
+    const file = path.join(folder, name)
+    const info = await stat(file).catch(() => null)
+    if (info && info.mtimeMs <= cutoff) {
+      await rm(file, { force: true })
+      removed++
+    }
+  }
+  return removed
 }
