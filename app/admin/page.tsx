@@ -4,6 +4,7 @@ import { listCategoryOptions, listEditablePosts, listPostTypes } from '@/lib/adm
 import { requireSessionActor } from '@/lib/admin/session'
 import { canCreatePosts } from '@/lib/auth/capabilities'
 import { postTypeSchema, STATUSES } from '@/lib/places/schemas'
+import { formatUtcMinute } from './_components/format'
 import { STATUS_LABELS } from './_components/status-labels'
 
 export const metadata: Metadata = { title: 'Posts' }
@@ -103,7 +104,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
                 <td>{post.type}</td>
                 <td>{STATUS_LABELS[post.status] ?? post.status}</td>
                 <td>{post.authorName}</td>
-                <td><time dateTime={post.publishedAt}>{post.publishedAt.slice(0, 16).replace('T', ' ')}</time></td>
+                <td><time dateTime={post.publishedAt}>{formatUtcMinute(post.publishedAt)}</time></td>
                 <td>{post.hasLocation ? (post.locationPublic ? 'Yes' : 'Yes (private)') : <span className="muted">No</span>}</td>
                 <td>{post.attachmentCount}</td>
               </tr>

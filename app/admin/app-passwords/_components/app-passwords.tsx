@@ -1,18 +1,20 @@
 'use client'
 
 import { useState, useTransition, type FormEvent } from 'react'
+import { formatUtcMinute } from '@/app/admin/_components/format'
+import { Notice, type NoticeValue } from '@/app/admin/_components/notice'
 import { FieldError, describedBy } from '@/app/admin/_components/field-error'
 import type { AppPasswordRow } from '@/lib/admin/app-passwords'
 import { appPasswordNameSchema, fieldErrorsOf, type FieldErrors } from '@/lib/admin/forms'
 import { createAppPasswordAction, revokeAppPasswordAction, type CreatedAppPassword } from '../actions'
 
-const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : 'Never')
+const when = (iso: string | null) => (iso ? `${formatUtcMinute(iso)} UTC` : 'Never')
 
 export function AppPasswords({ email, passwords }: { email: string; passwords: AppPasswordRow[] }) {
   const [name, setName] = useState('')
   const [errors, setErrors] = useState<FieldErrors>({})
   const [created, setCreated] = useState<CreatedAppPassword>()
-  const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string }>()
+  const [message, setMessage] = useState<NoticeValue>()
   const [confirming, setConfirming] = useState<string | null>(null)
   const [pending, startTransition] = useTransition()
 
@@ -71,7 +73,7 @@ export function AppPasswords({ email, passwords }: { email: string; passwords: A
         </div>
       )}
       <div aria-live="polite">
-        {message && <p className={message.tone === 'ok' ? 'notice' : 'form-error'} role={message.tone === 'ok' ? 'status' : 'alert'}>{message.text}</p>}
+        <Notice notice={message} />
       </div>
 
       <h2>Your application passwords</h2>

@@ -1,6 +1,7 @@
 'use client'
 
 import { useState, useTransition, type FormEvent } from 'react'
+import { Notice, type NoticeValue } from '@/app/admin/_components/notice'
 import { FieldError, describedBy } from '@/app/admin/_components/field-error'
 import type { FieldErrors } from '@/lib/admin/forms'
 import type { UserRow } from '@/lib/admin/users'
@@ -36,7 +37,7 @@ function RoleForm({ user, roles, isMe, onDone }: { user: UserRow; roles: string[
 
 export function Users({ users, roles, currentUserId }: Props) {
   const [errors, setErrors] = useState<FieldErrors>({})
-  const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string }>()
+  const [message, setMessage] = useState<NoticeValue>()
   const [pending, startTransition] = useTransition()
   const [formKey, setFormKey] = useState(0)
 
@@ -66,7 +67,7 @@ export function Users({ users, roles, currentUserId }: Props) {
   return (
     <>
       <div aria-live="polite">
-        {message && <p className={message.tone === 'ok' ? 'notice' : 'form-error'} role={message.tone === 'ok' ? 'status' : 'alert'}>{message.text}</p>}
+        <Notice notice={message} />
       </div>
       <table className="post-table">
         <thead>

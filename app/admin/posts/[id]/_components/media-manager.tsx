@@ -1,6 +1,8 @@
 'use client'
 
 import { useRef, useState, useTransition, type DragEvent } from 'react'
+import { formatCoordinate } from '@/app/admin/_components/format'
+import { Notice, type NoticeValue } from '@/app/admin/_components/notice'
 import type { ActionResult } from '@/lib/admin/action-result'
 import { attachmentTitleSchema } from '@/lib/admin/forms'
 import type { AttachmentDto } from '@/lib/media/storage'
@@ -8,7 +10,6 @@ import { removeMediaAction, renameMediaAction, reorderMediaAction } from '../../
 
 type Upload = { key: number; name: string; loaded: number; total: number; state: 'waiting' | 'uploading' | 'done' | 'failed'; error?: string }
 
-const short = (value: number) => String(Math.round(value * 1e5) / 1e5)
 const ACCEPT = 'image/jpeg,image/png,image/gif,image/webp,image/tiff,image/heic,image/heif,image/avif'
 
 /** POST /places/v1/media?post=ID with the file as the body, reporting progress; resolves with the new attachment. */
@@ -39,7 +40,7 @@ function uploadFile(postId: number, file: File, onProgress: (loaded: number, tot
 export function MediaManager({ postId, initial }: { postId: number; initial: AttachmentDto[] }) {
   const [items, setItems] = useState(initial)
   const [uploads, setUploads] = useState<Upload[]>([])
-  const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string }>()
+  const [message, setMessage] = useState<NoticeValue>()
   const [over, setOver] = useState(false)
   const [pending, startTransition] = useTransition()
   const [confirming, setConfirming] = useState<number | null>(null)
@@ -149,7 +150,7 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
       )}
 
       <div aria-live="polite">
-        {message && <p className={message.tone === 'ok' ? 'notice' : 'form-error'} role={message.tone === 'ok' ? 'status' : 'alert'}>{message.text}</p>}
+        <Notice notice={message} />
       </div>
 
       {items.length === 0 ? (
@@ -186,7 +187,7 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
                   <button type="submit" className="secondary" disabled={pending}>Rename</button>
                 </form>
                 <p className="muted">
-                  {item.latitude !== null && item.longitude !== null ? `GPS ${short(item.latitude)}, ${short(item.longitude)}` : 'No GPS'} · {(item.size / 1024).toFixed(0)} KB
+                  {item.latitude !== null && item.longitude !== null ? `GPS ${formatCoordinate(item.latitude)}, ${formatCoordinate(item.longitude)}` : 'No GPS'} · {(item.size / 1024).toFixed(0)} KB
                 </p>
                 <div className="inline">
                   <button type="button" className="secondary" onClick={() => move(index, index - 1)} disabled={pending || index === 0} aria-label={`Move “${item.title}” up`}>↑ Up</button>

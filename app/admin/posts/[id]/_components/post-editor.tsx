@@ -1,6 +1,8 @@
 'use client'
 
 import { useState, useTransition, type FormEvent } from 'react'
+import { formatCoordinate, formatUtcMinute } from '@/app/admin/_components/format'
+import { Notice, type NoticeValue } from '@/app/admin/_components/notice'
 import { FieldError, describedBy } from '@/app/admin/_components/field-error'
 import { LocationPickerLoader } from '@/app/admin/_components/location-picker-loader'
 import type { Tiles } from '@/app/admin/_components/location-picker'
@@ -44,8 +46,6 @@ function typedLocation(values: PostFormValues): { latitude: number; longitude: n
   return { latitude: latitude.data, longitude: longitude.data }
 }
 
-const short = (value: number) => String(Math.round(value * 1e5) / 1e5)
-
 /**
  * What is wrong with one field as it stands, by itself: that a latitude needs a longitude is said on saving only,
  * not while the user is still on the way to typing the other.
@@ -74,7 +74,7 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, categories
   const [values, setValues] = useState(() => toValues(saved))
   const [post, setPost] = useState(saved)
   const [errors, setErrors] = useState<FieldErrors>({})
-  const [notice, setNotice] = useState<{ tone: 'ok' | 'error'; text: string }>()
+  const [notice, setNotice] = useState<NoticeValue>()
   const [dirty, setDirty] = useState(false)
   const [statuses, setStatuses] = useState(allowedStatuses)
   const [gps, setGps] = useState<GpsState>({ state: 'idle' })
@@ -140,7 +140,7 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, categories
     setGps({
       state: 'message',
       tone: 'ok',
-      text: `Location filled in from the photo “${found.attachment_title}” (${short(found.latitude)}, ${short(found.longitude)}). Save the post to keep it.`,
+      text: `Location filled in from the photo “${found.attachment_title}” (${formatCoordinate(found.latitude)}, ${formatCoordinate(found.longitude)}). Save the post to keep it.`,
     })
   }
 
@@ -252,8 +252,8 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, categories
               {gps.state === 'confirm' && (
                 <div className="confirm" role="group" aria-label="Replace the location?">
                   <p>
-                    This post already has a location ({short(location?.latitude ?? 0)}, {short(location?.longitude ?? 0)}). Replace it with the one
-                    from the photo “{gps.found.attachment_title}” ({short(gps.found.latitude)}, {short(gps.found.longitude)})?
+                    This post already has a location ({formatCoordinate(location?.latitude ?? 0)}, {formatCoordinate(location?.longitude ?? 0)}). Replace it with the one
+                    from the photo “{gps.found.attachment_title}” ({formatCoordinate(gps.found.latitude)}, {formatCoordinate(gps.found.longitude)})?
                   </p>
                   <button type="button" onClick={() => applyFound(gps.found)}>Replace location</button>{' '}
                   <button type="button" className="secondary" onClick={() => setGps({ state: 'message', tone: 'ok', text: 'The location was kept as it was.' })}>Keep current location</button>
@@ -302,7 +302,7 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, categories
             onChange={(categoryIds, newCategories) => update({ categoryIds, newCategories })}
             error={errors.categoryIds ?? errors.newCategories}
           />
-          <p className="muted">By {post.authorName}. Last saved {post.modifiedAt.slice(0, 16).replace('T', ' ')} UTC.</p>
+          <p className="muted">By {post.authorName}. Last saved {formatUtcMinute(post.modifiedAt)} UTC.</p>
           {publicUrl && <p><a href={publicUrl}>View the post</a></p>}
         </div>
       </div>
@@ -312,7 +312,7 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, categories
           <button type="submit" disabled={saving}>{saving ? 'Saving…' : 'Save'}</button>
           {canDelete && !confirmDelete && <button type="button" className="danger" onClick={() => setConfirmDelete(true)}>Delete…</button>}
           <div className="editor-status" aria-live="polite">
-            {notice && <p className={notice.tone === 'ok' ? 'notice' : 'form-error'} role={notice.tone === 'ok' ? 'status' : 'alert'}>{notice.text}</p>}
+            <Notice notice={notice} />
             {dirty && !notice && <p className="muted">Unsaved changes.</p>}
           </div>
         </div>
