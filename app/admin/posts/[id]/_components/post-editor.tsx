@@ -46,6 +46,11 @@ function typedLocation(values: PostFormValues): { latitude: number; longitude: n
   return { latitude: latitude.data, longitude: longitude.data }
 }
 
+const COORDINATES = [
+  { name: 'latitude', label: 'Latitude', hint: '−90 to 90, north positive' },
+  { name: 'longitude', label: 'Longitude', hint: '−180 to 180, east positive' },
+] as const
+
 /**
  * What is wrong with one field as it stands, by itself: that a latitude needs a longitude is said on saving only,
  * not while the user is still on the way to typing the other.
@@ -211,32 +216,21 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, categories
               <FieldError id="post-address" message={errors.address} />
             </div>
             <div className="coordinates">
-              <div className="field">
-                <label htmlFor="post-latitude">Latitude</label>
-                <input
-                  {...field('latitude')}
-                  aria-describedby={describedBy('post-latitude', errors.latitude, 'latitude-hint')}
-                  inputMode="decimal"
-                  value={values.latitude}
-                  onChange={(e) => update({ latitude: e.target.value })}
-                  onBlur={() => { check('latitude'); setRecenter((n) => n + 1) }}
-                />
-                <p id="latitude-hint" className="hint">−90 to 90, north positive</p>
-                <FieldError id="post-latitude" message={errors.latitude} />
-              </div>
-              <div className="field">
-                <label htmlFor="post-longitude">Longitude</label>
-                <input
-                  {...field('longitude')}
-                  aria-describedby={describedBy('post-longitude', errors.longitude, 'longitude-hint')}
-                  inputMode="decimal"
-                  value={values.longitude}
-                  onChange={(e) => update({ longitude: e.target.value })}
-                  onBlur={() => { check('longitude'); setRecenter((n) => n + 1) }}
-                />
-                <p id="longitude-hint" className="hint">−180 to 180, east positive</p>
-                <FieldError id="post-longitude" message={errors.longitude} />
-              </div>
+              {COORDINATES.map(({ name, label, hint }) => (
+                <div className="field" key={name}>
+                  <label htmlFor={`post-${name}`}>{label}</label>
+                  <input
+                    {...field(name)}
+                    aria-describedby={describedBy(`post-${name}`, errors[name], `${name}-hint`)}
+                    inputMode="decimal"
+                    value={values[name]}
+                    onChange={(e) => update({ [name]: e.target.value })}
+                    onBlur={() => { check(name); setRecenter((n) => n + 1) }}
+                  />
+                  <p id={`${name}-hint`} className="hint">{hint}</p>
+                  <FieldError id={`post-${name}`} message={errors[name]} />
+                </div>
+              ))}
             </div>
             <p className="hint" id="map-hint">Click the map to put the location there, or drag the marker.</p>
             <LocationPickerLoader latitude={location?.latitude ?? null} longitude={location?.longitude ?? null} onPick={setLocation} tiles={tiles} recenter={recenter} />
