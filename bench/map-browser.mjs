@@ -1,0 +1,254 @@
+#!/usr/bin/env node
+// The public map at scale, in a real browser: N generated places (bench/generate.mjs) in a fresh SQLite database, the
+// built app (`next build` first) on a spare port, and Debian's Chromium opening the home page.
+//
+//   node bench/map-browser.mjs [--places 100000] [--port 3198] [--runs 5] [--data DIR] [--fresh]
+//
+// Prints, as a table and as JSON on the last line:
+// - first-load JavaScript of `/`, gzipped: from the build's manifests (what the page's HTML loads, plus the map's
+//   chunk that next/dynamic loads at once), and as the browser actually fetched it;
+// - time from navigation to the first view drawn (the page marks `places-map:ready` one frame after the clusters of
+//   the first view are on the map), on a cold server (its index of places not yet built) and warm;
+// - frame timing during a scripted sequence of pans and wheel zooms, and how long each move took to show its view.
+// The database is kept in DIR (default: the system's temp folder) and reused by later runs unless --fresh.
+import { spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { gzipSync } from 'node:zlib'
+import { chromium } from '@playwright/test'
+import { writePlaces } from './generate.mjs'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const require = createRequire(import.meta.url)
+
+const { values: opts } = parseArgs({
+  options: {
+    places: { type: 'string', default: '100000' },
+    port: { type: 'string', default: '3198' },
+    runs: { type: 'string', default: '5' },
+    data: { type: 'string' },
+    fresh: { type: 'boolean', default: false },
+  },
+})
+const N = Number(opts.places)
+const PORT = Number(opts.port)
+const RUNS = Number(opts.runs)
+const BASE_URL = `http://127.0.0.1:${PORT}`
+const dataDir = path.resolve(opts.data ?? path.join(os.tmpdir(), `places-map-bench-${N}`))
+const databaseUrl = `file:${path.join(dataDir, 'places.db')}`
+// As playwright.config.ts launches it (the `chromium` constant there).
+const CHROMIUM = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+}
+const VIEWPORT = { width: 1280, height: 800 }
+const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), SITE_URL: BASE_URL, NEXT_TELEMETRY_DISABLED: '1' }
+
+function log(message) {
+  process.stderr.write(`map-browser: ${message}\n`)
+}
+
+function places(...args) {
+  const run = spawnSync(process.execPath, [path.join(root, 'bin', 'places.mjs'), ...args], { cwd: root, env, encoding: 'utf8', maxBuffer: 64 << 20 })
+  if (run.status !== 0) throw new Error(`places ${args.join(' ')} failed:\n${run.stderr}`)
+  return run.stdout
+}
+
+async function prepareDatabase() {
+  const done = path.join(dataDir, 'ready')
+  if (opts.fresh) rmSync(dataDir, { recursive: true, force: true })
+  if (existsSync(done)) return log(`reusing ${dataDir} (--fresh to make it anew)`)
+  rmSync(dataDir, { recursive: true, force: true })
+  mkdirSync(dataDir, { recursive: true })
+  const file = path.join(dataDir, 'places.geojson')
+  const out = createWriteStream(file)
+  const stats = await writePlaces(out, N)
+  out.end()
+  await once(out, 'finish')
+  log(`generated ${N} places (${stats.publicIndexes.length} public posts of type post); importing…`)
+  places('migrate')
+  places('user', 'create', '--email', 'bench@example.org', '--password', 'bench-password-0123', '--role', 'administrator')
+  const started = performance.now()
+  places('import', file)
+  log(`imported in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  rmSync(file)
+  spawnSync('touch', [done])
+}
+
+async function startServer() {
+  if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) throw new Error('no build: run `NEXT_TELEMETRY_DISABLED=1 npx next build` first')
+  const server = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', String(PORT)], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] })
+  for (let i = 0; i < 600; i++) {
+    // A route that does not touch the map's index, so that the first page view finds it cold.
+    const ok = await fetch(`${BASE_URL}/places/v1/geojson?posts_per_page=1`).then((r) => r.ok, () => false)
+    if (ok) return server
+    if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error('the server did not start within 60 s')
+}
+
+const gzipSize = (bytes) => gzipSync(bytes, { level: 9 }).length
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
+
+/**
+ * First-load JS of `/` from the build: the page's bootstrap chunks and its client entry (what its HTML loads), and
+ * the chunks of the map that next/dynamic loads as soon as the page runs.
+ */
+function firstLoadFromBuild() {
+  const next = path.join(root, '.next')
+  const manifest = JSON.parse(readFileSync(path.join(next, 'server', 'app', 'page', 'build-manifest.json'), 'utf8'))
+  globalThis.__RSC_MANIFEST = {}
+  require(path.join(next, 'server', 'app', 'page_client-reference-manifest.js'))
+  const entries = globalThis.__RSC_MANIFEST['/page'].entryJSFiles
+  const html = new Set([...manifest.rootMainFiles, ...entries['[project]/app/layout'], ...entries['[project]/app/page']])
+  const loadable = JSON.parse(readFileSync(path.join(next, 'server', 'app', 'page', 'react-loadable-manifest.json'), 'utf8'))
+  const dynamic = new Set(Object.values(loadable).flatMap((entry) => entry.files.filter((file) => file.endsWith('.js') && !html.has(file))))
+  const size = (files) => [...files].reduce((sum, file) => sum + gzipSize(readFileSync(path.join(next, file))), 0)
+  return { htmlGzip: size(html), mapChunkGzip: size(dynamic), files: html.size + dynamic.size }
+}
+
+/** Opens the map in a new browser context (an empty cache); returns when its first view is drawn. */
+async function openMap(browser, { trackJs = false } = {}) {
+  const context = await browser.newContext({ viewport: VIEWPORT })
+  const page = await context.newPage()
+  // Tiles cannot load here (no internet); fail them at once, as they fail on these machines anyway.
+  await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort('internetdisconnected'))
+  const scripts = new Map()
+  if (trackJs) {
+    page.on('response', async (response) => {
+      if (response.request().resourceType() === 'script' && response.url().startsWith(BASE_URL)) {
+        scripts.set(response.url(), gzipSize(await response.body().catch(() => Buffer.alloc(0))))
+      }
+    })
+  }
+  await page.goto(BASE_URL, { waitUntil: 'commit' })
+  await page.waitForFunction(() => performance.getEntriesByName('places-map:ready').length > 0, null, { timeout: 60_000, polling: 16 })
+  const timing = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0]
+    return {
+      ready: performance.getEntriesByName('places-map:ready')[0].startTime,
+      html: nav.responseEnd,
+      markers: document.querySelectorAll('.cluster-marker, path.place-marker').length,
+      places: Number(document.querySelector('.place-count')?.textContent?.match(/^([\d,]+)/)?.[1].replace(/,/g, '') ?? 0),
+    }
+  })
+  return { context, page, timing, scripts }
+}
+
+/** Pans and zooms as a visitor would, recording every frame, long tasks, and how long each move took to show its view. */
+async function panAndZoom(page) {
+  const map = await page.locator('.places-map').boundingBox()
+  const centre = { x: map.x + map.width / 2, y: map.y + map.height / 2 }
+  await page.evaluate(() => {
+    const state = (window.__bench = { frames: [], longTasks: [], recording: true })
+    const tick = (t) => {
+      state.frames.push(t)
+      if (state.recording) requestAnimationFrame(tick)
+    }
+    requestAnimationFrame(tick)
+    new PerformanceObserver((list) => state.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' })
+  })
+  const settle = []
+  const waitForView = async () => {
+    const started = Date.now()
+    // The move's view is loaded 80 ms after the move ends; data-ready is false while it loads.
+    await page.waitForTimeout(100)
+    await page.waitForSelector('.map-app[data-ready="true"]', { timeout: 30_000 })
+    settle.push(Date.now() - started + 0)
+  }
+  const drag = async (dx, dy) => {
+    await page.mouse.move(centre.x, centre.y)
+    await page.mouse.down()
+    for (let step = 1; step <= 20; step++) await page.mouse.move(centre.x + (dx * step) / 20, centre.y + (dy * step) / 20)
+    await page.mouse.up()
+    await waitForView()
+  }
+  const wheel = async (deltaY) => {
+    await page.mouse.move(centre.x + 40, centre.y - 30)
+    await page.mouse.wheel(0, deltaY)
+    await page.waitForTimeout(400) // Leaflet's wheel debounce and zoom animation
+    await waitForView()
+  }
+  const started = Date.now()
+  for (const [dx, dy] of [[300, 0], [-200, 150], [0, -250]]) await drag(dx, dy)
+  for (let i = 0; i < 6; i++) await wheel(-120)
+  for (const [dx, dy] of [[250, 100], [-400, 0], [100, -200], [200, 200]]) await drag(dx, dy)
+  for (let i = 0; i < 6; i++) await wheel(120)
+  for (const [dx, dy] of [[-300, 0], [300, 100]]) await drag(dx, dy)
+  const seconds = (Date.now() - started) / 1000
+  const { frames, longTasks } = await page.evaluate(() => {
+    window.__bench.recording = false
+    return window.__bench
+  })
+  const gaps = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b)
+  const pick = (q) => gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))]
+  settle.sort((a, b) => a - b)
+  return {
+    moves: settle.length,
+    seconds,
+    fps: gaps.length / (gaps.reduce((a, b) => a + b, 0) / 1000),
+    frameP50: pick(0.5),
+    frameP95: pick(0.95),
+    frameP99: pick(0.99),
+    frameMax: gaps.at(-1),
+    framesOver50ms: gaps.filter((gap) => gap > 50).length,
+    frames: gaps.length,
+    longTasks: longTasks.length,
+    longestTask: Math.max(0, ...longTasks),
+    viewP50: settle[Math.floor(settle.length / 2)],
+    viewMax: settle.at(-1),
+  }
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
+await prepareDatabase()
+const build = firstLoadFromBuild()
+log('starting next start…')
+const server = await startServer()
+const browser = await chromium.launch(CHROMIUM)
+try {
+  const cold = await openMap(browser, { trackJs: true })
+  const browserJs = [...cold.scripts.values()].reduce((a, b) => a + b, 0)
+  await cold.context.close()
+  const warm = []
+  for (let i = 0; i < RUNS; i++) {
+    const run = await openMap(browser)
+    warm.push(run.timing)
+    if (i < RUNS - 1) await run.context.close()
+    else {
+      const motion = await panAndZoom(run.page)
+      await run.context.close()
+      const result = {
+        places: cold.timing.places,
+        firstLoadJsGzip: { fromBuild: build.htmlGzip + build.mapChunkGzip, pageHtml: build.htmlGzip, mapChunk: build.mapChunkGzip, browser: browserJs, browserFiles: cold.scripts.size },
+        readyColdMs: Math.round(cold.timing.ready),
+        readyWarmMsMedian: Math.round(median(warm.map((t) => t.ready))),
+        readyWarmMs: warm.map((t) => Math.round(t.ready)),
+        htmlWarmMsMedian: Math.round(median(warm.map((t) => t.html))),
+        markers: warm[0].markers,
+        motion: Object.fromEntries(Object.entries(motion).map(([k, v]) => [k, Math.round(v * 10) / 10])),
+      }
+      console.log(`
+places on the map (public, type post)   ${result.places.toLocaleString('en')}
+first-load JS of / (gzip -9)            ${kb(result.firstLoadJsGzip.fromBuild)} from the build (${kb(build.htmlGzip)} the page's HTML loads + ${kb(build.mapChunkGzip)} the map chunk)
+                                        ${kb(browserJs)} fetched by the browser until the map was drawn (${cold.scripts.size} files)
+first view drawn, cold server           ${result.readyColdMs} ms after navigation (the index of places built on this request)
+first view drawn, warm                  ${result.readyWarmMsMedian} ms median of ${RUNS} (${result.readyWarmMs.join(', ')}); HTML in ${result.htmlWarmMsMedian} ms
+markers drawn in the first view         ${result.markers}
+pan/zoom: ${motion.moves} moves in ${motion.seconds.toFixed(1)} s   ${motion.fps.toFixed(1)} fps; frame p50 ${motion.frameP50.toFixed(1)} ms, p95 ${motion.frameP95.toFixed(1)}, p99 ${motion.frameP99.toFixed(1)}, max ${motion.frameMax.toFixed(1)}; ${motion.framesOver50ms} of ${motion.frames} frames over 50 ms
+                                        ${motion.longTasks} long tasks (longest ${motion.longestTask.toFixed(0)} ms); a move's view shown after ${motion.viewP50} ms median, ${motion.viewMax} ms max`)
+      console.log(JSON.stringify(result))
+    }
+  }
+} finally {
+  await browser.close()
+  server.kill('SIGTERM')
+}
