@@ -26,12 +26,43 @@ export function sqliteFile(url: string): string {
   return file
 }
 
+// SQLite lets one writer in at a time; another waits for the lock. better-sqlite3 waits synchronously, which
+// would freeze a server's event loop (every request) while, say, a command-line import holds the lock. So the server
+// waits at most a moment synchronously and then retries the statement asynchronously, up to BUSY_RETRY_MS; a
+// command line, which serves nobody else, simply waits.
+const BUSY_RETRY_MS = 30_000
+const isServer = process.env.NEXT_RUNTIME !== undefined
+
+function isBusy(error: unknown): boolean {
+  const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } }
+  return code === 'P1008' || meta?.driverAdapterError?.cause?.kind === 'SocketTimeout'
+}
+
+function retryWhenBusy(client: PrismaClient): Db {
+  return client.$extends({
+    query: {
+      async $allOperations({ args, query }) {
+        const deadline = Date.now() + BUSY_RETRY_MS
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await query(args)
+          } catch (error) {
+            if (!isBusy(error) || Date.now() > deadline) throw error
+            await new Promise((resolve) => setTimeout(resolve, Math.min(5 * 2 ** attempt, 100)))
+          }
+        }
+      },
+    },
+  }) as unknown as Db // a query extension adds no methods: the client's type is unchanged
+}
+
 export function createDb(url: string): Db {
   if (dialectOf(url) === 'postgresql') {
     return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db
   }
-  // better-sqlite3 waits up to `timeout` ms for a lock (SQLite's busy timeout) instead of failing with SQLITE_BUSY.
-  return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 15_000 }) })
+  const timeout = isServer ? 20 : BUSY_RETRY_MS
+  const client = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout }) })
+  return isServer ? retryWhenBusy(client) : client
 }
 
 const cache = globalThis as unknown as { placesDb?: { url: string; db: Db } }
