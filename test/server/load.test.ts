@@ -98,11 +98,12 @@ for (const kind of databaseKinds) {
       })()
 
       const connectionErrors: Record<string, number> = {}
-      const load = autocannon({ url: server.url, connections: 64, duration: SECONDS, requests: reads })
-      load.on('reqError', (error: NodeJS.ErrnoException) => {
-        connectionErrors[error.code ?? error.message] = (connectionErrors[error.code ?? error.message] ?? 0) + 1
+      const result = await new Promise<autocannon.Result>((resolve, reject) => {
+        const load = autocannon({ url: server.url, connections: 64, duration: SECONDS, requests: reads }, (error, done) => (error ? reject(error) : resolve(done)))
+        load.on('reqError', (error: NodeJS.ErrnoException) => {
+          connectionErrors[error.code ?? error.message] = (connectionErrors[error.code ?? error.message] ?? 0) + 1
+        })
       })
-      const result = await load
       writing = false
       await Promise.all([importer, uploader])
 
