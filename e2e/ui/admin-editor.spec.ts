@@ -135,8 +135,10 @@ test('photos in order, renamed and removed; import asks before replacing a locat
   const gps = await page.request.get(`/places/v1/attachment-exif-gps/${id}`)
   expect(await gps.json()).toMatchObject({ attachment_title: 'Scaled copy' })
   await page.getByRole('button', { name: 'Import location from media' }).click()
+  await expect(page.getByText('Location filled in from the photo “Scaled copy”')).toBeVisible()
   expect(Number(await page.getByLabel('Latitude').inputValue())).toBeCloseTo(SCALED_GPS.latitude, 6)
   await page.getByRole('button', { name: 'Clear location' }).click()
+  await expect(page.getByLabel('Latitude')).toHaveValue('')
 
   await page.getByLabel('Latitude').fill('10')
   await page.getByLabel('Longitude').fill('20')
@@ -195,8 +197,8 @@ test('the map: a click puts the location, and the keyboard alone can type and sa
   await expect(map).toBeVisible()
   // The map opens on the whole world around 20° N, 0°: its middle is about there.
   await map.click({ position: { x: (await map.boundingBox())!.width / 2, y: (await map.boundingBox())!.height / 2 } })
-  expect(Number(await page.getByLabel('Latitude').inputValue())).toBeCloseTo(20, 0)
-  expect(Math.abs(Number(await page.getByLabel('Longitude').inputValue()))).toBeLessThan(1)
+  await expect.poll(async () => Number(await page.getByLabel('Latitude').inputValue())).toBeCloseTo(20, 0)
+  await expect.poll(async () => Math.abs(Number(await page.getByLabel('Longitude').inputValue()))).toBeLessThan(1)
   await expect(page.locator('.location-marker')).toHaveCount(1)
 
   await page.getByLabel('Latitude').focus()
