@@ -269,6 +269,9 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Started by bin/places.mjs: stop when it is gone (killed, say), with whatever transaction is open rolled back.
+process.on('disconnect', () => process.exit(130))
+
 void main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code
+  process.exit(code)
 })
