@@ -1,16 +1,18 @@
+import { after } from 'next/server'
 import { getConfig } from '@/lib/config'
 import { listCategoryTree } from '@/lib/places/categories'
-import { getPlacesExtent } from '@/lib/places/public'
+import { warmPlaceIndex } from '@/lib/places/public'
 import { parseMapState } from '@/lib/places/schemas'
 import { PlacesMapLoader } from './_components/places-map-loader'
 
-// The public map: every published place, clustered, with the list of those in view beside it. The page reads what
-// the first view needs from lib/ (the warm-up of the map's index included); the map then reads /places/v1/geojson.
+// The public map: every published place, clustered, with the list of those in view beside it. The page reads the
+// categories from lib/; the map reads its places from /places/v1/geojson in the browser.
 export default async function HomePage({ searchParams }: PageProps<'/'>) {
   const state = parseMapState(await searchParams)
   const categories = await listCategoryTree()
   const categoryId = categories.some((c) => c.id === state.categoryId) ? state.categoryId : null
-  const extent = await getPlacesExtent({ postType: state.postType, categoryId })
+  // The map's index is built (once per change of the data) while the browser loads the map.
+  after(() => warmPlaceIndex({ postType: state.postType, categoryId }))
   return (
     <main className="map-page">
       <h1 className="visually-hidden">Places</h1>
@@ -18,7 +20,6 @@ export default async function HomePage({ searchParams }: PageProps<'/'>) {
         postType={state.postType}
         categoryId={categoryId}
         view={state.view}
-        extent={extent}
         categories={categories}
         tiles={getConfig().mapTiles}
       />

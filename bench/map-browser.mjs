@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The public map at scale, in a real browser: N generated places (bench/generate.mjs) in a fresh SQLite database, the
-// built app (`next build` first) on a spare port, and Debian's Chromium opening the home page.
+// The public map at scale, in a real browser: N published places (made here, around 40 cities, in 12 categories) in
+// a fresh SQLite database, the built app (`next build` first) on a spare port, and Debian's Chromium opening the home
+// page.
 //
 //   node bench/map-browser.mjs [--places 100000] [--port 3198] [--runs 5] [--data DIR] [--fresh]
 //
@@ -12,8 +13,7 @@
 // - frame timing during a scripted sequence of pans and wheel zooms, and how long each move took to show its view.
 // The database is kept in DIR (default: the system's temp folder) and reused by later runs unless --fresh.
 import { spawn, spawnSync } from 'node:child_process'
-import { once } from 'node:events'
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
@@ -21,7 +21,6 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
-import { writePlaces } from './generate.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
@@ -60,6 +59,53 @@ function places(...args) {
   return run.stdout
 }
 
+const CITIES = [
+  [48.8566, 2.3522, 'Paris'], [51.5072, -0.1276, 'London'], [52.52, 13.405, 'Berlin'], [40.4168, -3.7038, 'Madrid'],
+  [41.9028, 12.4964, 'Rome'], [52.3676, 4.9041, 'Amsterdam'], [48.2082, 16.3738, 'Vienna'], [59.3293, 18.0686, 'Stockholm'],
+  [38.7223, -9.1393, 'Lisbon'], [50.0755, 14.4378, 'Prague'], [47.4979, 19.0402, 'Budapest'], [37.9838, 23.7275, 'Athens'],
+  [41.0082, 28.9784, 'Istanbul'], [55.7558, 37.6173, 'Moscow'], [30.0444, 31.2357, 'Cairo'], [-1.2921, 36.8219, 'Nairobi'],
+  [-33.9249, 18.4241, 'Cape Town'], [6.5244, 3.3792, 'Lagos'], [25.2048, 55.2708, 'Dubai'], [19.076, 72.8777, 'Mumbai'],
+  [28.6139, 77.209, 'Delhi'], [13.7563, 100.5018, 'Bangkok'], [1.3521, 103.8198, 'Singapore'], [-6.2088, 106.8456, 'Jakarta'],
+  [39.9042, 116.4074, 'Beijing'], [31.2304, 121.4737, 'Shanghai'], [37.5665, 126.978, 'Seoul'], [35.6762, 139.6503, 'Tokyo'],
+  [-33.8688, 151.2093, 'Sydney'], [-36.8485, 174.7633, 'Auckland'], [-18.1416, 178.4419, 'Suva'], [21.3069, -157.8583, 'Honolulu'],
+  [61.2181, -149.9003, 'Anchorage'], [37.7749, -122.4194, 'San Francisco'], [34.0522, -118.2437, 'Los Angeles'],
+  [19.4326, -99.1332, 'Mexico City'], [41.8781, -87.6298, 'Chicago'], [40.7128, -74.006, 'New York'],
+  [-23.5558, -46.6396, 'São Paulo'], [-34.6037, -58.3816, 'Buenos Aires'],
+]
+const KINDS = ['café', 'museum', 'park', 'bakery', 'bridge', 'market', 'gallery', 'viewpoint', 'library', 'theatre', 'garden', 'tower']
+const CATEGORIES = ['Food & Drink > Cafés', 'Culture > Museums', 'Nature > Parks', 'Food & Drink > Bakeries', 'Heritage > Bridges',
+  'Food & Drink > Markets', 'Culture > Galleries', 'Nature > Viewpoints', 'Culture > Libraries', 'Culture > Theatres',
+  'Nature > Gardens', 'Heritage > Towers']
+
+/** N published places of type post with public geodata, deterministic: dense in cities, thin between them. */
+function makePlaces(n) {
+  let seed = 1
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+    return seed / 2_147_483_648
+  }
+  const from = Date.UTC(2015, 0, 1)
+  return Array.from({ length: n }, (_, i) => {
+    const [lat, lng, city] = CITIES[i % CITIES.length]
+    // Three places in four within ~15 km of a city centre, the rest up to ~300 km out.
+    const spread = random() < 0.75 ? 0.15 : 3
+    const latitude = Math.max(-89.9, Math.min(89.9, lat + (random() - 0.5) * spread))
+    const longitude = ((lng + (random() - 0.5) * spread + 540) % 360) - 180
+    const kind = Math.floor(random() * KINDS.length)
+    return {
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [Math.round(longitude * 1e6) / 1e6, Math.round(latitude * 1e6) / 1e6] },
+      properties: {
+        title: `${KINDS[kind][0].toUpperCase()}${KINDS[kind].slice(1)} no. ${i + 1} in ${city}`,
+        slug: `place-${i + 1}`,
+        address: `${1 + Math.floor(random() * 200)} Main Street, ${city}`,
+        date: new Date(from + Math.floor(random() * 10 * 365 * 86_400) * 1000).toISOString(),
+        categories: [CATEGORIES[kind]],
+      },
+    }
+  })
+}
+
 async function prepareDatabase() {
   const done = path.join(dataDir, 'ready')
   if (opts.fresh) rmSync(dataDir, { recursive: true, force: true })
@@ -67,11 +113,8 @@ async function prepareDatabase() {
   rmSync(dataDir, { recursive: true, force: true })
   mkdirSync(dataDir, { recursive: true })
   const file = path.join(dataDir, 'places.geojson')
-  const out = createWriteStream(file)
-  const stats = await writePlaces(out, N)
-  out.end()
-  await once(out, 'finish')
-  log(`generated ${N} places (${stats.publicIndexes.length} public posts of type post); importing…`)
+  writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: makePlaces(N) }))
+  log(`made ${N} published places; importing…`)
   places('migrate')
   places('user', 'create', '--email', 'bench@example.org', '--password', 'bench-password-0123', '--role', 'administrator')
   const started = performance.now()
@@ -237,7 +280,7 @@ try {
         motion: Object.fromEntries(Object.entries(motion).map(([k, v]) => [k, Math.round(v * 10) / 10])),
       }
       console.log(`
-places on the map (public, type post)   ${result.places.toLocaleString('en')}
+places on the map                       ${result.places.toLocaleString('en')}
 first-load JS of / (gzip -9)            ${kb(result.firstLoadJsGzip.fromBuild)} from the build (${kb(build.htmlGzip)} the page's HTML loads + ${kb(build.mapChunkGzip)} the map chunk)
                                         ${kb(browserJs)} fetched by the browser until the map was drawn (${cold.scripts.size} files)
 first view drawn, cold server           ${result.readyColdMs} ms after navigation (the index of places built on this request)

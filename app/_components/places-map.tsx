@@ -1,6 +1,6 @@
 'use client'
 import 'leaflet/dist/leaflet.css'
-import { divIcon, latLngBounds, type DivIcon, type LatLngBounds, type LatLngTuple, type Map as LeafletMap } from 'leaflet'
+import { divIcon, latLngBounds, type DivIcon, type FitBoundsOptions, type LatLngBounds, type LatLngTuple, type Map as LeafletMap } from 'leaflet'
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { CircleMarker, MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet'
 import type { CategoryNode } from '@/lib/places/categories'
@@ -10,10 +10,8 @@ import { PlacePanel, type ListedPlace, type PlaceListState } from './place-panel
 export type PlacesMapProps = {
   postType: string
   categoryId: number | null
-  /** the view the address asked for; null to fit `extent` */
+  /** the view the address asked for; null to fit the places */
   view: MapState['view']
-  /** the box of every place of the post type and category, to fit on first load */
-  extent: BBox | null
   categories: CategoryNode[]
   /** a Leaflet URL template and its attribution (HTML from the site's configuration) */
   tiles: { url: string; attribution: string }
@@ -25,13 +23,16 @@ type ClusterFeature = { type: 'Feature'; geometry: Point; properties: { cluster:
 /** GET /places/v1/geojson with bbox or cluster: a FeatureCollection with `total` and `extent` (README, The API). */
 type MapAnswer<F> = { type: 'FeatureCollection'; total: number; extent: BBox | null; features: F[] }
 
+type InitialView = { center: LatLngTuple; zoom: number } | { bounds: LatLngBounds; boundsOptions: FitBoundsOptions }
+
 type Selection = { place: ListedPlace; latitude: number; longitude: number; focus: boolean; opener: HTMLElement | null }
 
 const MAX_ZOOM = 19
 const LIST_PAGE = 50
 // Clusters are asked for a margin around the view, so that a short pan shows markers at once.
 const CLUSTER_MARGIN = 0.25
-const WORLD_VIEW = { center: [20, 0] as LatLngTuple, zoom: 2 }
+const WORLD_VIEW: InitialView = { center: [20, 0], zoom: 2 }
+const FIT: FitBoundsOptions = { padding: [24, 24], maxZoom: 15 }
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits))
 
@@ -96,7 +97,7 @@ function writeAddress(map: LeafletMap, postType: string, categoryId: number | nu
  * The public map: clusters and places of the view from GET /places/v1/geojson?cluster=true, one popup at a time,
  * and beside it the list of the places in view (GET /places/v1/geojson?bbox=…). The only module that loads Leaflet.
  */
-export default function PlacesMap({ postType, categoryId: initialCategoryId, view, extent, categories, tiles }: PlacesMapProps) {
+export default function PlacesMap({ postType, categoryId: initialCategoryId, view, categories, tiles }: PlacesMapProps) {
   const [map, setMap] = useState<LeafletMap | null>(null)
   const [categoryId, setCategoryId] = useState(initialCategoryId)
   const [markers, setMarkers] = useState<{ centre: number; features: (ClusterFeature | PlaceFeature)[] } | null>(null)
@@ -131,7 +132,7 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, vie
       setList({ places: page.features.map(toListedPlace), total: page.total, bbox: inView, page: 1 })
       setStatus('ready')
       // A new category: show all its places (the move loads them).
-      if (fitToExtent && clusters.extent) map.fitBounds(toBounds(clusters.extent), { padding: [24, 24], maxZoom: 15 })
+      if (fitToExtent && clusters.extent) map.fitBounds(toBounds(clusters.extent), FIT)
     } catch (error) {
       if (controller.signal.aborted) return
       console.error(error)
@@ -206,11 +207,22 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, vie
     requestAnimationFrame(() => performance.mark('places-map:ready'))
   }, [status])
 
-  const initial = useMemo(() => {
-    if (view) return { center: [view.latitude, view.longitude] as LatLngTuple, zoom: Math.min(view.zoom, MAX_ZOOM) }
-    if (extent) return { bounds: toBounds(extent), boundsOptions: { padding: [24, 24] as [number, number], maxZoom: 15 } }
-    return WORLD_VIEW
-  }, []) // MapContainer reads its first view once
+  // The first view: the address's, else one that fits every place of the post type and category (their extent,
+  // from the smallest answer of the API: the clusters of zoom 0).
+  const [initial, setInitial] = useState<InitialView | null>(() =>
+    view ? { center: [view.latitude, view.longitude], zoom: Math.min(view.zoom, MAX_ZOOM) } : null)
+  useEffect(() => {
+    if (initial) return
+    const controller = new AbortController()
+    getJson<MapAnswer<unknown>>(geojsonUrl({ post_type: postType, category: categoryId ?? undefined, cluster: 'true', zoom: 0 }), controller.signal)
+      .then((answer) => setInitial(answer.extent ? { bounds: toBounds(answer.extent), boundsOptions: FIT } : WORLD_VIEW))
+      .catch((error) => {
+        if (controller.signal.aborted) return
+        console.error(error)
+        setInitial(WORLD_VIEW)
+      })
+    return () => controller.abort()
+  }, []) // once: the first view only
 
   const tileHandlers = useMemo(() => ({
     tileload: () => setTileState((s) => (s.loaded ? s : { ...s, loaded: 1 })),
@@ -230,7 +242,7 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, vie
         onShowMore={() => void showMore()}
       />
       <section className="map-area" aria-label="Map of the places">
-        <MapContainer ref={setMap} className="places-map" maxZoom={MAX_ZOOM} minZoom={1} worldCopyJump {...initial}>
+        {initial && <MapContainer ref={setMap} className="places-map" maxZoom={MAX_ZOOM} minZoom={1} worldCopyJump {...initial}>
           <TileLayer url={tiles.url} attribution={tiles.attribution} maxZoom={MAX_ZOOM} eventHandlers={tileHandlers} />
           {markers?.features.map((feature) => {
             const [longitude, latitude] = feature.geometry.coordinates
@@ -240,7 +252,7 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, vie
               : <PlaceMarker key={`p${feature.properties.id}`} {...feature.properties} latitude={latitude} longitude={shown} onSelect={select} />
           })}
           {selection && <PlacePopup key={selection.place.id} selection={selection} onClosed={closed} />}
-        </MapContainer>
+        </MapContainer>}
         {tileState.failed > 0 && tileState.loaded === 0 && (
           <p className="map-notice" role="status">The background map could not be loaded. The places are all here, and in the list.</p>
         )}

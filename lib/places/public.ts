@@ -89,9 +89,12 @@ async function mapView(index: PlaceIndex, bbox: BBox | undefined, zoom: number):
   return { type: 'FeatureCollection', total, extent: index.extent, features }
 }
 
-/** The box of every public place of a post type and category, for the map's first view; null when there are none. */
-export async function getPlacesExtent(query: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<BBox | null> {
-  return (await getPlaceIndex(query, await getDataVersion())).extent
+/**
+ * Builds the map's index of a post type and category, if the data changed since it was last built, so that the map's
+ * first request finds it ready: the page calls this as it is sent, while the browser loads the map's code.
+ */
+export async function warmPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<void> {
+  await getPlaceIndex(query, await getDataVersion())
 }
 
 // GET /places/v1/geojson/{id}
