@@ -45,7 +45,15 @@ async function authenticateBasic(encoded: string): Promise<Actor> {
   return { id: appPassword.user.id, role: appPassword.user.role }
 }
 
+/** The Origin is this site: SITE_URL's, or the host the request was sent to (as Next.js checks server actions). */
 function isSameOrigin(request: Request): boolean {
   const origin = request.headers.get('origin')
-  return origin !== null && origin === new URL(getConfig().siteUrl).origin
+  if (origin === null) return false
+  if (origin === new URL(getConfig().siteUrl).origin) return true
+  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host')
+  try {
+    return host !== null && new URL(origin).host === host
+  } catch {
+    return false
+  }
 }

@@ -2,6 +2,7 @@ import 'server-only'
 import { canEditPost, type Actor } from '../auth/capabilities'
 import { getDb } from '../db'
 import { ApiError, forbidden, notSignedIn } from '../http/errors'
+import { ATTACHMENT_ORDER } from './storage'
 
 export type AttachmentGps = { latitude: number; longitude: number; attachment_id: number; attachment_title: string }
 
@@ -17,7 +18,7 @@ export async function getAttachmentGps(actor: Actor | null, postId: number): Pro
   if (!canEditPost(actor, post)) throw forbidden()
   const images = await db.attachment.findMany({
     where: { postId, mimeType: { startsWith: 'image/' } },
-    orderBy: [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
+    orderBy: [...ATTACHMENT_ORDER],
     select: { id: true, title: true, latitude: true, longitude: true },
   })
   const first = images.find((image) => image.latitude !== null && image.longitude !== null)

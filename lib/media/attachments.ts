@@ -5,7 +5,7 @@ import { Readable } from 'node:stream'
 import { canEditPost, type Actor } from '../auth/capabilities'
 import { getDb } from '../db'
 import { ApiError, forbidden, invalidParams, notSignedIn } from '../http/errors'
-import { storeAttachment, toAttachmentDto, uploadsPath, type AttachmentDto, type NewUpload } from './storage'
+import { ATTACHMENT_FIELDS, ATTACHMENT_ORDER, storeAttachment, toAttachmentDto, uploadsPath, type AttachmentDto, type NewUpload } from './storage'
 
 /** Refuses anyone who may not edit the post (a 401 for no one at all, a 403 otherwise, also when there is no such post). */
 async function assertMayEditPost(actor: Actor | null, postId: number): Promise<void> {
@@ -20,18 +20,12 @@ export async function uploadAttachment(actor: Actor | null, upload: NewUpload): 
   return storeAttachment(upload)
 }
 
-const ATTACHMENT_SELECT = {
-  id: true, postId: true, position: true, title: true, mimeType: true, size: true, filePath: true, latitude: true, longitude: true,
-} as const
-
 // DECISIONS.md's order of a post's attachments, which GET /attachment-exif-gps walks (lib/media/attachment-gps.ts):
 // position (WordPress's menu_order), then upload time, then id.
-const ATTACHMENT_ORDER = [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }] as const
-
 /** A post's attachments in their order, for someone who may edit it. */
 export async function listPostAttachments(actor: Actor | null, postId: number): Promise<AttachmentDto[]> {
   await assertMayEditPost(actor, postId)
-  const rows = await getDb().attachment.findMany({ where: { postId }, orderBy: [...ATTACHMENT_ORDER], select: ATTACHMENT_SELECT })
+  const rows = await getDb().attachment.findMany({ where: { postId }, orderBy: [...ATTACHMENT_ORDER], select: ATTACHMENT_FIELDS })
   return rows.map(toAttachmentDto)
 }
 
@@ -67,7 +61,7 @@ async function findAttachmentForEditor(actor: Actor | null, attachmentId: number
 /** Gives an attachment a new title, for someone who may edit its post. */
 export async function renameAttachment(actor: Actor | null, attachmentId: number, title: string): Promise<AttachmentDto> {
   await findAttachmentForEditor(actor, attachmentId)
-  return toAttachmentDto(await getDb().attachment.update({ where: { id: attachmentId }, data: { title }, select: ATTACHMENT_SELECT }))
+  return toAttachmentDto(await getDb().attachment.update({ where: { id: attachmentId }, data: { title }, select: ATTACHMENT_FIELDS }))
 }
 
 /** Removes an attachment, its row and both its files, for someone who may edit its post; returns the post's id. */

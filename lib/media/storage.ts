@@ -120,7 +120,10 @@ export function titleFromFilename(filename: string): string {
   return path.basename(filename).replace(/\.[^.]*$/, '').trim().slice(0, 200)
 }
 
-const ATTACHMENT_FIELDS = { id: true, postId: true, position: true, title: true, mimeType: true, size: true, filePath: true, latitude: true, longitude: true } as const
+/** The order of a post's attachments (DECISIONS.md): position, as WordPress's menu_order, then upload time, then id. */
+export const ATTACHMENT_ORDER = [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }] as const
+
+export const ATTACHMENT_FIELDS = { id: true, postId: true, position: true, title: true, mimeType: true, size: true, filePath: true, latitude: true, longitude: true } as const
 
 /**
  * Stores an uploaded image for a post and records it as its last attachment. All or nothing: a refused or failed
