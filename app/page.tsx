@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises'
 import { after } from 'next/server'
 import { getConfig } from '@/lib/config'
 import { listCategoryTree } from '@/lib/places/categories'
@@ -7,12 +8,18 @@ import { PlacesMapLoader } from './_components/places-map-loader'
 
 // The public map: every published place, clustered, with the list of those in view beside it. The page reads the
 // categories from lib/; the map reads its places from /places/v1/geojson in the browser.
+const SCRIPTS_FIRST_MS = 250
+
 export default async function HomePage({ searchParams }: PageProps<'/'>) {
   const state = parseMapState(await searchParams)
   const categories = await listCategoryTree()
   const categoryId = categories.some((c) => c.id === state.categoryId) ? state.categoryId : null
-  // The map's index is built (once per change of the data) while the browser loads the map.
-  after(() => warmPlaceIndex({ postType: state.postType, categoryId }))
+  // The map's index is rebuilt on the first visit after a write, which holds the server's one thread for about a
+  // second at 100,000 places: it starts once the browser has fetched the page's scripts, and runs while they run.
+  after(async () => {
+    await wait(SCRIPTS_FIRST_MS)
+    await warmPlaceIndex({ postType: state.postType, categoryId })
+  })
   return (
     <main className="map-page">
       <h1 className="visually-hidden">Places</h1>

@@ -9,7 +9,8 @@
 // - first-load JavaScript of `/`, gzipped: from the build's manifests (what the page's HTML loads, plus the map's
 //   chunk that next/dynamic loads at once), and as the browser actually fetched it;
 // - time from navigation to the first view drawn (the page marks `places-map:ready` one frame after the clusters of
-//   the first view are on the map), on a cold server (its index of places not yet built) and warm;
+//   the first view are on the map): warm; on the first visit after a write (the index of places rebuilt); and on
+//   the first visit after the server started;
 // - frame timing during a scripted sequence of pans and wheel zooms, and how long each move took to show its view.
 // The database is kept in DIR (default: the system's temp folder) and reused by later runs unless --fresh.
 import { spawn, spawnSync } from 'node:child_process'
@@ -175,9 +176,14 @@ async function openMap(browser, { trackJs = false } = {}) {
   await page.waitForFunction(() => performance.getEntriesByName('places-map:ready').length > 0, null, { timeout: 60_000, polling: 16 })
   const timing = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0]
+    const api = performance.getEntriesByType('resource').filter((r) => r.name.includes('/places/v1/geojson'))
     return {
       ready: performance.getEntriesByName('places-map:ready')[0].startTime,
       html: nav.responseEnd,
+      // The map's code has run when it asks for its first view's extent; the last answer is its first view's.
+      firstRequest: api[0]?.startTime ?? 0,
+      firstAnswer: api[0]?.responseEnd ?? 0,
+      lastAnswer: Math.max(0, ...api.map((r) => r.responseEnd)),
       markers: document.querySelectorAll('.cluster-marker, path.place-marker').length,
       places: Number(document.querySelector('.place-count')?.textContent?.match(/^([\d,]+)/)?.[1].replace(/,/g, '') ?? 0),
     }
@@ -250,6 +256,7 @@ async function panAndZoom(page) {
   }
 }
 
+const steps = (timing) => [timing.html, timing.firstRequest, timing.firstAnswer, timing.lastAnswer].map(Math.round)
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 
 await prepareDatabase()
@@ -265,32 +272,45 @@ try {
   for (let i = 0; i < RUNS; i++) {
     const run = await openMap(browser)
     warm.push(run.timing)
-    if (i < RUNS - 1) await run.context.close()
-    else {
-      const motion = await panAndZoom(run.page)
-      await run.context.close()
-      const result = {
-        places: cold.timing.places,
-        firstLoadJsGzip: { fromBuild: build.htmlGzip + build.mapChunkGzip, pageHtml: build.htmlGzip, mapChunk: build.mapChunkGzip, browser: browserJs, browserFiles: cold.scripts.size },
-        readyColdMs: Math.round(cold.timing.ready),
-        readyWarmMsMedian: Math.round(median(warm.map((t) => t.ready))),
-        readyWarmMs: warm.map((t) => Math.round(t.ready)),
-        htmlWarmMsMedian: Math.round(median(warm.map((t) => t.html))),
-        markers: warm[0].markers,
-        motion: Object.fromEntries(Object.entries(motion).map(([k, v]) => [k, Math.round(v * 10) / 10])),
-      }
-      console.log(`
+    await run.context.close()
+  }
+  const moving = await openMap(browser)
+  const motion = await panAndZoom(moving.page)
+  await moving.context.close()
+  // A write (any: it bumps the data version) makes the next visit rebuild the index, on a server that is warm.
+  const touch = path.join(dataDir, 'touch.geojson')
+  writeFileSync(touch, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: `touch ${Date.now()}`, type: 'bench-touch' } }] }))
+  places('import', touch)
+  const afterWrite = await openMap(browser)
+  await afterWrite.context.close()
+
+  const result = {
+    places: cold.timing.places,
+    firstLoadJsGzip: { fromBuild: build.htmlGzip + build.mapChunkGzip, pageHtml: build.htmlGzip, mapChunk: build.mapChunkGzip, browser: browserJs, browserFiles: cold.scripts.size },
+    readyColdMs: Math.round(cold.timing.ready),
+    readyWarmMsMedian: Math.round(median(warm.map((t) => t.ready))),
+    readyWarmMs: warm.map((t) => Math.round(t.ready)),
+    readyAfterWriteMs: Math.round(afterWrite.timing.ready),
+    // Where the time goes: HTML, the map's code running, its first answer (the extent), the first view's answers.
+    coldSteps: steps(cold.timing),
+    warmSteps: ['html', 'firstRequest', 'firstAnswer', 'lastAnswer'].map((step) => Math.round(median(warm.map((t) => t[step])))),
+    afterWriteSteps: steps(afterWrite.timing),
+    markers: warm[0].markers,
+    motion: Object.fromEntries(Object.entries(motion).map(([k, v]) => [k, Math.round(v * 10) / 10])),
+  }
+  console.log(`
 places on the map                       ${result.places.toLocaleString('en')}
 first-load JS of / (gzip -9)            ${kb(result.firstLoadJsGzip.fromBuild)} from the build (${kb(build.htmlGzip)} the page's HTML loads + ${kb(build.mapChunkGzip)} the map chunk)
                                         ${kb(browserJs)} fetched by the browser until the map was drawn (${cold.scripts.size} files)
-first view drawn, cold server           ${result.readyColdMs} ms after navigation (the index of places built on this request)
-first view drawn, warm                  ${result.readyWarmMsMedian} ms median of ${RUNS} (${result.readyWarmMs.join(', ')}); HTML in ${result.htmlWarmMsMedian} ms
+first view drawn, warm                  ${result.readyWarmMsMedian} ms median of ${RUNS} (${result.readyWarmMs.join(', ')})
+first view drawn, after a write         ${result.readyAfterWriteMs} ms (the index of places rebuilt on this visit)
+first view drawn, server just started   ${result.readyColdMs} ms (the server's first page, and the index built)
+  ms to HTML, map code running, extent answered, view answered:
+    warm ${result.warmSteps.join(', ')}; after a write ${result.afterWriteSteps.join(', ')}; just started ${result.coldSteps.join(', ')}
 markers drawn in the first view         ${result.markers}
 pan/zoom: ${motion.moves} moves in ${motion.seconds.toFixed(1)} s   ${motion.fps.toFixed(1)} fps; frame p50 ${motion.frameP50.toFixed(1)} ms, p95 ${motion.frameP95.toFixed(1)}, p99 ${motion.frameP99.toFixed(1)}, max ${motion.frameMax.toFixed(1)}; ${motion.framesOver50ms} of ${motion.frames} frames over 50 ms
                                         ${motion.longTasks} long tasks (longest ${motion.longestTask.toFixed(0)} ms); a move's view shown after ${motion.viewP50} ms median, ${motion.viewMax} ms max`)
-      console.log(JSON.stringify(result))
-    }
-  }
+  console.log(JSON.stringify(result))
 } finally {
   await browser.close()
   server.kill('SIGTERM')

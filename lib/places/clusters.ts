@@ -1,4 +1,5 @@
 import 'server-only'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import Supercluster from 'supercluster'
 import { listPublicPlacePoints, type PlacePoint } from './query'
 import type { BBox, CollectionQuery } from './schemas'
@@ -159,7 +160,11 @@ export function getPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categor
     cache.set(key, cached)
     return cached.index
   }
-  const index = listPublicPlacePoints(query).then(buildPlaceIndex)
+  // Between reading the places and clustering them (each holds the thread for a while), other requests get a turn.
+  const index = listPublicPlacePoints(query).then(async (points) => {
+    await nextTurn()
+    return buildPlaceIndex(points)
+  })
   const entry = { version, index }
   cache.set(key, entry)
   index.catch(() => {
