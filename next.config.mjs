@@ -7,6 +7,21 @@ const nextConfig = {
   async rewrites() {
     return [{ source: '/wp-json/places/v1/:path*', destination: '/places/v1/:path*' }]
   },
+  // On every answer; pages also get a Content-Security-Policy with a nonce (proxy.ts).
+  async headers() {
+    return [
+      {
+        source: '/:path*',
+        headers: [
+          { key: 'X-Content-Type-Options', value: 'nosniff' },
+          { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+          { key: 'X-Frame-Options', value: 'DENY' },
+          { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=()' },
+          { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
+        ],
+      },
+    ]
+  },
 }
 
 export default nextConfig

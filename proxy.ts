@@ -1,20 +1,62 @@
 import { NextResponse, type NextRequest } from 'next/server'
+import { getConfig } from './lib/config'
 import { noRoute } from './lib/http/errors'
 
-// Only paths with percent-escapes come here (see `config`). One that does not decode (`/geojson/%FF`) matches no
-// route; Next.js itself would fail on it with a 500, so it is answered here: WordPress's rest_no_route under the
-// REST namespaces, a plain 404 elsewhere. Authorisation is not done here: it lives in lib/.
+// Two jobs, neither of them authorisation (that lives in lib/):
+// 1. A path that does not decode (`/geojson/%FF`) matches no route; Next.js itself would fail on it with a 500, so
+//    it is answered here: WordPress's rest_no_route under the REST namespaces, a plain 404 elsewhere.
+// 2. Pages get a Content-Security-Policy with a fresh nonce, which Next.js puts on its own scripts: no other
+//    script runs, whatever a title or an address holds.
 export function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl
   try {
-    decodeURIComponent(request.nextUrl.pathname)
-    return NextResponse.next()
+    decodeURIComponent(pathname)
   } catch {
-    if (/^\/(wp-json\/)?places\//.test(request.nextUrl.pathname)) {
+    if (/^\/(wp-json\/)?places\//.test(pathname)) {
       const error = noRoute()
       return NextResponse.json({ code: error.code, message: error.message, data: { status: error.status } }, { status: 404 })
     }
     return new NextResponse('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
   }
+  if (!isPage(pathname)) return NextResponse.next()
+  const policy = contentSecurityPolicy(Buffer.from(crypto.randomUUID()).toString('base64'))
+  const headers = new Headers(request.headers)
+  headers.set('Content-Security-Policy', policy)
+  const response = NextResponse.next({ request: { headers } })
+  response.headers.set('Content-Security-Policy', policy)
+  return response
 }
 
-export const config = { matcher: ['/:path(.*%.*)'] }
+function isPage(pathname: string): boolean {
+  return !/^\/(places\/|wp-json\/|ogc(\/|$)|uploads\/|api\/|healthz$|_next\/)/.test(pathname)
+}
+
+/** Where map tiles come from: MAP_TILE_URL's origin, its `{s}` subdomains as a wildcard. */
+function tileSource(): string {
+  try {
+    const url = new URL(getConfig().mapTiles.url.replace('{s}.', 'subdomain.').replace(/\{[^}]+\}/g, '0'))
+    return getConfig().mapTiles.url.includes('{s}.') ? `${url.protocol}//*.${url.host.replace(/^subdomain\./, '')}` : url.origin
+  } catch {
+    return ''
+  }
+}
+
+function contentSecurityPolicy(nonce: string): string {
+  const development = process.env.NODE_ENV === 'development'
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ''}`,
+    // React and Leaflet set element styles; inline style attributes cannot run code.
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob: ${tileSource()}`.trim(),
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
+
+// Paths with percent-escapes, and pages (everything but the REST and OGC routes, uploads, auth and Next's files).
+export const config = { matcher: ['/:path(.*%.*)', '/((?!places/|wp-json/|ogc|uploads/|api/|healthz|_next/).*)'] }
