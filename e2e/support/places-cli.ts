@@ -1,0 +1,122 @@
+import { spawn } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+// The real command line (spec/CLI.md), run against one project's server: the specs make their users, posts,
+// application passwords and attachments the way an operator would.
+
+const ROOT = path.resolve(__dirname, '..', '..')
+const CLI = path.join(ROOT, 'bin', 'places.mjs')
+
+/** What `places` needs to work on a project's server: its DATABASE_URL, UPLOADS_DIR and SITE_URL. */
+export type ServerEnv = { databaseUrl: string; uploadsDir: string; baseURL: string }
+
+/** Runs `places <args>`; resolves with its stdout, rejects with its stderr when it exits non-zero. */
+export function places(server: ServerEnv, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: server.databaseUrl,
+        UPLOADS_DIR: server.uploadsDir,
+        SITE_URL: server.baseURL,
+        NEXT_TELEMETRY_DISABLED: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (code === 0) resolve(stdout)
+      else reject(new Error(`places ${args.join(' ')} exited ${code}:\n${stderr}${stdout}`))
+    })
+  })
+}
+
+function lines(text: string): string[] {
+  return text.split('\n').map((line) => line.trim()).filter(Boolean)
+}
+
+/** `fn` over `items`, at most `limit` at a time (each CLI run is a second of CPU; the machine has two cores). */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++
+      results[index] = await fn(items[index]!, index)
+    }
+  })
+  await Promise.all(workers)
+  return results
+}
+
+/** A few hex digits that make this run's emails and titles its own (a spec's beforeAll runs again after a failure). */
+export function runId(): string {
+  return Math.random().toString(16).slice(2, 8)
+}
+
+export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber'
+
+/** `places user create`; returns the new user's id. */
+export async function createUser(server: ServerEnv, email: string, password: string, role: Role): Promise<number> {
+  const out = lines(await places(server, 'user', 'create', '--email', email, '--password', password, '--role', role, '--name', `E2E ${role}`))
+  const id = Number(out.at(-1))
+  if (!Number.isInteger(id)) throw new Error(`places user create printed ${JSON.stringify(out)}`)
+  return id
+}
+
+/** One feature of the import format (spec/CLI.md). */
+export type ImportFeature = {
+  type: 'Feature'
+  geometry: { type: 'Point'; coordinates: [number, number] } | null
+  properties: { title: string; type?: string; status?: string; date?: string; author?: string; slug?: string }
+}
+
+/** `places import FILE --author E`; returns the new post ids in input order. */
+export async function importPosts(server: ServerEnv, features: ImportFeature[], author: string): Promise<number[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'places-e2e-gps-'))
+  try {
+    const file = path.join(dir, 'posts.geojson')
+    await writeFile(file, JSON.stringify({ type: 'FeatureCollection', features }))
+    const ids = lines(await places(server, 'import', file, '--author', author)).map(Number)
+    if (ids.length !== features.length || ids.some((id) => !Number.isInteger(id))) {
+      throw new Error(`places import printed ${JSON.stringify(ids)} for ${features.length} features`)
+    }
+    return ids
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** `places app-password create --user E --name N`; returns the password, which it prints once, as the last line. */
+export async function createAppPassword(server: ServerEnv, email: string, name: string): Promise<string> {
+  const password = lines(await places(server, 'app-password', 'create', '--user', email, '--name', name)).at(-1)
+  if (!password) throw new Error(`places app-password create --user ${email} printed nothing`)
+  return password
+}
+
+export type AppPasswordRow = { uuid: string; name: string; createdAt: string; lastUsedAt: string | null }
+
+/** `places app-password list --user E --json`. */
+export async function listAppPasswords(server: ServerEnv, email: string): Promise<AppPasswordRow[]> {
+  return JSON.parse(await places(server, 'app-password', 'list', '--user', email, '--json')) as AppPasswordRow[]
+}
+
+/** `places app-password revoke --user E --id UUID`, for the password named `name`. */
+export async function revokeAppPassword(server: ServerEnv, email: string, name: string): Promise<void> {
+  const row = (await listAppPasswords(server, email)).find((r) => r.name === name)
+  if (!row) throw new Error(`${email} has no application password named ${name}`)
+  await places(server, 'app-password', 'revoke', '--user', email, '--id', row.uuid)
+}
+
+/** `places media import --post ID FILE...`; returns the attachment ids in the order of the files. */
+export async function importMedia(server: ServerEnv, postId: number, files: string[], title?: string): Promise<number[]> {
+  const args = ['media', 'import', '--post', String(postId), ...(title ? ['--title', title] : []), ...files]
+  return lines(await places(server, ...args)).map(Number)
+}
