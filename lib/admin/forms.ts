@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { invalidParams } from '../http/errors'
-import { isoDateSchema, latitudeSchema, longitudeSchema, postTypeSchema, STATUSES } from '../places/schemas'
+import { isoDateSchema, latitudeSchema, longitudeSchema, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from '../places/schemas'
 
 // The admin's input schemas. Browser code checks a form with them before sending it; the server actions parse
 // what arrives with the same ones (nothing a browser sends is trusted). No server-only imports here.
@@ -47,7 +47,7 @@ function coordinateField(range: z.ZodNumber, bounds: string) {
 export const latitudeFieldSchema = coordinateField(latitudeSchema, '-90 and 90')
 export const longitudeFieldSchema = coordinateField(longitudeSchema, '-180 and 180')
 
-export const titleSchema = z.string().trim().min(1, 'is required').max(1000, 'must be at most 1000 characters')
+export const titleSchema = z.string().trim().min(1, 'is required').max(1000, 'must be at most 1000 characters').regex(NO_NUL, NO_NUL_MESSAGE)
 
 export const newPostSchema = z.object({ title: titleSchema, type: postTypeSchema })
 export type NewPostValues = z.input<typeof newPostSchema>
@@ -55,7 +55,7 @@ export type NewPostValues = z.input<typeof newPostSchema>
 export const postFormSchema = z
   .object({
     title: titleSchema,
-    content: z.string().max(200_000, 'must be at most 200,000 characters'),
+    content: z.string().max(200_000, 'must be at most 200,000 characters').regex(NO_NUL, NO_NUL_MESSAGE),
     status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(', ')}` }),
     type: postTypeSchema,
     /** empty: made from the title */
@@ -64,7 +64,7 @@ export const postFormSchema = z
     categoryIds: z.array(idSchema).max(500),
     /** paths of categories to create where missing, such as "Europe > France" */
     newCategories: z.array(z.string().trim().min(1).max(1000)).max(50),
-    address: z.string().trim().max(1000, 'must be at most 1000 characters'),
+    address: z.string().trim().max(1000, 'must be at most 1000 characters').regex(NO_NUL, NO_NUL_MESSAGE),
     locationPublic: z.boolean(),
     latitude: latitudeFieldSchema,
     longitude: longitudeFieldSchema,

@@ -55,12 +55,10 @@ export function getAuthOptions(): NextAuthOptions {
       CredentialsProvider({
         name: 'Email and password',
         credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-        async authorize(credentials, request) {
+        async authorize(credentials) {
           if (!credentials?.email || !credentials.password) return null
-          const forwarded = request.headers?.['x-forwarded-for']
-          const address = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() || 'local'
           try {
-            const user = await signInWithPassword(credentials.email, credentials.password, address)
+            const user = await signInWithPassword(credentials.email, credentials.password)
             return { id: String(user.id), email: user.email, name: user.name, role: user.role }
           } catch (error) {
             // next-auth passes the message to the sign-in page as ?error=…

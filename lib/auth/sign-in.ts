@@ -7,8 +7,8 @@ import { recordFailedSignIn, recordSuccessfulSignIn, signInWait } from './thrott
 export type SignedInUser = { id: number; email: string; name: string; role: string }
 
 /** Checks an email and password for the sign-in page; slowed down after repeated failures (lib/auth/throttle.ts). */
-export async function signInWithPassword(email: string, password: string, address: string): Promise<SignedInUser> {
-  const wait = signInWait(email, address)
+export async function signInWithPassword(email: string, password: string): Promise<SignedInUser> {
+  const wait = signInWait(email)
   if (wait > 0) throw new ApiError('too_many_sign_ins', `Too many failed sign-ins. Try again in ${Math.ceil(wait / 1000)} seconds.`, 429)
   const user = await getDb().user.findUnique({
     where: { email: email.toLowerCase() },
@@ -17,7 +17,7 @@ export async function signInWithPassword(email: string, password: string, addres
   // A missing user costs a hash too, so the answer's timing does not tell which emails exist.
   const valid = await verifyPassword(password, user?.passwordHash ?? 'scrypt$32768$8$3$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')
   if (!user || !user.passwordHash || !valid) {
-    recordFailedSignIn(email, address)
+    recordFailedSignIn(email)
     throw invalidCredentials()
   }
   recordSuccessfulSignIn(email)

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream'
 import { canEditPost, type Actor } from '../auth/capabilities'
 import { getDb } from '../db'
 import { ApiError, forbidden, invalidParams, notSignedIn } from '../http/errors'
-import { ATTACHMENT_FIELDS, ATTACHMENT_ORDER, storeAttachment, toAttachmentDto, uploadsPath, type AttachmentDto, type NewUpload } from './storage'
+import { ATTACHMENT_FIELDS, ATTACHMENT_ORDER, cleanTitle, storeAttachment, toAttachmentDto, uploadsPath, type AttachmentDto, type NewUpload } from './storage'
 
 /** Refuses anyone who may not edit the post (a 401 for no one at all, a 403 otherwise, also when there is no such post). */
 async function assertMayEditPost(actor: Actor | null, postId: number): Promise<void> {
@@ -61,7 +61,7 @@ async function findAttachmentForEditor(actor: Actor | null, attachmentId: number
 /** Gives an attachment a new title, for someone who may edit its post. */
 export async function renameAttachment(actor: Actor | null, attachmentId: number, title: string): Promise<AttachmentDto> {
   await findAttachmentForEditor(actor, attachmentId)
-  return toAttachmentDto(await getDb().attachment.update({ where: { id: attachmentId }, data: { title }, select: ATTACHMENT_FIELDS }))
+  return toAttachmentDto(await getDb().attachment.update({ where: { id: attachmentId }, data: { title: cleanTitle(title) }, select: ATTACHMENT_FIELDS }))
 }
 
 /** Removes an attachment, its row and both its files, for someone who may edit its post; returns the post's id. */

@@ -70,7 +70,7 @@ async function* limited(source: AsyncIterable<Uint8Array>, maxBytes: number): As
 }
 
 function storedName(filename: string, ext: string, now: Date): string {
-  const base = slugify(path.basename(filename).replace(/\.[^.]*$/, '')).replace(/[^a-z0-9_-]/g, '').slice(0, 60) || 'image'
+  const base = slugify((filename.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '')).replace(/[^a-z0-9_-]/g, '').slice(0, 60) || 'image'
   const month = String(now.getUTCMonth() + 1).padStart(2, '0')
   return `${now.getUTCFullYear()}/${month}/${randomUUID().slice(0, 8)}-${base}.${ext}`
 }
@@ -116,8 +116,14 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
   }
 }
 
+/** A title from a client: control characters (NUL among them, which PostgreSQL refuses) go, spaces are trimmed. */
+export function cleanTitle(title: string): string {
+  return title.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200)
+}
+
+/** `C:\\photos\\beach.jpg` or `2020/05/beach.jpg` → `beach`. */
 export function titleFromFilename(filename: string): string {
-  return path.basename(filename).replace(/\.[^.]*$/, '').trim().slice(0, 200)
+  return cleanTitle((filename.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, ''))
 }
 
 /** The order of a post's attachments (DECISIONS.md): position, as WordPress's menu_order, then upload time, then id. */
@@ -139,7 +145,7 @@ export async function storeAttachment({ postId, filename, title, body }: NewUplo
       data: {
         postId,
         position: (last._max.position ?? -1) + 1,
-        title: title?.trim().slice(0, 200) ?? titleFromFilename(filename),
+        title: title === undefined ? titleFromFilename(filename) : cleanTitle(title),
         filePath: image.filePath,
         mimeType: image.mimeType,
         size: image.size,

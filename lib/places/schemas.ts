@@ -167,6 +167,10 @@ export const postTypeSchema = z
   .regex(POST_TYPE_KEY, 'must be 1 to 20 characters: lower-case letters, digits, _ or -')
   .refine((type) => !RESERVED_TYPES.has(type), 'is a path the site itself uses')
 
+/** Text must not hold NUL characters: PostgreSQL refuses them, and no title or address needs one. */
+export const NO_NUL = /^[^\u0000]*$/
+export const NO_NUL_MESSAGE = 'must not contain NUL characters'
+
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 
 /** An ISO 8601 date or date-time; without a zone it is taken as UTC. */
@@ -195,15 +199,15 @@ export const importFeatureSchema = z.object({
     .nullable(),
   properties: z.object({
     id: z.number().int().positive().max(MAX_ID).optional(),
-    title: z.string().trim().min(1, 'is required').max(1000),
-    content: z.string().default(''),
-    slug: z.string().max(190).optional(),
+    title: z.string().trim().min(1, 'is required').max(1000).regex(NO_NUL, NO_NUL_MESSAGE),
+    content: z.string().regex(NO_NUL, NO_NUL_MESSAGE).default(''),
+    slug: z.string().max(190).regex(NO_NUL, NO_NUL_MESSAGE).optional(),
     type: postTypeSchema.default('post'),
     status: z.enum(STATUSES).default('publish'),
     date: isoDateSchema.optional(),
-    address: z.string().max(1000).default(''),
+    address: z.string().max(1000).regex(NO_NUL, NO_NUL_MESSAGE).default(''),
     geo_public: z.boolean().default(true),
-    categories: z.array(z.string().max(1000)).default([]),
+    categories: z.array(z.string().max(1000).regex(NO_NUL, NO_NUL_MESSAGE)).default([]),
     author: z.email().optional(),
   }),
 })
