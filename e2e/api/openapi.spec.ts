@@ -78,6 +78,8 @@ test.describe('OpenAPI', () => {
     await check('/places/v1/geojson', 'get', collection)
     await check('/places/v1/geojson', 'get', await request.get('/places/v1/geojson', { headers: { 'If-None-Match': collection.headers().etag! } }))
     await check('/places/v1/geojson', 'get', await request.get('/places/v1/geojson?posts_per_page=0'))
+    await check('/places/v1/geojson', 'get', await request.get('/places/v1/geojson?bbox=-20,30,40,60&posts_per_page=5'))
+    await check('/places/v1/geojson', 'get', await request.get('/places/v1/geojson?bbox=-20,30,40,60&cluster=true&zoom=3'))
 
     const id = ((await collection.json()) as { features: { properties: { id: number } }[] }).features[0]!.properties.id
     const feature = await request.get(`/places/v1/geojson/${id}`)

@@ -1,5 +1,5 @@
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../ogc/limits'
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../places/schemas'
+import { DEFAULT_PER_PAGE, MAX_CLUSTER_BOX_PIXELS, MAX_PER_PAGE, MAX_ZOOM } from '../places/schemas'
 
 // The OpenAPI 3.1 description of every route of places/v1 and of the OGC API – Features (/ogc): served at /places/v1/openapi.json, the source of the
 // WordPress-style namespace index (GET /places/v1, lib/api/namespace-index.ts), and checked against the real
@@ -76,9 +76,13 @@ export function getOpenApiDocument(siteUrl: string): OpenApiDocument {
             { name: 'posts_per_page', in: 'query', description: `How many places: a positive integer, at most ${MAX_PER_PAGE} (larger values are capped); -1 means ${MAX_PER_PAGE}. Anything else is a 400.`, schema: { type: 'string', pattern: '^(-1|[0-9]*[1-9][0-9]*)$', default: String(DEFAULT_PER_PAGE) } },
             { name: 'category', in: 'query', description: 'A category id; posts in its descendant categories match too. An unknown id gives an empty collection; a non-integer is a 400.', schema: { type: 'string', pattern: '^-?[0-9]+$' } },
             { name: 'post_status', in: 'query', description: 'Accepted and ignored: only published posts are returned.', schema: { type: 'string', default: 'publish' } },
+            { name: 'bbox', in: 'query', description: 'For maps: only places inside `west,south,east,north` (degrees; west > east crosses the antimeridian). The answer then also carries `total` (places in the box) and `extent` (the box of all places of the type and category).', schema: { type: 'string' } },
+            { name: 'page', in: 'query', description: 'For maps, with bbox: the page of posts_per_page places, from 1.', schema: { type: 'string', pattern: '^[0-9]*[1-9][0-9]*$' } },
+            { name: 'cluster', in: 'query', description: `For maps: \`true\` answers clusters and places as a map at \`zoom\` draws them (cluster features have \`cluster\`, \`point_count\`, \`expansion_zoom\`); the bbox may then span at most ${MAX_CLUSTER_BOX_PIXELS} pixels each way at that zoom.`, schema: { type: 'string', enum: ['true', 'false', '1', '0'] } },
+            { name: 'zoom', in: 'query', description: `With cluster=true (and required then): the map's zoom level, 0 to ${MAX_ZOOM}.`, schema: { type: 'string', pattern: '^[0-9]+$' } },
           ],
           responses: {
-            200: geojson('The places', ref('FeatureCollection')),
+            200: geojson('The places; with bbox or cluster, a map collection', { oneOf: [ref('FeatureCollection'), ref('MapCollection')] }),
             304: notModified,
             400: error('An invalid parameter (`rest_invalid_param`, `data.params` names each)'),
           },
@@ -235,6 +239,29 @@ export function getOpenApiDocument(siteUrl: string): OpenApiDocument {
         FeatureCollection: {
           type: 'object', required: ['type', 'features'], additionalProperties: false,
           properties: { type: { const: 'FeatureCollection' }, features: { type: 'array', items: ref('Feature') } },
+        },
+        MapCollection: {
+          type: 'object', required: ['type', 'features', 'total', 'extent'],
+          properties: {
+            type: { const: 'FeatureCollection' },
+            total: { type: 'integer', description: 'How many places are inside the box' },
+            extent: { oneOf: [{ type: 'null' }, { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 }] },
+            features: {
+              type: 'array',
+              items: {
+                oneOf: [
+                  ref('Feature'),
+                  {
+                    type: 'object', required: ['type', 'geometry', 'properties'],
+                    properties: {
+                      type: { const: 'Feature' }, geometry: ref('Point'),
+                      properties: { type: 'object', required: ['cluster', 'point_count', 'expansion_zoom'], properties: { cluster: { const: true }, point_count: { type: 'integer' }, expansion_zoom: { type: 'integer' } } },
+                    },
+                  },
+                ],
+              },
+            },
+          },
         },
         AttachmentGps: {
           type: 'object', required: ['latitude', 'longitude', 'attachment_id', 'attachment_title'], additionalProperties: false,
