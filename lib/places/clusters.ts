@@ -8,7 +8,7 @@ import type { BBox, CollectionQuery } from './schemas'
  * The map's index of the public places of one post type (and category), built once per data version and kept in
  * memory, so that a view costs the same whatever the number of places:
  * - the places in the collection's order (newest first), as flat arrays: a page of the places in a box is a scan
- *   that stops at the page's end, and a count of the places in it a scan of the coordinates (~0.3 ms for 100,000);
+ *   that stops at the page's end, and a count of the places in it a scan of the coordinates (about 1 ms for 100,000);
  * - the clusters at every zoom level, in a KD-tree per level (supercluster).
  */
 export type PlaceIndex = {
