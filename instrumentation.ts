@@ -9,4 +9,7 @@ export async function register() {
   const { removeStaleIncoming } = await import('./lib/media/storage')
   const removed = await removeStaleIncoming(getConfig().incomingStaleSeconds)
   if (removed > 0) console.log(`Places: removed ${removed} unfinished uploads`)
+  // The home map's index of places, built now rather than on the first visit (not awaited: requests are served).
+  const { warmPlaceIndex } = await import('./lib/places/public')
+  warmPlaceIndex({ postType: 'post', categoryId: null }).catch((error) => console.error('Places: the map index could not be built:', error))
 }
