@@ -79,6 +79,9 @@ async function writePosts(tx: Prisma.TransactionClient, features: ImportFeature[
   for (let start = 0; start < posts.length; start += CHUNK) {
     await tx.post.createMany({ data: posts.slice(start, start + CHUNK) })
     options.onProgress?.(Math.min(start + CHUNK, posts.length), posts.length)
+    // SQLite answers synchronously, so without this the whole import would run without the event loop ever
+    // turning: no signal, no closed IPC channel (bin/cli.ts) could stop it half-way.
+    await new Promise((resolve) => setImmediate(resolve))
   }
   const links = features.flatMap((f, i) => [...new Set(f.properties.categories.map((path) => categoryIds.get(path)))]
     .filter((id): id is number => id !== undefined)

@@ -34,7 +34,7 @@ for (const kind of databaseKinds) {
     let authorization: string
     let photoPost: string
     const places = (...args: string[]) => {
-      const run = spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8' })
+      const run = spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
       assert.equal(run.status, 0, run.stderr)
       return run.stdout.trim()
     }
