@@ -68,7 +68,7 @@ const commands: Record<string, Command> = {
       if (values['if-empty'] && !(await isDatabaseEmpty())) return
       const { users, postIds } = await seedDemo(progress('Demo places'))
       out(`Loaded the demo: ${postIds.length} posts and ${users.length} users.`)
-      out(`Demo users of ${getConfig().siteUrl} (their passwords are shown only now):`)
+      out(`Sign in at ${getConfig().siteUrl}/signin as one of these (the passwords are shown only now):`)
       for (const user of users) out(`  ${user.role.padEnd(13)} ${user.email.padEnd(28)} ${user.password}`)
     },
   },
