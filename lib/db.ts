@@ -5,7 +5,7 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3'
 import { PrismaPg } from '@prisma/adapter-pg'
 import { getConfig } from './config'
 import { PrismaClient as PostgresClient } from './generated/postgresql/client'
-import { PrismaClient } from './generated/sqlite/client'
+import { type Prisma, PrismaClient } from './generated/sqlite/client'
 
 export type Dialect = 'sqlite' | 'postgresql'
 
@@ -28,49 +28,83 @@ export function sqliteFile(url: string): string {
 
 // SQLite lets one writer in at a time; another waits for the lock. better-sqlite3 waits synchronously, which
 // would freeze a server's event loop (every request) while, say, a command-line import holds the lock. So the server
-// waits at most a moment synchronously and then retries the statement asynchronously, up to BUSY_RETRY_MS; a
-// command line, which serves nobody else, simply waits.
+// waits at most a moment synchronously and then retries asynchronously, up to BUSY_RETRY_MS; a command line, which
+// serves nobody else, simply waits.
+//
+// A transaction cannot retry a statement: once it has read, another writer's commit makes its snapshot stale, and
+// SQLite refuses it the write lock for good (SQLITE_BUSY_SNAPSHOT). So the server retries the whole transaction.
+// It also runs transactions on a connection of their own: Prisma's SQLite adapter sends every query down its one
+// connection, and a request's query there would run inside another request's open transaction, seeing what that
+// transaction has not committed (and may yet roll back).
 const BUSY_RETRY_MS = 30_000
-const isServer = process.env.NEXT_RUNTIME !== undefined
+const isServer = (): boolean => process.env.NEXT_RUNTIME !== undefined
 
 function isBusy(error: unknown): boolean {
   const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } }
   return code === 'P1008' || meta?.driverAdapterError?.cause?.kind === 'SocketTimeout'
 }
 
-function retryWhenBusy(client: PrismaClient): Db {
-  return client.$extends({
-    query: {
-      async $allOperations({ args, query }) {
-        const deadline = Date.now() + BUSY_RETRY_MS
-        for (let attempt = 0; ; attempt++) {
-          try {
-            return await query(args)
-          } catch (error) {
-            if (!isBusy(error) || Date.now() > deadline) throw error
-            await new Promise((resolve) => setTimeout(resolve, Math.min(5 * 2 ** attempt, 100)))
-          }
-        }
-      },
-    },
-  }) as unknown as Db // a query extension adds no methods: the client's type is unchanged
-}
-
-export function createDb(url: string): Db {
-  if (dialectOf(url) === 'postgresql') {
-    return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db
+async function retryWhileBusy<T>(run: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + BUSY_RETRY_MS
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run()
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5 * 2 ** attempt, 100)))
+    }
   }
-  const timeout = isServer ? 20 : BUSY_RETRY_MS
-  const client = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout }) })
-  return isServer ? retryWhenBusy(client) : client
 }
 
-const cache = globalThis as unknown as { placesDb?: { url: string; db: Db } }
+function sqliteClient(url: string): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: isServer() ? 20 : BUSY_RETRY_MS }) })
+}
+
+type Clients = { db: Db; transactions: Db; retries: boolean }
+
+function createClients(url: string): Clients {
+  if (dialectOf(url) === 'postgresql') {
+    const db = new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db
+    return { db, transactions: db, retries: false }
+  }
+  if (!isServer()) {
+    const db = sqliteClient(url)
+    return { db, transactions: db, retries: false }
+  }
+  const db = sqliteClient(url).$extends({
+    query: { $allOperations: ({ args, query }) => retryWhileBusy(() => query(args)) },
+  }) as unknown as Db // a query extension adds no methods: the client's type is unchanged
+  return { db, transactions: sqliteClient(url), retries: true }
+}
+
+/** A Prisma client of its own, for tools that need one apart from the app's (the schema test, say). */
+export function createDb(url: string): Db {
+  return createClients(url).db
+}
+
+const cache = globalThis as unknown as { placesDb?: { url: string; clients: Clients } }
+
+function clients(): Clients {
+  const url = getConfig().databaseUrl
+  if (cache.placesDb?.url !== url) cache.placesDb = { url, clients: createClients(url) }
+  return cache.placesDb.clients
+}
 
 export function getDb(): Db {
-  const url = getConfig().databaseUrl
-  if (cache.placesDb?.url !== url) cache.placesDb = { url, db: createDb(url) }
-  return cache.placesDb.db
+  return clients().db
+}
+
+export type Tx = Prisma.TransactionClient
+
+/**
+ * Runs `write` in one transaction: all of it or none of it. The one way to open a transaction: on the server's
+ * SQLite it runs apart from other queries and is retried whole while another writer holds the lock, so `write`
+ * must do nothing but database work.
+ */
+export async function transaction<T>(write: (tx: Tx) => Promise<T>, options: { maxWait?: number; timeout?: number } = {}): Promise<T> {
+  const { transactions, retries } = clients()
+  const run = () => transactions.$transaction(write, { maxWait: 10_000, ...options })
+  return retries ? retryWhileBusy(run) : run()
 }
 
 export function getDialect(): Dialect {
@@ -79,7 +113,7 @@ export function getDialect(): Dialect {
 
 /** Closes the client's connections (PostgreSQL pools would otherwise keep a finished command alive). */
 export async function disconnectDb(): Promise<void> {
-  const current = cache.placesDb
+  const current = cache.placesDb?.clients
   cache.placesDb = undefined
-  await current?.db.$disconnect()
+  await Promise.all(current ? [...new Set([current.db, current.transactions])].map((db) => db.$disconnect()) : [])
 }

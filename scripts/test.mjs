@@ -42,6 +42,10 @@ const nodeStatus = run(process.execPath, [
   ...['lib', 'test', 'bin'].filter((dir) => existsSync(dir)).flatMap(testFiles),
 ])
 const tapText = existsSync(tap) ? readFileSync(tap, 'utf8') : ''
+// Each failed test with its error, as TAP gives it, to repeat at the end where a truncated log still shows it.
+const nodeFailures = [...tapText.matchAll(/^( *)not ok \d+ - (.*)\n\1  ---\n([\s\S]*?)\n\1  \.\.\.$/gm)]
+  .filter(([, , , details]) => !/failureType: 'subtestsFailed'/.test(details))
+  .map(([, , name, details]) => `✖ ${name}\n${details.split('\n').slice(0, 30).join('\n')}`)
 const count = (name) => Number(tapText.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0)
 passed += count('pass')
 failed += count('fail') + count('cancelled')
@@ -58,5 +62,6 @@ if (existsSync(json)) {
   failed += 1
 }
 
+if (nodeFailures.length > 0) console.log(`\nFailed in node's test runner:\n${nodeFailures.join('\n')}`)
 console.log(`\n${passed} passed, ${failed} failed`)
 process.exit(failed > 0 ? 1 : 0)

@@ -2,7 +2,7 @@ import 'server-only'
 import {
   canCreatePosts, canDeletePost, canEditPost, canSetPostStatus, editablePostStatuses, STATUSES_NEEDING_PUBLISH, type Actor,
 } from '../auth/capabilities'
-import { getDb, getDialect } from '../db'
+import { getDb, getDialect, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { ApiError, forbidden, invalidParams } from '../http/errors'
 import { removeAttachments } from '../media/attachments'
@@ -186,7 +186,7 @@ export async function findEditablePost(actor: Actor, id: number): Promise<PostEd
 }
 
 /** The first free slug for `wanted` among the posts of `type` other than `exceptId`, as wp_unique_post_slug does. */
-async function freeSlug(tx: Prisma.TransactionClient, type: string, wanted: string, exceptId?: number): Promise<string> {
+async function freeSlug(tx: Tx, type: string, wanted: string, exceptId?: number): Promise<string> {
   const base = slugify(wanted) || 'untitled'
   const rows = await tx.post.findMany({ where: { type, slug: { startsWith: base }, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { slug: true } })
   const taken = new Set(rows.map((row) => row.slug))
@@ -210,9 +210,8 @@ async function withSlugConflictAsFieldError<T>(write: () => Promise<T>): Promise
 /** A new draft owned by `actor`, dated now; returns its id. */
 export async function createDraft(actor: Actor, { title, type }: { title: string; type: string }): Promise<number> {
   if (!canCreatePosts(actor)) throw forbidden()
-  const db = getDb()
   return withSlugConflictAsFieldError(async () => {
-    const post = await db.$transaction(async (tx) =>
+    const post = await transaction(async (tx) =>
       tx.post.create({
         data: { title, type, slug: await freeSlug(tx, type, title), status: 'draft', publishedAt: new Date(), authorId: actor.id },
         select: { id: true },
@@ -243,7 +242,7 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
   if (statusChanges && input.status === 'trash' && !canDeletePost(actor, current)) throw forbidden()
   const statusBeforeTrash = input.status !== 'trash' ? null : current.status === 'trash' ? current.statusBeforeTrash : current.status
 
-  const row = await withSlugConflictAsFieldError(() => db.$transaction(async (tx) => {
+  const row = await withSlugConflictAsFieldError(() => transaction(async (tx) => {
     const known = await tx.category.findMany({ where: { id: { in: input.categoryIds } }, select: { id: true } })
     if (known.length !== new Set(input.categoryIds).size) throw invalidParams({ categoryIds: 'names a category that no longer exists; reload the page' })
     const created = await resolveCategoryPaths(tx, input.newCategories)

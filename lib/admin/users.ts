@@ -1,6 +1,6 @@
 import 'server-only'
 import { canManageUsers, isRole, type Actor, type Role } from '../auth/capabilities'
-import { getDb, getDialect } from '../db'
+import { getDb, getDialect, transaction } from '../db'
 import { ApiError, forbidden, invalidParams } from '../http/errors'
 import { createUser, type NewUser } from '../users'
 
@@ -43,7 +43,7 @@ export async function addUser(actor: Actor, input: NewUser): Promise<number> {
 export async function changeUserRole(actor: Actor, userId: number, role: Role): Promise<void> {
   assertMayManageUsers(actor)
   if (!isRole(role)) throw invalidParams({ role: 'is not a role' })
-  await getDb().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     // Lock the administrators first, so that two administrators demoting each other at once cannot both succeed:
     // SQLite takes its write lock here, PostgreSQL the rows' locks, and the count below sees the other's commit.
     if (getDialect() === 'postgresql') await tx.$executeRaw`SELECT 1 FROM "users" WHERE "role" = 'administrator' FOR UPDATE`

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs'
 import { rm, stat } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { canEditPost, type Actor } from '../auth/capabilities'
-import { getDb } from '../db'
+import { getDb, transaction } from '../db'
 import { ApiError, forbidden, invalidParams, notSignedIn } from '../http/errors'
 import { ATTACHMENT_FIELDS, ATTACHMENT_ORDER, cleanTitle, storeAttachment, toAttachmentDto, uploadsPath, type AttachmentDto, type NewUpload } from './storage'
 
@@ -35,8 +35,7 @@ export async function listPostAttachments(actor: Actor | null, postId: number): 
  */
 export async function reorderAttachments(actor: Actor | null, postId: number, orderedIds: number[]): Promise<AttachmentDto[]> {
   await assertMayEditPost(actor, postId)
-  const db = getDb()
-  await db.$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const current = await tx.attachment.findMany({ where: { postId }, select: { id: true } })
     const wanted = new Set(orderedIds)
     if (wanted.size !== orderedIds.length || wanted.size !== current.length || current.some(({ id }) => !wanted.has(id))) {

@@ -1,10 +1,8 @@
 import 'server-only'
-import { getDb } from '../db'
-import type { Prisma } from '../generated/sqlite/client'
+import { getDb, type Tx } from '../db'
 import { slugify, uniqueSlug } from '../slugs'
 import { parseCategoryPath } from './schemas'
 
-type Tx = Prisma.TransactionClient
 type CategoryRow = { id: number; name: string; slug: string; parentId: number | null }
 
 /**

@@ -1,6 +1,5 @@
 import 'server-only'
-import { getDb, getDialect } from '../db'
-import type { Prisma } from '../generated/sqlite/client'
+import { getDialect, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
 import { slugify, uniqueSlug } from '../slugs'
 import { resolveCategoryPaths } from './categories'
@@ -50,10 +49,10 @@ export function parseImport(input: unknown): ImportFeature[] {
  */
 export async function importPlaces(input: unknown, options: ImportOptions = {}): Promise<number[]> {
   const features = parseImport(input)
-  return getDb().$transaction((tx) => writePosts(tx, features, options), { maxWait: 60_000, timeout: 3_600_000 })
+  return transaction((tx) => writePosts(tx, features, options), { maxWait: 60_000, timeout: 3_600_000 })
 }
 
-async function writePosts(tx: Prisma.TransactionClient, features: ImportFeature[], options: ImportOptions): Promise<number[]> {
+async function writePosts(tx: Tx, features: ImportFeature[], options: ImportOptions): Promise<number[]> {
   await lockForImport(tx)
   const authorIds = await resolveAuthors(tx, features, options.defaultAuthor)
   const ids = await assignIds(tx, features)
@@ -97,12 +96,12 @@ async function writePosts(tx: Prisma.TransactionClient, features: ImportFeature[
 }
 
 /** Takes the write lock before reading what the import depends on (free ids, slugs), so no writer slips between. */
-async function lockForImport(tx: Prisma.TransactionClient): Promise<void> {
+async function lockForImport(tx: Tx): Promise<void> {
   if (getDialect() === 'postgresql') await tx.$executeRaw`LOCK TABLE "posts", "categories" IN SHARE ROW EXCLUSIVE MODE`
   else await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
 }
 
-async function resolveAuthors(tx: Prisma.TransactionClient, features: ImportFeature[], defaultAuthor?: string): Promise<number[]> {
+async function resolveAuthors(tx: Tx, features: ImportFeature[], defaultAuthor?: string): Promise<number[]> {
   const emails = new Set(features.flatMap((f) => (f.properties.author ? [f.properties.author.toLowerCase()] : [])))
   if (defaultAuthor) emails.add(defaultAuthor.toLowerCase())
   const users = await tx.user.findMany({ where: { email: { in: [...emails] } }, select: { id: true, email: true } })
@@ -129,7 +128,7 @@ async function resolveAuthors(tx: Prisma.TransactionClient, features: ImportFeat
   return ids
 }
 
-async function assignIds(tx: Prisma.TransactionClient, features: ImportFeature[]): Promise<number[]> {
+async function assignIds(tx: Tx, features: ImportFeature[]): Promise<number[]> {
   const wanted = features.flatMap((f) => (f.properties.id === undefined ? [] : [f.properties.id]))
   const taken = new Set<number>()
   for (let start = 0; start < wanted.length; start += 10_000) {
@@ -149,7 +148,7 @@ async function assignIds(tx: Prisma.TransactionClient, features: ImportFeature[]
   })
 }
 
-async function assignSlugs(tx: Prisma.TransactionClient, features: ImportFeature[]): Promise<string[]> {
+async function assignSlugs(tx: Tx, features: ImportFeature[]): Promise<string[]> {
   const types = [...new Set(features.map((f) => f.properties.type))]
   const rows = await tx.post.findMany({ where: { type: { in: types } }, select: { type: true, slug: true } })
   const taken = new Set(rows.map((row) => `${row.type}/${row.slug}`))

@@ -1,15 +1,13 @@
 import 'server-only'
 import { open, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { getDb, getDialect } from '../db'
-import type { Prisma } from '../generated/sqlite/client'
+import { getDialect, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
 import { storeImage, titleFromFilename, type StoredImage } from '../media/storage'
 import { postTypeSchema, STATUSES } from '../places/schemas'
 import { slugify, uniqueSlug } from '../slugs'
 import { readWxr, WxrSyntaxError, type WxrCategory, type WxrItem, type WxrRecord } from './parse'
 
-type Tx = Prisma.TransactionClient
 
 export type WxrOptions = {
   /** WordPress's wp-content/uploads: attachment files are read from here by their _wp_attached_file */
@@ -48,7 +46,7 @@ export async function importWxr(file: string, options: WxrOptions = {}): Promise
   if (total === undefined) throw new ApiError('places_wxr_missing', `Cannot read ${file}: no such file.`, 400)
   const stored: StoredImage[] = []
   try {
-    return await getDb().$transaction(
+    return await transaction(
       (tx) => new WxrImport(tx, options, stored).run(readWxr(file, (bytes) => options.onProgress?.(bytes, total))),
       { maxWait: 60_000, timeout: 24 * 3_600_000 },
     )
