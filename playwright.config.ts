@@ -8,11 +8,31 @@ import type { E2EOptions } from './e2e/support/test'
 // Ports can be moved with E2E_SQLITE_PORT / E2E_POSTGRES_PORT when another run holds them.
 
 //   ui            real Chromium against a SQLite server with the demo places and a user of every role
+//   instances     with TEST_DATABASE_URL: two app instances on one PostgreSQL database (its name + `_instances`),
+//                 the ui project's data; Chromium writes through the first, the tests read through both
 const sqlitePort = Number(process.env.E2E_SQLITE_PORT ?? 3101)
 const postgresPort = Number(process.env.E2E_POSTGRES_PORT ?? 3102)
 const uiPort = Number(process.env.E2E_UI_PORT ?? 3103)
+const instancePorts = [Number(process.env.E2E_INSTANCE_PORT ?? 3104), Number(process.env.E2E_INSTANCE_PORT ?? 3104) + 1]
 
-type Server = { name: string; port: number; databaseUrl: string; dataset: 'api' | 'ui' }
+type Server = {
+  name: string
+  port: number
+  databaseUrl: string
+  dataset: 'api' | 'ui' | 'shared'
+  /** several instances share one: sessions made by one are good on the other, as behind a load balancer */
+  authSecret?: string
+  /** where uploads go; by default a folder of its own */
+  uploadsDir?: string
+}
+
+const INSTANCES_AUTH_SECRET = 'e2e-instances-auth-secret-0123456789abcdef'
+
+function instancesDatabase(url: string): string {
+  const parsed = new URL(url)
+  parsed.pathname = `${parsed.pathname}_instances`
+  return parsed.href
+}
 
 const servers: Server[] = [
   { name: 'api', port: sqlitePort, databaseUrl: `file:./.test-data/e2e-${sqlitePort}.db`, dataset: 'api' },
@@ -20,10 +40,18 @@ const servers: Server[] = [
     ? [{ name: 'api-postgres', port: postgresPort, databaseUrl: process.env.TEST_DATABASE_URL, dataset: 'api' as const }]
     : []),
   { name: 'ui', port: uiPort, databaseUrl: `file:./.test-data/e2e-${uiPort}.db`, dataset: 'ui' },
+  // Started in this order (Playwright starts its web servers one after the other): the second finds the data loaded.
+  ...(process.env.TEST_DATABASE_URL
+    ? [
+        { name: 'instances', port: instancePorts[0]!, databaseUrl: instancesDatabase(process.env.TEST_DATABASE_URL), dataset: 'ui' as const, authSecret: INSTANCES_AUTH_SECRET },
+        // The same database, secret and uploads (shared storage) as the first instance.
+        { name: 'second-instance', port: instancePorts[1]!, databaseUrl: instancesDatabase(process.env.TEST_DATABASE_URL), dataset: 'shared' as const, authSecret: INSTANCES_AUTH_SECRET, uploadsDir: `.test-data/uploads-${instancePorts[0]}` },
+      ]
+    : []),
 ]
 
 const baseUrlOf = (server: Server) => `http://127.0.0.1:${server.port}`
-const uploadsDirOf = (server: Server) => `.test-data/uploads-${server.port}`
+const uploadsDirOf = (server: Server) => server.uploadsDir ?? `.test-data/uploads-${server.port}`
 
 /**
  * Debian's Chromium, for the `ui` project to come (Playwright's own browser download does not work on these
@@ -46,14 +74,15 @@ export const chromium = {
   },
 } satisfies Project['use']
 
-const projects: Project<E2EOptions>[] = servers.map((server) => ({
+const projects: Project<E2EOptions>[] = servers.filter((server) => server.dataset !== 'shared').map((server) => ({
   name: server.name,
-  testDir: server.dataset === 'ui' ? './e2e/ui' : './e2e/api',
+  testDir: server.name === 'instances' ? './e2e/instances' : server.dataset === 'ui' ? './e2e/ui' : './e2e/api',
   testMatch: '**/*.spec.ts',
   use: {
     baseURL: baseUrlOf(server),
     databaseUrl: server.databaseUrl,
     uploadsDir: uploadsDirOf(server),
+    ...(server.name === 'instances' ? { secondInstanceURL: `http://127.0.0.1:${instancePorts[1]}` } : {}),
     ...(server.dataset === 'ui' ? { ...chromium, screenshot: 'on', trace: 'retain-on-failure' } : {}),
   },
 }))
@@ -71,6 +100,7 @@ const webServer: NonNullable<PlaywrightTestConfig['webServer']> = servers.map((s
     SITE_URL: baseUrlOf(server),
     UPLOADS_DIR: uploadsDirOf(server),
     E2E_DATASET: server.dataset,
+    ...(server.authSecret ? { AUTH_SECRET: server.authSecret } : {}),
     NEXT_TELEMETRY_DISABLED: '1',
   },
 }))

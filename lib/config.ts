@@ -15,6 +15,8 @@ const schema = z.object({
   INCOMING_STALE_SECONDS: z.coerce.number().int().min(0).default(60),
   KEEP_IMAGE_METADATA: z.enum(['true', 'false', '1', '0']).default('false'),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  RESPONSE_CACHE_MB: z.coerce.number().min(0).default(64),
+  SHARED_CACHE_SECONDS: z.coerce.number().int().min(0).default(1),
   MAP_TILE_URL: z.string().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   MAP_TILE_ATTRIBUTION: z.string().default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
 })
@@ -33,6 +35,10 @@ export type Config = {
   authSecret: string | undefined
   /** the map's tile layer: a Leaflet URL template and its attribution (HTML, from the operator) */
   mapTiles: { url: string; attribution: string }
+  /** memory for the public routes' serialised answers (lib/http/cache.ts); 0 turns the cache off */
+  responseCacheBytes: number
+  /** how long shared caches (a CDN, nginx) may serve a public answer without asking again: `s-maxage` */
+  sharedCacheSeconds: number
 }
 
 let config: Config | undefined
@@ -54,6 +60,8 @@ export function getConfig(): Config {
     keepImageMetadata: env.KEEP_IMAGE_METADATA === 'true' || env.KEEP_IMAGE_METADATA === '1',
     authSecret: env.AUTH_SECRET,
     mapTiles: { url: env.MAP_TILE_URL, attribution: env.MAP_TILE_ATTRIBUTION },
+    responseCacheBytes: Math.round(env.RESPONSE_CACHE_MB * 1024 * 1024),
+    sharedCacheSeconds: env.SHARED_CACHE_SECONDS,
   }
   return config
 }

@@ -13,14 +13,20 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import Database from 'better-sqlite3'
 import pg from 'pg'
 import { prng, writePlaces } from '../bench/generate.mjs'
+import { hasNginx, NGINX, startNginx } from '../deploy/nginx.mjs'
+import { resetDatabase } from './reset-database.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const PORT = 3199
 const BASE_URL = `http://127.0.0.1:${PORT}`
+const MACHINE_FLOOR_PORT = 3198
+const NGINX_PORT = 3197
+const COLD_SAMPLES = 40
+const GPS_SAMPLES = 500
 const DEFAULT_PG_URL = 'postgresql://places:places@127.0.0.1:5432/places_bench'
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
 const ADMIN = ['--email', 'bench@example.org', '--password', 'benchbench', '--role', 'administrator']
 const WARM_UP_SECONDS = 3
 
@@ -66,6 +72,7 @@ const seconds = (ms) => Math.round(ms / 10) / 100
 const loadAverage = () => os.loadavg().map((x) => Math.round(x * 100) / 100)
 const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0
+if (spawnSync('wrk', ['--version']).error) usage('wrk, the load generator, is not installed: apt-get install wrk')
 /** A command pinned to one core when taskset is there: the server on core 0, the load generator on core 1. */
 const pinned = (core, command, args) => (hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args])
 
@@ -142,37 +149,7 @@ async function run(command, args, env, { measureRss = false } = {}) {
 async function freshDatabase(scratch) {
   if (opts.db === 'sqlite') return `file:${path.join(scratch, 'places.db')}`
   const url = process.env.BENCH_DATABASE_URL || DEFAULT_PG_URL
-  let parsed
-  try {
-    parsed = new URL(url)
-  } catch {
-    fail('BENCH_DATABASE_URL is not a valid postgresql:// URL')
-  }
-  if (!/^postgres(ql)?:$/.test(parsed.protocol)) fail('BENCH_DATABASE_URL must start with postgresql://')
-  // The bench drops the database's schema: never one on another machine, named by a mistaken variable.
-  if (!LOCAL_HOSTS.has(parsed.hostname)) fail(`refusing to empty the non-local database at host "${parsed.hostname}"`)
-  const name = decodeURIComponent(parsed.pathname.slice(1))
-  const maintenance = new URL(url)
-  maintenance.pathname = '/postgres'
-  const admin = new pg.Client({ connectionString: maintenance.href })
-  await admin.connect()
-  try {
-    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])
-    if (rowCount === 0) {
-      log(`creating database ${name}`)
-      await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`)
-    }
-  } finally {
-    await admin.end()
-  }
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query('DROP SCHEMA IF EXISTS public CASCADE')
-    await client.query('CREATE SCHEMA public')
-  } finally {
-    await client.end()
-  }
+  await resetDatabase(url).catch((error) => fail(error.message))
   return url
 }
 
@@ -221,21 +198,113 @@ async function startServer(env) {
   return serverPid
 }
 
-/** One autocannon run in a child process (pinned to core 1); the figures of its result that the bench reports. */
-async function load(paths, duration, scratch) {
-  const optionsFile = path.join(scratch, 'load.json')
-  writeFileSync(optionsFile, JSON.stringify({ url: BASE_URL, paths, connections: CONNECTIONS, duration }))
-  const [command, args] = pinned(1, process.execPath, [path.join(root, 'bench', 'load.mjs'), optionsFile])
-  const result = JSON.parse((await run(command, args, process.env)).stdout)
+/** One wrk run (bench/load.lua), pinned to core 1; the figures of its result that the bench reports. */
+async function load(url, paths, duration, scratch) {
+  const pathsFile = path.join(scratch, 'paths.txt')
+  writeFileSync(pathsFile, `${paths.join('\n')}\n`)
+  const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${duration}s`, '-s', path.join(root, 'bench', 'load.lua'), url])
+  const output = (await run(command, args, { ...process.env, BENCH_PATHS: pathsFile })).stdout
+  const result = JSON.parse(output.trim().split('\n').at(-1))
   return {
-    requestsPerSecond: result.requests.average,
-    latencyP50Ms: result.latency.p50,
-    latencyP99Ms: result.latency.p99,
+    requestsPerSecond: Math.round(result.requests / (result.durationUs / 1e6)),
+    latencyP50Ms: Math.round(result.p50Us / 10) / 100,
+    latencyP99Ms: Math.round(result.p99Us / 10) / 100,
     non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    requests: result.requests.total,
-    bytesPerResponse: Math.round(result.throughput.total / Math.max(result.requests.total, 1)),
+    errors: result.errors,
+    requests: result.requests,
+    bytesPerResponse: Math.round(result.bytes / Math.max(result.requests, 1)),
   }
+}
+
+/** A warm-up, then RUNS runs: each run's figures and their medians. */
+async function measure(label, url, paths, scratch) {
+  log(`${label}: warm-up ${WARM_UP_SECONDS} s, then ${RUNS} × ${DURATION} s with ${CONNECTIONS} connections`)
+  await load(url, paths, WARM_UP_SECONDS, scratch)
+  const runs = []
+  for (let i = 0; i < RUNS; i++) {
+    runs.push(await load(url, paths, DURATION, scratch))
+    if (serverExit) fail(`the server stopped during the load of ${label} (${serverExit})`)
+  }
+  return { runs, median: Object.fromEntries(Object.keys(runs[0]).map((key) => [key, median(runs.map((r) => r[key]))])) }
+}
+
+/** bench/floor.mjs on MACHINE_FLOOR_PORT, pinned to the server's core. */
+async function startMachineFloor(dir) {
+  const [command, args] = pinned(0, process.execPath, [path.join(root, 'bench', 'floor.mjs'), String(MACHINE_FLOOR_PORT), dir])
+  const child = spawn(command, args, { stdio: 'inherit' })
+  const url = `http://127.0.0.1:${MACHINE_FLOOR_PORT}`
+  while (!(await fetch(`${url}/bench-floor/none`).then(() => true, () => false))) {
+    if (child.exitCode !== null) fail(`bench/floor.mjs exited (${child.exitCode}); is port ${MACHINE_FLOOR_PORT} free?`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return { url, stop: async () => (child.kill(), await once(child, 'exit')) }
+}
+
+const percentile = (numbers, p) => [...numbers].sort((a, b) => a - b)[Math.min(numbers.length - 1, Math.floor(numbers.length * p))]
+const round2 = (x) => Math.round(x * 100) / 100
+
+/** Times `request` once per sample, one at a time; the median and 90th percentile in ms. */
+async function timeEach(samples, before, request) {
+  const times = []
+  for (let i = 0; i < samples; i++) {
+    await before(i)
+    const started = performance.now()
+    await request()
+    times.push(performance.now() - started)
+  }
+  return { samples, medianMs: round2(median(times)), p90Ms: round2(percentile(times, 0.9)) }
+}
+
+/**
+ * The first request after a write (the answer cannot come from any cache): COLD_SAMPLES times, a post's title
+ * changes through a database connection of the bench's own (as another instance or the command line would write),
+ * then one GET of the largest page.
+ */
+async function coldAfterWrite(databaseUrl, postId) {
+  const page = '/places/v1/geojson?posts_per_page=500'
+  const fetchPage = async () => {
+    const response = await fetch(`${BASE_URL}${page}`)
+    if (!response.ok) fail(`${page} answered ${response.status} after a write`)
+    await response.arrayBuffer()
+  }
+  let write
+  let close
+  if (opts.db === 'sqlite') {
+    const db = new Database(databaseUrl.replace(/^file:/, ''), { timeout: 10_000 })
+    const update = db.prepare('UPDATE posts SET title = ? WHERE id = ?')
+    write = async (i) => update.run(`Cold ${i}`, postId)
+    close = async () => db.close()
+  } else {
+    const client = new pg.Client({ connectionString: databaseUrl })
+    await client.connect()
+    write = (i) => client.query('UPDATE posts SET title = $1 WHERE id = $2', [`Cold ${i}`, postId])
+    close = () => client.end()
+  }
+  try {
+    await fetchPage()
+    return { path: page, ...(await timeEach(COLD_SAMPLES, write, fetchPage)) }
+  } finally {
+    await close()
+  }
+}
+
+/**
+ * GET /attachment-exif-gps/{id} for a post with 50 images of which only the last has GPS (test/fixtures/exif:
+ * exr_noexif.jpg 49 times, then gox_gps.jpg), by an administrator's application password, one request at a time.
+ */
+async function gpsRoute(places, postId) {
+  const photos = path.join(root, 'test', 'fixtures', 'exif')
+  await places('media', 'import', '--post', String(postId), ...Array(49).fill(path.join(photos, 'exr_noexif.jpg')), path.join(photos, 'gox_gps.jpg'))
+  const secret = (await places('app-password', 'create', '--user', ADMIN[1])).stdout.trim().split('\n').at(-1)
+  const headers = { Authorization: `Basic ${Buffer.from(`${ADMIN[1]}:${secret}`).toString('base64')}` }
+  const url = `${BASE_URL}/places/v1/attachment-exif-gps/${postId}`
+  const get = async () => {
+    const response = await fetch(url, { headers })
+    const body = await response.json()
+    if (!response.ok || body.attachment_title !== 'gox_gps') fail(`${url} answered ${response.status}: ${JSON.stringify(body)}`)
+  }
+  for (let i = 0; i < 50; i++) await get() // warm-up
+  return { path: '/places/v1/attachment-exif-gps/{id}', images: 50, ...(await timeEach(GPS_SAMPLES, async () => {}, get)) }
 }
 
 // ---------------------------------------------------------------------------------------------------- the bench
@@ -295,39 +364,64 @@ try {
     ;[publicIds[i], publicIds[j]] = [publicIds[j], publicIds[i]]
   }
   const routes = [
-    { name: 'GET /geojson?posts_per_page=500', paths: ['/places/v1/geojson?posts_per_page=500'], features: Math.min(500, publicIds.length) },
-    { name: 'GET /geojson/{id}', paths: publicIds.map((id) => `/places/v1/geojson/${id}`) },
-    { name: 'GET /geojson (50)', paths: ['/places/v1/geojson'], features: Math.min(50, publicIds.length) },
+    { name: 'GET /geojson?posts_per_page=500', floor: 'page-500', paths: ['/places/v1/geojson?posts_per_page=500'], features: Math.min(500, publicIds.length) },
+    { name: 'GET /geojson/{id}', floor: 'feature', paths: publicIds.map((id) => `/places/v1/geojson/${id}`) },
+    { name: 'GET /geojson (50)', floor: 'page-50', paths: ['/places/v1/geojson'], features: Math.min(50, publicIds.length) },
   ]
 
-  const serverPid = await startServer(env)
+  const floorDir = path.join(scratch, 'floor')
+  mkdirSync(floorDir)
+  const serverPid = await startServer({ ...env, BENCH_FLOOR_DIR: floorDir })
   log(`server up (next-server pid ${serverPid}: ${commandLine(serverPid)})`)
   for (const route of routes) {
-    // A wrong answer measured fast is no result: check each route once first.
+    // A wrong answer measured fast is no result: check each route once first. Its bytes are what the floors return.
     const response = await fetch(`${BASE_URL}${route.paths[0]}`)
-    const body = await response.json()
-    if (!response.ok) fail(`${route.name} answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`)
+    const bytes = Buffer.from(await response.arrayBuffer())
+    const body = JSON.parse(bytes.toString('utf8'))
+    if (!response.ok) fail(`${route.name} answered ${response.status}: ${bytes.toString('utf8').slice(0, 300)}`)
     if (route.features !== undefined && body.features?.length !== route.features) {
       fail(`${route.name} answered ${body.features?.length} features, expected ${route.features}`)
     }
+    writeFileSync(path.join(floorDir, route.floor), bytes)
   }
 
   const idleRssMb = Math.round(statusKb(serverPid, 'VmRSS') / 1024)
   const rss = sampleRss(() => serverPid)
-  for (const route of routes) {
-    log(`${route.name}: warm-up ${WARM_UP_SECONDS} s, then ${RUNS} × ${DURATION} s with ${CONNECTIONS} connections`)
-    await load(route.paths, WARM_UP_SECONDS, scratch)
-    route.runs = []
-    for (let i = 0; i < RUNS; i++) {
-      route.runs.push(await load(route.paths, DURATION, scratch))
-      if (serverExit) fail(`the server stopped during the load of ${route.name} (${serverExit})`)
-    }
-    route.median = Object.fromEntries(Object.keys(route.runs[0]).map((key) => [key, median(route.runs.map((r) => r[key]))]))
-  }
+  for (const route of routes) route.app = await measure(`${route.name}`, BASE_URL, route.paths, scratch)
   const serverRss = { idleMb: idleRssMb, peakUnderLoadMb: rss.stop(), highWaterMarkMb: Math.round(statusKb(serverPid, 'VmHWM') / 1024) }
+
+  // The two floors, with the very bytes of each route: the same build's empty route handler, and bare node:http.
+  for (const route of routes) route.frameworkFloor = await measure(`${route.name}: framework floor`, BASE_URL, [`/bench-floor/${route.floor}`], scratch)
+  const machineFloor = await startMachineFloor(floorDir)
+  try {
+    for (const route of routes) route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/bench-floor/${route.floor}`], scratch)
+  } finally {
+    await machineFloor.stop()
+  }
+
+  // Behind deploy/nginx.conf, the example HTTP cache (nginx pinned to the server's core).
+  if (hasNginx()) {
+    const nginxDir = path.join(scratch, 'nginx')
+    mkdirSync(nginxDir)
+    const nginx = await startNginx({ port: NGINX_PORT, upstream: `127.0.0.1:${PORT}`, dir: nginxDir, cpu: 0 })
+    try {
+      for (const route of routes) route.behindCache = await measure(`${route.name}: behind nginx`, nginx.url, route.paths, scratch)
+    } finally {
+      await nginx.stop()
+    }
+  } else {
+    log(`${NGINX} is not installed (Debian package nginx): no figures behind the HTTP cache`)
+  }
+
+  const cold = await coldAfterWrite(databaseUrl, publicIds[0])
+  log(`cold (first request after a write) ${cold.path}: median ${cold.medianMs} ms`)
+  const gps = await gpsRoute(places, publicIds[1] ?? publicIds[0])
+  log(`GET /attachment-exif-gps/{id}, 50 images, only the last with GPS: median ${gps.medianMs} ms`)
   await stopServer()
+  const exif = JSON.parse((await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join(root, 'bench', 'exif-read.ts')], env)).stdout)
   machine.loadAverageAtEnd = loadAverage()
 
+  const ratio = (a, b) => (b ? Math.round((a / b) * 100) / 100 : null)
   const results = {
     machine,
     db: opts.db,
@@ -335,8 +429,23 @@ try {
     generated: { publish: generated.publish, withoutGeometry: generated.withoutGeometry, geoPrivate: generated.geoPrivate, public: publicIds.length },
     load: { connections: CONNECTIONS, runs: RUNS, durationSeconds: DURATION, warmUpSeconds: WARM_UP_SECONDS },
     import: importResult,
-    routes: routes.map(({ name, paths, runs, median }) => ({ name, path: paths[0], distinctPaths: paths.length, median, runs })),
+    routes: routes.map(({ name, paths, app, frameworkFloor, machineFloor, behindCache }) => ({
+      name,
+      path: paths[0],
+      distinctPaths: paths.length,
+      median: app.median,
+      toFrameworkFloor: ratio(app.median.requestsPerSecond, frameworkFloor.median.requestsPerSecond),
+      toMachineFloor: ratio(app.median.requestsPerSecond, machineFloor.median.requestsPerSecond),
+      behindCacheToMachineFloor: behindCache ? ratio(behindCache.median.requestsPerSecond, machineFloor.median.requestsPerSecond) : null,
+      frameworkFloor: frameworkFloor.median,
+      machineFloor: machineFloor.median,
+      behindCache: behindCache?.median ?? null,
+      runs: { app: app.runs, frameworkFloor: frameworkFloor.runs, machineFloor: machineFloor.runs, behindCache: behindCache?.runs ?? null },
+    })),
     serverRss,
+    cold,
+    attachmentGps: gps,
+    exifRead: exif,
   }
   const resultsDir = path.join(root, 'bench', 'results')
   mkdirSync(resultsDir, { recursive: true })
@@ -345,6 +454,7 @@ try {
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`)
 
   const row = (cells) => cells.map((cell, i) => (i === 0 ? String(cell).padEnd(34) : String(cell).padStart(9))).join(' ')
+  const rate = (m) => (m ? Math.round(m.requestsPerSecond) : '-')
   console.log(`\nPlaces bench: ${N} places on ${opts.db}, ${machine.nproc} cores, ${machine.cpu}, node ${machine.node}`)
   console.log(`load average at start: ${machine.loadAverage.join(' ')}, at end: ${machine.loadAverageAtEnd.join(' ')}; server pinned to core 0, load generator to core 1: ${hasTaskset ? 'yes' : 'no (no taskset)'}\n`)
   console.log(`import: ${importResult.seconds} s (${importResult.placesPerSecond} places/s; the CLI's own start-up is ${importResult.cliStartupSeconds} s of it), peak RSS ${importResult.peakRssMb} MB\n`)
@@ -352,9 +462,17 @@ try {
   for (const { name, median: m } of results.routes) {
     console.log(row([name, Math.round(m.requestsPerSecond), m.latencyP50Ms, m.latencyP99Ms, m.non2xx, m.errors, (m.bytesPerResponse / 1024).toFixed(1)]))
   }
+  console.log(`\n${row(['req/s, same bytes', 'route', 'framework', 'machine', 'route/fw', 'route/mach', 'nginx', 'nginx/mach'])}`)
+  for (const r of results.routes) {
+    console.log(row([r.name, rate(r.median), rate(r.frameworkFloor), rate(r.machineFloor), r.toFrameworkFloor, r.toMachineFloor, rate(r.behindCache), r.behindCacheToMachineFloor ?? '-']))
+  }
+  console.log(`\ncold, the first request after a write (${cold.samples} writes): ${cold.path} median ${cold.medianMs} ms, p90 ${cold.p90Ms} ms`)
+  console.log(`GET /attachment-exif-gps/{id}, 50 images and only the last with GPS (${gps.samples} requests, one at a time): median ${gps.medianMs} ms, p90 ${gps.p90Ms} ms`)
   console.log(`\nnext-server RSS: ${serverRss.idleMb} MB idle, ${serverRss.peakUnderLoadMb} MB peak under load (high-water mark ${serverRss.highWaterMarkMb} MB)`)
+  console.log('\nreading the GPS of each corpus photo, as an upload does (median of 200 reads):')
+  for (const photo of exif) console.log(`  ${photo.name.padEnd(40)} ${(photo.bytes / 1024).toFixed(0).padStart(6)} KB  ${photo.gps ? 'GPS   ' : 'no GPS'}  ${photo.medianMs.toFixed(3)} ms`)
   console.log(`raw results: ${path.relative(root, resultsFile)}`)
-  const failures = results.routes.filter((r) => r.runs.some((x) => x.non2xx > 0 || x.errors > 0))
+  const failures = results.routes.filter((r) => Object.values(r.runs).flat().some((x) => x && (x.non2xx > 0 || x.errors > 0)))
   if (failures.length > 0) fail(`non-2xx answers or errors on: ${failures.map((r) => r.name).join(', ')}`)
 } catch (error) {
   console.error(`bench: ${error.isBenchFailure ? error.message : error.stack}`)

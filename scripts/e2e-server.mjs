@@ -3,19 +3,20 @@
 // DATABASE_URL and the uploads at UPLOADS_DIR, loads data through the real command line, then runs
 // `next start -p PORT` on the build. E2E_DATASET picks the data:
 //   api (default)  the hand-written fixture e2e/fixtures/places.geojson and 520 generated posts;
-//   ui             the demo places (prisma/demo/places.geojson) and a user of every role (E2E_USERS below).
+//   ui             the demo places (prisma/demo/places.geojson) and a user of every role (ROLES below);
+//   shared         nothing reset nor loaded: a second app instance on the database of a server started before it.
 //
 //   DATABASE_URL=file:./.test-data/e2e.db PORT=3101 node scripts/e2e-server.mjs
 //
 // It empties the database it is given, so it refuses a PostgreSQL database that is not on this machine.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import pg from 'pg'
 import { bulkFeatures } from '../e2e/fixtures/bulk.mjs'
+import { resetDatabase } from './reset-database.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
@@ -26,7 +27,6 @@ const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber']
 const DEMO = path.join(root, 'prisma', 'demo', 'places.geojson')
 const ADMIN_PASSWORD = 'e2e-admin-password-0123456789'
 const FIXTURE = path.join(root, 'e2e', 'fixtures', 'places.geojson')
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
 
 function fail(message) {
   console.error(`e2e-server: ${message}`)
@@ -39,32 +39,6 @@ if (!databaseUrl) fail('DATABASE_URL is required')
 if (!port || !/^\d+$/.test(port)) fail('PORT is required (a number)')
 
 const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: port, NEXT_TELEMETRY_DISABLED: '1' }
-
-async function resetDatabase(url) {
-  if (/^postgres(ql)?:\/\//.test(url)) {
-    let host
-    try {
-      host = new URL(url).hostname
-    } catch {
-      fail('DATABASE_URL is not a valid postgresql:// URL')
-    }
-    // A guard against emptying a shared or production database by a mistaken variable.
-    if (!LOCAL_HOSTS.has(host)) fail(`refusing to reset the non-local database at host "${host}" (only localhost, 127.0.0.1, ::1)`)
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    try {
-      await client.query('DROP SCHEMA IF EXISTS public CASCADE')
-      await client.query('CREATE SCHEMA public')
-    } finally {
-      await client.end()
-    }
-    return
-  }
-  if (!url.startsWith('file:')) fail('DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL)')
-  const file = path.resolve(root, url.replace(/^file:/, '').replace(/\?.*$/, ''))
-  mkdirSync(path.dirname(file), { recursive: true })
-  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${file}${suffix}`, { force: true })
-}
 
 /** Runs `places <args>` as an operator would; returns its stdout. */
 function places(...args) {
@@ -84,30 +58,37 @@ function importFile(file, expected) {
   return ids
 }
 
-await resetDatabase(databaseUrl)
-if (process.env.UPLOADS_DIR) rmSync(path.resolve(root, process.env.UPLOADS_DIR), { recursive: true, force: true })
-places('migrate')
-places('user', 'create', '--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD, '--role', 'administrator', '--name', 'E2E Admin')
+function loadApiDataset() {
+  // The hand-written fixture first, on an empty database: its categories get ids 1, 2, 3… in order of first appearance.
+  importFile(FIXTURE, JSON.parse(readFileSync(FIXTURE, 'utf8')).features.length)
+  const scratch = mkdtempSync(path.join(tmpdir(), 'places-e2e-'))
+  try {
+    const bulk = bulkFeatures()
+    const bulkFile = path.join(scratch, 'bulk.geojson')
+    writeFileSync(bulkFile, JSON.stringify({ type: 'FeatureCollection', features: bulk }))
+    importFile(bulkFile, bulk.length)
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
 
-if (process.env.E2E_DATASET === 'ui') {
+function loadUiDataset() {
   for (const role of ROLES) places('user', 'create', '--email', `${role}@e2e.test`, '--password', `e2e-${role}-password`, '--role', role, '--name', `E2E ${role}`)
   importFile(DEMO, JSON.parse(readFileSync(DEMO, 'utf8')).features.length)
-} else {
-// The hand-written fixture first, on an empty database: its categories get ids 1, 2, 3… in order of first appearance.
-const fixtureCount = JSON.parse(readFileSync(FIXTURE, 'utf8')).features.length
-importFile(FIXTURE, fixtureCount)
+}
 
-const scratch = mkdtempSync(path.join(tmpdir(), 'places-e2e-'))
-try {
-  const bulk = bulkFeatures()
-  const bulkFile = path.join(scratch, 'bulk.geojson')
-  writeFileSync(bulkFile, JSON.stringify({ type: 'FeatureCollection', features: bulk }))
-  importFile(bulkFile, bulk.length)
-} finally {
-  rmSync(scratch, { recursive: true, force: true })
+const dataset = process.env.E2E_DATASET ?? 'api'
+if (!['api', 'ui', 'shared'].includes(dataset)) fail('E2E_DATASET must be api, ui or shared')
+// `shared`: another app instance on a database that an earlier server of the run reset and loaded.
+if (dataset !== 'shared') {
+  await resetDatabase(databaseUrl, root).catch((error) => fail(error.message))
+  if (process.env.UPLOADS_DIR) rmSync(path.resolve(root, process.env.UPLOADS_DIR), { recursive: true, force: true })
+  places('migrate')
+  places('user', 'create', '--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD, '--role', 'administrator', '--name', 'E2E Admin')
+  if (dataset === 'ui') loadUiDataset()
+  else loadApiDataset()
 }
-}
-console.error(`e2e-server: ${databaseUrl} loaded; starting next on port ${port}`)
+console.error(`e2e-server: ${databaseUrl} ready; starting next on port ${port}`)
 
 const next = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', port], { cwd: root, env, stdio: 'inherit' })
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {

@@ -177,7 +177,7 @@ test.describe('the map parameters: errors, caching, CORS', () => {
         const etag = (await request.get('/places/v1/geojson')).headers().etag!
         const response = await request.get(`/places/v1/geojson${query}`)
         expect(response.headers().etag).toBe(etag)
-        expect(response.headers()['cache-control']).toBe('public, no-cache')
+        expect(response.headers()['cache-control']).toBe('public, max-age=0, s-maxage=1')
         expectCors(response)
         const again = await request.get(`/places/v1/geojson${query}`, { headers: { 'If-None-Match': etag } })
         expect(again.status()).toBe(304)

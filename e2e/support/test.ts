@@ -6,11 +6,14 @@ export type E2EOptions = {
   databaseUrl: string
   /** the UPLOADS_DIR of the project's server: for `places media import` and for looking at stored files */
   uploadsDir: string
+  /** the `instances` project: the base URL of the second app instance on the same database */
+  secondInstanceURL: string
 }
 
 export const test = base.extend<object, E2EOptions>({
   databaseUrl: ['', { option: true, scope: 'worker' }],
   uploadsDir: ['', { option: true, scope: 'worker' }],
+  secondInstanceURL: ['', { option: true, scope: 'worker' }],
 })
 
 export { expect } from '@playwright/test'

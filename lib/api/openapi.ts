@@ -30,7 +30,7 @@ const geojson = (description: string, schema: Schema) => ({
   description,
   headers: {
     ETag: { description: 'Changes whenever any data the answer depends on changes', schema: { type: 'string' } },
-    'Cache-Control': { description: '`public, no-cache`: caches keep it and revalidate with If-None-Match', schema: { type: 'string' } },
+    'Cache-Control': { description: '`public, max-age=0, s-maxage=1` (SHARED_CACHE_SECONDS): browsers revalidate with If-None-Match each time; shared caches may serve it for that long first', schema: { type: 'string' } },
   },
   content: { 'application/geo+json': { schema } },
 })

@@ -1,4 +1,6 @@
 import 'server-only'
+import { getConfig } from '../config'
+import type { Bytes } from './cache'
 import { ApiError } from './errors'
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>
@@ -71,11 +73,12 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 /**
- * A public GeoJSON answer: 304 when the client's copy is current, else the body. Caches and browsers keep it but
- * ask again each time (`no-cache`), which costs them a 304 when nothing changed.
+ * A public GeoJSON answer: 304 when the client's copy is current, else the body. Browsers keep it and ask again each
+ * time (`max-age=0`), which costs them a 304 when nothing changed; shared caches (a CDN, nginx) may serve it for
+ * SHARED_CACHE_SECONDS first (`s-maxage`): a write shows through them within that time.
  */
-export async function geojsonResponse(request: Request, etag: string, body: () => Promise<string>): Promise<Response> {
-  const headers = { ETag: etag, 'Cache-Control': 'public, no-cache' }
+export async function geojsonResponse(request: Request, etag: string, body: () => Promise<Bytes>): Promise<Response> {
+  const headers = { ETag: etag, 'Cache-Control': `public, max-age=0, s-maxage=${getConfig().sharedCacheSeconds}` }
   if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
   return new Response(await body(), { status: 200, headers: { ...headers, 'Content-Type': 'application/geo+json' } })
 }

@@ -1,6 +1,7 @@
 import 'server-only'
 import { createHash } from 'node:crypto'
 import { getConfig } from '../config'
+import { cachedBody, type Bytes } from '../http/cache'
 import { ApiError } from '../http/errors'
 import { countPlacesIn, getPlaceIndex, mapItemsIn, placeIdsIn, type PlaceIndex } from './clusters'
 import { toFeature, toFeatureCollection, type PlaceFeature } from './geojson'
@@ -8,7 +9,7 @@ import { findPublicPlace, findPublicPlacesByIds, getDataVersion, listPublicPlace
 import type { BBox, CollectionQuery } from './schemas'
 
 /** A public GeoJSON answer: its ETag, known before the body is built, and the body. */
-export type GeojsonAnswer = { etag: string; body: () => Promise<string> }
+export type GeojsonAnswer = { etag: string; body: () => Promise<Bytes> }
 
 // Bump when the output's shape changes, so clients and caches do not keep answers of the old shape.
 const FORMAT = 'places-geojson-1'
@@ -16,12 +17,8 @@ let siteTag: string | undefined
 
 /**
  * The ETag of every public answer: the data version (bumped by any write, see prisma/migrations) and what else the
- * bytes depend on (the site URL in properties.url, the output format). Cheap: one indexed row read.
+ * bytes depend on (the site URL in properties.url, the output format).
  */
-async function currentEtag(): Promise<string> {
-  return etagOf(await getDataVersion())
-}
-
 function etagOf(version: number): string {
   siteTag ??= createHash('sha256').update(`${FORMAT}\n${getConfig().siteUrl}`).digest('base64url').slice(0, 10)
   return `"${version}-${siteTag}"`
@@ -31,21 +28,17 @@ function etagOf(version: number): string {
 export async function getPlacesCollection(query: CollectionQuery): Promise<GeojsonAnswer> {
   // The version is read before the data: an answer is never older than the version its ETag names.
   const version = await getDataVersion()
-  const etag = etagOf(version)
-  if (query.clusterZoom !== undefined || query.bbox) {
-    const zoom = query.clusterZoom
-    return {
-      etag,
-      body: async () => {
-        const index = await getPlaceIndex(query, version)
-        return JSON.stringify(zoom === undefined ? await placesInBox(index, query, query.bbox!) : await mapView(index, query.bbox, zoom))
-      },
-    }
+  const { postType, limit, categoryId, bbox, page = 1, clusterZoom } = query
+  const key = JSON.stringify(['collection', postType, limit, categoryId, page, bbox ?? null, clusterZoom ?? null])
+  return { etag: etagOf(version), body: () => cachedBody(version, key, () => buildCollection(query, version)) }
+}
+
+async function buildCollection(query: CollectionQuery, version: number): Promise<string> {
+  if (query.clusterZoom === undefined && !query.bbox) {
+    return JSON.stringify(toFeatureCollection(await listPublicPlaces(query), getConfig().siteUrl))
   }
-  return {
-    etag,
-    body: async () => JSON.stringify(toFeatureCollection(await listPublicPlaces(query), getConfig().siteUrl)),
-  }
+  const index = await getPlaceIndex(query, version)
+  return JSON.stringify(query.clusterZoom === undefined ? await placesInBox(index, query, query.bbox!) : await mapView(index, query.bbox, query.clusterZoom))
 }
 
 /**
@@ -99,13 +92,15 @@ export async function warmPlaceIndex(query: Pick<CollectionQuery, 'postType' | '
 
 // GET /places/v1/geojson/{id}
 export async function getPlaceFeature(id: number): Promise<GeojsonAnswer> {
-  const etag = await currentEtag()
-  const lookup = await findPublicPlace(id)
-  if ('missing' in lookup) {
-    throw lookup.missing === 'post'
-      ? new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404)
-      : new ApiError('rest_no_geodata', 'This post has no public geodata.', 404)
-  }
-  const body = JSON.stringify(toFeature(lookup.found, getConfig().siteUrl))
-  return { etag, body: async () => body }
+  const version = await getDataVersion()
+  const body = await cachedBody(version, JSON.stringify(['feature', id]), async () => {
+    const lookup = await findPublicPlace(id)
+    if ('missing' in lookup) {
+      throw lookup.missing === 'post'
+        ? new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404)
+        : new ApiError('rest_no_geodata', 'This post has no public geodata.', 404)
+    }
+    return JSON.stringify(toFeature(lookup.found, getConfig().siteUrl))
+  })
+  return { etag: etagOf(version), body: async () => body }
 }

@@ -5,7 +5,7 @@ import path from 'node:path'
 // The production build (`next build`, which npm test runs first) served by `next start`, for tests that need the
 // real routes over a database they prepared.
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.listen(0, '127.0.0.1', () => {

@@ -1,0 +1,55 @@
+import type { APIRequestContext } from '@playwright/test'
+import type { Feature } from '../support/places'
+import { expect, test } from '../support/test'
+import { createPost, save, signIn, uniqueTitle } from '../support/ui-admin'
+
+// Two app instances on one PostgreSQL database, as behind a load balancer (playwright.config.ts, project
+// `instances`): an editor writes through the first; the second answers with the write at once, although it had
+// answered the same URLs, and kept their bytes (lib/http/cache.ts), just before. No retry, no wait: "at once".
+
+type Collection = { features: Feature[] }
+
+async function getJson<T>(request: APIRequestContext, url: string): Promise<{ etag: string; body: T }> {
+  const response = await request.get(url)
+  expect(response.status(), url).toBe(200)
+  return { etag: response.headers().etag!, body: (await response.json()) as T }
+}
+
+test('a post published through one instance is served at once by the other, whose cached answers were older', async ({ page, request, secondInstanceURL }) => {
+  const second = (path: string) => `${secondInstanceURL}${path}`
+  const newest = '/places/v1/geojson?posts_per_page=5'
+
+  await signIn(page, 'editor')
+  const title = uniqueTitle('Two instances')
+  const id = await createPost(page, title)
+
+  // The second instance answers (and keeps) the newest places and this post, a draft: not public yet.
+  const before = await getJson<Collection>(request, second(newest))
+  expect(before.body.features.map((feature) => feature.properties.id)).not.toContain(id)
+  expect((await request.get(second(`/places/v1/geojson/${id}`))).status()).toBe(404)
+  expect((await getJson<Collection>(request, second(newest))).etag, 'nothing changed: the same answer').toBe(before.etag)
+
+  // Published with a location through the first instance…
+  await page.getByLabel('Latitude').fill('46.948')
+  await page.getByLabel('Longitude').fill('7.4474')
+  await page.getByLabel('Address').fill('Bundesplatz, Bern')
+  await page.getByLabel('Status').selectOption('publish')
+  await save(page)
+
+  // …and at once through the second: the feature, the first of the newest, and a new ETag.
+  const feature = await getJson<Feature>(request, second(`/places/v1/geojson/${id}`))
+  expect(feature.body.properties).toMatchObject({ id, title, address: 'Bundesplatz, Bern' })
+  expect(feature.body.geometry.coordinates).toEqual([7.4474, 46.948])
+  const after = await getJson<Collection>(request, second(newest))
+  expect(after.body.features[0]?.properties).toMatchObject({ id, title })
+  expect(after.etag).not.toBe(before.etag)
+  const revalidated = await request.get(second(newest), { headers: { 'If-None-Match': before.etag } })
+  expect(revalidated.status(), 'the old ETag is no longer current on the second instance').toBe(200)
+
+  // The session made by the first instance is good on the second (the same AUTH_SECRET): it edits there too.
+  await page.goto(second(`/admin/posts/${id}`))
+  await expect(page.getByLabel('Title')).toHaveValue(title)
+  await page.getByLabel('Title').fill(`${title} (renamed)`)
+  await save(page)
+  expect((await getJson<Feature>(request, `/places/v1/geojson/${id}`)).body.properties.title).toBe(`${title} (renamed)`)
+})

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { hasNginx, NGINX, startNginx } from '../../deploy/nginx.mjs'
+import { createTestDatabase, type TestDatabase } from '../support/databases'
+import { freePort, startServer, type RunningServer } from '../support/server'
+
+// deploy/nginx.conf, the example HTTP cache in front of Places, run as written by Debian's nginx in front of the
+// built server: it keeps the public GeoJSON answers for the routes' s-maxage, answers If-None-Match itself, lets
+// the rest through uncached, and shows a write within the freshness rule the file states.
+
+// Where nginx is missing, outside CI, the tests are skipped, saying so; in CI (.ci/run installs it) they run.
+describe('deploy/nginx.conf in front of the server', { skip: !hasNginx() && !process.env.CI && `${NGINX} is not installed (Debian package nginx)` }, () => {
+  let db: TestDatabase
+  let server: RunningServer
+  let nginx: { url: string; stop: () => Promise<void> } | undefined
+  let dir: string
+  let base: string
+  let env: NodeJS.ProcessEnv
+
+  const places = (...args: string[]) => {
+    const run = spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8' })
+    assert.equal(run.status, 0, run.stderr)
+    return run.stdout.trim()
+  }
+  const importPlace = (title: string, type: string) => {
+    const file = path.join(dir, `${title}.geojson`)
+    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [7.4474, 46.948] }, properties: { title, type } }] }))
+    return Number(places('import', file, '--author', 'cache@example.org'))
+  }
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'places-nginx-'))
+    db = await createTestDatabase('sqlite')
+    env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'uploads') }
+    places('user', 'create', '--email', 'cache@example.org', '--password', 'long enough', '--role', 'editor')
+    importPlace('Bern', 'post')
+    server = await startServer({ DATABASE_URL: db.url, UPLOADS_DIR: env.UPLOADS_DIR! })
+
+    nginx = await startNginx({ port: await freePort(), upstream: new URL(server.url).host, dir })
+    base = nginx.url
+  })
+
+  after(async () => {
+    await nginx?.stop()
+    await server?.stop()
+    await db?.drop()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  test('the public routes are cached: the second request is a HIT with the same bytes and ETag as the app gives', async () => {
+    for (const url of ['/places/v1/geojson?post_type=post', '/wp-json/places/v1/geojson?post_type=post&posts_per_page=7', '/places/v1/geojson/1']) {
+      const direct = await fetch(`${server.url}${url}`)
+      const first = await fetch(`${base}${url}`)
+      const second = await fetch(`${base}${url}`)
+      assert.equal(first.status, 200, url)
+      assert.equal(first.headers.get('x-cache-status'), 'MISS', url)
+      assert.equal(second.headers.get('x-cache-status'), 'HIT', url)
+      const body = await direct.text()
+      assert.equal(await first.text(), body)
+      assert.equal(await second.text(), body)
+      assert.equal(second.headers.get('etag'), direct.headers.get('etag'))
+      assert.equal(second.headers.get('content-type'), 'application/geo+json')
+      assert.equal(second.headers.get('access-control-allow-origin'), '*')
+    }
+  })
+
+  test('If-None-Match with the current ETag is answered 304 by the cache', async () => {
+    const url = `${base}/places/v1/geojson?post_type=post&posts_per_page=3`
+    const { headers } = await fetch(url)
+    const etag = headers.get('etag')!
+    const revalidated = await fetch(url, { headers: { 'If-None-Match': etag } })
+    assert.equal(revalidated.status, 304)
+    assert.equal(revalidated.headers.get('x-cache-status'), 'HIT')
+  })
+
+  test('errors, the protected GPS route and pages are not kept', async () => {
+    for (const url of ['/places/v1/geojson/999', '/places/v1/geojson?posts_per_page=abc']) {
+      await fetch(`${base}${url}`)
+      const again = await fetch(`${base}${url}`)
+      assert.ok(again.status >= 400, url)
+      assert.notEqual(again.headers.get('x-cache-status'), 'HIT', url)
+    }
+    for (const url of ['/places/v1/attachment-exif-gps/1', '/']) {
+      const response = await fetch(`${base}${url}`)
+      assert.equal(response.headers.get('x-cache-status'), null, `${url} bypasses the cache`)
+    }
+    assert.equal((await fetch(`${base}/places/v1/attachment-exif-gps/1`)).status, 401)
+  })
+
+  test('a write shows through the cache within SHARED_CACHE_SECONDS (1 s), and not before the answer expires', async () => {
+    const url = `${base}/places/v1/geojson?post_type=nginxtest`
+    const empty = await (await fetch(url)).json() as { features: unknown[] }
+    assert.deepEqual(empty.features, [])
+    const id = importPlace('Written meanwhile', 'nginxtest')
+    const written = Date.now()
+    // The app has it at once; the cache until the answer's s-maxage runs out, then at its next request.
+    assert.equal(((await (await fetch(`${server.url}/places/v1/geojson?post_type=nginxtest`)).json()) as { features: unknown[] }).features.length, 1)
+    for (;;) {
+      const response = await fetch(url)
+      const ids = ((await response.json()) as { features: { properties: { id: number } }[] }).features.map((f) => f.properties.id)
+      if (ids.includes(id)) {
+        assert.notEqual(response.headers.get('x-cache-status'), 'HIT', 'the new answer came from the app')
+        break
+      }
+      assert.equal(response.headers.get('x-cache-status'), 'HIT', 'the old answer is only ever served from the cache')
+      assert.ok(Date.now() - written < 2_000, 'the write shows within 1 s and one request')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  })
+})
