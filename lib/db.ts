@@ -3,6 +3,8 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3'
 import { PrismaPg } from '@prisma/adapter-pg'
+import Database from 'better-sqlite3'
+import pg from 'pg'
 import { getConfig } from './config'
 import { PrismaClient as PostgresClient } from './generated/postgresql/client'
 import { type Prisma, PrismaClient } from './generated/sqlite/client'
@@ -41,7 +43,7 @@ const isServer = (): boolean => process.env.NEXT_RUNTIME !== undefined
 
 function isBusy(error: unknown): boolean {
   const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } }
-  return code === 'P1008' || meta?.driverAdapterError?.cause?.kind === 'SocketTimeout'
+  return code === 'P1008' || meta?.driverAdapterError?.cause?.kind === 'SocketTimeout' || !!code?.startsWith('SQLITE_BUSY')
 }
 
 async function retryWhileBusy<T>(run: () => Promise<T>): Promise<T> {
@@ -60,21 +62,57 @@ function sqliteClient(url: string): PrismaClient {
   return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: isServer() ? 20 : BUSY_RETRY_MS }) })
 }
 
-type Clients = { db: Db; transactions: Db; retries: boolean }
+type Clients = {
+  db: Db
+  transactions: Db
+  retries: boolean
+  /** reads the data version: the driver's own query, see readDataVersion */
+  readVersion: () => Promise<number | undefined>
+  close: () => Promise<void>
+}
+
+const VERSION_SQL = 'SELECT "data_version" FROM "site_state" WHERE "id" = 1'
 
 function createClients(url: string): Clients {
   if (dialectOf(url) === 'postgresql') {
-    const db = new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db
-    return { db, transactions: db, retries: false }
+    // One pool for Prisma and for the version read; Prisma's $disconnect ends it.
+    const pool = new pg.Pool({ connectionString: url })
+    const db = new PostgresClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) as unknown as Db
+    return {
+      db,
+      transactions: db,
+      retries: false,
+      readVersion: async () => (await pool.query<{ data_version: number }>(VERSION_SQL)).rows[0]?.data_version,
+      close: async () => {
+        await db.$disconnect()
+        if (!pool.ended) await pool.end() // when Prisma never connected
+      },
+    }
   }
+  let reader: Database.Statement<[], number> | undefined
+  const readVersion = async () => {
+    reader ??= new Database(sqliteFile(url), { readonly: true, timeout: isServer() ? 20 : BUSY_RETRY_MS }).prepare<[], number>(VERSION_SQL).pluck()
+    return reader.get()
+  }
+  const closeReader = () => reader?.database.close()
   if (!isServer()) {
     const db = sqliteClient(url)
-    return { db, transactions: db, retries: false }
+    return { db, transactions: db, retries: false, readVersion, close: async () => (closeReader(), await db.$disconnect()) }
   }
   const db = sqliteClient(url).$extends({
     query: { $allOperations: ({ args, query }) => retryWhileBusy(() => query(args)) },
   }) as unknown as Db // a query extension adds no methods: the client's type is unchanged
-  return { db, transactions: sqliteClient(url), retries: true }
+  const transactions = sqliteClient(url)
+  return {
+    db,
+    transactions,
+    retries: true,
+    readVersion: () => retryWhileBusy(readVersion),
+    close: async () => {
+      closeReader()
+      await Promise.all([db.$disconnect(), transactions.$disconnect()])
+    },
+  }
 }
 
 /** A Prisma client of its own, for tools that need one apart from the app's (the schema test, say). */
@@ -92,6 +130,18 @@ function clients(): Clients {
 
 export function getDb(): Db {
   return clients().db
+}
+
+/**
+ * The data version: bumped by database triggers on every write the public routes depend on (prisma/migrations),
+ * and read on every public request. So it is read with the driver itself, not through Prisma, whose work around a
+ * query costs 50–100 times more than this one-row read (BENCHMARKS.md): on SQLite by a read-only connection of its
+ * own, on PostgreSQL through the pool Prisma uses.
+ */
+export async function readDataVersion(): Promise<number> {
+  const version = await clients().readVersion()
+  if (version === undefined) throw new Error('site_state row is missing: the database was not migrated by Places')
+  return version
 }
 
 export type Tx = Prisma.TransactionClient
@@ -115,5 +165,5 @@ export function getDialect(): Dialect {
 export async function disconnectDb(): Promise<void> {
   const current = cache.placesDb?.clients
   cache.placesDb = undefined
-  await Promise.all(current ? [...new Set([current.db, current.transactions])].map((db) => db.$disconnect()) : [])
+  await current?.close()
 }

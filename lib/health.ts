@@ -1,6 +1,5 @@
 import 'server-only'
-import { getDialect } from './db'
-import { getDataVersion } from './places/query'
+import { getDialect, readDataVersion } from './db'
 
 export type Health = { status: 'ok' | 'unavailable'; database: { dialect: string; ok: boolean; dataVersion?: number } }
 
@@ -8,7 +7,7 @@ export type Health = { status: 'ok' | 'unavailable'; database: { dialect: string
 export async function checkHealth(): Promise<Health> {
   const dialect = getDialect()
   try {
-    return { status: 'ok', database: { dialect, ok: true, dataVersion: await getDataVersion() } }
+    return { status: 'ok', database: { dialect, ok: true, dataVersion: await readDataVersion() } }
   } catch (error) {
     console.error('health check: the database did not answer:', error)
     return { status: 'unavailable', database: { dialect, ok: false } }

@@ -20,7 +20,8 @@ export async function cachedBody(version: number, key: string, build: Build): Pr
     const maxSize = getConfig().responseCacheBytes
     cache = maxSize === 0 ? null : new LRUCache<string, Bytes, Build>({
       maxSize,
-      sizeCalculation: (bytes) => Math.max(bytes.byteLength, 1),
+      // The bytes, and roughly what the key and the cache's own bookkeeping take beside them.
+      sizeCalculation: (bytes, key) => bytes.byteLength + 2 * key.length + 200,
       fetchMethod: async (_key, _stale, { context }) => encoder.encode(await context()),
     })
   }

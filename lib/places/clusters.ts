@@ -148,7 +148,7 @@ const shared = globalThis as unknown as { placeIndexes?: Map<string, { version: 
 const cache = (shared.placeIndexes ??= new Map())
 
 /**
- * The index of the public places of one post type and category at data `version` (getDataVersion, read by the
+ * The index of the public places of one post type and category at data `version` (readDataVersion, read by the
  * caller before this): built on first use after any write, then shared by every request until the next write.
  */
 export function getPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categoryId'>, version: number): Promise<PlaceIndex> {

@@ -1,11 +1,12 @@
 import 'server-only'
 import { createHash } from 'node:crypto'
 import { getConfig } from '../config'
+import { readDataVersion } from '../db'
 import { cachedBody, type Bytes } from '../http/cache'
 import { ApiError } from '../http/errors'
 import { countPlacesIn, getPlaceIndex, mapItemsIn, placeIdsIn, type PlaceIndex } from './clusters'
 import { toFeature, toFeatureCollection, type PlaceFeature } from './geojson'
-import { findPublicPlace, findPublicPlacesByIds, getDataVersion, listPublicPlaces } from './query'
+import { findPublicPlace, findPublicPlacesByIds, listPublicPlaces } from './query'
 import type { BBox, CollectionQuery } from './schemas'
 
 /** A public GeoJSON answer: its ETag, known before the body is built, and the body. */
@@ -27,7 +28,7 @@ function etagOf(version: number): string {
 // GET /places/v1/geojson
 export async function getPlacesCollection(query: CollectionQuery): Promise<GeojsonAnswer> {
   // The version is read before the data: an answer is never older than the version its ETag names.
-  const version = await getDataVersion()
+  const version = await readDataVersion()
   const { postType, limit, categoryId, bbox, page = 1, clusterZoom } = query
   const key = JSON.stringify(['collection', postType, limit, categoryId, page, bbox ?? null, clusterZoom ?? null])
   return { etag: etagOf(version), body: () => cachedBody(version, key, () => buildCollection(query, version)) }
@@ -87,12 +88,12 @@ async function mapView(index: PlaceIndex, bbox: BBox | undefined, zoom: number):
  * first request finds it ready: the page calls this as it is sent, while the browser loads the map's code.
  */
 export async function warmPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<void> {
-  await getPlaceIndex(query, await getDataVersion())
+  await getPlaceIndex(query, await readDataVersion())
 }
 
 // GET /places/v1/geojson/{id}
 export async function getPlaceFeature(id: number): Promise<GeojsonAnswer> {
-  const version = await getDataVersion()
+  const version = await readDataVersion()
   const body = await cachedBody(version, JSON.stringify(['feature', id]), async () => {
     const lookup = await findPublicPlace(id)
     if ('missing' in lookup) {

@@ -138,10 +138,3 @@ export async function findPublicPost(type: string, slug: string): Promise<Public
     categories: post.categories.map((c) => c.category.name).sort(),
   }
 }
-
-/** Bumped by database triggers on every write the public routes depend on (prisma/migrations). */
-export async function getDataVersion(): Promise<number> {
-  const state = await getDb().siteState.findUnique({ where: { id: 1 }, select: { dataVersion: true } })
-  if (!state) throw new Error('site_state row is missing: the database was not migrated by Places')
-  return state.dataVersion
-}

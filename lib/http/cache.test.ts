@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { cachedBody } from './cache'
+
+// The answers' cache with its default size (RESPONSE_CACHE_MB unset in the test runner's environment).
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
+
+test('one build per data version and key, shared by requests that ask at once', async () => {
+  let builds = 0
+  const build = async () => {
+    builds++
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    return `answer ${builds}`
+  }
+  const answers = await Promise.all([cachedBody(1, 'a', build), cachedBody(1, 'a', build), cachedBody(1, 'a', build)])
+  assert.deepEqual(answers.map(text), ['answer 1', 'answer 1', 'answer 1'])
+  assert.equal(text(await cachedBody(1, 'a', build)), 'answer 1')
+  assert.equal(builds, 1)
+  assert.equal(text(await cachedBody(1, 'b', build)), 'answer 2', 'another key is another answer')
+  assert.equal(text(await cachedBody(2, 'a', build)), 'answer 3', 'a new data version is built anew')
+  assert.equal(builds, 3)
+})
+
+test('a failed build is not kept: the next request builds again', async () => {
+  let calls = 0
+  const failing = async (): Promise<string> => {
+    calls++
+    throw new Error('no such post')
+  }
+  await assert.rejects(cachedBody(1, 'missing', failing), /no such post/)
+  await assert.rejects(cachedBody(1, 'missing', failing), /no such post/)
+  assert.equal(calls, 2)
+  assert.equal(text(await cachedBody(1, 'missing', async () => 'found now')), 'found now')
+})
