@@ -91,17 +91,14 @@ export type PlaceLookup = { found: Place } | { missing: 'post' | 'geodata' }
 
 /**
  * One post for GET /geojson/{id}. A post that is not published is `missing: 'post'`, as one that does not exist:
- * the public route must not tell drafts apart from nothing.
+ * the public route must not tell drafts apart from nothing. The place itself comes by the query of the collection's
+ * places (a raw query, cheaper than Prisma's own); only a miss asks why.
  */
 export async function findPublicPlace(id: number): Promise<PlaceLookup> {
-  const post = await getDb().post.findUnique({
-    where: { id },
-    select: { id: true, type: true, slug: true, title: true, address: true, latitude: true, longitude: true, status: true, locationPublic: true },
-  })
-  if (!post || post.status !== 'publish') return { missing: 'post' }
-  const { status, locationPublic, latitude, longitude, ...rest } = post
-  if (latitude === null || longitude === null || !locationPublic) return { missing: 'geodata' }
-  return { found: { ...rest, latitude, longitude } }
+  const [place] = await findPublicPlacesByIds([id])
+  if (place) return { found: place }
+  const post = await getDb().post.findUnique({ where: { id }, select: { status: true } })
+  return { missing: post?.status === 'publish' ? 'geodata' : 'post' }
 }
 
 /** A published post's public page. */
