@@ -40,6 +40,8 @@ export function sqliteFile(url: string): string {
 // transaction has not committed (and may yet roll back).
 const BUSY_RETRY_MS = 30_000
 const isServer = (): boolean => process.env.NEXT_RUNTIME !== undefined
+/** How long a SQLite connection waits synchronously for a lock before SQLITE_BUSY. */
+const busyTimeout = (): number => (isServer() ? 20 : BUSY_RETRY_MS)
 
 function isBusy(error: unknown): boolean {
   const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } }
@@ -59,7 +61,7 @@ async function retryWhileBusy<T>(run: () => Promise<T>): Promise<T> {
 }
 
 function sqliteClient(url: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: isServer() ? 20 : BUSY_RETRY_MS }) })
+  return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: busyTimeout() }) })
 }
 
 type Clients = {
@@ -91,7 +93,7 @@ function createClients(url: string): Clients {
   }
   let reader: Database.Statement<[], number> | undefined
   const readVersion = async () => {
-    reader ??= new Database(sqliteFile(url), { readonly: true, timeout: isServer() ? 20 : BUSY_RETRY_MS }).prepare<[], number>(VERSION_SQL).pluck()
+    reader ??= new Database(sqliteFile(url), { readonly: true, timeout: busyTimeout() }).prepare<[], number>(VERSION_SQL).pluck()
     return reader.get()
   }
   const closeReader = () => reader?.database.close()

@@ -198,10 +198,8 @@ async function startServer(env) {
   return serverPid
 }
 
-/** One wrk run (bench/load.lua), pinned to core 1; the figures of its result that the bench reports. */
-async function load(url, paths, duration, scratch) {
-  const pathsFile = path.join(scratch, 'paths.txt')
-  writeFileSync(pathsFile, `${paths.join('\n')}\n`)
+/** One wrk run (bench/load.lua) over the paths of `pathsFile`, pinned to core 1; the figures the bench reports. */
+async function load(url, pathsFile, duration) {
   const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${duration}s`, '-s', path.join(root, 'bench', 'load.lua'), url])
   const output = (await run(command, args, { ...process.env, BENCH_PATHS: pathsFile })).stdout
   const result = JSON.parse(output.trim().split('\n').at(-1))
@@ -219,10 +217,12 @@ async function load(url, paths, duration, scratch) {
 /** A warm-up, then RUNS runs: each run's figures and their medians. */
 async function measure(label, url, paths, scratch) {
   log(`${label}: warm-up ${WARM_UP_SECONDS} s, then ${RUNS} × ${DURATION} s with ${CONNECTIONS} connections`)
-  await load(url, paths, WARM_UP_SECONDS, scratch)
+  const pathsFile = path.join(scratch, 'paths.txt')
+  writeFileSync(pathsFile, `${paths.join('\n')}\n`)
+  await load(url, pathsFile, WARM_UP_SECONDS)
   const runs = []
   for (let i = 0; i < RUNS; i++) {
-    runs.push(await load(url, paths, DURATION, scratch))
+    runs.push(await load(url, pathsFile, DURATION))
     if (serverExit) fail(`the server stopped during the load of ${label} (${serverExit})`)
   }
   return { runs, median: Object.fromEntries(Object.keys(runs[0]).map((key) => [key, median(runs.map((r) => r[key]))])) }

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import pg from 'pg'
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test'
 import type { ExifTool } from 'exiftool-vendored'
+import type { AttachmentDto } from '../../lib/media/storage'
 
 // Uploads through POST /places/v1/media, the real-photo corpus of test/fixtures/exif, and what lands on disk.
 
@@ -92,17 +93,7 @@ export function upload(request: APIRequestContext, postId: number | string, body
 }
 
 /** What POST /places/v1/media answers with 201. */
-export type UploadedAttachment = {
-  id: number
-  postId: number
-  position: number
-  title: string
-  mimeType: string
-  size: number
-  url: string
-  latitude: number | null
-  longitude: number | null
-}
+export type UploadedAttachment = AttachmentDto
 
 /** An upload that must succeed: 201 and exactly the fields of an attachment, of the right types. */
 export async function uploadOrThrow(

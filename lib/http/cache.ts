@@ -25,6 +25,7 @@ export async function cachedBody(version: number, key: string, build: Build): Pr
       fetchMethod: async (_key, _stale, { context }) => encoder.encode(await context()),
     })
   }
-  // undefined only when the entry is too large to keep: then it is simply built.
-  return (await cache?.fetch(`${version} ${key}`, { context: build })) ?? encoder.encode(await build())
+  if (cache === null) return encoder.encode(await build())
+  // An answer too large to keep is still returned; fetch gives undefined only when aborted, which nothing here does.
+  return (await cache.fetch(`${version} ${key}`, { context: build })) ?? encoder.encode(await build())
 }

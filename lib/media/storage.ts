@@ -69,8 +69,13 @@ async function* limited(source: AsyncIterable<Uint8Array>, maxBytes: number): As
   }
 }
 
+/** `C:\\photos\\beach.jpg` or `2020/05/beach.jpg` → `beach`, whichever system's folders the client sent. */
+function stem(filename: string): string {
+  return (filename.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '')
+}
+
 function storedName(filename: string, ext: string, now: Date): string {
-  const base = slugify((filename.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '')).replace(/[^a-z0-9_-]/g, '').slice(0, 60) || 'image'
+  const base = slugify(stem(filename)).replace(/[^a-z0-9_-]/g, '').slice(0, 60) || 'image'
   const month = String(now.getUTCMonth() + 1).padStart(2, '0')
   return `${now.getUTCFullYear()}/${month}/${randomUUID().slice(0, 8)}-${base}.${ext}`
 }
@@ -121,9 +126,8 @@ export function cleanTitle(title: string): string {
   return title.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200)
 }
 
-/** `C:\\photos\\beach.jpg` or `2020/05/beach.jpg` → `beach`. */
 export function titleFromFilename(filename: string): string {
-  return cleanTitle((filename.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, ''))
+  return cleanTitle(stem(filename))
 }
 
 /** The order of a post's attachments (DECISIONS.md): position, as WordPress's menu_order, then upload time, then id. */

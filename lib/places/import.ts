@@ -1,4 +1,5 @@
 import 'server-only'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { getDialect, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
 import { slugify, uniqueSlug } from '../slugs'
@@ -80,7 +81,7 @@ async function writePosts(tx: Tx, features: ImportFeature[], options: ImportOpti
     options.onProgress?.(Math.min(start + CHUNK, posts.length), posts.length)
     // SQLite answers synchronously, so without this the whole import would run without the event loop ever
     // turning: no signal, no closed IPC channel (bin/cli.ts) could stop it half-way.
-    await new Promise((resolve) => setImmediate(resolve))
+    await nextTurn()
   }
   const links = features.flatMap((f, i) => [...new Set(f.properties.categories.map((path) => categoryIds.get(path)))]
     .filter((id): id is number => id !== undefined)

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import autocannon from 'autocannon'
+import { runPlaces } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 import { startServer, type RunningServer } from '../support/server'
 
@@ -33,11 +34,7 @@ for (const kind of databaseKinds) {
     let server: RunningServer
     let authorization: string
     let photoPost: string
-    const places = (...args: string[]) => {
-      const run = spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
-      assert.equal(run.status, 0, run.stderr)
-      return run.stdout.trim()
-    }
+    const places = (...args: string[]) => runPlaces(env, ...args)
     const countPosts = () => (JSON.parse(places('export', '--all-statuses')) as { features: unknown[] }).features.length
     const geojson = (features: unknown[]) => JSON.stringify({ type: 'FeatureCollection', features })
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { hasNginx, NGINX, startNginx } from '../../deploy/nginx.mjs'
+import { runPlaces } from '../support/cli'
 import { createTestDatabase, type TestDatabase } from '../support/databases'
 import { freePort, startServer, type RunningServer } from '../support/server'
 
@@ -21,11 +21,7 @@ describe('deploy/nginx.conf in front of the server', { skip: !hasNginx() && !pro
   let base: string
   let env: NodeJS.ProcessEnv
 
-  const places = (...args: string[]) => {
-    const run = spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8' })
-    assert.equal(run.status, 0, run.stderr)
-    return run.stdout.trim()
-  }
+  const places = (...args: string[]) => runPlaces(env, ...args)
   const importPlace = (title: string, type: string) => {
     const file = path.join(dir, `${title}.geojson`)
     writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [7.4474, 46.948] }, properties: { title, type } }] }))

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { runPlaces } from '../support/cli'
 import { createTestDatabase, type TestDatabase } from '../support/databases'
 import { startServer, type RunningServer } from '../support/server'
 
@@ -18,11 +18,7 @@ describe('operations', () => {
   before(async () => {
     db = await createTestDatabase('sqlite')
     const env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(path.dirname(db.url.slice(5)), 'uploads') }
-    const places = (...args: string[]) => {
-      const run = spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8' })
-      assert.equal(run.status, 0, run.stderr)
-      return run.stdout.trim()
-    }
+    const places = (...args: string[]) => runPlaces(env, ...args)
     places('user', 'create', '--email', 'ops@example.org', '--password', 'long enough', '--role', 'editor')
     const secret = places('app-password', 'create', '--user', 'ops@example.org').split('\n').at(-1)!
     authorization = `Basic ${Buffer.from(`ops@example.org:${secret}`).toString('base64')}`
