@@ -70,6 +70,7 @@ type Clients = {
   retries: boolean
   /** reads the data version: the driver's own query, see readDataVersion */
   readVersion: () => Promise<number | undefined>
+  stream: (query: Prisma.Sql, size: number) => AsyncGenerator<unknown[][]>
   close: () => Promise<void>
 }
 
@@ -85,6 +86,7 @@ function createClients(url: string): Clients {
       transactions: db,
       retries: false,
       readVersion: async () => (await pool.query<{ data_version: number }>(VERSION_SQL)).rows[0]?.data_version,
+      stream: (query, size) => streamPostgres(pool, query, size),
       close: async () => {
         await db.$disconnect()
         if (!pool.ended) await pool.end() // when Prisma never connected
@@ -97,9 +99,10 @@ function createClients(url: string): Clients {
     return reader.get()
   }
   const closeReader = () => reader?.database.close()
+  const stream = (query: Prisma.Sql, size: number) => streamSqlite(url, query, size)
   if (!isServer()) {
     const db = sqliteClient(url)
-    return { db, transactions: db, retries: false, readVersion, close: async () => (closeReader(), await db.$disconnect()) }
+    return { db, transactions: db, retries: false, readVersion, stream, close: async () => (closeReader(), await db.$disconnect()) }
   }
   const db = sqliteClient(url).$extends({
     query: { $allOperations: ({ args, query }) => retryWhileBusy(() => query(args)) },
@@ -110,10 +113,50 @@ function createClients(url: string): Clients {
     transactions,
     retries: true,
     readVersion: () => retryWhileBusy(readVersion),
+    stream,
     close: async () => {
       closeReader()
       await Promise.all([db.$disconnect(), transactions.$disconnect()])
     },
+  }
+}
+
+async function* streamSqlite(url: string, query: Prisma.Sql, size: number): AsyncGenerator<unknown[][]> {
+  // A statement reads from one snapshot until it is finished; a connection of its own leaves the others free meanwhile.
+  const db = new Database(sqliteFile(url), { readonly: true, timeout: busyTimeout() })
+  try {
+    let chunk: unknown[][] = []
+    for (const row of db.prepare<unknown[], unknown[]>(query.sql).raw(true).iterate(...query.values)) {
+      chunk.push(row)
+      if (chunk.length === size) {
+        yield chunk
+        chunk = []
+      }
+    }
+    if (chunk.length > 0) yield chunk
+  } finally {
+    db.close()
+  }
+}
+
+async function* streamPostgres(pool: pg.Pool, query: Prisma.Sql, size: number): AsyncGenerator<unknown[][]> {
+  const client = await pool.connect()
+  let done = false
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+    await client.query({ text: `DECLARE stream_rows NO SCROLL CURSOR FOR ${query.text}`, values: query.values })
+    for (;;) {
+      const { rows } = await client.query<unknown[]>({ text: `FETCH ${size} FROM stream_rows`, rowMode: 'array' })
+      if (rows.length === 0) break
+      yield rows
+    }
+    await client.query('COMMIT')
+    done = true
+  } finally {
+    // Stopped early (the caller's loop broke or threw): the transaction ends before the connection goes back, or
+    // the connection is dropped if it cannot.
+    const broken = !done && (await client.query('ROLLBACK').then(() => false, () => true))
+    client.release(broken)
   }
 }
 
@@ -144,6 +187,15 @@ export async function readDataVersion(): Promise<number> {
   const version = await clients().readVersion()
   if (version === undefined) throw new Error('site_state row is missing: the database was not migrated by Places')
   return version
+}
+
+/**
+ * The rows of a read-only raw query (Prisma.sql), `size` at a time, each row an array of its columns' values: all from
+ * one snapshot of the data, read on a connection of its own. For more rows than should be held at once as objects
+ * (the map's index of every place). Values must be numbers or strings (SQLite binds no booleans).
+ */
+export function streamRows(query: Prisma.Sql, size: number): AsyncGenerator<unknown[][]> {
+  return clients().stream(query, size)
 }
 
 export type Tx = Prisma.TransactionClient

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { buildPlaceIndex, CLUSTER_MAX_ZOOM, countPlacesIn, extentOf, mapItemsIn, placeIdsIn, type MapItem } from './clusters'
 import type { PlacePoint } from './query'
+import type { BBox } from './schemas'
 
-const point = (id: number, longitude: number, latitude: number): PlacePoint => ({ id, longitude, latitude })
+const point = (id: number, longitude: number, latitude: number): PlacePoint => [id, latitude, longitude]
 // As the query gives them: newest first. Here the higher ids are the newer.
-const indexOf = (points: PlacePoint[]) => buildPlaceIndex([...points].sort((a, b) => b.id - a.id))
+const indexOf = (points: PlacePoint[]) => buildPlaceIndex([...points].sort((a, b) => b[0] - a[0]))
+const extentOfPoints = (points: PlacePoint[]) => extentOf(Float64Array.from(points, (p) => p[1]), Float64Array.from(points, (p) => p[2]))
 
 // Three places in Paris a few hundred metres apart, one in Berlin, two either side of the antimeridian (Fiji).
 const PARIS = [point(1, 2.35, 48.85), point(2, 2.352, 48.851), point(3, 2.36, 48.86)]
@@ -70,24 +72,103 @@ describe('placeIdsIn', () => {
 
 describe('extentOf', () => {
   test('west, south, east, north of the places', () => {
-    assert.deepEqual(extentOf([...PARIS, BERLIN]), [2.35, 48.85, 13.4, 52.52])
-    assert.deepEqual(extentOf([BERLIN]), [13.4, 52.52, 13.4, 52.52])
-    assert.equal(extentOf([]), null)
+    assert.deepEqual(extentOfPoints([...PARIS, BERLIN]), [2.35, 48.85, 13.4, 52.52])
+    assert.deepEqual(extentOfPoints([BERLIN]), [13.4, 52.52, 13.4, 52.52])
+    assert.equal(extentOfPoints([]), null)
   })
 
   test('places either side of the antimeridian: a narrow box across it', () => {
-    assert.deepEqual(extentOf(FIJI), [179.9, -17.9, -179.9, -17.8])
+    assert.deepEqual(extentOfPoints(FIJI), [179.9, -17.9, -179.9, -17.8])
   })
 
   test('places round the world: from the westernmost to the easternmost, not across the antimeridian', () => {
     // Seoul, Sydney, Auckland, New York, Nairobi: the widest gap is over Asia, but a box across the Pacific is no
     // smaller than half the world.
     const world = [point(1, 126.98, 37.57), point(2, 151.2, -33.87), point(3, 174.76, -36.85), point(4, -74, 40.7), point(5, 36.8, -1.3)]
-    assert.deepEqual(extentOf(world), [-74, -36.85, 174.76, 40.7])
+    assert.deepEqual(extentOfPoints(world), [-74, -36.85, 174.76, 40.7])
   })
 
   test('places round the Pacific: across the antimeridian', () => {
     const pacific = [point(1, 139.7, 35.7), point(2, -122.4, 37.8), point(3, -157.8, 21.3)]
-    assert.deepEqual(extentOf(pacific), [139.7, 21.3, -122.4, 37.8])
+    assert.deepEqual(extentOfPoints(pacific), [139.7, 21.3, -122.4, 37.8])
+  })
+})
+
+describe('the index against a plain scan of its places', () => {
+  // A seeded generator (mulberry32): the same places and boxes on every run.
+  function random(seed: number): () => number {
+    return () => {
+      seed = (seed + 0x6d2b79f5) | 0
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+    }
+  }
+  const next = random(42)
+  const round = (x: number) => Math.round(x * 1e5) / 1e5
+  // Dense cities, places spread over the world, some on the antimeridian and the poles (past Web Mercator's edge),
+  // and places sharing one position; newest first as the query gives them.
+  const cities = [[2.35, 48.85], [-0.12, 51.5], [139.7, 35.7], [179.95, -17.8], [-179.95, -17.85], [0, 0]]
+  const points: PlacePoint[] = []
+  for (let id = 3000; id > 0; id--) {
+    const kind = next()
+    if (kind < 0.6) {
+      const [longitude, latitude] = cities[Math.floor(next() * cities.length)]!
+      points.push(point(id, round(Math.max(-180, Math.min(180, longitude! + (next() - 0.5) * 0.3))), round(latitude! + (next() - 0.5) * 0.2)))
+    } else if (kind < 0.95) points.push(point(id, round(next() * 360 - 180), round(next() * 180 - 90)))
+    else if (kind < 0.97) points.push(point(id, [-180, 180][id % 2]!, round(next() * 10)))
+    else if (kind < 0.98) points.push(point(id, round(next() * 10), [-90, 90, 89.9][id % 3]!))
+    else points.push(point(id, 4.5, 50.5))
+  }
+  const index = buildPlaceIndex(points)
+  const inBox = ([west, south, east, north]: BBox, [, latitude, longitude]: PlacePoint) =>
+    latitude >= south && latitude <= north && (west > east ? longitude >= west || longitude <= east : longitude >= west && longitude <= east)
+  const boxes: BBox[] = [[-180, -90, 180, 90], [2.3, 48.8, 2.4, 48.9], [4.5, 50.5, 4.5, 50.5], [170, -30, -170, 0], [-10, -85.06, 10, 85.06], [-180, 0, -179.9, 10], [179.9, 0, 180, 10]]
+  for (let i = 0; i < 60; i++) {
+    const [a, b, c, d] = [next() * 360 - 180, next() * 180 - 90, next() * 360 - 180, next() * 180 - 90].map(round) as BBox
+    boxes.push(i % 3 === 0 ? [a, Math.min(b, d), a + (c - a) / 50, Math.min(b, d) + Math.abs(d - b) / 20] as BBox : [a, Math.min(b, d), c, Math.max(b, d)])
+  }
+
+  test('the places in a box and their number, in the collection\'s order, page by page', () => {
+    for (const box of boxes) {
+      const expected = points.filter((p) => inBox(box, p)).map(([id]) => id)
+      assert.equal(countPlacesIn(index, box), expected.length, `count in ${box}`)
+      for (const [offset, limit] of [[0, 10], [0, 500], [7, 3], [expected.length - 2, 50]] as const) {
+        if (offset < 0) continue
+        assert.deepEqual(placeIdsIn(index, box, offset, limit), expected.slice(offset, offset + limit), `page ${offset}+${limit} of ${box}`)
+      }
+    }
+  })
+
+  test('over the world, at every zoom, each place is drawn once: alone or in one cluster', () => {
+    for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM + 1; zoom++) {
+      const items = mapItemsIn(index, undefined, zoom)
+      assert.equal(sumOfCounts(items), points.length, `zoom ${zoom}`)
+      const ids = items.flatMap((item) => (item.cluster ? [] : [item.id]))
+      assert.equal(new Set(ids).size, ids.length, `zoom ${zoom}: no place twice`)
+      for (const item of items) if (item.cluster) assert.ok(item.expansionZoom > zoom && item.expansionZoom <= CLUSTER_MAX_ZOOM + 1)
+    }
+  })
+
+  test('in a box, only items whose position is in it; no two nearer than a cluster\'s reach at low zooms', () => {
+    for (const box of boxes) {
+      for (const zoom of [1, 4, 9]) {
+        const items = mapItemsIn(index, box, zoom)
+        for (const item of items) {
+          const place = item.cluster ? null : points.find(([id]) => id === item.id)!
+          const [latitude, longitude] = item.cluster ? [item.latitude, item.longitude] : [place![1], place![2]]
+          assert.ok(inBox(box, [0, latitude, longitude]), `zoom ${zoom}, ${box}: ${JSON.stringify(item)}`)
+        }
+      }
+    }
+    const world = mapItemsIn(index, undefined, 2)
+    const pixels = (a: MapItem, b: MapItem) => {
+      const at = (item: MapItem) => (item.cluster ? [item.longitude, item.latitude] : points.find(([id]) => id === item.id)!.slice(1).reverse()) as [number, number]
+      const [[lon1, lat1], [lon2, lat2]] = [at(a), at(b)]
+      const y = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (Math.max(-85, Math.min(85, lat)) * Math.PI) / 360)) / (2 * Math.PI)
+      return Math.hypot((lon1 - lon2) / 360, y(lat1) - y(lat2)) * 256 * 4
+    }
+    const nearest = Math.min(...world.flatMap((a, i) => world.slice(i + 1).map((b) => pixels(a, b))))
+    assert.ok(nearest > 10, `two items ${nearest.toFixed(1)} pixels apart at zoom 2`)
   })
 })

@@ -50,8 +50,8 @@ type MapCollection<F> = { type: 'FeatureCollection'; total: number; extent: BBox
 
 // GET /geojson?bbox=…: a page of the places in the box, newest first, as without it
 async function placesInBox(index: PlaceIndex, query: CollectionQuery, bbox: BBox): Promise<MapCollection<PlaceFeature>> {
-  const ids = placeIdsIn(index, bbox, ((query.page ?? 1) - 1) * query.limit, query.limit)
   const total = countPlacesIn(index, bbox)
+  const ids = placeIdsIn(index, bbox, ((query.page ?? 1) - 1) * query.limit, query.limit, total)
   const places = await findPublicPlacesByIds(ids)
   const siteUrl = getConfig().siteUrl
   return { type: 'FeatureCollection', total, extent: index.extent, features: places.map((place) => toFeature(place, siteUrl)) }

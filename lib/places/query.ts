@@ -1,5 +1,5 @@
 import 'server-only'
-import { getDb } from '../db'
+import { getDb, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { isPostTypeKey, type CollectionQuery } from './schemas'
 
@@ -53,23 +53,22 @@ export async function listPublicPlaces({ postType, limit, categoryId, page = 1 }
   return rows.map(toPlace)
 }
 
-/** Where a place is: what the map's index (clusters.ts) holds of each. */
-export type PlacePoint = { id: number; latitude: number; longitude: number }
+/** Where a place is, as the map's index (clusters.ts) reads it: `[id, latitude, longitude]`. */
+export type PlacePoint = [id: number, latitude: number, longitude: number]
 
 /**
- * Every published post of one type (and category) with public geodata, in the collection's order: newest first,
- * ties by id descending.
+ * Every published post of one type (and category) with public geodata, in the collection's order (newest first,
+ * ties by id descending), in chunks of `size`, all from one snapshot of the data.
  */
-export async function listPublicPlacePoints({ postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<PlacePoint[]> {
-  if (!isPostTypeKey(postType)) return []
-  const rows = await getDb().$queryRaw<{ id: number | bigint; latitude: number; longitude: number }[]>`
+export async function* streamPublicPlacePoints({ postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>, size: number): AsyncGenerator<PlacePoint[]> {
+  if (!isPostTypeKey(postType)) return
+  yield* streamRows(Prisma.sql`
     ${categoryTree(categoryId)}
     SELECT p."id", p."latitude", p."longitude"
     FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
-    ORDER BY p."published_at" DESC, p."id" DESC`
-  return rows.map((row) => ({ id: Number(row.id), latitude: row.latitude, longitude: row.longitude }))
+    ORDER BY p."published_at" DESC, p."id" DESC`, size) as AsyncGenerator<PlacePoint[]>
 }
 
 const IDS_PER_QUERY = 1000
