@@ -158,7 +158,7 @@ let stopServer = async () => {}
 /** Set when the server exits on its own: how it ended. */
 let serverExit
 
-/** Starts `next start` on PORT (building first if need be), waits until it answers; returns the next-server pid. */
+/** Starts `npm run serve` on PORT (building first if need be), waits until it answers; returns the next-server pid. */
 async function startServer(env) {
   if (opts.build || !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
     log('building (npx next build)')
@@ -166,8 +166,9 @@ async function startServer(env) {
   }
   const busy = await fetch(BASE_URL).then(() => true, () => false)
   if (busy) fail(`port ${PORT} is already in use: is another bench running?`)
-  const [command, args] = pinned(0, 'npx', ['next', 'start', '-p', String(PORT)])
-  // Its own process group, so that stopping it stops npx, next and next-server together.
+  // As a site is served (package.json: the server's heap limit), pinned to its core.
+  const [command, args] = pinned(0, 'npm', ['run', '--silent', 'serve', '--', '-p', String(PORT)])
+  // Its own process group, so that stopping it stops npm, next and next-server together.
   const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'], detached: true })
   child.on('exit', (code, signal) => {
     serverExit = signal ? `killed by ${signal}` : `exit code ${code}`
@@ -181,7 +182,7 @@ async function startServer(env) {
   try {
     const deadline = Date.now() + 60_000
     for (;;) {
-      if (child.exitCode !== null) fail(`next start exited (${child.exitCode}); is port ${PORT} free?`)
+      if (child.exitCode !== null) fail(`the server exited (${child.exitCode}); is port ${PORT} free?`)
       if (Date.now() > deadline) fail('the server did not answer within 60 s')
       try {
         if ((await fetch(`${BASE_URL}/places/v1/geojson?posts_per_page=1`)).ok) break
