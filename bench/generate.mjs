@@ -113,50 +113,27 @@ function makeFeature(random, i) {
 }
 
 /**
- * Writes N features as FeatureCollections of at most `perFile` features each, the k-th (from 0) to the stream
- * `open(k)` returns, ended here unless it is process.stdout; waits for each to drain, so it never holds more than a
- * batch of features in memory. Returns counts and the 0-based indexes, over all files, of the features the public
- * routes show (`places import` prints ids in input order, so these indexes find their ids).
+ * Writes N features as one FeatureCollection to `out` (a writable stream), waiting for it to drain; never holds more
+ * than a batch of features in memory. Returns counts and the 0-based indexes of the features the public routes show
+ * (`places import` prints ids in input order, so these indexes find their ids).
  */
-export async function writePlaces(n, { seed = 1, perFile = Math.max(n, 1), open }) {
+export async function writePlaces(out, n, seed = 1) {
   const random = prng(seed)
   const stats = { places: n, seed, publish: 0, withoutGeometry: 0, geoPrivate: 0, publicIndexes: [] }
-  let out
-  let chunk = ''
-  let inFile = 0
-  let files = 0
-  const flush = async () => {
-    if (!out.write(chunk)) await once(out, 'drain')
-    chunk = ''
-  }
-  const finish = async () => {
-    chunk += '\n]}\n'
-    await flush()
-    if (out !== process.stdout) {
-      out.end()
-      await once(out, 'close')
-    }
-  }
-  const start = () => {
-    out = open(files++)
-    chunk = '{"type":"FeatureCollection","features":['
-  }
+  let chunk = '{"type":"FeatureCollection","features":['
   for (let i = 0; i < n; i++) {
-    if (inFile === 0) start()
     const { feature, isPublic } = makeFeature(random, i)
     if (feature.properties.status === 'publish') stats.publish++
     if (feature.geometry === null) stats.withoutGeometry++
     if (feature.properties.geo_public === false) stats.geoPrivate++
     if (isPublic) stats.publicIndexes.push(i)
-    chunk += `${inFile === 0 ? '\n' : ',\n'}${JSON.stringify(feature)}`
-    if (chunk.length > 1 << 16) await flush()
-    if (++inFile === perFile) {
-      await finish()
-      inFile = 0
+    chunk += `${i === 0 ? '\n' : ',\n'}${JSON.stringify(feature)}`
+    if (chunk.length > 1 << 16) {
+      if (!out.write(chunk)) await once(out, 'drain')
+      chunk = ''
     }
   }
-  if (n === 0) start() // an empty collection, still
-  if (inFile > 0 || n === 0) await finish()
+  if (!out.write(`${chunk}\n]}\n`)) await once(out, 'drain')
   return stats
 }
 
@@ -167,5 +144,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error('Usage: node bench/generate.mjs N [SEED] > places.geojson')
     process.exit(2)
   }
-  await writePlaces(n, { seed, open: () => process.stdout })
+  await writePlaces(process.stdout, n, seed)
 }

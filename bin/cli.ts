@@ -1,5 +1,5 @@
 // The command line of spec/CLI.md: parses arguments, calls lib/, prints. Run it as `npx places`.
-import { open, readFile } from 'node:fs/promises'
+import { open } from 'node:fs/promises'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { createAppPassword, listAppPasswords, revokeAppPassword } from '../lib/auth/app-passwords'
 import { ROLES } from '../lib/auth/capabilities'
@@ -13,7 +13,7 @@ import { endExiftool } from '../lib/media/strip-location'
 import { migrate } from '../lib/migrate'
 import { parsePostId } from '../lib/places/schemas'
 import { exportPlaces } from '../lib/places/export'
-import { importPlaces } from '../lib/places/import'
+import { featuresOfFile, importPlaces } from '../lib/places/import'
 import { createUser, setUserPassword } from '../lib/users'
 import { importWxr } from '../lib/wxr/import'
 
@@ -132,14 +132,7 @@ const commands: Record<string, Command> = {
     options: { author: { type: 'string' }, ...json },
     positionals: 'one',
     run: async (values, [file]) => {
-      let input: unknown
-      try {
-        input = JSON.parse(await readFile(file!, 'utf8'))
-      } catch (error) {
-        const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
-        throw new ApiError('places_invalid_import', `Nothing was imported: cannot read ${file} as JSON: ${reason}`, 400)
-      }
-      const ids = await importPlaces(input, {
+      const ids = await importPlaces(featuresOfFile(file!), {
         defaultAuthor: typeof values.author === 'string' ? values.author : undefined,
         onProgress: progress('Importing'),
       })

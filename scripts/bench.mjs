@@ -331,16 +331,11 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 try {
   const databaseUrl = await freshDatabase(scratch)
-  // `places import` reads a file whole, as one string: V8 caps a string at 512 MB, about 800,000 places of this
-  // data, so the places come in files of at most 200,000, imported one after the other.
-  const files = []
-  const generated = await writePlaces(N, {
-    perFile: 200_000,
-    open: (k) => {
-      files.push(path.join(scratch, `places-${k}.geojson`))
-      return createWriteStream(files.at(-1))
-    },
-  })
+  const file = path.join(scratch, 'places.geojson')
+  const out = createWriteStream(file)
+  const generated = await writePlaces(out, N)
+  out.end()
+  await once(out, 'close')
 
   const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), NEXT_TELEMETRY_DISABLED: '1' }
   const places = (...args) => run(process.execPath, [path.join(root, 'bin', 'places.mjs'), ...args], env, { measureRss: true })
@@ -349,18 +344,9 @@ try {
   // The same command with nothing to do: what any `places` command costs before its work (node, tsx, migrate check).
   const startup = await places('migrate')
 
-  log(`importing ${N} places (${files.length} file${files.length > 1 ? 's' : ''})`)
-  // `places import` holds the whole file parsed, about 12 KB a place: past node's default heap of about 4 GB
-  // beyond 300,000 places, so the bench lets it have what it needs (the machine must have it).
-  const heapMb = Math.max(4096, Math.ceil((Math.min(N, 200_000) * 12) / 1024) + 1024)
-  const imported = { ms: 0, peakRssMb: 0 }
-  const ids = []
-  for (const file of files) {
-    const one = await run(process.execPath, [path.join(root, 'bin', 'places.mjs'), 'import', file], { ...env, NODE_OPTIONS: `--max-old-space-size=${heapMb}` }, { measureRss: true })
-    imported.ms += one.ms
-    imported.peakRssMb = Math.max(imported.peakRssMb, one.peakRssMb)
-    for (const id of one.stdout.trim().split('\n')) ids.push(Number(id))
-  }
+  log(`importing ${N} places`)
+  const imported = await places('import', file)
+  const ids = imported.stdout.trim().split('\n').map(Number)
   if (ids.length !== N) fail(`places import printed ${ids.length} ids, expected ${N}`)
   const importResult = {
     seconds: seconds(imported.ms),

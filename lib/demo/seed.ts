@@ -5,7 +5,7 @@ import path from 'node:path'
 import { ROLES, type Role } from '../auth/capabilities'
 import { getDb } from '../db'
 import { ApiError } from '../http/errors'
-import { importPlaces, type ImportOptions } from '../places/import'
+import { featuresOfCollection, importPlaces, type ImportOptions } from '../places/import'
 import { createUser } from '../users'
 
 export const DEMO_FILE = path.join('prisma', 'demo', 'places.geojson')
@@ -37,6 +37,6 @@ export async function seedDemo(onProgress?: ImportOptions['onProgress']): Promis
     const role = properties.status === 'draft' || properties.status === 'pending' ? 'contributor' : WRITERS[i % WRITERS.length]
     properties.author = `${role}@example.com`
   })
-  const postIds = await importPlaces(demo, { onProgress })
+  const postIds = await importPlaces(featuresOfCollection(demo), { onProgress })
   return { users, postIds }
 }

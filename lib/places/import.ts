@@ -1,10 +1,15 @@
 import 'server-only'
+import { createReadStream } from 'node:fs'
+import { pipeline, Transform } from 'node:stream'
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import Assembler from 'stream-json/assembler.js'
+import parser, { type Token } from 'stream-json/parser.js'
 import { getDialect, transaction, type Tx } from '../db'
+import type { Prisma } from '../generated/sqlite/client'
 import { ApiError } from '../http/errors'
 import { slugify, uniqueSlug } from '../slugs'
 import { resolveCategoryPaths } from './categories'
-import { importCollectionSchema, importFeatureSchema, type ImportFeature } from './schemas'
+import { importCollectionSchema, importFeatureSchema } from './schemas'
 
 export type ImportOptions = {
   /** email of the author of features that name none; else the first administrator */
@@ -13,83 +18,238 @@ export type ImportOptions = {
   onProgress?: (done: number, total: number) => void
 }
 
+/**
+ * Where an import's features come from, read twice: once to check them all, once more to write them. So an import
+ * holds one feature at a time, not the file: a file of any size can be imported.
+ */
+export type FeatureSource = () => AsyncIterable<unknown>
+
 const MAX_LISTED_ERRORS = 20
 const CHUNK = 500
 
-function invalidImport(problems: string[]): ApiError {
-  const more = problems.length > MAX_LISTED_ERRORS ? [`…and ${problems.length - MAX_LISTED_ERRORS} more`] : []
-  return new ApiError('places_invalid_import', ['Nothing was imported:', ...problems.slice(0, MAX_LISTED_ERRORS), ...more].join('\n'), 400)
+/** The problems of an import: every one counted, the first MAX_LISTED_ERRORS kept to be listed. */
+class Problems {
+  listed: string[] = []
+  count = 0
+
+  add(problem: string): void {
+    if (this.count++ < MAX_LISTED_ERRORS) this.listed.push(problem)
+  }
+
+  error(): ApiError {
+    const more = this.count > MAX_LISTED_ERRORS ? [`…and ${this.count - MAX_LISTED_ERRORS} more`] : []
+    return new ApiError('places_invalid_import', ['Nothing was imported:', ...this.listed, ...more].join('\n'), 400)
+  }
+
+  throwIfAny(): void {
+    if (this.count > 0) throw this.error()
+  }
 }
 
-/** Checks a whole import file; every problem names the feature's index and the field. */
-export function parseImport(input: unknown): ImportFeature[] {
+function invalidImport(problem: string): ApiError {
+  const problems = new Problems()
+  problems.add(problem)
+  return problems.error()
+}
+
+const notACollection = () => invalidImport('the file is not a GeoJSON FeatureCollection ({"type": "FeatureCollection", "features": [...]})')
+
+/** The features of a collection already in memory (the demo's). */
+export function featuresOfCollection(input: unknown): FeatureSource {
   const collection = importCollectionSchema.safeParse(input)
-  if (!collection.success) throw invalidImport(['the file is not a GeoJSON FeatureCollection ({"type": "FeatureCollection", "features": [...]})'])
-  const problems: string[] = []
-  const features: ImportFeature[] = []
-  collection.data.features.forEach((raw, index) => {
-    const parsed = importFeatureSchema.safeParse(raw)
-    if (parsed.success) features.push(parsed.data)
-    else for (const issue of parsed.error.issues) problems.push(`feature ${index}: ${issue.path.join('.') || 'feature'}: ${issue.message}`)
-  })
-  const seenIds = new Map<number, number>()
-  features.forEach((feature, index) => {
-    const id = feature.properties.id
-    if (id === undefined) return
-    const first = seenIds.get(id)
-    if (first !== undefined) problems.push(`feature ${index}: properties.id: ${id} is also the id of feature ${first}`)
-    else seenIds.set(id, index)
-  })
-  if (problems.length > 0) throw invalidImport(problems)
-  return features
+  if (!collection.success) throw notACollection()
+  const { features } = collection.data
+  return async function* () {
+    yield* features
+  }
 }
 
 /**
- * Imports an import-format FeatureCollection (spec/CLI.md) in one transaction: all of it, or nothing.
- * Returns the new post ids in input order.
+ * The features of an import file, parsed as they are read (stream-json): one feature is in memory at a time, whatever
+ * the file's size. The file must be one JSON object with `"type": "FeatureCollection"` and a `features` array.
  */
-export async function importPlaces(input: unknown, options: ImportOptions = {}): Promise<number[]> {
-  const features = parseImport(input)
-  return transaction((tx) => writePosts(tx, features, options), { maxWait: 60_000, timeout: 3_600_000 })
+export function featuresOfFile(file: string): FeatureSource {
+  return async function* () {
+    const seen = { type: undefined as unknown, featureArrays: 0 }
+    const readCollection = collectionReader(seen)
+    const reader = new Transform({
+      objectMode: true,
+      transform(token: Token, _encoding, done) {
+        try {
+          done(null, readCollection(token))
+        } catch (error) {
+          done(error as Error)
+        }
+      },
+    })
+    const features = pipeline(createReadStream(file), parser.asStream({ streamValues: false }), reader, () => {})
+    try {
+      for await (const { value } of features as AsyncIterable<{ value: unknown }>) yield value
+    } catch (error) {
+      if (error instanceof ApiError) throw error
+      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
+      throw invalidImport(`cannot read ${file} as JSON: ${reason}`)
+    }
+    if (seen.type !== 'FeatureCollection' || seen.featureArrays !== 1) throw notACollection()
+  }
 }
 
-async function writePosts(tx: Tx, features: ImportFeature[], options: ImportOptions): Promise<number[]> {
-  await lockForImport(tx)
-  const authorIds = await resolveAuthors(tx, features, options.defaultAuthor)
-  const ids = await assignIds(tx, features)
-  const categoryIds = await resolveCategoryPaths(tx, new Set(features.flatMap((f) => f.properties.categories)))
-  const slugs = await assignSlugs(tx, features)
+/**
+ * Turns the parser's tokens into the features of a FeatureCollection, each as `{ value }` once whole; notes in `seen`
+ * the top level's `type` and how many `features` arrays it has.
+ */
+function collectionReader(seen: { type: unknown; featureArrays: number }): (token: Token) => { value: unknown } | undefined {
+  let depth = 0 // of the objects and arrays open around the token, outside a feature
+  let key: string | null = null // the top level's key being read
+  let inFeatures = false
+  let feature: Assembler | null = null
+  return (token) => {
+    if (!feature && inFeatures && depth === 2 && token.name !== 'endArray') feature = new Assembler()
+    if (feature) {
+      feature.consume(token)
+      if (!feature.done) return undefined
+      const value = feature.current
+      feature = null
+      return { value }
+    }
+    switch (token.name) {
+      case 'startObject':
+      case 'startArray':
+        if (depth === 0 && token.name !== 'startObject') throw notACollection()
+        depth++
+        if (depth === 2 && key === 'features' && token.name === 'startArray') {
+          inFeatures = true
+          seen.featureArrays++
+        }
+        return undefined
+      case 'endObject':
+      case 'endArray':
+        depth--
+        inFeatures = false
+        return undefined
+      case 'keyValue':
+        if (depth === 1) key = token.value
+        return undefined
+      default:
+        if (depth === 0) throw notACollection()
+        if (depth === 1 && key === 'type' && token.name === 'stringValue') seen.type = token.value
+        return undefined
+    }
+  }
+}
 
+/** What the check of every feature gathers for the write: a few sets, not the features. */
+type Checked = {
+  count: number
+  types: Set<string>
+  /** authors' emails, lower case */
+  emails: Set<string>
+  withoutAuthor: boolean
+  explicitIds: Set<number>
+  categoryPaths: Set<string>
+}
+
+/** Checks every feature; every problem names the feature's index and the field. */
+async function check(source: FeatureSource): Promise<Checked> {
+  const problems = new Problems()
+  const checked: Checked = { count: 0, types: new Set(), emails: new Set(), withoutAuthor: false, explicitIds: new Set(), categoryPaths: new Set() }
+  const firstWithId = new Map<number, number>()
+  for await (const raw of source()) {
+    const index = checked.count++
+    const parsed = importFeatureSchema.safeParse(raw)
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.add(`feature ${index}: ${issue.path.join('.') || 'feature'}: ${issue.message}`)
+      continue
+    }
+    const { id, type, author, categories } = parsed.data.properties
+    checked.types.add(type)
+    if (author) checked.emails.add(author.toLowerCase())
+    else checked.withoutAuthor = true
+    for (const path of categories) checked.categoryPaths.add(path)
+    if (id === undefined) continue
+    const first = firstWithId.get(id)
+    if (first !== undefined) problems.add(`feature ${index}: properties.id: ${id} is also the id of feature ${first}`)
+    else firstWithId.set(id, index)
+    checked.explicitIds.add(id)
+  }
+  problems.throwIfAny()
+  return checked
+}
+
+/**
+ * Imports an import-format FeatureCollection (spec/CLI.md) in one transaction: all of it, or nothing. Every feature
+ * is checked before the transaction starts. Returns the new post ids in input order.
+ */
+export async function importPlaces(source: FeatureSource, options: ImportOptions = {}): Promise<number[]> {
+  const checked = await check(source)
+  return transaction((tx) => writePosts(tx, source, checked, options), { maxWait: 60_000, timeout: 3_600_000 })
+}
+
+async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, options: ImportOptions): Promise<number[]> {
+  await lockForImport(tx)
+  const authors = await resolveAuthors(tx, checked, options.defaultAuthor)
+  const taken = await takenIds(tx, checked.explicitIds)
+  const categoryIds = await resolveCategoryPaths(tx, checked.categoryPaths)
+  const slugs = await takenSlugs(tx, checked.types)
+  let nextId = ((await tx.post.aggregate({ _max: { id: true } }))._max.id ?? 0) + 1
+
+  // What only the database can tell (an unknown author, a taken id) is found as the features are written: the
+  // transaction then rolls back, and the import reports every such problem.
+  const problems = new Problems()
+  const ids: number[] = []
   const now = new Date()
-  const posts = features.map(({ geometry, properties: p }, i) => ({
-    id: ids[i]!,
-    type: p.type,
-    status: p.status,
-    title: p.title,
-    slug: slugs[i]!,
-    content: p.content,
-    publishedAt: p.date ?? now,
-    modifiedAt: now,
-    authorId: authorIds[i]!,
-    latitude: geometry?.coordinates[1] ?? null,
-    longitude: geometry?.coordinates[0] ?? null,
-    address: p.address,
-    locationPublic: p.geo_public,
-  }))
-  for (let start = 0; start < posts.length; start += CHUNK) {
-    await tx.post.createMany({ data: posts.slice(start, start + CHUNK) })
-    options.onProgress?.(Math.min(start + CHUNK, posts.length), posts.length)
+  let posts: Prisma.PostCreateManyInput[] = []
+  let links: Prisma.PostCategoryCreateManyInput[] = []
+  const flush = async () => {
+    if (problems.count === 0 && posts.length > 0) {
+      await tx.post.createMany({ data: posts })
+      await tx.postCategory.createMany({ data: links })
+      options.onProgress?.(ids.length, checked.count)
+    }
+    posts = []
+    links = []
     // SQLite answers synchronously, so without this the whole import would run without the event loop ever
     // turning: no signal, no closed IPC channel (bin/cli.ts) could stop it half-way.
     await nextTurn()
   }
-  const links = features.flatMap((f, i) => [...new Set(f.properties.categories.map((path) => categoryIds.get(path)))]
-    .filter((id): id is number => id !== undefined)
-    .map((categoryId) => ({ postId: ids[i]!, categoryId })))
-  for (let start = 0; start < links.length; start += CHUNK * 4) {
-    await tx.postCategory.createMany({ data: links.slice(start, start + CHUNK * 4) })
+  for await (const raw of source()) {
+    const index = ids.length
+    const { geometry, properties: p } = importFeatureSchema.parse(raw) // checked: it changes only if the file did
+    const email = p.author?.toLowerCase()
+    const authorId = email ? authors.byEmail.get(email) : authors.fallback
+    if (authorId === undefined) {
+      problems.add(email
+        ? `feature ${index}: properties.author: no user has the email ${email}`
+        : `feature ${index}: properties.author: not given, no --author, and there is no administrator to default to`)
+    }
+    if (p.id !== undefined && taken.has(p.id)) problems.add(`feature ${index}: properties.id: post ${p.id} already exists`)
+    while (p.id === undefined && checked.explicitIds.has(nextId)) nextId++
+    const id = p.id ?? nextId++
+    ids.push(id)
+    const slug = uniqueSlug(slugify(p.slug ?? p.title), (s) => slugs.has(`${p.type}/${s}`))
+    slugs.add(`${p.type}/${slug}`)
+    posts.push({
+      id,
+      type: p.type,
+      status: p.status,
+      title: p.title,
+      slug,
+      content: p.content,
+      publishedAt: p.date ?? now,
+      modifiedAt: now,
+      authorId: authorId ?? 0,
+      latitude: geometry?.coordinates[1] ?? null,
+      longitude: geometry?.coordinates[0] ?? null,
+      address: p.address,
+      locationPublic: p.geo_public,
+    })
+    for (const categoryId of new Set(p.categories.map((path) => categoryIds.get(path)!))) links.push({ postId: id, categoryId })
+    if (posts.length === CHUNK) await flush()
   }
-  if (getDialect() === 'postgresql' && posts.length > 0) {
+  await flush()
+  if (ids.length !== checked.count) problems.add(`the file changed while it was imported: ${checked.count} features, then ${ids.length}`)
+  problems.throwIfAny()
+  if (getDialect() === 'postgresql' && ids.length > 0) {
     // Rows were written with their ids: move the id sequence past them.
     await tx.$executeRaw`SELECT setval(pg_get_serial_sequence('posts', 'id'), (SELECT MAX("id") FROM "posts"))`
   }
@@ -102,60 +262,39 @@ async function lockForImport(tx: Tx): Promise<void> {
   else await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
 }
 
-async function resolveAuthors(tx: Tx, features: ImportFeature[], defaultAuthor?: string): Promise<number[]> {
-  const emails = new Set(features.flatMap((f) => (f.properties.author ? [f.properties.author.toLowerCase()] : [])))
+/** The authors' ids by email, and the author of features that name none; an unknown --author is an error. */
+async function resolveAuthors(tx: Tx, checked: Checked, defaultAuthor?: string): Promise<{ byEmail: Map<string, number>; fallback?: number }> {
+  const emails = new Set(checked.emails)
   if (defaultAuthor) emails.add(defaultAuthor.toLowerCase())
-  const users = await tx.user.findMany({ where: { email: { in: [...emails] } }, select: { id: true, email: true } })
-  const byEmail = new Map(users.map((u) => [u.email, u.id]))
-  let fallback: number | undefined
-  if (defaultAuthor) {
-    fallback = byEmail.get(defaultAuthor.toLowerCase())
-    if (fallback === undefined) throw invalidImport([`--author: no user has the email ${defaultAuthor}`])
-  } else if (features.some((f) => !f.properties.author)) {
-    fallback = (await tx.user.findFirst({ where: { role: 'administrator' }, orderBy: { id: 'asc' }, select: { id: true } }))?.id
+  const byEmail = new Map<string, number>()
+  const wanted = [...emails]
+  for (let start = 0; start < wanted.length; start += 10_000) {
+    const users = await tx.user.findMany({ where: { email: { in: wanted.slice(start, start + 10_000) } }, select: { id: true, email: true } })
+    for (const user of users) byEmail.set(user.email, user.id)
   }
-  const problems: string[] = []
-  const ids = features.map((f, index) => {
-    const email = f.properties.author?.toLowerCase()
-    const id = email ? byEmail.get(email) : fallback
-    if (id === undefined) {
-      problems.push(email
-        ? `feature ${index}: properties.author: no user has the email ${email}`
-        : `feature ${index}: properties.author: not given, no --author, and there is no administrator to default to`)
-    }
-    return id ?? 0
-  })
-  if (problems.length > 0) throw invalidImport(problems)
-  return ids
+  if (defaultAuthor) {
+    const fallback = byEmail.get(defaultAuthor.toLowerCase())
+    if (fallback === undefined) throw invalidImport(`--author: no user has the email ${defaultAuthor}`)
+    return { byEmail, fallback }
+  }
+  if (!checked.withoutAuthor) return { byEmail }
+  const administrator = await tx.user.findFirst({ where: { role: 'administrator' }, orderBy: { id: 'asc' }, select: { id: true } })
+  return { byEmail, fallback: administrator?.id }
 }
 
-async function assignIds(tx: Tx, features: ImportFeature[]): Promise<number[]> {
-  const wanted = features.flatMap((f) => (f.properties.id === undefined ? [] : [f.properties.id]))
+/** Which of the ids the features ask for are already posts'. */
+async function takenIds(tx: Tx, explicitIds: Set<number>): Promise<Set<number>> {
+  const wanted = [...explicitIds]
   const taken = new Set<number>()
   for (let start = 0; start < wanted.length; start += 10_000) {
     const rows = await tx.post.findMany({ where: { id: { in: wanted.slice(start, start + 10_000) } }, select: { id: true } })
     for (const row of rows) taken.add(row.id)
   }
-  if (taken.size > 0) {
-    throw invalidImport(features.flatMap((f, index) =>
-      f.properties.id !== undefined && taken.has(f.properties.id) ? [`feature ${index}: properties.id: post ${f.properties.id} already exists`] : []))
-  }
-  const explicit = new Set(wanted)
-  let next = ((await tx.post.aggregate({ _max: { id: true } }))._max.id ?? 0) + 1
-  return features.map((f) => {
-    if (f.properties.id !== undefined) return f.properties.id
-    while (explicit.has(next)) next++
-    return next++
-  })
+  return taken
 }
 
-async function assignSlugs(tx: Tx, features: ImportFeature[]): Promise<string[]> {
-  const types = [...new Set(features.map((f) => f.properties.type))]
-  const rows = await tx.post.findMany({ where: { type: { in: types } }, select: { type: true, slug: true } })
-  const taken = new Set(rows.map((row) => `${row.type}/${row.slug}`))
-  return features.map(({ properties: p }) => {
-    const slug = uniqueSlug(slugify(p.slug ?? p.title), (s) => taken.has(`${p.type}/${s}`))
-    taken.add(`${p.type}/${slug}`)
-    return slug
-  })
+/** The slugs in use, as `type/slug`, for the post types the features have. */
+async function takenSlugs(tx: Tx, types: Set<string>): Promise<Set<string>> {
+  const rows = await tx.post.findMany({ where: { type: { in: [...types] } }, select: { type: true, slug: true } })
+  return new Set(rows.map((row) => `${row.type}/${row.slug}`))
 }

@@ -149,6 +149,40 @@ for (const kind of databaseKinds) {
       assert.equal(ok(places(db.url, 'export', '--all-statuses')), before, 'nothing changed')
     })
 
+    test('the file is read as it streams: any key order, every problem found, nothing imported on any', () => {
+      const before = ok(places(db.url, 'export', '--all-statuses'))
+      const feature = (title: string, properties: Record<string, unknown> = {}) => ({ type: 'Feature', geometry: point(2.35, 48.85), properties: { title, ...properties } })
+      // `type` after `features`, and keys of any kind skipped, nested arrays and objects included.
+      const later = `{"features": [${JSON.stringify(feature('Streamed A', { categories: ['Streamed'] }))}, ${JSON.stringify(feature('Streamed B'))}], "bbox": [1, 2, 3, 4], "meta": {"features": [null], "type": "x"}, "type": "FeatureCollection"}`
+      const ids = ok(places(db.url, 'import', file('later.geojson', later))).trim().split('\n').map(Number)
+      assert.equal(ids.length, 2)
+      const exported = JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as { features: { properties: { id: number; title: string; categories: string[] } }[] }
+      assert.deepEqual(exported.features.filter((f) => ids.includes(f.properties.id)).map((f) => [f.properties.title, f.properties.categories]).sort(),
+        [['Streamed A', ['Streamed']], ['Streamed B', []]])
+      const afterGood = ok(places(db.url, 'export', '--all-statuses'))
+
+      // Features that are not objects are named by their index; a repeated id by the index of both, counted past
+      // invalid features; past 20 problems, the rest are counted.
+      const many = places(db.url, 'import', file('many.geojson', {
+        type: 'FeatureCollection',
+        features: [null, 'x', [1], feature('One', { id: 9001 }), feature('Two', { id: 9001 }), ...Array.from({ length: 30 }, () => feature(''))],
+      }))
+      assert.equal(many.status, 1)
+      assert.match(many.stderr, /feature 0: feature: /)
+      assert.match(many.stderr, /feature 1: feature: /)
+      assert.match(many.stderr, /feature 2: feature: /)
+      assert.match(many.stderr, /feature 4: properties\.id: 9001 is also the id of feature 3/)
+      assert.match(many.stderr, /…and 14 more/)
+      // Broken JSON after valid features, or a collection whose type is not FeatureCollection: nothing.
+      const broken = `{"type": "FeatureCollection", "features": [${JSON.stringify(feature('Before the break'))}, {"type": "Feature", "properties": }]}`
+      assert.match(places(db.url, 'import', file('broken.geojson', broken)).stderr, /cannot read .*broken\.geojson as JSON/)
+      assert.match(places(db.url, 'import', file('typed.geojson', { features: [feature('Typed')], type: 'Feature' })).stderr, /not a GeoJSON FeatureCollection/)
+      assert.match(places(db.url, 'import', file('array.geojson', [feature('In an array')])).stderr, /not a GeoJSON FeatureCollection/)
+      assert.match(places(db.url, 'import', file('twice.geojson', `{"type": "FeatureCollection", "features": [], "features": []}`)).stderr, /not a GeoJSON FeatureCollection/)
+      assert.equal(ok(places(db.url, 'export', '--all-statuses')), afterGood, 'nothing changed')
+      assert.notEqual(afterGood, before)
+    })
+
     test('export then import into an empty database gives the same posts', async () => {
       const exported = ok(places(db.url, 'export', '--all-statuses'))
       const copy = await createTestDatabase(kind)
