@@ -50,6 +50,12 @@ function progress(label: string): ((done: number, total: number) => void) | unde
   }
 }
 
+/** A count of work of unknown size, on one line of a terminal. */
+function counter(label: string): ((done: number, finished: boolean) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined
+  return (done, finished) => process.stderr.write(`\r${label} ${done}${finished ? '\n' : ''}`)
+}
+
 const commands: Record<string, Command> = {
   migrate: {
     usage: 'places migrate',
@@ -134,6 +140,7 @@ const commands: Record<string, Command> = {
     run: async (values, [file]) => {
       const ids = await importPlaces(featuresOfFile(file!), {
         defaultAuthor: typeof values.author === 'string' ? values.author : undefined,
+        onChecked: counter('Checking features:'),
         onProgress: progress('Importing'),
       })
       out(values.json ? JSON.stringify(ids) : ids.join('\n'))

@@ -28,7 +28,7 @@ const COLD_SAMPLES = 40
 const GPS_SAMPLES = 500
 const DEFAULT_PG_URL = 'postgresql://places:places@127.0.0.1:5432/places_bench'
 const ADMIN = ['--email', 'bench@example.org', '--password', 'benchbench', '--role', 'administrator']
-const WARM_UP_SECONDS = 3
+const WARM_UP_SECONDS = 10
 
 let opts
 try {

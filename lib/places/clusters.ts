@@ -84,13 +84,13 @@ export class PlaceIndexBuilder {
 
   add(id: number, latitude: number, longitude: number): void {
     if (this.size === this.ids.length) {
-      const ids = new Int32Array(this.size * 2)
-      const latitudes = new Float64Array(this.size * 2)
-      const longitudes = new Float64Array(this.size * 2)
+      const [ids, latitudes, longitudes] = [new Int32Array(this.size * 2), new Float64Array(this.size * 2), new Float64Array(this.size * 2)]
       ids.set(this.ids)
       latitudes.set(this.latitudes)
       longitudes.set(this.longitudes)
-      Object.assign(this, { ids, latitudes, longitudes })
+      this.ids = ids
+      this.latitudes = latitudes
+      this.longitudes = longitudes
     }
     this.ids[this.size] = id
     this.latitudes[this.size] = latitude

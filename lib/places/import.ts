@@ -16,6 +16,8 @@ export type ImportOptions = {
   defaultAuthor?: string
   /** called as rows are written: how many of `total` posts are in */
   onProgress?: (done: number, total: number) => void
+  /** called every CHECKED_STEP features while they are checked, before any is written, and once all are */
+  onChecked?: (checked: number, finished: boolean) => void
 }
 
 /**
@@ -26,6 +28,7 @@ export type FeatureSource = () => AsyncIterable<unknown>
 
 const MAX_LISTED_ERRORS = 20
 const CHUNK = 500
+const CHECKED_STEP = 10_000
 
 /** The problems of an import: every one counted, the first MAX_LISTED_ERRORS kept to be listed. */
 class Problems {
@@ -150,12 +153,13 @@ type Checked = {
 }
 
 /** Checks every feature; every problem names the feature's index and the field. */
-async function check(source: FeatureSource): Promise<Checked> {
+async function check(source: FeatureSource, onChecked: ImportOptions['onChecked']): Promise<Checked> {
   const problems = new Problems()
   const checked: Checked = { count: 0, types: new Set(), emails: new Set(), withoutAuthor: false, explicitIds: new Set(), categoryPaths: new Set() }
   const firstWithId = new Map<number, number>()
   for await (const raw of source()) {
     const index = checked.count++
+    if (checked.count % CHECKED_STEP === 0) onChecked?.(checked.count, false)
     const parsed = importFeatureSchema.safeParse(raw)
     if (!parsed.success) {
       for (const issue of parsed.error.issues) problems.add(`feature ${index}: ${issue.path.join('.') || 'feature'}: ${issue.message}`)
@@ -172,6 +176,7 @@ async function check(source: FeatureSource): Promise<Checked> {
     else firstWithId.set(id, index)
     checked.explicitIds.add(id)
   }
+  onChecked?.(checked.count, true)
   problems.throwIfAny()
   return checked
 }
@@ -181,7 +186,7 @@ async function check(source: FeatureSource): Promise<Checked> {
  * is checked before the transaction starts. Returns the new post ids in input order.
  */
 export async function importPlaces(source: FeatureSource, options: ImportOptions = {}): Promise<number[]> {
-  const checked = await check(source)
+  const checked = await check(source, options.onChecked)
   return transaction((tx) => writePosts(tx, source, checked, options), { maxWait: 60_000, timeout: 3_600_000 })
 }
 
