@@ -248,7 +248,9 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
       address: p.address,
       locationPublic: p.geo_public,
     })
-    for (const categoryId of new Set(p.categories.map((path) => categoryIds.get(path)!))) links.push({ postId: id, categoryId })
+    for (const categoryId of new Set(p.categories.map((path) => categoryIds.get(path)))) {
+      if (categoryId !== undefined) links.push({ postId: id, categoryId }) // a path of no names ("", " > ") names none
+    }
     if (posts.length === CHUNK) await flush()
   }
   await flush()

@@ -152,8 +152,9 @@ for (const kind of databaseKinds) {
     test('the file is read as it streams: any key order, every problem found, nothing imported on any', () => {
       const before = ok(places(db.url, 'export', '--all-statuses'))
       const feature = (title: string, properties: Record<string, unknown> = {}) => ({ type: 'Feature', geometry: point(2.35, 48.85), properties: { title, ...properties } })
-      // `type` after `features`, and keys of any kind skipped, nested arrays and objects included.
-      const later = `{"features": [${JSON.stringify(feature('Streamed A', { categories: ['Streamed'] }))}, ${JSON.stringify(feature('Streamed B'))}], "bbox": [1, 2, 3, 4], "meta": {"features": [null], "type": "x"}, "type": "FeatureCollection"}`
+      // `type` after `features`, and keys of any kind skipped, nested arrays and objects included; a category path
+      // of no names names no category.
+      const later = `{"features": [${JSON.stringify(feature('Streamed A', { categories: ['Streamed'] }))}, ${JSON.stringify(feature('Streamed B', { categories: [' > ', ''] }))}], "bbox": [1, 2, 3, 4], "meta": {"features": [null], "type": "x"}, "type": "FeatureCollection"}`
       const ids = ok(places(db.url, 'import', file('later.geojson', later))).trim().split('\n').map(Number)
       assert.equal(ids.length, 2)
       const exported = JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as { features: { properties: { id: number; title: string; categories: string[] } }[] }
