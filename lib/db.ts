@@ -60,6 +60,11 @@ async function retryWhileBusy<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A read-only connection of its own to the SQLite file of `url`. */
+function readOnlyConnection(url: string): Database.Database {
+  return new Database(sqliteFile(url), { readonly: true, timeout: busyTimeout() })
+}
+
 function sqliteClient(url: string): PrismaClient {
   return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: busyTimeout() }) })
 }
@@ -95,7 +100,7 @@ function createClients(url: string): Clients {
   }
   let reader: Database.Statement<[], number> | undefined
   const readVersion = async () => {
-    reader ??= new Database(sqliteFile(url), { readonly: true, timeout: busyTimeout() }).prepare<[], number>(VERSION_SQL).pluck()
+    reader ??= readOnlyConnection(url).prepare<[], number>(VERSION_SQL).pluck()
     return reader.get()
   }
   const closeReader = () => reader?.database.close()
@@ -123,7 +128,7 @@ function createClients(url: string): Clients {
 
 async function* streamSqlite(url: string, query: Prisma.Sql, size: number): AsyncGenerator<unknown[][]> {
   // A statement reads from one snapshot until it is finished; a connection of its own leaves the others free meanwhile.
-  const db = new Database(sqliteFile(url), { readonly: true, timeout: busyTimeout() })
+  const db = readOnlyConnection(url)
   try {
     let chunk: unknown[][] = []
     for (const row of db.prepare<unknown[], unknown[]>(query.sql).raw(true).iterate(...query.values)) {

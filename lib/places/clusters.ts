@@ -103,10 +103,13 @@ export class PlaceIndexBuilder {
     const ids = this.ids.slice(0, size)
     const latitudes = this.latitudes.slice(0, size)
     const longitudes = this.longitudes.slice(0, size)
+    // Each place projected once, for its tile's key and for the running sums.
+    const xs = Float64Array.from(longitudes, mercatorX)
+    const ys = Float64Array.from(latitudes, mercatorY)
     // Sorted by key with the rank in the low 27 bits (a native sort of 64-bit integers, twice as fast as a comparator).
     const sorted = new BigUint64Array(size)
     for (let rank = 0; rank < size; rank++) {
-      const key = zKey(gridCell(mercatorX(longitudes[rank]!)), gridCell(mercatorY(latitudes[rank]!)))
+      const key = zKey(gridCell(xs[rank]!), gridCell(ys[rank]!))
       sorted[rank] = (BigInt(key) << 27n) | BigInt(rank)
     }
     sorted.sort()
@@ -118,8 +121,8 @@ export class PlaceIndexBuilder {
       const rank = Number(sorted[i]! & 0x7ffffffn)
       keys[i] = Number(sorted[i]! >> 27n)
       ranks[i] = rank
-      sumX[i + 1] = sumX[i]! + mercatorX(longitudes[rank]!)
-      sumY[i + 1] = sumY[i]! + mercatorY(latitudes[rank]!)
+      sumX[i + 1] = sumX[i]! + xs[rank]!
+      sumY[i + 1] = sumY[i]! + ys[rank]!
     }
     return { size, ids, latitudes, longitudes, extent: extentOf(latitudes, longitudes), keys, ranks, sumX, sumY }
   }

@@ -29,6 +29,7 @@ export type FeatureSource = () => AsyncIterable<unknown>
 const MAX_LISTED_ERRORS = 20
 const CHUNK = 500
 const CHECKED_STEP = 10_000
+const IN_LIST = 10_000
 
 /** The problems of an import: every one counted, the first MAX_LISTED_ERRORS kept to be listed. */
 class Problems {
@@ -273,12 +274,8 @@ async function lockForImport(tx: Tx): Promise<void> {
 async function resolveAuthors(tx: Tx, checked: Checked, defaultAuthor?: string): Promise<{ byEmail: Map<string, number>; fallback?: number }> {
   const emails = new Set(checked.emails)
   if (defaultAuthor) emails.add(defaultAuthor.toLowerCase())
-  const byEmail = new Map<string, number>()
-  const wanted = [...emails]
-  for (let start = 0; start < wanted.length; start += 10_000) {
-    const users = await tx.user.findMany({ where: { email: { in: wanted.slice(start, start + 10_000) } }, select: { id: true, email: true } })
-    for (const user of users) byEmail.set(user.email, user.id)
-  }
+  const users = await findIn([...emails], (some) => tx.user.findMany({ where: { email: { in: some } }, select: { id: true, email: true } }))
+  const byEmail = new Map(users.map((user) => [user.email, user.id]))
   if (defaultAuthor) {
     const fallback = byEmail.get(defaultAuthor.toLowerCase())
     if (fallback === undefined) throw invalidImport(`--author: no user has the email ${defaultAuthor}`)
@@ -291,13 +288,15 @@ async function resolveAuthors(tx: Tx, checked: Checked, defaultAuthor?: string):
 
 /** Which of the ids the features ask for are already posts'. */
 async function takenIds(tx: Tx, explicitIds: Set<number>): Promise<Set<number>> {
-  const wanted = [...explicitIds]
-  const taken = new Set<number>()
-  for (let start = 0; start < wanted.length; start += 10_000) {
-    const rows = await tx.post.findMany({ where: { id: { in: wanted.slice(start, start + 10_000) } }, select: { id: true } })
-    for (const row of rows) taken.add(row.id)
-  }
-  return taken
+  const rows = await findIn([...explicitIds], (some) => tx.post.findMany({ where: { id: { in: some } }, select: { id: true } }))
+  return new Set(rows.map((row) => row.id))
+}
+
+/** The rows `find` gives for all of `values`, asked IN_LIST values at a time (a query's list of values is bounded). */
+async function findIn<T, R>(values: T[], find: (some: T[]) => Promise<R[]>): Promise<R[]> {
+  const rows: R[] = []
+  for (let start = 0; start < values.length; start += IN_LIST) rows.push(...(await find(values.slice(start, start + IN_LIST))))
+  return rows
 }
 
 /** The slugs in use, as `type/slug`, for the post types the features have. */
