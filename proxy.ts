@@ -60,4 +60,5 @@ function contentSecurityPolicy(nonce: string): string {
 
 // Paths with percent-escapes, and pages (everything but the REST and OGC routes, uploads, auth, the bench's floor
 // route and Next's files).
-export const config = { matcher: ['/:path(.*%.*)', '/((?!places/|wp-json/|ogc|uploads/|api/|healthz|bench-floor/|_next/).*)'] }
+// As isPage(): `ogc` and `healthz` only as whole segments, so that pages of post types such as `ogcx` get a CSP too.
+export const config = { matcher: ['/:path(.*%.*)', '/((?!places/|wp-json/|ogc(?:/|$)|uploads/|api/|healthz$|bench-floor/|_next/).*)'] }

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next'
+import { connection } from 'next/server'
 import type { ReactNode } from 'react'
 import './globals.css'
 
@@ -7,7 +8,10 @@ export const metadata: Metadata = {
   description: 'Geotagged posts on a map',
 }
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page is rendered per request: Next.js then puts the request's CSP nonce (proxy.ts) on its scripts. A page
+  // prerendered at build time carries no nonce, and the CSP blocks all of its scripts.
+  await connection()
   return (
     <html lang="en">
       <body>

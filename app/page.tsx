@@ -1,7 +1,7 @@
 import { setTimeout as wait } from 'node:timers/promises'
 import { after } from 'next/server'
 import { getConfig } from '@/lib/config'
-import { listCategoryTree } from '@/lib/places/categories'
+import { listPublicCategoryTree } from '@/lib/places/categories'
 import { warmPlaceIndex } from '@/lib/places/public'
 import { parseMapState } from '@/lib/places/schemas'
 import { PlacesMapLoader } from './_components/places-map-loader'
@@ -12,7 +12,7 @@ const SCRIPTS_FIRST_MS = 250
 
 export default async function HomePage({ searchParams }: PageProps<'/'>) {
   const state = parseMapState(await searchParams)
-  const categories = await listCategoryTree()
+  const categories = await listPublicCategoryTree(state.postType)
   const categoryId = categories.some((c) => c.id === state.categoryId) ? state.categoryId : null
   // The map's index is rebuilt on the first visit after a write, which holds the server's one thread for about a
   // second at 100,000 places: it starts once the browser has fetched the page's scripts, and runs while they run.

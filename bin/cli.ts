@@ -14,7 +14,7 @@ import { migrate } from '../lib/migrate'
 import { parsePostId } from '../lib/places/schemas'
 import { exportPlaces } from '../lib/places/export'
 import { featuresOfFile, importPlaces } from '../lib/places/import'
-import { createUser, setUserPassword } from '../lib/users'
+import { createUser, setUserPassword, signOutEverywhere } from '../lib/users'
 import { importWxr } from '../lib/wxr/import'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -99,6 +99,16 @@ const commands: Record<string, Command> = {
     run: async (values) => {
       await setUserPassword(required(values, 'email'), required(values, 'password'))
       out(`Password set for ${values.email}`)
+    },
+  },
+  'user sign-out-everywhere': {
+    usage: 'places user sign-out-everywhere EMAIL',
+    summary: "end every session of a user, in every browser (their application passwords keep working)",
+    options: {},
+    positionals: 'one',
+    run: async (_values, [email]) => {
+      await signOutEverywhere(email!)
+      out(`Signed ${email} out everywhere.`)
     },
   },
   'app-password create': {
@@ -252,7 +262,7 @@ async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true })
     const expected = command.positionals ?? 'none'
     if (expected === 'none' && positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`)
-    if (expected === 'one' && positionals.length !== 1) throw new UsageError('expects exactly one file')
+    if (expected === 'one' && positionals.length !== 1) throw new UsageError('expects exactly one argument')
     if (expected === 'many' && positionals.length === 0) throw new UsageError('expects at least one file')
     if (name !== 'migrate') await migrate()
     await command.run(values as Values, positionals)

@@ -2,6 +2,7 @@ import 'server-only'
 import { z } from 'zod'
 import { ROLES } from './auth/capabilities'
 import { hashPassword } from './auth/passwords'
+import { sessionsEnded } from './auth/sessions'
 import { getDb } from './db'
 import { ApiError } from './http/errors'
 
@@ -42,5 +43,11 @@ export async function setUserPassword(email: string, password: string): Promise<
   const parsed = newUserSchema.pick({ password: true }).safeParse({ password })
   if (!parsed.success) throw validationError(parsed.error)
   const userId = await getUserIdByEmailOrThrow(email)
-  await getDb().user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(parsed.data.password) } })
+  // A new password ends every session the old one opened (lib/auth/sessions.ts).
+  await getDb().user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(parsed.data.password), ...sessionsEnded() } })
+}
+
+/** "Sign out everywhere": ends every session of the user with this email (application passwords stay). */
+export async function signOutEverywhere(email: string): Promise<void> {
+  await getDb().user.update({ where: { id: await getUserIdByEmailOrThrow(email) }, data: sessionsEnded() })
 }

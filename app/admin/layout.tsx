@@ -2,6 +2,7 @@ import type { Metadata } from 'next'
 import type { ReactNode } from 'react'
 import { canCreatePosts, canManageUsers } from '@/lib/auth/capabilities'
 import { getSessionActor } from '@/lib/admin/session'
+import { signOutEverywhereAction } from './actions'
 import './admin.css'
 
 export const metadata: Metadata = { title: { default: 'Admin', template: '%s · Admin · Places' }, robots: { index: false } }
@@ -20,9 +21,12 @@ export default async function AdminLayout({ children }: { children: ReactNode })
             <li><a href="/admin/app-passwords">Application passwords</a></li>
             {canManageUsers(actor) && <li><a href="/admin/users">Users</a></li>}
           </ul>
-          <p className="admin-who">
-            {actor.name || actor.email} <span className="admin-role">({actor.role})</span> · <a href="/signout">Sign out</a>
-          </p>
+          <div className="admin-who">
+            {actor.name || actor.email} <span className="admin-role">({actor.role})</span> · <a href="/signout">Sign out</a> ·{' '}
+            <form action={signOutEverywhereAction}>
+              <button type="submit" className="link-button" title="Ends your sessions in every browser; application passwords keep working">Sign out everywhere</button>
+            </form>
+          </div>
         </nav>
       )}
       <main className="admin-main">{children}</main>

@@ -1,11 +1,12 @@
 import 'server-only'
 import {
-  canCreatePosts, canDeletePost, canEditPost, canSetPostStatus, editablePostStatuses, STATUSES_NEEDING_PUBLISH, type Actor,
+  canCreatePosts, canDeletePost, canEditPost, canManageCategories, canSetPostStatus, editablePostStatuses, STATUSES_NEEDING_PUBLISH,
+  type Actor, type PostForCapability,
 } from '../auth/capabilities'
 import { getDb, getDialect, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { ApiError, forbidden, invalidParams } from '../http/errors'
-import { removeAttachments } from '../media/attachments'
+import { removeAttachmentFiles } from '../media/attachments'
 import { getCategoryPaths, resolveCategoryPaths } from '../places/categories'
 import { STATUSES } from '../places/schemas'
 import { slugify, uniqueSlug } from '../slugs'
@@ -140,6 +141,8 @@ export type PostEditorContext = {
   /** the statuses `actor` may choose: with publish_posts all of them; without, draft and pending (and the current one) */
   allowedStatuses: string[]
   canDelete: boolean
+  /** whether `actor` may add categories (manage_categories), or only pick existing ones */
+  canAddCategories: boolean
 }
 
 const EDITABLE_SELECT = {
@@ -175,6 +178,7 @@ function editorContext(actor: Actor, row: EditableRow): PostEditorContext {
     post: toEditablePost(row),
     allowedStatuses: STATUSES.filter((status) => status === row.status || canSetPostStatus(actor, status)),
     canDelete: canDeletePost(actor, row),
+    canAddCategories: canManageCategories(actor),
   }
 }
 
@@ -229,23 +233,32 @@ function cannotPublish(status: string): ApiError {
   )
 }
 
+/**
+ * The row of post `id` for deciding who may change it, locked until the transaction ends (a write on both databases:
+ * SQLite's write lock, PostgreSQL's row lock), so that the decision holds for the write that follows: an editor who
+ * publishes the post meanwhile makes a contributor's save wait, then be refused.
+ */
+async function lockPostForChange(tx: Tx, id: number): Promise<PostForCapability | null> {
+  await tx.$executeRaw`UPDATE "posts" SET "modified_at" = "modified_at" WHERE "id" = ${id}`
+  return tx.post.findUnique({ where: { id }, select: { authorId: true, status: true, statusBeforeTrash: true } })
+}
+
 /** Saves the editor's form. Who may edit the post as it is now decides; publishing also needs publish_posts. */
 export async function updatePost(actor: Actor, id: number, input: PostInput): Promise<PostEditorContext> {
-  const db = getDb()
-  const current = await db.post.findUnique({ where: { id }, select: { authorId: true, status: true, statusBeforeTrash: true } })
-  if (!canEditPost(actor, current) || !current) throw forbidden()
-  const statusChanges = input.status !== current.status
-  if (statusChanges && !canSetPostStatus(actor, input.status)) {
-    throw (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(input.status) ? cannotPublish(input.status) : forbidden()
-  }
-  // Trashing is deleting in WordPress's terms; the status it had is kept for restoring and for canEditPost.
-  if (statusChanges && input.status === 'trash' && !canDeletePost(actor, current)) throw forbidden()
-  const statusBeforeTrash = input.status !== 'trash' ? null : current.status === 'trash' ? current.statusBeforeTrash : current.status
-
   const row = await withSlugConflictAsFieldError(() => transaction(async (tx) => {
+    const current = await lockPostForChange(tx, id)
+    if (!canEditPost(actor, current) || !current) throw forbidden()
+    const statusChanges = input.status !== current.status
+    if (statusChanges && !canSetPostStatus(actor, input.status)) {
+      throw (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(input.status) ? cannotPublish(input.status) : forbidden()
+    }
+    // Trashing is deleting in WordPress's terms; the status it had is kept for restoring and for canEditPost.
+    if (statusChanges && input.status === 'trash' && !canDeletePost(actor, current)) throw forbidden()
+    const statusBeforeTrash = input.status !== 'trash' ? null : current.status === 'trash' ? current.statusBeforeTrash : current.status
+
     const known = await tx.category.findMany({ where: { id: { in: input.categoryIds } }, select: { id: true } })
     if (known.length !== new Set(input.categoryIds).size) throw invalidParams({ categoryIds: 'names a category that no longer exists; reload the page' })
-    const created = await resolveCategoryPaths(tx, input.newCategories)
+    const created = await resolveCategoryPaths(tx, input.newCategories, { mayCreate: canManageCategories(actor) })
     const categoryIds = [...new Set([...input.categoryIds, ...created.values()])]
     await tx.postCategory.deleteMany({ where: { postId: id, categoryId: { notIn: categoryIds } } })
     const kept = await tx.postCategory.findMany({ where: { postId: id }, select: { categoryId: true } })
@@ -273,12 +286,16 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
   return editorContext(actor, row)
 }
 
-/** Deletes a post for good, with its attachments' rows and files (WordPress's delete_post decides who may). */
+/**
+ * Deletes a post for good, with its attachments (WordPress's delete_post decides who may): the rows in one
+ * transaction that checks the permission on the locked row, then the files, once nothing refers to them.
+ */
 export async function deletePost(actor: Actor, id: number): Promise<void> {
-  const db = getDb()
-  const post = await db.post.findUnique({ where: { id }, select: { authorId: true, status: true, statusBeforeTrash: true } })
-  if (!canDeletePost(actor, post)) throw forbidden()
-  const attachments = await db.attachment.findMany({ where: { postId: id }, select: { id: true } })
-  await removeAttachments(attachments.map((a) => a.id))
-  await db.post.delete({ where: { id } })
+  const filePaths = await transaction(async (tx) => {
+    if (!canDeletePost(actor, await lockPostForChange(tx, id))) throw forbidden()
+    const attachments = await tx.attachment.findMany({ where: { postId: id }, select: { filePath: true } })
+    await tx.post.delete({ where: { id } }) // its attachments' rows go with it (ON DELETE CASCADE)
+    return attachments.map((a) => a.filePath)
+  })
+  await removeAttachmentFiles(filePaths)
 }

@@ -3,22 +3,19 @@ import { getServerSession } from 'next-auth'
 import { redirect } from 'next/navigation'
 import { cache } from 'react'
 import { getAuthOptions } from '../auth/config'
-import { getDb } from '../db'
 import { notSignedIn } from '../http/errors'
 
 /** The signed-in user as the admin sees them; `role` is the one in the database now, not the one at sign-in. */
 export type AdminActor = { id: number; role: string; email: string; name: string }
 
 /**
- * Who is signed in on this browser, or null. As lib/auth/credentials.ts authenticate() does, the user is read from
- * the database on every request, so a demoted or deleted user loses their rights at once. Read once per request
- * (React's cache): the layout and the page ask alike.
+ * Who is signed in on this browser, or null. The session's user is read from the database on every request
+ * (lib/auth/config.ts, lib/auth/sessions.ts), so a demoted user loses their rights at once, and a deleted one, or one
+ * whose sessions were ended, is signed out. Read once per request (React's cache): the layout and the page ask alike.
  */
 export const getSessionActor = cache(async (): Promise<AdminActor | null> => {
   const session = await getServerSession(getAuthOptions())
-  const userId = session?.user?.id
-  if (typeof userId !== 'number') return null
-  return getDb().user.findUnique({ where: { id: userId }, select: { id: true, role: true, email: true, name: true } })
+  return session?.user ?? null
 })
 
 /** For admin pages: the signed-in user, or a redirect to the sign-in page that comes back to `returnTo`. */

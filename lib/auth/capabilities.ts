@@ -12,7 +12,7 @@ export function isRole(value: string): value is Role {
 export type Capability =
   | 'edit_posts' | 'edit_others_posts' | 'edit_published_posts' | 'edit_private_posts'
   | 'delete_posts' | 'delete_others_posts' | 'delete_published_posts' | 'delete_private_posts'
-  | 'publish_posts'
+  | 'publish_posts' | 'manage_categories'
   | 'list_users' | 'create_users' | 'promote_users'
 
 // As WordPress's populate_roles(), restricted to what Places has.
@@ -20,12 +20,12 @@ const ROLE_CAPABILITIES: Record<Role, ReadonlySet<Capability>> = {
   administrator: new Set([
     'edit_posts', 'edit_others_posts', 'edit_published_posts', 'edit_private_posts',
     'delete_posts', 'delete_others_posts', 'delete_published_posts', 'delete_private_posts',
-    'publish_posts', 'list_users', 'create_users', 'promote_users',
+    'publish_posts', 'manage_categories', 'list_users', 'create_users', 'promote_users',
   ]),
   editor: new Set([
     'edit_posts', 'edit_others_posts', 'edit_published_posts', 'edit_private_posts',
     'delete_posts', 'delete_others_posts', 'delete_published_posts', 'delete_private_posts',
-    'publish_posts',
+    'publish_posts', 'manage_categories',
   ]),
   author: new Set(['edit_posts', 'edit_published_posts', 'delete_posts', 'delete_published_posts', 'publish_posts']),
   contributor: new Set(['edit_posts', 'delete_posts']),
@@ -83,6 +83,11 @@ export const STATUSES_NEEDING_PUBLISH = ['publish', 'future', 'private'] as cons
 /** Whether `actor` may give a post this status. */
 export function canSetPostStatus(actor: Actor | null, status: string): boolean {
   return (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(status) ? hasCapability(actor, 'publish_posts') : hasCapability(actor, 'edit_posts')
+}
+
+/** Whether `actor` may add categories (administrators and editors, as WordPress's manage_categories). */
+export function canManageCategories(actor: Actor | null): boolean {
+  return hasCapability(actor, 'manage_categories')
 }
 
 /** Whether `actor` may see the list of users, add users and change their roles (administrators). */

@@ -1,11 +1,11 @@
 import 'server-only'
-import { randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import path from 'node:path'
-import type { NextAuthOptions } from 'next-auth'
+import type { NextAuthOptions, Session } from 'next-auth'
 import CredentialsProvider from 'next-auth/providers/credentials'
 import { getConfig } from '../config'
 import { ApiError } from '../http/errors'
+import { safeCallbackPath } from './callback-url'
+import { getAuthSecret } from './secret'
+import { findSessionUser, sessionClaimsOf } from './sessions'
 import { signInWithPassword } from './sign-in'
 
 declare module 'next-auth' {
@@ -20,26 +20,9 @@ declare module 'next-auth' {
 declare module 'next-auth/jwt' {
   interface JWT {
     uid?: number
+    /** the user's session version at sign-in (lib/auth/sessions.ts) */
+    sv?: string
     role?: string
-  }
-}
-
-/** AUTH_SECRET, else a secret made once and kept in ./data/auth-secret (set AUTH_SECRET when several instances run). */
-function getAuthSecret(): string {
-  const configured = getConfig().authSecret
-  if (configured) return configured
-  const file = path.resolve('data', 'auth-secret')
-  try {
-    return readFileSync(file, 'utf8').trim()
-  } catch {
-    mkdirSync(path.dirname(file), { recursive: true })
-    const secret = randomBytes(32).toString('base64url')
-    try {
-      writeFileSync(file, secret, { flag: 'wx', mode: 0o600 })
-      return secret
-    } catch {
-      return readFileSync(file, 'utf8').trim() // another process wrote it first
-    }
   }
 }
 
@@ -69,16 +52,22 @@ export function getAuthOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
-      jwt({ token, user }) {
-        if (user) {
-          token.uid = Number(user.id)
-          token.role = user.role
-        }
-        return token
+      // On every request that reads the session: it holds only while its user, email and session version are the
+      // user's now (lib/auth/sessions.ts), and the name and role are read afresh. An ended session keeps nothing.
+      async jwt({ token, user }) {
+        if (user) return { ...token, ...(await sessionClaimsOf(Number(user.id))), role: user.role }
+        const current = await findSessionUser(token)
+        return current ? { ...token, email: current.email, name: current.name, role: current.role } : {}
       },
       session({ session, token }) {
-        session.user = { id: token.uid ?? 0, email: token.email ?? '', name: token.name ?? '', role: token.role ?? '' }
+        // No keys at all for an ended session: getServerSession then answers null, the browser sees no session.
+        if (typeof token.uid !== 'number') return {} as Session
+        session.user = { id: token.uid, email: token.email ?? '', name: token.name ?? '', role: token.role ?? '' }
         return session
+      },
+      // Where sign-in and sign-out send the browser afterwards: this site only (callback-url.ts).
+      redirect({ url, baseUrl }) {
+        return new URL(safeCallbackPath(url, baseUrl, '/'), baseUrl).href
       },
     },
   }

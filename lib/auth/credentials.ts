@@ -12,17 +12,16 @@ const LAST_USED_PRECISION_MS = 60_000
 /**
  * Who is calling: a program with HTTP Basic `email:application-password` (as WordPress's Application Passwords),
  * or a browser with its session cookie; null for an anonymous caller. The role is read from the database on every
- * request, so a demoted or deleted user loses rights at once. Wrong Basic credentials are a 401, never anonymous.
+ * request, so a demoted or deleted user loses rights at once, and an ended session is anonymous. Wrong Basic credentials are a 401, never anonymous.
  */
 export async function authenticate(request: Request): Promise<Actor | null> {
   const header = request.headers.get('authorization')
   if (header && /^basic /i.test(header)) return authenticateBasic(header.slice(6).trim())
   // A cookie rides along with requests other sites make; writes count it only from this site's own pages.
   if (!['GET', 'HEAD'].includes(request.method) && !isSameOrigin(request)) return null
-  const session = await getServerSession(getAuthOptions())
-  const userId = session?.user?.id
-  if (typeof userId !== 'number') return null
-  return getDb().user.findUnique({ where: { id: userId }, select: { id: true, role: true } })
+  // The session's user, as the database has them now (lib/auth/sessions.ts).
+  const user = (await getServerSession(getAuthOptions()))?.user
+  return user ? { id: user.id, role: user.role } : null
 }
 
 async function authenticateBasic(encoded: string): Promise<Actor> {

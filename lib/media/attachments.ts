@@ -105,5 +105,10 @@ export async function removeAttachments(ids: number[]): Promise<void> {
   const db = getDb()
   const rows = await db.attachment.findMany({ where: { id: { in: ids } }, select: { filePath: true } })
   await db.attachment.deleteMany({ where: { id: { in: ids } } })
-  await Promise.all(rows.flatMap(({ filePath }) => [rm(uploadsPath('originals', filePath), { force: true }), rm(uploadsPath('public', filePath), { force: true })]))
+  await removeAttachmentFiles(rows.map((row) => row.filePath))
+}
+
+/** Removes the files of attachments whose rows are gone (both copies: the original and the public one). */
+export async function removeAttachmentFiles(filePaths: string[]): Promise<void> {
+  await Promise.all(filePaths.flatMap((filePath) => [rm(uploadsPath('originals', filePath), { force: true }), rm(uploadsPath('public', filePath), { force: true })]))
 }

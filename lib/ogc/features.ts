@@ -5,6 +5,7 @@ import type { Prisma } from '../generated/sqlite/client'
 import { ApiError, invalidParams } from '../http/errors'
 import { postUrl } from '../places/geojson'
 import { isPostTypeKey } from '../places/schemas'
+import { PUBLIC_PLACE_WHERE } from '../places/visibility'
 import { DEFAULT_LIMIT, MAX_LIMIT } from './limits'
 
 // OGC API – Features, Part 1: Core (https://docs.ogc.org/is/17-069r4/17-069r4.html) over the public places: one
@@ -26,7 +27,7 @@ function base(): string {
 }
 
 function publicPlaces(type: string): Prisma.PostWhereInput {
-  return { type, status: 'publish', latitude: { not: null }, longitude: { not: null }, locationPublic: true }
+  return { type, ...PUBLIC_PLACE_WHERE }
 }
 
 export function getLandingPage() {
@@ -62,7 +63,7 @@ function collectionDocument(type: string, count: number, bbox: [number, number, 
 async function collectionSummaries() {
   const groups = await getDb().post.groupBy({
     by: ['type'],
-    where: { status: 'publish', latitude: { not: null }, longitude: { not: null }, locationPublic: true },
+    where: PUBLIC_PLACE_WHERE,
     _count: { _all: true },
     _min: { latitude: true, longitude: true },
     _max: { latitude: true, longitude: true },

@@ -1,15 +1,19 @@
 import 'server-only'
-import { getDb, type Tx } from '../db'
+import { LRUCache } from 'lru-cache'
+import { getDb, readDataVersion, type Tx } from '../db'
+import { ApiError } from '../http/errors'
 import { slugify, uniqueSlug } from '../slugs'
 import { parseCategoryPath } from './schemas'
+import { IS_PUBLIC_PLACE_SQL } from './visibility'
 
 type CategoryRow = { id: number; name: string; slug: string; parentId: number | null }
 
 /**
  * Category ids for paths such as `"Europe > France"`, each the last category of its path; the categories on the
- * way are created where missing (a name is matched case-insensitively among its parent's children).
+ * way are created where missing (a name is matched case-insensitively among its parent's children), unless
+ * `mayCreate` is false: then a missing one is a 403 naming it.
  */
-export async function resolveCategoryPaths(tx: Tx, paths: Iterable<string>): Promise<Map<string, number>> {
+export async function resolveCategoryPaths(tx: Tx, paths: Iterable<string>, { mayCreate = true } = {}): Promise<Map<string, number>> {
   const rows: CategoryRow[] = await tx.category.findMany({ select: { id: true, name: true, slug: true, parentId: true } })
   const slugs = new Set(rows.map((row) => row.slug))
   const byParentAndName = new Map(rows.map((row) => [key(row.parentId, row.name), row.id]))
@@ -20,6 +24,11 @@ export async function resolveCategoryPaths(tx: Tx, paths: Iterable<string>): Pro
     for (const name of parseCategoryPath(path)) {
       let id = byParentAndName.get(key(parentId, name))
       if (id === undefined) {
+        if (!mayCreate) {
+          throw new ApiError('rest_cannot_create', 'Sorry, you are not allowed to add categories: pick existing ones, or ask an editor.', 403, {
+            params: { newCategories: `"${name}" is not a category yet, and only editors and administrators may add categories` },
+          })
+        }
         const slug = uniqueSlug(slugify(name), (s) => slugs.has(s))
         id = (await tx.category.create({ data: { name, slug, parentId }, select: { id: true } })).id
         slugs.add(slug)
@@ -59,12 +68,43 @@ export async function getCategoryPaths(tx: Tx): Promise<Map<number, string>> {
 /** A category in the tree: `depth` 0 for a root. */
 export type CategoryNode = { id: number; name: string; depth: number }
 
-/** Every category, depth first: each after its parent, siblings by name (case-insensitive, then by id). */
-export async function listCategoryTree(): Promise<CategoryNode[]> {
-  const rows = await getDb().category.findMany({ select: { id: true, name: true, parentId: true } })
-  return toCategoryTree(rows)
+// The public filter's trees, per post type, for the data version they were read at.
+const publicTrees = new LRUCache<string, { version: number; tree: Promise<CategoryNode[]> }>({ max: 32 })
+
+/**
+ * The categories a visitor may filter the map of `postType` by: those with public places of that type, and their
+ * ancestors (the filter takes in descendants), as a tree (toCategoryTree). A category that only drafts
+ * or private locations use is not shown. Read once per data version.
+ */
+export async function listPublicCategoryTree(postType: string): Promise<CategoryNode[]> {
+  const version = await readDataVersion()
+  const cached = publicTrees.get(postType)
+  if (cached && cached.version >= version) return cached.tree
+  const tree = readPublicCategoryTree(postType)
+  publicTrees.set(postType, { version, tree })
+  tree.catch(() => publicTrees.delete(postType))
+  return tree
 }
 
+async function readPublicCategoryTree(postType: string): Promise<CategoryNode[]> {
+  const db = getDb()
+  const [rows, used] = await Promise.all([
+    db.category.findMany({ select: { id: true, name: true, parentId: true } }),
+    db.$queryRaw<{ id: number | bigint }[]>`
+      SELECT c."id" FROM "categories" c WHERE EXISTS (
+        SELECT 1 FROM "post_categories" pc JOIN "posts" p ON p."id" = pc."post_id"
+        WHERE pc."category_id" = c."id" AND p."type" = ${postType} AND ${IS_PUBLIC_PLACE_SQL})`,
+  ])
+  const parentOf = new Map(rows.map((row) => [row.id, row.parentId]))
+  const shown = new Set<number>()
+  for (const { id } of used) {
+    // The category and its ancestors, up to the root or one already shown (a cycle of parents cannot loop).
+    for (let at: number | null | undefined = Number(id); at != null && !shown.has(at); at = parentOf.get(at)) shown.add(at)
+  }
+  return toCategoryTree(rows.filter((row) => shown.has(row.id)))
+}
+
+/** Categories depth first: each after its parent, siblings by name (case-insensitive, then by id). */
 export function toCategoryTree(rows: { id: number; name: string; parentId: number | null }[]): CategoryNode[] {
   const ids = new Set(rows.map((row) => row.id))
   const children = new Map<number | null, typeof rows>()

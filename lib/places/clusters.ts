@@ -1,6 +1,6 @@
 import 'server-only'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { streamPublicPlacePoints, type PlacePoint } from './query'
+import { hasPublicPlaces, streamPublicPlacePoints, type PlacePoint } from './query'
 import type { BBox, CollectionQuery } from './schemas'
 
 /**
@@ -399,15 +399,23 @@ function splitZoomOf(index: PlaceIndex, lo: number, hi: number, zoom: number): n
   return CLUSTER_MAX_ZOOM + 1
 }
 
-// Indexes of the (post type, category) pairs asked for lately, each for the data version it was built from. A few
-// are kept, about 48 MB of places in all (one of 1,000,000 places is 48 MB; the newest is always kept). On
-// globalThis: Next bundles the page and the route apart, and both must share one cache.
-const MAX_CACHED = 6
-const MAX_CACHED_PLACES = 1_000_000
-const shared = globalThis as unknown as { placeIndexes?: Map<string, { version: number; index: Promise<PlaceIndex>; size: number }> }
+// Indexes of the (post type, category) pairs asked for lately, each for the data version it was built from. The
+// home map's (posts, every category) is always kept: requests for other pairs cannot push it out. The others are
+// kept while they fit in MAX_OTHER_INDEX_BYTES together, least recently used first out; a pair with no public places
+// gets no index at all (one indexed query answers that). On globalThis: Next bundles the page and the route apart,
+// and both must share one cache.
+const HOME_KEY = indexKey({ postType: 'post', categoryId: null })
+const BYTES_PER_PLACE = 48 // ids 4, latitudes 8, longitudes 8, keys 8, ranks 4, sumX 8, sumY 8
+const MAX_OTHER_INDEX_BYTES = 48 * 1024 * 1024
+type CachedIndex = { version: number; index: Promise<PlaceIndex>; bytes: number }
+const shared = globalThis as unknown as { placeIndexes?: Map<string, CachedIndex> }
 const cache = (shared.placeIndexes ??= new Map())
 // Rows read from the database at a time: between chunks, other requests get a turn.
 const CHUNK = 20_000
+
+function indexKey(query: Pick<CollectionQuery, 'postType' | 'categoryId'>): string {
+  return `${query.postType}\n${query.categoryId ?? ''}`
+}
 
 async function readPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<PlaceIndex> {
   const builder = new PlaceIndexBuilder()
@@ -423,7 +431,7 @@ async function readPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categor
  * caller before this): built on first use after any write, then shared by every request until the next write.
  */
 export function getPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categoryId'>, version: number): Promise<PlaceIndex> {
-  const key = `${query.postType}\n${query.categoryId ?? ''}`
+  const key = indexKey(query)
   const cached = cache.get(key)
   cache.delete(key)
   // One built from a version at least as new is as good: the data it was read from is no older than the caller's.
@@ -431,24 +439,35 @@ export function getPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categor
     cache.set(key, cached)
     return cached.index
   }
-  const entry = { version, index: readPlaceIndex(query), size: 0 }
+  const entry: CachedIndex = { version, index: readPlaceIndexIfAny(query), bytes: 0 }
   cache.set(key, entry)
   entry.index.then((index) => {
-    entry.size = index.size
+    entry.bytes = index.size * BYTES_PER_PLACE
+    // An empty index is not kept: asking again costs the one query that found no places.
+    if (index.size === 0 && cache.get(key) === entry) cache.delete(key)
     evict()
   }, () => {
     if (cache.get(key) === entry) cache.delete(key)
   })
-  evict()
   return entry.index
 }
 
-/** Drops the least recently used indexes past MAX_CACHED of them or MAX_CACHED_PLACES places, the newest kept. */
+const EMPTY_INDEX = buildPlaceIndex([])
+
+async function readPlaceIndexIfAny(query: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<PlaceIndex> {
+  return (await hasPublicPlaces(query)) ? readPlaceIndex(query) : EMPTY_INDEX
+}
+
+/**
+ * Drops the least recently used indexes but the home map's while the others take more than MAX_OTHER_INDEX_BYTES;
+ * the one used last is kept whatever its size.
+ */
 function evict(): void {
-  let places = [...cache.values()].reduce((sum, entry) => sum + entry.size, 0)
-  for (const [key, entry] of cache) {
-    if (cache.size <= 1 || (cache.size <= MAX_CACHED && places <= MAX_CACHED_PLACES)) break
+  const others = [...cache].filter(([key]) => key !== HOME_KEY)
+  let bytes = others.reduce((sum, [, entry]) => sum + entry.bytes, 0)
+  for (const [key, entry] of others.slice(0, -1)) {
+    if (bytes <= MAX_OTHER_INDEX_BYTES) break
     cache.delete(key)
-    places -= entry.size
+    bytes -= entry.bytes
   }
 }

@@ -2,6 +2,7 @@ import 'server-only'
 import { getDb } from '../db'
 import { getCategoryPaths } from './categories'
 import type { ImportFeature } from './schemas'
+import { publicLocation } from './visibility'
 
 export type ExportOptions = { postType?: string; allStatuses?: boolean }
 
@@ -14,8 +15,10 @@ type ExportedFeature = {
 const BATCH = 1000
 
 /**
- * The posts as import-format features (spec/CLI.md), by id, a batch at a time: `places import` of the result into
- * an empty database gives the same posts, ids, slugs and routes. Published posts only unless `allStatuses`.
+ * The posts as import-format features (README, "Command line"), by id, a batch at a time. By default what the
+ * public may see: published posts, a private location left out as if the post had none (lib/places/visibility.ts).
+ * With `allStatuses`, the operator's full copy: every post with its exact location, so that `places import` of it
+ * into an empty database gives the same posts, ids, slugs and routes.
  */
 export async function* exportPlaces({ postType, allStatuses = false }: ExportOptions = {}): AsyncGenerator<ExportedFeature> {
   const db = getDb()
@@ -34,9 +37,11 @@ export async function* exportPlaces({ postType, allStatuses = false }: ExportOpt
       },
     })
     for (const post of posts) {
+      // The public copy shows a location only as visibility.ts allows; a hidden one looks like none at all.
+      const location = allStatuses ? post : { ...(publicLocation(post) ?? { latitude: null, longitude: null, address: '' }), locationPublic: true }
       yield {
         type: 'Feature',
-        geometry: post.latitude !== null && post.longitude !== null ? { type: 'Point', coordinates: [post.longitude, post.latitude] } : null,
+        geometry: location.latitude !== null && location.longitude !== null ? { type: 'Point', coordinates: [location.longitude, location.latitude] } : null,
         properties: {
           id: post.id,
           title: post.title,
@@ -45,8 +50,8 @@ export async function* exportPlaces({ postType, allStatuses = false }: ExportOpt
           type: post.type,
           status: post.status as ImportFeature['properties']['status'],
           date: post.publishedAt.toISOString(),
-          address: post.address,
-          geo_public: post.locationPublic,
+          address: location.address,
+          geo_public: location.locationPublic,
           categories: post.categories.map((c) => categoryPaths.get(c.categoryId) ?? '').filter(Boolean).sort(),
           author: post.author.email,
         },

@@ -1,5 +1,5 @@
 import 'server-only'
-import { createHash } from 'node:crypto'
+import { keyedHash } from '../auth/secret'
 import { getConfig } from '../config'
 import { readDataVersion } from '../db'
 import { cachedBody, type Bytes } from '../http/cache'
@@ -14,15 +14,16 @@ export type GeojsonAnswer = { etag: string; body: () => Promise<Bytes> }
 
 // Bump when the output's shape changes, so clients and caches do not keep answers of the old shape.
 const FORMAT = 'places-geojson-1'
-let siteTag: string | undefined
+let lastEtag: { version: number; etag: string } | undefined
 
 /**
- * The ETag of every public answer: the data version (bumped by any write, see prisma/migrations) and what else the
- * bytes depend on (the site URL in properties.url, the output format).
+ * The ETag of every public answer: it changes with the data version (bumped by any write, see prisma/migrations)
+ * and with what else the bytes depend on (the site URL in properties.url, the output format). A keyed hash of them,
+ * not the version itself: a count of writes would tell anyone how busy the editors are, drafts included.
  */
 function etagOf(version: number): string {
-  siteTag ??= createHash('sha256').update(`${FORMAT}\n${getConfig().siteUrl}`).digest('base64url').slice(0, 10)
-  return `"${version}-${siteTag}"`
+  if (lastEtag?.version !== version) lastEtag = { version, etag: `"${keyedHash(`${FORMAT}\n${getConfig().siteUrl}\n${version}`)}"` }
+  return lastEtag.etag
 }
 
 // GET /places/v1/geojson

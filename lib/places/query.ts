@@ -2,6 +2,7 @@ import 'server-only'
 import { getDb, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { isPostTypeKey, type CollectionQuery } from './schemas'
+import { IS_PUBLIC_PLACE_SQL as IS_PUBLIC_PLACE, publicLocation, type PublicLocation } from './visibility'
 
 /** A post as the public routes show it. */
 export type Place = {
@@ -13,10 +14,6 @@ export type Place = {
   latitude: number
   longitude: number
 }
-
-// Word for word the WHERE clause of the partial index posts_public_places_idx (both migrations): the planner uses
-// a partial index only when the query names its condition, and Prisma's own queries bind every value.
-const IS_PUBLIC_PLACE = Prisma.sql`p."status" = 'publish' AND p."latitude" IS NOT NULL AND p."longitude" IS NOT NULL AND p."location_public" = TRUE`
 
 type PlaceRow = Omit<Place, 'id'> & { id: number | bigint }
 
@@ -71,6 +68,18 @@ export async function* streamPublicPlacePoints({ postType, categoryId }: Pick<Co
     ORDER BY p."published_at" DESC, p."id" DESC`, size) as AsyncGenerator<PlacePoint[]>
 }
 
+/** Whether a post type (and category) has any public place: one probe of the partial index, however many there are. */
+export async function hasPublicPlaces({ postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<boolean> {
+  if (!isPostTypeKey(postType)) return false
+  const rows = await getDb().$queryRaw<unknown[]>`
+    ${categoryTree(categoryId)}
+    SELECT 1 FROM "posts" p
+    WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
+    ${inCategoryTree(categoryId)}
+    LIMIT 1`
+  return rows.length > 0
+}
+
 const IDS_PER_QUERY = 1000
 
 /** The places with these ids that are still public, in the order of `ids`. */
@@ -105,10 +114,9 @@ export type PublicPost = {
   id: number
   title: string
   content: string
-  address: string
   publishedAt: Date
-  /** null when the post has no geodata or its location is private */
-  location: { latitude: number; longitude: number } | null
+  /** the point and address, or null when the post has no geodata or its location is private (visibility.ts) */
+  location: PublicLocation | null
   categories: string[]
 }
 
@@ -123,14 +131,12 @@ export async function findPublicPost(type: string, slug: string): Promise<Public
     },
   })
   if (!post || post.status !== 'publish') return null
-  const { latitude, longitude, locationPublic } = post
   return {
     id: post.id,
     title: post.title,
     content: post.content,
-    address: post.address,
     publishedAt: post.publishedAt,
-    location: latitude !== null && longitude !== null && locationPublic ? { latitude, longitude } : null,
+    location: publicLocation(post),
     categories: post.categories.map((c) => c.category.name).sort(),
   }
 }

@@ -37,7 +37,7 @@ export default async function PostPage(props: Props) {
           <time dateTime={post.publishedAt.toISOString()}>{post.publishedAt.toISOString().slice(0, 10)}</time>
           {post.categories.length > 0 && <> · {post.categories.join(', ')}</>}
         </p>
-        {post.address && <address>{post.address}</address>}
+        {post.location?.address && <address>{post.location.address}</address>}
         {post.location && osm && (
           <p className="post-meta">
             <a href={osm}>{post.location.latitude.toFixed(5)}, {post.location.longitude.toFixed(5)}</a>

@@ -8,12 +8,14 @@ type Props = {
   categories: CategoryOption[]
   selectedIds: number[]
   newPaths: string[]
+  /** whether the user may add categories (editors and administrators), or only pick existing ones */
+  canAdd: boolean
   onChange: (selectedIds: number[], newPaths: string[]) => void
   error?: string
 }
 
 /** Pick a post's categories from the existing ones (with a filter), or name new ones ("Parent > Child"). */
-export function CategoryPicker({ categories, selectedIds, newPaths, onChange, error }: Props) {
+export function CategoryPicker({ categories, selectedIds, newPaths, canAdd, onChange, error }: Props) {
   const id = useId()
   const [filter, setFilter] = useState('')
   const [draft, setDraft] = useState('')
@@ -81,7 +83,7 @@ export function CategoryPicker({ categories, selectedIds, newPaths, onChange, er
           </label>
         ))}
       </div>
-      <div className="field">
+      {canAdd && <div className="field">
         <label htmlFor={`${id}-new`}>New category</label>
         <div className="inline">
           <input
@@ -95,7 +97,7 @@ export function CategoryPicker({ categories, selectedIds, newPaths, onChange, er
         </div>
         <p id={`${id}-new-hint`} className="hint">“Parent &gt; Child” puts it under a parent. It is created when the post is saved.</p>
         {draftError && <p id={`${id}-new-error`} className="field-error">{draftError}</p>}
-      </div>
+      </div>}
     </fieldset>
   )
 }

@@ -75,7 +75,7 @@ function withProblems(errors: FieldErrors, values: PostFormValues, fields: (keyo
   return next
 }
 
-export function PostEditor({ post: saved, allowedStatuses, canDelete, categories, types, tiles }: Props) {
+export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCategories, categories, types, tiles }: Props) {
   const [values, setValues] = useState(() => toValues(saved))
   const [post, setPost] = useState(saved)
   const [errors, setErrors] = useState<FieldErrors>({})
@@ -293,6 +293,7 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, categories
             categories={categories}
             selectedIds={values.categoryIds}
             newPaths={values.newCategories}
+            canAdd={canAddCategories}
             onChange={(categoryIds, newCategories) => update({ categoryIds, newCategories })}
             error={errors.categoryIds ?? errors.newCategories}
           />

@@ -1,0 +1,39 @@
+import { Prisma } from '../generated/sqlite/client'
+
+// The one rule for what the public may see of a post's location (SECURITY.md, "Who may see what"): a visitor, an
+// anonymous program, a GIS client or an export made without credentials sees a post's point and address only when
+// the post is published and its location is public (WordPress's geo_public). A private location is no point *and*
+// no address, on every public surface. Every public surface asks this module, in one of its three forms (a row, a
+// Prisma filter, SQL), which say the same thing.
+
+/** The columns the rule reads. */
+export type LocatedPost = {
+  status: string
+  latitude: number | null
+  longitude: number | null
+  locationPublic: boolean
+  address: string
+}
+
+/** What the public may see of a post's location: its point and address, or null for nothing at all. */
+export type PublicLocation = { latitude: number; longitude: number; address: string }
+
+export function publicLocation(post: LocatedPost): PublicLocation | null {
+  const { status, latitude, longitude, locationPublic, address } = post
+  if (status !== 'publish' || !locationPublic || latitude === null || longitude === null) return null
+  return { latitude, longitude, address }
+}
+
+/** The rule as a Prisma filter on posts. */
+export const PUBLIC_PLACE_WHERE = {
+  status: 'publish',
+  latitude: { not: null },
+  longitude: { not: null },
+  locationPublic: true,
+} as const satisfies Prisma.PostWhereInput
+
+/**
+ * The rule as SQL on posts aliased `p`: word for word the WHERE clause of the partial index posts_public_places_idx
+ * (both migrations), since the planner uses a partial index only when the query names its condition.
+ */
+export const IS_PUBLIC_PLACE_SQL = Prisma.sql`p."status" = 'publish' AND p."latitude" IS NOT NULL AND p."longitude" IS NOT NULL AND p."location_public" = TRUE`
