@@ -1,3 +1,4 @@
+import { createUser, importPosts, runId } from '../support/places-cli'
 import { bulkPosts, fixturePost, fixturePosts, hiddenPosts, isPublicPlace, type Feature } from '../support/places'
 import { expect, test } from '../support/test'
 
@@ -94,4 +95,57 @@ test.describe('properties.url', () => {
     expect((await request.get(`${baseURL}/post/no-such-post`)).status()).toBe(404)
     expect((await request.get(`${baseURL}/nosuchtype/eiffel-tower`)).status()).toBe(404)
   })
+})
+
+test.describe('what the public sees of a location', () => {
+  test('a private location shows neither its point nor its address, in the page or its metadata', async ({ request, baseURL }) => {
+    const hidden = fixturePosts.filter((p) => p.status === 'publish' && !p.geoPublic && p.coordinates)
+    expect(hidden.length).toBeGreaterThan(0)
+    for (const post of hidden) {
+      const html = decodeHtml(await (await request.get(`${baseURL}/${post.type}/${post.slug}`)).text())
+      expect(html).toContain(post.title)
+      expect(html, `${post.title}: its address`).not.toContain(post.address)
+      const [lng, lat] = post.coordinates!
+      for (const digits of [lat.toFixed(5), lng.toFixed(5), String(lat), String(lng)]) expect(html, `${post.title}: ${digits}`).not.toContain(digits)
+      expect(html).not.toContain('openstreetmap.org/?mlat')
+    }
+  })
+
+  test('a public location without a point still shows its address', async ({ request, baseURL }) => {
+    const post = fixturePosts.find((p) => p.status === 'publish' && p.geoPublic && !p.coordinates && p.address)!
+    expect(decodeHtml(await (await request.get(`${baseURL}/${post.type}/${post.slug}`)).text())).toContain(post.address)
+  })
+
+  test("the map's category filter lists only categories with public places", async ({ request, baseURL, databaseUrl, uploadsDir }) => {
+    const run = runId()
+    const server = { databaseUrl, uploadsDir, baseURL: baseURL! }
+    const author = `filter-${run}@e2e.test`
+    await createUser(server, author, `filter-password-${run}`, 'editor')
+    // A post type of its own, whose map is /?post_type=…: the other tests compare the `post` collection with the fixtures.
+    const type = `filtertest${run}`
+    const point = { type: 'Point' as const, coordinates: [7.44, 46.95] as [number, number] }
+    await importPosts(server, [
+      { type: 'Feature', geometry: point, properties: { type, title: `Draft in a secret ${run}`, status: 'draft', categories: [`Draft plans ${run}`] } },
+      { type: 'Feature', geometry: point, properties: { type, title: `Hidden in a secret ${run}`, geo_public: false, categories: [`Hidden trips ${run}`] } },
+      { type: 'Feature', geometry: point, properties: { type, title: `Public ${run}`, categories: [`Shown ${run} > Bern ${run}`] } },
+    ], author)
+    const html = decodeHtml(await (await request.get(`${baseURL}/?post_type=${type}`)).text())
+    expect(html).toContain(`Bern ${run}`)
+    expect(html, 'the parent of a category with public places').toContain(`Shown ${run}`)
+    expect(html).not.toContain(`Draft plans ${run}`)
+    expect(html).not.toContain(`Hidden trips ${run}`)
+  })
+})
+
+test('pages of post types named like the API get a CSP too', async ({ request, baseURL, databaseUrl, uploadsDir }) => {
+  const run = runId()
+  const server = { databaseUrl, uploadsDir, baseURL: baseURL! }
+  const author = `csp-${run}@e2e.test`
+  await createUser(server, author, `csp-password-${run}`, 'editor')
+  for (const type of ['ogcx', 'healthzone']) {
+    await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title: `A ${type} ${run}`, type, slug: `csp-${run}` } }], author)
+    const page = await request.get(`${baseURL}/${type}/csp-${run}`)
+    expect(page.status()).toBe(200)
+    expect(page.headers()['content-security-policy'], type).toMatch(/script-src 'self' 'nonce-/)
+  }
 })

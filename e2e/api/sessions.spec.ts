@@ -1,5 +1,6 @@
 import path from 'node:path'
 import Database from 'better-sqlite3'
+import type { APIRequestContext } from '@playwright/test'
 import pg from 'pg'
 import { signInOrThrow, basic } from '../support/auth'
 import { createUser, importPosts, places, runId } from '../support/places-cli'
@@ -57,4 +58,48 @@ test('a demoted or deleted user loses their rights at once, whatever session or 
   expect((await after.json()).code).toBe('rest_forbidden')
   expect((await session.get(route, withPassword)).status(), 'deleted: the application password went with the user').toBe(401)
   await session.dispose()
+})
+
+/** Whether this context's session cookie still names a user, as next-auth tells it. */
+async function hasSession(context: APIRequestContext): Promise<boolean> {
+  return ((await (await context.get('/api/auth/session')).json()) as { user?: unknown }).user !== undefined
+}
+
+test('sessions end at once on a new password, on "sign out everywhere", and with a user made anew; application passwords stay', async ({ playwright, baseURL, databaseUrl, uploadsDir }) => {
+  test.setTimeout(120_000)
+  const server = { databaseUrl, uploadsDir, baseURL: baseURL! }
+  const run = runId()
+  const email = `revoke-${run}@e2e.test`
+  let password = `revoke-password-${run}`
+  await createUser(server, email, password, 'editor')
+  const [postId] = await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title: `Revoke target ${run}`, status: 'draft' } }], email)
+  const appPassword = (await places(server, 'app-password', 'create', '--user', email)).trim().split('\n').at(-1)!
+  const route = `/places/v1/attachment-exif-gps/${postId}`
+  const program = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: basic(email, appPassword) } })
+  // 404 rest_no_exif_gps: allowed to ask (the post has no photo); a 401 or 403 would mean the credentials failed.
+  const programMayAsk = async () => expect((await program.get(route)).status(), 'the application password still works').toBe(404)
+
+  const first = await signInOrThrow(playwright.request, baseURL!, email, password)
+  const second = await signInOrThrow(playwright.request, baseURL!, email, password)
+  expect((await first.get(route)).status()).toBe(404)
+  password = `revoke-new-password-${run}`
+  await places(server, 'user', 'set-password', '--email', email, '--password', password)
+  for (const session of [first, second]) {
+    expect(await hasSession(session), 'a new password ends every session').toBe(false)
+    expect((await session.get(route)).status()).toBe(401)
+  }
+  await programMayAsk()
+
+  const third = await signInOrThrow(playwright.request, baseURL!, email, password)
+  expect(await places(server, 'user', 'sign-out-everywhere', email)).toContain(email)
+  expect(await hasSession(third), 'sign-out-everywhere ends it').toBe(false)
+  expect((await third.get(route)).status()).toBe(401)
+  await programMayAsk()
+
+  // A database made anew with the same AUTH_SECRET: the same id and email now name a new user, whose sessions the
+  // old cookie must not open.
+  const fourth = await signInOrThrow(playwright.request, baseURL!, email, password)
+  await execute(databaseUrl, 'UPDATE "users" SET "session_version" = \'a-new-user\' WHERE "email" = ?', email)
+  expect(await hasSession(fourth), 'a user made anew is not the one the cookie named').toBe(false)
+  for (const context of [first, second, third, fourth, program]) await context.dispose()
 })

@@ -75,7 +75,10 @@ export async function createUser(server: ServerEnv, email: string, password: str
 export type ImportFeature = {
   type: 'Feature'
   geometry: { type: 'Point'; coordinates: [number, number] } | null
-  properties: { title: string; type?: string; status?: string; date?: string; author?: string; slug?: string }
+  properties: {
+    title: string; type?: string; status?: string; date?: string; author?: string; slug?: string
+    address?: string; geo_public?: boolean; categories?: string[]
+  }
 }
 
 /** `places import FILE --author E`; returns the new post ids in input order. */

@@ -18,9 +18,9 @@ export function uniqueTitle(label: string): string {
   return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 }
 
-/** Signs in through the sign-in page as the `ui` server's user of this role, and waits to land on `to`. */
-export async function signIn(page: Page, role: Role, to = '/admin'): Promise<void> {
-  const { email, password } = uiUser(role)
+/** Signs in through the sign-in page as the `ui` server's user of this role (or as this user), and waits to land on `to`. */
+export async function signIn(page: Page, who: Role | { email: string; password: string }, to = '/admin'): Promise<void> {
+  const { email, password } = typeof who === 'string' ? uiUser(who) : who
   await page.goto(`/signin?callbackUrl=${encodeURIComponent(to)}`)
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill(password)

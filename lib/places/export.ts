@@ -2,7 +2,7 @@ import 'server-only'
 import { getDb } from '../db'
 import { getCategoryPaths } from './categories'
 import type { ImportFeature } from './schemas'
-import { publicLocation } from './visibility'
+import { publicLocation, type LocatedPost, type PublicLocation } from './visibility'
 
 export type ExportOptions = { postType?: string; allStatuses?: boolean }
 
@@ -13,6 +13,11 @@ type ExportedFeature = {
 }
 
 const BATCH = 1000
+
+/** A post's location as its editors see it: the operator's full copy. */
+function exactLocation({ address, latitude, longitude }: LocatedPost): PublicLocation {
+  return { address, point: latitude !== null && longitude !== null ? { latitude, longitude } : null }
+}
 
 /**
  * The posts as import-format features (README, "Command line"), by id, a batch at a time. By default what the
@@ -37,11 +42,10 @@ export async function* exportPlaces({ postType, allStatuses = false }: ExportOpt
       },
     })
     for (const post of posts) {
-      // The public copy shows a location only as visibility.ts allows; a hidden one looks like none at all.
-      const location = allStatuses ? post : { ...(publicLocation(post) ?? { latitude: null, longitude: null, address: '' }), locationPublic: true }
+      const location = allStatuses ? exactLocation(post) : publicLocation(post)
       yield {
         type: 'Feature',
-        geometry: location.latitude !== null && location.longitude !== null ? { type: 'Point', coordinates: [location.longitude, location.latitude] } : null,
+        geometry: location?.point ? { type: 'Point', coordinates: [location.point.longitude, location.point.latitude] } : null,
         properties: {
           id: post.id,
           title: post.title,
@@ -50,8 +54,9 @@ export async function* exportPlaces({ postType, allStatuses = false }: ExportOpt
           type: post.type,
           status: post.status as ImportFeature['properties']['status'],
           date: post.publishedAt.toISOString(),
-          address: location.address,
-          geo_public: location.locationPublic,
+          address: location?.address ?? '',
+          // The public copy holds public locations only: a hidden one looks like none at all.
+          geo_public: allStatuses ? post.locationPublic : true,
           categories: post.categories.map((c) => categoryPaths.get(c.categoryId) ?? '').filter(Boolean).sort(),
           author: post.author.email,
         },

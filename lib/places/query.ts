@@ -115,7 +115,7 @@ export type PublicPost = {
   title: string
   content: string
   publishedAt: Date
-  /** the point and address, or null when the post has no geodata or its location is private (visibility.ts) */
+  /** the address and point the public may see, or null when the location is private (visibility.ts) */
   location: PublicLocation | null
   categories: string[]
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -9,8 +9,9 @@ import { postFormSchema } from '../../lib/admin/forms'
 import { createDraft, deletePost, findEditablePost, listEditablePosts, updatePost } from '../../lib/admin/posts'
 import { addUser, changeUserRole, listUsers } from '../../lib/admin/users'
 import { canEditPost, ROLES } from '../../lib/auth/capabilities'
-import { disconnectDb, getDb } from '../../lib/db'
+import { disconnectDb, getDb, transaction } from '../../lib/db'
 import { ApiError } from '../../lib/http/errors'
+import { storeAttachment } from '../../lib/media/storage'
 import { migrate } from '../../lib/migrate'
 import { STATUSES } from '../../lib/places/schemas'
 import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from '../support/databases'
@@ -37,6 +38,12 @@ async function rejectsWith(promise: Promise<unknown>, code: string, status?: num
     return error
   }
   assert.fail(`expected ${code}`)
+}
+
+/** Attaches a real photo of the corpus to post `id`; returns the attachment ids. */
+async function storeFixturePhotos(id: number): Promise<number[]> {
+  const photo = path.join('test', 'fixtures', 'exif', 'gox_gps.jpg')
+  return [(await storeAttachment({ postId: id, filename: photo, body: createReadStream(photo) })).id]
 }
 
 function form(overrides: Record<string, unknown> = {}) {
@@ -158,6 +165,60 @@ describe('saving a post', () => {
     assert.deepEqual(first.post.categoryIds, [europe.id, france.id].sort((x, y) => x - y))
     assert.deepEqual((await updatePost(actor('editor'), id, form({ categoryIds: [france.id] }))).post.categoryIds, [france.id])
     await rejectsWith(updatePost(actor('editor'), id, form({ categoryIds: [987654] })), 'rest_invalid_param', 400)
+  })
+
+  test('only editors and administrators add categories; others pick existing ones', async () => {
+    const seeded = await createDraft(actor('editor'), { title: 'Seeds a category', type: 'post' })
+    assert.equal((await updatePost(actor('editor'), seeded, form({ newCategories: ['Asia > Japan'] }))).canAddCategories, true)
+    for (const role of ['author', 'contributor']) {
+      const id = await createDraft(actor(role), { title: `Filed by a ${role}`, type: 'post' })
+      const error = await rejectsWith(updatePost(actor(role), id, form({ newCategories: [`Invented by a ${role}`] })), 'rest_cannot_create', 403)
+      assert.deepEqual(Object.keys(error.data.params as object), ['newCategories'])
+      assert.equal(await getDb().category.count({ where: { name: `Invented by a ${role}` } }), 0, 'nothing was created')
+      const japan = await getDb().category.findFirstOrThrow({ where: { name: 'Japan' } })
+      assert.deepEqual((await updatePost(actor(role), id, form({ newCategories: ['asia > JAPAN'] }))).post.categoryIds, [japan.id], 'an existing path is picked')
+      assert.equal((await findEditablePost(actor(role), id))?.canAddCategories, false)
+    }
+  })
+
+  // A write another session commits between the permission check and the write must not be overwritten by a write
+  // the check would now refuse: an editor publishes a contributor's pending post while the contributor saves it.
+  async function whileAnEditorPublishes(id: number, write: () => Promise<unknown>): Promise<PromiseSettledResult<unknown>> {
+    let published!: () => void
+    const publishing = new Promise<void>((resolve) => (published = resolve))
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const editor = transaction(async (tx) => {
+      await tx.post.update({ where: { id }, data: { status: 'publish' } })
+      published()
+      await held
+    })
+    await publishing
+    const racing = Promise.allSettled([write()])
+    await new Promise((resolve) => setTimeout(resolve, 300)) // the write has read the row by now, if it reads outside
+    release()
+    await editor
+    return (await racing)[0]!
+  }
+
+  test("a contributor's save that races an editor's publishing is refused, and the post stays published", async () => {
+    const id = await createDraft(actor('contributor'), { title: 'Raced save', type: 'post' })
+    await updatePost(actor('contributor'), id, form({ title: 'Raced save', status: 'pending' }))
+    const result = await whileAnEditorPublishes(id, () => updatePost(actor('contributor'), id, form({ title: 'Raced save, edited', status: 'pending' })))
+    assert.equal(result.status, 'rejected')
+    assert.equal(((result as PromiseRejectedResult).reason as ApiError).code, 'rest_forbidden')
+    assert.deepEqual(await getDb().post.findUniqueOrThrow({ where: { id }, select: { status: true, title: true } }), { status: 'publish', title: 'Raced save' })
+  })
+
+  test("a contributor's delete that races an editor's publishing is refused, and the post and its photos stay", async () => {
+    const id = await createDraft(actor('contributor'), { title: 'Raced delete', type: 'post' })
+    const [attachmentId] = await storeFixturePhotos(id)
+    const file = (await getDb().attachment.findUniqueOrThrow({ where: { id: attachmentId } })).filePath
+    const result = await whileAnEditorPublishes(id, () => deletePost(actor('contributor'), id))
+    assert.equal(result.status, 'rejected')
+    assert.equal(((result as PromiseRejectedResult).reason as ApiError).code, 'rest_forbidden')
+    assert.equal((await getDb().post.findUniqueOrThrow({ where: { id } })).status, 'publish')
+    for (const folder of ['originals', 'public']) assert.ok(existsSync(path.join(uploads, folder, file)), `${folder}/${file} is kept`)
   })
 
   test('only who may delete a post deletes it', async () => {

@@ -36,7 +36,7 @@ const places3 = {
   features: [
     { type: 'Feature', geometry: point(2.2945, 48.8584), properties: { title: 'Eiffel Tower', address: 'Paris', categories: ['Europe > France > Paris', 'Landmarks'], date: '2024-05-01T10:00:00Z' } },
     { type: 'Feature', geometry: null, properties: { id: 500, title: 'Nowhere', status: 'draft', content: 'no place' } },
-    { type: 'Feature', geometry: point(139.7454, 35.6586), properties: { title: 'Tokyo Tower', type: 'landmark', geo_public: false, categories: ['Asia > Japan'], slug: 'Tokyo Tower' } },
+    { type: 'Feature', geometry: point(139.7454, 35.6586), properties: { title: 'Tokyo Tower', type: 'landmark', address: 'Shibakoen, Minato', geo_public: false, categories: ['Asia > Japan'], slug: 'Tokyo Tower' } },
   ],
 }
 
@@ -193,8 +193,14 @@ for (const kind of databaseKinds) {
         }
         ok(places(copy.url, 'import', file(`export-${kind}.geojson`, exported)))
         assert.equal(ok(places(copy.url, 'export', '--all-statuses')), exported)
-        const published = JSON.parse(ok(places(copy.url, 'export', '--post-type', 'landmark'))) as { features: unknown[] }
+        type Exported = { geometry: unknown; properties: { address: string; geo_public: boolean } }
+        const published = JSON.parse(ok(places(copy.url, 'export', '--post-type', 'landmark'))) as { features: Exported[] }
         assert.equal(published.features.length, 1)
+        // Without --all-statuses, what the public sees: the private location is neither point nor address.
+        const [hidden] = published.features
+        assert.deepEqual([hidden?.geometry, hidden?.properties.address, hidden?.properties.geo_public], [null, '', true])
+        const full = (JSON.parse(exported) as { features: Exported[] }).features.find((f) => f.properties.address === 'Shibakoen, Minato')
+        assert.deepEqual([full?.geometry, full?.properties.geo_public], [point(139.7454, 35.6586), false], 'the full copy keeps it')
       } finally {
         await copy.drop()
       }

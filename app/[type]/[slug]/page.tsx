@@ -26,9 +26,8 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 // A published post's public page: the target of properties.url. React escapes every text it renders.
 export default async function PostPage(props: Props) {
   const post = await getPostOrNotFound(props)
-  const osm = post.location
-    ? `https://www.openstreetmap.org/?mlat=${post.location.latitude}&mlon=${post.location.longitude}#map=15/${post.location.latitude}/${post.location.longitude}`
-    : null
+  const point = post.location?.point
+  const osm = point ? `https://www.openstreetmap.org/?mlat=${point.latitude}&mlon=${point.longitude}#map=15/${point.latitude}/${point.longitude}` : null
   return (
     <main>
       <article>
@@ -38,9 +37,9 @@ export default async function PostPage(props: Props) {
           {post.categories.length > 0 && <> · {post.categories.join(', ')}</>}
         </p>
         {post.location?.address && <address>{post.location.address}</address>}
-        {post.location && osm && (
+        {point && osm && (
           <p className="post-meta">
-            <a href={osm}>{post.location.latitude.toFixed(5)}, {post.location.longitude.toFixed(5)}</a>
+            <a href={osm}>{point.latitude.toFixed(5)}, {point.longitude.toFixed(5)}</a>
           </p>
         )}
         {post.content.split(/\n\s*\n/).map((paragraph, i) => <p key={i}>{paragraph}</p>)}

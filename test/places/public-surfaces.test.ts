@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { after, before, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { disconnectDb, getDb, readDataVersion } from '../../lib/db'
+import { migrate } from '../../lib/migrate'
+import { listPublicCategoryTree } from '../../lib/places/categories'
+import { getPlaceIndex } from '../../lib/places/clusters'
+import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from '../support/databases'
+
+// What the public surfaces keep in memory, against a real database: the map's indexes (the home map's cannot be
+// pushed out, a type or category with no public places gets none) and the map's category filter (only categories
+// with public places). lib/ reads its configuration once per process, so this file runs on SQLite, and again in a
+// child process for PostgreSQL when TEST_DATABASE_URL is set.
+
+const kind: DatabaseKind = process.env.PUBLIC_SURFACES_TEST_KIND === 'postgresql' ? 'postgresql' : 'sqlite'
+let database: TestDatabase
+let authorId: number
+const categories = new Map<string, number>()
+
+before(async () => {
+  database = await createTestDatabase(kind)
+  process.env.DATABASE_URL = database.url
+  await migrate()
+  const db = getDb()
+  authorId = (await db.user.create({ data: { email: 'surfaces@example.org', role: 'editor' }, select: { id: true } })).id
+  const category = async (name: string, parentId: number | null = null) => {
+    const id = (await db.category.create({ data: { name, slug: name.toLowerCase().replace(/\W+/g, '-'), parentId }, select: { id: true } })).id
+    categories.set(name, id)
+    return id
+  }
+  const post = async (title: string, categoryIds: number[], data: { status?: string; locationPublic?: boolean; type?: string } = {}) =>
+    db.post.create({
+      data: {
+        title, slug: title.toLowerCase().replace(/\W+/g, '-'), publishedAt: new Date(), authorId, latitude: 46.9, longitude: 7.4, ...data,
+        categories: { create: categoryIds.map((categoryId) => ({ categoryId })) },
+      },
+    })
+  await post('Home place', [])
+  const europe = await category('Europe')
+  const swiss = await category('Switzerland', europe)
+  await post('Bern', [swiss])
+  for (let i = 0; i < 10; i++) await post(`Region ${i}`, [await category(`Region ${i}`)])
+  await post('Draft only', [await category('Draft category')], { status: 'draft' })
+  await post('Hidden only', [await category('Hidden category')], { locationPublic: false })
+  await post('Another type', [await category('Landmarks')], { type: 'landmark' })
+  await category('Empty')
+})
+
+after(async () => {
+  await disconnectDb()
+  await database.drop()
+})
+
+if (kind === 'sqlite' && databaseKinds.includes('postgresql')) {
+  test('all of the above on PostgreSQL', () => {
+    const child = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', fileURLToPath(import.meta.url)], {
+      env: { ...process.env, PUBLIC_SURFACES_TEST_KIND: 'postgresql' },
+      encoding: 'utf8',
+    })
+    assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
+  })
+}
+
+const cachedKeys = () => [...((globalThis as { placeIndexes?: Map<string, unknown> }).placeIndexes?.keys() ?? [])]
+
+test("the home map's index stays however many other maps are asked for", async () => {
+  const version = await readDataVersion()
+  const home = getPlaceIndex({ postType: 'post', categoryId: null }, version)
+  assert.equal((await home).size, 12)
+  for (let i = 0; i < 10; i++) assert.equal((await getPlaceIndex({ postType: 'post', categoryId: categories.get(`Region ${i}`)! }, version)).size, 1)
+  assert.equal(getPlaceIndex({ postType: 'post', categoryId: null }, version), home, 'the same index, not one built again')
+})
+
+test('no index is kept for a type or category without public places', async () => {
+  const version = await readDataVersion()
+  for (const query of [
+    { postType: 'post', categoryId: categories.get('Draft category')! },
+    { postType: 'post', categoryId: categories.get('Hidden category')! },
+    { postType: 'post', categoryId: categories.get('Empty')! },
+    { postType: 'post', categoryId: 987_654 },
+    { postType: 'nosuchtype', categoryId: null },
+  ]) {
+    assert.equal((await getPlaceIndex(query, version)).size, 0)
+    assert.ok(!cachedKeys().includes(`${query.postType}\n${query.categoryId ?? ''}`), JSON.stringify(query))
+  }
+  assert.equal((await getPlaceIndex({ postType: 'landmark', categoryId: null }, version)).size, 1)
+})
+
+test("the map's category filter lists the categories with public places of the type, and their parents", async () => {
+  const names = async (type: string) => (await listPublicCategoryTree(type)).map((c) => `${'  '.repeat(c.depth)}${c.name}`)
+  assert.deepEqual(await names('post'), ['Europe', '  Switzerland', ...Array.from({ length: 10 }, (_, i) => `Region ${i}`)])
+  assert.deepEqual(await names('landmark'), ['Landmarks'])
+  assert.deepEqual(await names('nosuchtype'), [])
+  // Published and made public, a category shows at once: the filter is read again after a write.
+  const draft = await getDb().post.findFirstOrThrow({ where: { title: 'Draft only' } })
+  await getDb().post.update({ where: { id: draft.id }, data: { status: 'publish' } })
+  assert.ok((await names('post')).includes('Draft category'))
+})
