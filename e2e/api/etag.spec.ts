@@ -45,6 +45,14 @@ test.describe('ETag and If-None-Match', () => {
     }
   })
 
+  test('neither the ETag nor /healthz tells how many writes there were', async ({ request }) => {
+    // Opaque: a keyed hash, not a count of writes that would show how busy the editors are, drafts included.
+    for (const url of urls('/places/v1')) expect(await etagOf(request, url), url).toMatch(/^"[A-Za-z0-9_-]{22}"$/)
+    const health = await request.get('/healthz')
+    expect(health.status()).toBe(200)
+    expect(await health.json()).toEqual({ status: 'ok', database: { dialect: expect.any(String), ok: true } })
+  })
+
   // Other spec files import posts while these run (two workers): a comparison of ETags across requests is retried
   // until no write fell between them, and must then hold.
   test('the ETag stays the same while nothing changes, and /wp-json serves the same one', async ({ request }) => {
