@@ -64,3 +64,19 @@ test('writes to the public routes and to unknown routes are refused', async ({ r
     }
   }
 })
+
+// Where next-auth sends a browser after signing in or out (its redirect callback; the sign-in page's own check is
+// tested in Chromium, e2e/ui/sign-in-out.spec.ts): this site, whatever callbackUrl a forged form names.
+const CALLBACKS = ['https://evil.example/', '//evil.example', '/\t/evil.example', '/\n/evil.example', '/\\evil.example', '\\\\evil.example',
+  'http://evil.example@127.0.0.1/', 'javascript:alert(1)', '%2F%2Fevil.example', `/${'%2F'.repeat(2)}evil.example`]
+
+test('sign-out redirects only to this site, whatever callbackUrl says', async ({ request, baseURL }) => {
+  const origin = new URL(baseURL!).origin
+  const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string }
+  for (const callbackUrl of CALLBACKS) {
+    const response = await request.post('/api/auth/signout', { form: { csrfToken, callbackUrl, json: 'true' }, maxRedirects: 0 })
+    await expectSafe(response, `sign-out to ${JSON.stringify(callbackUrl)}`)
+    const { url } = (await response.json()) as { url: string }
+    expect(new URL(url, baseURL).origin, `${JSON.stringify(callbackUrl)} → ${url}`).toBe(origin)
+  }
+})
