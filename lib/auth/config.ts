@@ -5,8 +5,7 @@ import path from 'node:path'
 import type { NextAuthOptions } from 'next-auth'
 import CredentialsProvider from 'next-auth/providers/credentials'
 import { getConfig } from '../config'
-import { ApiError } from '../http/errors'
-import { signInWithPassword } from './sign-in'
+import { authorizeWithPassword } from './sign-in-route'
 
 declare module 'next-auth' {
   interface Session {
@@ -25,7 +24,7 @@ declare module 'next-auth/jwt' {
 }
 
 /** AUTH_SECRET, else a secret made once and kept in ./data/auth-secret (set AUTH_SECRET when several instances run). */
-function getAuthSecret(): string {
+export function getAuthSecret(): string {
   const configured = getConfig().authSecret
   if (configured) return configured
   const file = path.resolve('data', 'auth-secret')
@@ -55,17 +54,7 @@ export function getAuthOptions(): NextAuthOptions {
       CredentialsProvider({
         name: 'Email and password',
         credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-        async authorize(credentials) {
-          if (!credentials?.email || !credentials.password) return null
-          try {
-            const user = await signInWithPassword(credentials.email, credentials.password)
-            return { id: String(user.id), email: user.email, name: user.name, role: user.role }
-          } catch (error) {
-            // next-auth passes the message to the sign-in page as ?error=…
-            if (error instanceof ApiError) throw new Error(error.message)
-            throw error
-          }
-        },
+        authorize: authorizeWithPassword,
       }),
     ],
     callbacks: {
