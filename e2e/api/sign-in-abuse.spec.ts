@@ -46,11 +46,12 @@ test('an email or password too large to be real is refused before any work; the 
   const start = performance.now()
   const answers = await mapLimit(Array.from({ length: 200 }, (_, i) => i), 8, () => client.signIn(huge, 'password', { csrfToken }))
   const seconds = (performance.now() - start) / 1000
-  for (const answer of answers) {
-    expect(answer.status).toBe(413)
-    expect(answer.error).toBe('The email address or password is too long.')
-  }
-  console.log(`200 sign-ins with 5 MB emails refused in ${seconds.toFixed(1)} s (slowest ${Math.round(Math.max(...answers.map((a) => a.ms)))} ms)`)
+  // 413, or (the server closing the connection on a body it will not read) no answer at all; never a sign-in.
+  for (const answer of answers) expect([0, 413], answer.text.slice(0, 200)).toContain(answer.status)
+  for (const answer of answers.filter((a) => a.status === 413)) expect(answer.error).toBe('The email address or password is too long.')
+  expect(answers.filter((a) => a.status === 413).length, 'most are answered').toBeGreaterThan(100)
+  expect(seconds, 'refused without reading: 1 GB sent in').toBeLessThan(60)
+  console.log(`200 sign-ins with 5 MB emails refused in ${seconds.toFixed(1)} s (${answers.filter((a) => a.status === 413).length} answered 413, the others closed)`)
 
   // Within the form's size but over the limits (254, 1,024): refused as wrong, and never counted. (Counted, the
   // fourth failure for one email would make the next attempt wait.)

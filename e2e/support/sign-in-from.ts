@@ -56,8 +56,14 @@ export class ClientAt {
           })
         },
       )
-      // The server may answer (413) without reading a body it refuses, and close the connection under it.
-      request.on('error', (error: NodeJS.ErrnoException) => (['EPIPE', 'ECONNRESET'].includes(error.code ?? '') ? undefined : reject(error)))
+      // The server may answer (413) without reading a body it refuses and close the connection under it: the
+      // write fails, sometimes before the answer is read. Status 0 says the server closed it without one.
+      let answered = false
+      request.on('response', () => (answered = true))
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        if (!['EPIPE', 'ECONNRESET'].includes(error.code ?? '')) reject(error)
+        else if (!answered) resolve({ status: 0, headers: {}, text: error.code ?? '', ms: performance.now() - start })
+      })
       request.end(body)
     })
   }
