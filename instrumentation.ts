@@ -1,11 +1,15 @@
-// Runs once when a server starts: the database is created (SQLite: under ./data/) and brought to the current
-// schema before the first request, and what a crash may have left of uploads is cleared away.
+// Runs once when a server starts (`next start` runs it as the first request comes in, before serving it): every
+// request's client address is checked from then on, the database is created (SQLite: under ./data/) and brought to
+// the current schema, and what a crash may have left of uploads is cleared away.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return
+  // First of all: from here on, X-Forwarded-For is believed only from TRUSTED_PROXIES (lib/auth/client-address.ts).
+  const { getConfig } = await import('./lib/config')
+  const { installClientAddressFilter } = await import('./lib/auth/client-address')
+  installClientAddressFilter(getConfig().trustedProxies)
   const { migrate } = await import('./lib/migrate')
   const applied = await migrate()
   if (applied.length > 0) console.log(`Places: database migrated (${applied.join(', ')})`)
-  const { getConfig } = await import('./lib/config')
   const { removeStaleIncoming } = await import('./lib/media/storage')
   const removed = await removeStaleIncoming(getConfig().incomingStaleSeconds)
   if (removed > 0) console.log(`Places: removed ${removed} unfinished uploads`)

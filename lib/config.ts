@@ -1,4 +1,5 @@
 import 'server-only'
+import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 
@@ -19,6 +20,11 @@ const schema = z.object({
   SHARED_CACHE_SECONDS: z.coerce.number().int().min(0).default(1),
   MAP_TILE_URL: z.string().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   MAP_TILE_ATTRIBUTION: z.string().default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .refine((list) => list.every((entry) => isIP(entry) !== 0), 'must be a comma-separated list of IP addresses'),
 })
 
 export type Config = {
@@ -39,6 +45,8 @@ export type Config = {
   responseCacheBytes: number
   /** how long shared caches (a CDN, nginx) may serve a public answer without asking again: `s-maxage` */
   sharedCacheSeconds: number
+  /** the proxies whose X-Forwarded-For names the client (lib/auth/client-address.ts); from anyone else it is ignored */
+  trustedProxies: string[]
 }
 
 let config: Config | undefined
@@ -62,6 +70,7 @@ export function getConfig(): Config {
     mapTiles: { url: env.MAP_TILE_URL, attribution: env.MAP_TILE_ATTRIBUTION },
     responseCacheBytes: Math.round(env.RESPONSE_CACHE_MB * 1024 * 1024),
     sharedCacheSeconds: env.SHARED_CACHE_SECONDS,
+    trustedProxies: env.TRUSTED_PROXIES,
   }
   return config
 }

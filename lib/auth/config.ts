@@ -2,11 +2,10 @@ import 'server-only'
 import type { NextAuthOptions, Session } from 'next-auth'
 import CredentialsProvider from 'next-auth/providers/credentials'
 import { getConfig } from '../config'
-import { ApiError } from '../http/errors'
 import { safeCallbackPath } from './callback-url'
 import { getAuthSecret } from './secret'
 import { findSessionUser, sessionClaimsOf } from './sessions'
-import { signInWithPassword } from './sign-in'
+import { authorizeWithPassword } from './sign-in-route'
 
 declare module 'next-auth' {
   interface Session {
@@ -38,17 +37,7 @@ export function getAuthOptions(): NextAuthOptions {
       CredentialsProvider({
         name: 'Email and password',
         credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-        async authorize(credentials) {
-          if (!credentials?.email || !credentials.password) return null
-          try {
-            const user = await signInWithPassword(credentials.email, credentials.password)
-            return { id: String(user.id), email: user.email, name: user.name, role: user.role }
-          } catch (error) {
-            // next-auth passes the message to the sign-in page as ?error=…
-            if (error instanceof ApiError) throw new Error(error.message)
-            throw error
-          }
-        },
+        authorize: authorizeWithPassword,
       }),
     ],
     callbacks: {

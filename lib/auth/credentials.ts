@@ -6,6 +6,7 @@ import { getDb } from '../db'
 import { invalidCredentials } from '../http/errors'
 import { hashAppPassword } from './app-passwords'
 import { getAuthOptions } from './config'
+import { decodeBasicCredentials } from './limits'
 
 const LAST_USED_PRECISION_MS = 60_000
 
@@ -25,11 +26,9 @@ export async function authenticate(request: Request): Promise<Actor | null> {
 }
 
 async function authenticateBasic(encoded: string): Promise<Actor> {
-  const decoded = /^[A-Za-z0-9+/]+=*$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : ''
-  const colon = decoded.indexOf(':')
-  if (colon < 1) throw invalidCredentials()
-  const email = decoded.slice(0, colon).toLowerCase()
-  const secret = decoded.slice(colon + 1)
+  const credentials = decodeBasicCredentials(encoded)
+  if (!credentials) throw invalidCredentials()
+  const { email, secret } = credentials
   const db = getDb()
   const appPassword = await db.appPassword.findUnique({
     where: { secretHash: hashAppPassword(secret) },

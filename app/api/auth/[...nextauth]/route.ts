@@ -1,8 +1,10 @@
 import NextAuth from 'next-auth'
 import type { NextRequest } from 'next/server'
 import { getAuthOptions } from '@/lib/auth/config'
+import { guardAuthRoute } from '@/lib/auth/sign-in-route'
 
-// next-auth's sign-in, sign-out, session and CSRF endpoints
-const handler = (request: NextRequest, context: RouteContext<'/api/auth/[...nextauth]'>) => NextAuth(getAuthOptions())(request, context)
+// next-auth's sign-in, sign-out, session and CSRF endpoints; bodies bounded and throttled sign-ins answered 429
+const handler = (request: NextRequest, context: RouteContext<'/api/auth/[...nextauth]'>) =>
+  guardAuthRoute(request, () => NextAuth(getAuthOptions())(request, context))
 
 export { handler as GET, handler as POST }
