@@ -100,6 +100,9 @@ test('sign-ins beyond the bound at once are answered 429 with Retry-After; the o
 test('a client naming other addresses in X-Forwarded-For is still one client, with one budget of failures', async () => {
   test.setTimeout(180_000)
   const client = at(13)
+  // The owner of `other` signed in from this address before: their browser has a device cookie for the account.
+  const ownersBrowser = at(13)
+  expect((await ownersBrowser.signIn(other.email, other.password)).ok).toBe(true)
   const csrfToken = await client.csrfToken()
   let spoofed = 0
   const spoof = () => ({ 'X-Forwarded-For': `198.51.100.${(++spoofed % 250) + 1}` })
@@ -126,6 +129,9 @@ test('a client naming other addresses in X-Forwarded-For is still one client, wi
   if (retryAfter >= 2) {
     expectThrottled(await client.signIn(other.email, other.password, { csrfToken, headers: spoof() }), TOO_MANY_FAILURES, 'the right password')
     expectThrottled(await client.signIn(other.email, other.password, { csrfToken, headers: { 'X-Forwarded-For': '127.0.0.1' } }), TOO_MANY_FAILURES, 'claiming to be 127.0.0.1')
+    // A stranger who spent the address's budget does not lock out the owner's browser at the same address.
+    const owners = await ownersBrowser.signIn(other.email, other.password)
+    expect(owners.ok, `the owner's browser at the spent address: ${owners.status} ${owners.url}`).toBe(true)
   }
   // Another address signs in meanwhile; this one gets one more attempt once Retry-After has passed.
   expect((await at(23).signIn(other.email, other.password)).ok).toBe(true)

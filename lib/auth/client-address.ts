@@ -21,11 +21,12 @@ export const UNVERIFIED = 'unverified'
 const SHARED = Symbol.for('places.client-address-secret')
 const shared = globalThis as typeof globalThis & { [SHARED]?: string }
 
-/** `::ffff:192.0.2.1` is 192.0.2.1; IPv6 in lower case. */
+/** `::ffff:192.0.2.1` is 192.0.2.1; IPv6 in its shortest form (`2001:0db8:0::1` is `2001:db8::1`). */
 export function normalizeAddress(address: string): string {
   const lower = address.trim().toLowerCase()
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower)
-  return mapped ? mapped[1]! : lower
+  if (mapped) return mapped[1]!
+  return isIP(lower) === 6 ? new URL(`http://[${lower}]`).hostname.slice(1, -1) : lower
 }
 
 /** An X-Forwarded-For entry as an address: proxies may add a port (`192.0.2.1:443`, `[2001:db8::1]:443`). */

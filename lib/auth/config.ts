@@ -4,7 +4,7 @@ import CredentialsProvider from 'next-auth/providers/credentials'
 import { getConfig } from '../config'
 import { safeCallbackPath } from './callback-url'
 import { getAuthSecret } from './secret'
-import { findSessionUser, sessionClaimsOf } from './sessions'
+import { findSessionUser } from './sessions'
 import { authorizeWithPassword } from './sign-in-route'
 
 declare module 'next-auth' {
@@ -14,6 +14,8 @@ declare module 'next-auth' {
   interface User {
     id: string
     role: string
+    /** read with the password hash that was checked: a password changed during the check ends this session too */
+    sessionVersion: string
   }
 }
 declare module 'next-auth/jwt' {
@@ -44,7 +46,7 @@ export function getAuthOptions(): NextAuthOptions {
       // On every request that reads the session: it holds only while its user, email and session version are the
       // user's now (lib/auth/sessions.ts), and the name and role are read afresh. An ended session keeps nothing.
       async jwt({ token, user }) {
-        if (user) return { ...token, ...(await sessionClaimsOf(Number(user.id))), role: user.role }
+        if (user) return { ...token, uid: Number(user.id), email: user.email ?? undefined, sv: user.sessionVersion, role: user.role }
         const current = await findSessionUser(token)
         return current ? { ...token, email: current.email, name: current.name, role: current.role } : {}
       },

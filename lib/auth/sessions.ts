@@ -16,7 +16,8 @@ export type SessionUser = { id: number; email: string; name: string; role: strin
 
 /** The user a session's token names, if the token still holds; null when it was ended. */
 export async function findSessionUser(claims: SessionClaims): Promise<SessionUser | null> {
-  if (typeof claims.uid !== 'number' || typeof claims.email !== 'string' || typeof claims.sv !== 'string') return null
+  // An empty version is a row written outside Places (the column's default): no session can be sure of it.
+  if (typeof claims.uid !== 'number' || typeof claims.email !== 'string' || typeof claims.sv !== 'string' || claims.sv === '') return null
   const user = await getDb().user.findUnique({
     where: { id: claims.uid },
     select: { id: true, email: true, name: true, role: true, sessionVersion: true },
@@ -29,8 +30,3 @@ export function sessionsEnded(): { sessionVersion: string } {
   return { sessionVersion: randomUUID() }
 }
 
-/** What a new session's token says of its user (see findSessionUser). */
-export async function sessionClaimsOf(userId: number): Promise<{ uid: number; email: string; sv: string } | null> {
-  const user = await getDb().user.findUnique({ where: { id: userId }, select: { id: true, email: true, sessionVersion: true } })
-  return user && { uid: user.id, email: user.email, sv: user.sessionVersion }
-}

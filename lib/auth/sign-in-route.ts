@@ -73,7 +73,7 @@ export async function authorizeWithPassword(
       path: '/api/auth',
       maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
     })
-    return { id: String(user.id), email: user.email, name: user.name, role: user.role }
+    return { id: String(user.id), email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion }
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
     const store = refusals.getStore()

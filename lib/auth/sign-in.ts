@@ -6,9 +6,10 @@ import { chargeClientSignIn, clientSignInWait, refundClientSignIn } from './clie
 import { issueDeviceCookie, readDeviceCookie } from './device-cookie'
 import { isWithinCredentialLimits } from './limits'
 import { verifyPassword } from './passwords'
-import { accountKey, deviceKey, recordFailedSignIn, recordSuccessfulSignIn, signInWait } from './throttle'
+import { accountKey, deviceKey, forgetFailedSignIn, recordFailedSignIn, recordSuccessfulSignIn, signInWait } from './throttle'
 
-export type SignedInUser = { id: number; email: string; name: string; role: string }
+/** The user signed in, with the session version read with the password hash that was checked (sessions.ts). */
+export type SignedInUser = { id: number; email: string; name: string; role: string; sessionVersion: string }
 
 export type SignInAttempt = {
   email: string
@@ -26,9 +27,11 @@ const NO_USER_HASH = 'scrypt$32768$8$3$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAA
 
 /**
  * Checks an email and password for the sign-in page. In this order, each before any work the next costs: the
- * sizes (lib/auth/limits.ts); the client address's budget of failures (lib/auth/client-limit.ts); the account's
- * count of failures, or this device's if it brings a device cookie for the account (lib/auth/throttle.ts); room
- * for a hash (lib/auth/hash-slots.ts). On success the device's cookie, to set in the answer.
+ * sizes (lib/auth/limits.ts); the client address's budget of failures (lib/auth/client-limit.ts), which a browser
+ * that brings a device cookie for the account skips (strangers at its address must not lock its owner out); the
+ * account's count of failures, or this device's (lib/auth/throttle.ts), counted before the hash so that attempts
+ * at once cannot all pass one check; room for a hash (lib/auth/hash-slots.ts), per device for a known one. On
+ * success the device's cookie, to set in the answer.
  */
 export async function signInWithPassword(attempt: SignInAttempt): Promise<{ user: SignedInUser; deviceCookie: string }> {
   const { email, password } = attempt
@@ -36,31 +39,34 @@ export async function signInWithPassword(attempt: SignInAttempt): Promise<{ user
   const account = accountKey(email)
   const device = readDeviceCookie(attempt.deviceCookie, account, attempt.deviceCookieKey)
   const counter = device === null ? account : deviceKey(account, device)
-  const client = clientKey(attempt.clientAddress)
-  const wait = Math.max(clientSignInWait(client), signInWait(counter))
+  const client = device === null ? clientKey(attempt.clientAddress) : null
+  const wait = Math.max(client === null ? 0 : clientSignInWait(client), signInWait(counter))
   if (wait > 0) throw tooManyFailures(wait)
 
-  chargeClientSignIn(client)
+  // Counted as failed until the hash says otherwise; given back when it was never tried.
+  if (client !== null) chargeClientSignIn(client)
+  const failure = recordFailedSignIn(counter)
+  const giveBack = () => {
+    if (client !== null) refundClientSignIn(client)
+    forgetFailedSignIn(counter, failure)
+  }
   let valid = false
   let user: (SignedInUser & { passwordHash: string | null }) | null = null
   try {
     user = await getDb().user.findUnique({
       where: { email: email.toLowerCase() },
-      select: { id: true, email: true, name: true, role: true, passwordHash: true },
+      select: { id: true, email: true, name: true, role: true, passwordHash: true, sessionVersion: true },
     })
-    valid = await verifyPassword(password, user?.passwordHash ?? NO_USER_HASH, { client, priority: device !== null })
+    valid = await verifyPassword(password, user?.passwordHash ?? NO_USER_HASH, { client: client ?? `device:${device}`, priority: device !== null })
   } catch (error) {
-    refundClientSignIn(client) // never tried: the server was too busy, or the database failed
+    giveBack() // never tried: the server was too busy, or the database failed
     throw error
   }
-  if (!user || !user.passwordHash || !valid) {
-    recordFailedSignIn(counter)
-    throw invalidCredentials()
-  }
-  refundClientSignIn(client)
+  if (!user || !user.passwordHash || !valid) throw invalidCredentials()
+  if (client !== null) refundClientSignIn(client)
   recordSuccessfulSignIn(counter)
   return {
-    user: { id: user.id, email: user.email, name: user.name, role: user.role },
+    user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion },
     deviceCookie: issueDeviceCookie(account, attempt.deviceCookieKey, device),
   }
 }

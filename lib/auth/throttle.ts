@@ -17,7 +17,7 @@ const MAX_WAIT_MS = 15 * 60_000
 const FORGET_AFTER_MS = 60 * 60_000
 const MAX_RECORDS = 100_000
 
-type FailureRecord = { failures: number; blockedUntil: number }
+type FailureRecord = { failures: number; blockedUntil: number; previous?: FailureRecord }
 const records = new LRUCache<string, FailureRecord>({ max: MAX_RECORDS, ttl: FORGET_AFTER_MS })
 
 /** What an account's failures are counted under: a hash of its lower-cased email. */
@@ -35,11 +35,23 @@ export function signInWait(key: string, now = Date.now()): number {
   return Math.max(0, (records.get(key)?.blockedUntil ?? 0) - now)
 }
 
-export function recordFailedSignIn(key: string, now = Date.now()): void {
+/** Counts a failure; returns the record it made, for forgetFailedSignIn. */
+export function recordFailedSignIn(key: string, now = Date.now()): FailureRecord {
   // The cache forgets a record an hour after its last failure (each set starts its time again).
-  const failures = (records.get(key)?.failures ?? 0) + 1
+  const previous = records.get(key)
+  const failures = (previous?.failures ?? 0) + 1
   const wait = failures > FREE_FAILURES ? Math.min(1000 * 2 ** (failures - FREE_FAILURES), MAX_WAIT_MS) : 0
-  records.set(key, { failures, blockedUntil: now + wait })
+  // The record before, without its own before: forgetting goes back one step only.
+  const record = { failures, blockedUntil: now + wait, previous: previous && { failures: previous.failures, blockedUntil: previous.blockedUntil } }
+  records.set(key, record)
+  return record
+}
+
+/** Takes back a failure counted for an attempt that was never tried, if no other was counted since. */
+export function forgetFailedSignIn(key: string, record: FailureRecord): void {
+  if (records.get(key) !== record) return
+  if (record.previous) records.set(key, record.previous)
+  else records.delete(key)
 }
 
 export function recordSuccessfulSignIn(key: string): void {

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache'
 import { getDb, readDataVersion, type Tx } from '../db'
 import { ApiError } from '../http/errors'
 import { slugify, uniqueSlug } from '../slugs'
-import { parseCategoryPath } from './schemas'
+import { isPostTypeKey, parseCategoryPath } from './schemas'
 import { IS_PUBLIC_PLACE_SQL } from './visibility'
 
 type CategoryRow = { id: number; name: string; slug: string; parentId: number | null }
@@ -77,6 +77,7 @@ const publicTrees = new LRUCache<string, { version: number; tree: Promise<Catego
  * or private locations use is not shown. Read once per data version.
  */
 export async function listPublicCategoryTree(postType: string): Promise<CategoryNode[]> {
+  if (!isPostTypeKey(postType)) return []
   const version = await readDataVersion()
   const cached = publicTrees.get(postType)
   if (cached && cached.version >= version) return cached.tree

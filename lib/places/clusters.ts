@@ -401,12 +401,14 @@ function splitZoomOf(index: PlaceIndex, lo: number, hi: number, zoom: number): n
 
 // Indexes of the (post type, category) pairs asked for lately, each for the data version it was built from. The
 // home map's (posts, every category) is always kept: requests for other pairs cannot push it out. The others are
-// kept while they fit in MAX_OTHER_INDEX_BYTES together, least recently used first out; a pair with no public places
-// gets no index at all (one indexed query answers that). On globalThis: Next bundles the page and the route apart,
-// and both must share one cache.
+// kept while they fit in MAX_OTHER_INDEX_BYTES together and number at most MAX_OTHER_INDEXES (which also bounds the
+// builds under way), least recently used first out; a pair with no public places gets no index at all (one indexed
+// query answers that). On globalThis: Next bundles the page and the route apart, and both must share one cache.
 const HOME_KEY = indexKey({ postType: 'post', categoryId: null })
 const BYTES_PER_PLACE = 48 // ids 4, latitudes 8, longitudes 8, keys 8, ranks 4, sumX 8, sumY 8
+const BYTES_PER_INDEX = 4096 // the arrays' and objects' own overhead, however few the places
 const MAX_OTHER_INDEX_BYTES = 48 * 1024 * 1024
+const MAX_OTHER_INDEXES = 64
 type CachedIndex = { version: number; index: Promise<PlaceIndex>; bytes: number }
 const shared = globalThis as unknown as { placeIndexes?: Map<string, CachedIndex> }
 const cache = (shared.placeIndexes ??= new Map())
@@ -439,10 +441,11 @@ export function getPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categor
     cache.set(key, cached)
     return cached.index
   }
-  const entry: CachedIndex = { version, index: readPlaceIndexIfAny(query), bytes: 0 }
+  const entry: CachedIndex = { version, index: readPlaceIndexIfAny(query), bytes: BYTES_PER_INDEX }
   cache.set(key, entry)
+  evict()
   entry.index.then((index) => {
-    entry.bytes = index.size * BYTES_PER_PLACE
+    entry.bytes = BYTES_PER_INDEX + index.size * BYTES_PER_PLACE
     // An empty index is not kept: asking again costs the one query that found no places.
     if (index.size === 0 && cache.get(key) === entry) cache.delete(key)
     evict()
@@ -459,15 +462,17 @@ async function readPlaceIndexIfAny(query: Pick<CollectionQuery, 'postType' | 'ca
 }
 
 /**
- * Drops the least recently used indexes but the home map's while the others take more than MAX_OTHER_INDEX_BYTES;
- * the one used last is kept whatever its size.
+ * Drops the least recently used indexes but the home map's while the others take more than MAX_OTHER_INDEX_BYTES
+ * or number more than MAX_OTHER_INDEXES; the one used last is kept whatever its size.
  */
 function evict(): void {
   const others = [...cache].filter(([key]) => key !== HOME_KEY)
   let bytes = others.reduce((sum, [, entry]) => sum + entry.bytes, 0)
+  let count = others.length
   for (const [key, entry] of others.slice(0, -1)) {
-    if (bytes <= MAX_OTHER_INDEX_BYTES) break
+    if (bytes <= MAX_OTHER_INDEX_BYTES && count <= MAX_OTHER_INDEXES) break
     cache.delete(key)
     bytes -= entry.bytes
+    count--
   }
 }

@@ -9,7 +9,7 @@ export type ExportOptions = { postType?: string; allStatuses?: boolean }
 type ExportedFeature = {
   type: 'Feature'
   geometry: ImportFeature['geometry']
-  properties: Required<Omit<ImportFeature['properties'], 'date'>> & { date: string }
+  properties: Required<Omit<ImportFeature['properties'], 'date' | 'author'>> & { date: string; author?: string }
 }
 
 const BATCH = 1000
@@ -58,7 +58,8 @@ export async function* exportPlaces({ postType, allStatuses = false }: ExportOpt
           // The public copy holds public locations only: a hidden one looks like none at all.
           geo_public: allStatuses ? post.locationPublic : true,
           categories: post.categories.map((c) => categoryPaths.get(c.categoryId) ?? '').filter(Boolean).sort(),
-          author: post.author.email,
+          // Who wrote a post is not shown to visitors: only the full copy names authors.
+          ...(allStatuses ? { author: post.author.email } : {}),
         },
       }
     }

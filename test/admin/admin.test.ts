@@ -9,6 +9,8 @@ import { postFormSchema } from '../../lib/admin/forms'
 import { createDraft, deletePost, findEditablePost, listEditablePosts, updatePost } from '../../lib/admin/posts'
 import { addUser, changeUserRole, listUsers } from '../../lib/admin/users'
 import { canEditPost, ROLES } from '../../lib/auth/capabilities'
+import { getAuthOptions } from '../../lib/auth/config'
+import { findSessionUser } from '../../lib/auth/sessions'
 import { disconnectDb, getDb, transaction } from '../../lib/db'
 import { ApiError } from '../../lib/http/errors'
 import { storeAttachment } from '../../lib/media/storage'
@@ -227,6 +229,21 @@ describe('saving a post', () => {
     await deletePost(actor('contributor'), id)
     assert.equal(await getDb().post.findUnique({ where: { id } }), null)
     await rejectsWith(createDraft(actor('subscriber'), { title: 'No', type: 'post' }), 'rest_forbidden', 403)
+  })
+})
+
+describe('sessions', () => {
+  test('a session carries the version read with the password that was checked: a change meanwhile ends it', async () => {
+    const { id, role } = actor('author')
+    const checked = (await getDb().user.findUniqueOrThrow({ where: { id } })).sessionVersion
+    // A new password committed while the old one was being hashed.
+    await getDb().user.update({ where: { id }, data: { sessionVersion: 'set while the sign-in hashed' } })
+    const user = { id: String(id), email: 'author@admin.test', name: '', role, sessionVersion: checked }
+    const token = await getAuthOptions().callbacks!.jwt!({ token: {}, user, account: null })
+    assert.equal(token.sv, checked)
+    assert.equal(await findSessionUser(token), null, 'the session is over as soon as it starts')
+    assert.notEqual(await findSessionUser({ ...token, sv: 'set while the sign-in hashed' }), null)
+    assert.equal(await findSessionUser({ ...token, sv: '' }), null, 'an empty version, as a row written outside Places has, never holds')
   })
 })
 

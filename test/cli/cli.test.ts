@@ -199,6 +199,7 @@ for (const kind of databaseKinds) {
         // Without --all-statuses, what the public sees: the private location is neither point nor address.
         const [hidden] = published.features
         assert.deepEqual([hidden?.geometry, hidden?.properties.address, hidden?.properties.geo_public], [null, '', true])
+        assert.equal('author' in (hidden?.properties ?? {}), false, 'who wrote it is not shown to visitors')
         const full = (JSON.parse(exported) as { features: Exported[] }).features.find((f) => f.properties.address === 'Shibakoen, Minato')
         assert.deepEqual([full?.geometry, full?.properties.geo_public], [point(139.7454, 35.6586), false], 'the full copy keeps it')
       } finally {
