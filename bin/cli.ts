@@ -14,8 +14,9 @@ import { migrate } from '../lib/migrate'
 import { parsePostId } from '../lib/places/schemas'
 import { exportPlaces } from '../lib/places/export'
 import { featuresOfFile, importPlaces } from '../lib/places/import'
-import { createUser, setUserPassword, signOutEverywhere } from '../lib/users'
+import { createUser, getUserIdByEmailOrThrow, setUserPassword, signOutEverywhere } from '../lib/users'
 import { importWxr } from '../lib/wxr/import'
+import { PASSWORD_HELP, PasswordUsageError, readPassword } from './read-password'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type Values = Record<string, string | boolean | undefined>
@@ -24,6 +25,8 @@ type Command = {
   summary: string
   options: Options
   positionals?: 'none' | 'one' | 'many'
+  /** more than the summary, for `places <command> --help` */
+  help?: string
   run: (values: Values, positionals: string[]) => Promise<void>
 }
 
@@ -39,6 +42,17 @@ function required(values: Values, name: string): string {
   const value = values[name]
   if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`)
   return value
+}
+
+const passwordOptions: Options = { password: { type: 'string' }, 'password-stdin': { type: 'boolean' } }
+
+/** The password of a user command: asked for, read from stdin, or (unsafely) --password (bin/read-password.ts). */
+async function password(values: Values): Promise<string> {
+  try {
+    return await readPassword({ password: typeof values.password === 'string' ? values.password : undefined, stdin: values['password-stdin'] === true })
+  } catch (error) {
+    throw error instanceof PasswordUsageError ? new UsageError(error.message) : error
+  }
 }
 
 function progress(label: string): ((done: number, total: number) => void) | undefined {
@@ -79,25 +93,26 @@ const commands: Record<string, Command> = {
     },
   },
   'user create': {
-    usage: 'places user create --email E --password P --role R [--name N]',
+    usage: 'places user create --email E --role R [--name N] [--password-stdin | --password P]',
     summary: `add a user; R is ${ROLES.join(', ')}; prints the user id`,
-    options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, ...json },
+    help: PASSWORD_HELP,
+    options: { email: { type: 'string' }, ...passwordOptions, role: { type: 'string' }, name: { type: 'string' }, ...json },
     run: async (values) => {
-      const id = await createUser({
-        email: required(values, 'email'),
-        password: required(values, 'password'),
-        role: required(values, 'role') as (typeof ROLES)[number],
-        name: typeof values.name === 'string' ? values.name : undefined,
-      })
+      const email = required(values, 'email')
+      const role = required(values, 'role') as (typeof ROLES)[number]
+      const id = await createUser({ email, password: await password(values), role, name: typeof values.name === 'string' ? values.name : undefined })
       out(values.json ? JSON.stringify({ id }) : String(id))
     },
   },
   'user set-password': {
-    usage: 'places user set-password --email E --password P',
-    summary: "set a user's password (users imported from WordPress have none until then)",
-    options: { email: { type: 'string' }, password: { type: 'string' } },
+    usage: 'places user set-password --email E [--password-stdin | --password P]',
+    summary: "set a user's password (users imported from WordPress have none until then); ends the user's sessions",
+    help: PASSWORD_HELP,
+    options: { email: { type: 'string' }, ...passwordOptions },
     run: async (values) => {
-      await setUserPassword(required(values, 'email'), required(values, 'password'))
+      const email = required(values, 'email')
+      await getUserIdByEmailOrThrow(email) // before asking for a password, not after
+      await setUserPassword(email, await password(values))
       out(`Password set for ${values.email}`)
     },
   },
@@ -256,7 +271,7 @@ async function main(argv: string[]): Promise<number> {
   const rest = argv.slice(name.split(' ').length)
   try {
     if (rest.includes('--help') || rest.includes('-h')) {
-      out(`Usage: ${command.usage}\n\n${command.summary}`)
+      out(`Usage: ${command.usage}\n\n${command.summary}${command.help ? `\n\n${command.help}` : ''}`)
       return 0
     }
     const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true })

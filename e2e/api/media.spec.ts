@@ -7,6 +7,7 @@ import { basic, expectPrivateNoStore, signInOrThrow } from '../support/auth'
 import { expectWordPressError } from '../support/http'
 import {
   corpusFile,
+  execSql,
   filesContaining,
   filesContainingEach,
   originalPath,
@@ -30,7 +31,7 @@ test.describe.configure({ timeout: 90_000 })
 type Who = 'author' | 'editor' | 'contributor' | 'subscriber'
 const PEOPLE: Record<Who, Role> = { author: 'author', editor: 'editor', contributor: 'contributor', subscriber: 'subscriber' }
 type Person = { email: string; password: string; appPassword: string }
-const POSTS = ['published', 'draft', 'invalid type', 'traversal', 'contributor draft', 'contributor published'] as const
+const POSTS = ['published', 'draft', 'invalid type', 'traversal', 'contributor draft', 'contributor published', 'unpublished later'] as const
 
 let server: ServerEnv
 let baseURL: string
@@ -65,6 +66,7 @@ test.beforeAll(async ({ playwright, databaseUrl, uploadsDir }, testInfo) => {
       feature('traversal', people.author.email, 'draft'),
       feature('contributor draft', people.contributor.email, 'draft'),
       feature('contributor published', people.contributor.email, 'publish'),
+      feature('unpublished later', people.author.email, 'publish'),
     ],
     people.author.email,
   )
@@ -268,7 +270,7 @@ test.describe('uploaded images as visitors load them', () => {
     expect(response.status()).toBe(200)
     expect(response.headers()['content-type']).toBe('image/jpeg')
     expect(response.headers()['x-content-type-options']).toBe('nosniff')
-    expect(response.headers()['cache-control'], 'a published post\'s image may be cached').toMatch(/public/)
+    expect(response.headers()['cache-control'], 'a published post\'s image may be cached').toBe('public, no-cache')
     const served = await response.body()
     expect(readGps(served), 'the copy visitors load').toBeNull()
     const original = await readFile(originalPath(uploadsDir, attachment.url))
@@ -283,6 +285,44 @@ test.describe('uploaded images as visitors load them', () => {
       if (attempt.status() === 200) expect(readGps(await attempt.body()), guess).toBeNull()
       else expect(attempt.status(), guess).toBe(404)
     }
+  })
+
+  test('a published post\'s image: any cache may keep it but must ask each time (304); once unpublished it is a 404 at once', async ({ databaseUrl }) => {
+    const attachment = await uploadOrThrow(anonymous, posts['unpublished later'], corpusFile(PHOTOS.nikon), 'later.jpg', { authorization: appPassword('author') })
+    const first = await anonymous.get(attachment.url)
+    expect(first.status()).toBe(200)
+    // no-cache, not max-age: a cache (a CDN, a proxy, the browser) asks again before each use, so it learns at once
+    // that the post was unpublished.
+    expect(first.headers()['cache-control']).toBe('public, no-cache')
+    const etag = first.headers().etag!
+    const lastModified = first.headers()['last-modified']!
+    expect(etag).toMatch(/^"[^"]+"$/)
+    expect(new Date(lastModified).getTime()).not.toBeNaN()
+
+    for (const [what, headers] of [
+      ['If-None-Match', { 'If-None-Match': etag }],
+      ['If-None-Match among others, weakly', { 'If-None-Match': `"other", W/${etag}` }],
+      ['If-Modified-Since', { 'If-Modified-Since': lastModified }],
+    ] as const) {
+      const again = await anonymous.get(attachment.url, { headers })
+      expect(again.status(), what).toBe(304)
+      expect(again.headers()['cache-control'], what).toBe('public, no-cache')
+      expect(again.headers().etag, what).toBe(etag)
+      expect((await again.body()).length, what).toBe(0)
+    }
+    expect((await anonymous.get(attachment.url, { headers: { 'If-None-Match': '"other"', 'If-Modified-Since': lastModified } })).status(), 'If-None-Match decides').toBe(200)
+    expect((await anonymous.get(attachment.url, { headers: { 'If-Modified-Since': new Date(Date.parse(lastModified) - 60_000).toUTCString() } })).status(), 'modified since').toBe(200)
+
+    await execSql(databaseUrl, 'UPDATE posts SET status = ? WHERE id = ?', ['draft', posts['unpublished later']])
+    // What a cache holding the image asks, and what a client without a copy asks: both are now told there is nothing.
+    for (const headers of [{ 'If-None-Match': etag }, { 'If-Modified-Since': lastModified }, {}] as Record<string, string>[]) {
+      const hidden = await anonymous.get(attachment.url, { headers })
+      expect(hidden.status(), JSON.stringify(headers)).toBe(404)
+      expect(hidden.headers()['cache-control'] ?? '', JSON.stringify(headers)).not.toMatch(/public/)
+    }
+    const author = await anonymous.get(attachment.url, { headers: { Authorization: appPassword('author') } })
+    expect(author.status()).toBe(200)
+    expect(author.headers()['cache-control']).toBe('private, no-store')
   })
 
   test('the images of a draft: 404 for anonymous visitors and for who may not edit it; 200, private, for its author and editors', async () => {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { expectWordPressError } from '../support/http'
 import { expect, test } from '../support/test'
 import { byDateThenIdDesc, expectedUrl, hiddenPosts, publicPlaces } from '../support/places'
 
@@ -71,6 +72,25 @@ test.describe('OGC API – Features', () => {
     for (const query of ['limit=0', 'limit=abc', 'offset=-1', 'bbox=1,2,3', 'bbox=0,50,10,40', 'bbox=a,b,c,d', 'colour=red', 'f=xml']) {
       const response = await request.get(`/ogc/collections/post/items?${query}`)
       expect(response.status(), query).toBe(400)
+    }
+  })
+
+  test('a huge offset is a 400 naming the largest one; the largest is an empty page; a huge limit is capped', async ({ request }) => {
+    // Past 2^31 - 1 the offset used to reach the database query and fail there: a 500.
+    for (const offset of ['2147483648', '9007199254740993', '99999999999999999999999', '9'.repeat(400)]) {
+      const body = await expectWordPressError(await request.get(`/ogc/collections/post/items?offset=${offset}`), 400, 'rest_invalid_param')
+      expect(body.data.params, offset.slice(0, 30)).toEqual({ offset: 'offset must be at most 2147483647.' })
+    }
+    const last = await request.get('/ogc/collections/post/items?offset=2147483647')
+    expect(last.status()).toBe(200)
+    const page = await last.json() as Items
+    expect(page.numberReturned).toBe(0)
+    expect(page.numberMatched).toBe(fixturePosts('post').length)
+    expect(page.links.map((l) => l.rel)).toContain('prev')
+    for (const limit of ['2147483648', '99999999999999999999999', '9'.repeat(400)]) {
+      const capped = await request.get(`/ogc/collections/post/items?limit=${limit}`)
+      expect(capped.status(), limit.slice(0, 30)).toBe(200)
+      expect((await capped.json() as Items).numberReturned).toBe(Math.min(1000, fixturePosts('post').length))
     }
   })
 

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../ogc/limits'
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from '../ogc/limits'
 import { DEFAULT_PER_PAGE, MAX_CLUSTER_BOX_PIXELS, MAX_PER_PAGE, MAX_ZOOM } from '../places/schemas'
 
 // The OpenAPI 3.1 description of every route of places/v1 and of the OGC API – Features (/ogc): served at /places/v1/openapi.json, the source of the
@@ -168,7 +168,7 @@ export function getOpenApiDocument(siteUrl: string): OpenApiDocument {
             collectionId,
             { name: 'bbox', in: 'query', description: 'min longitude, min latitude, max longitude, max latitude (CRS84); a west edge east of the east edge crosses the antimeridian.', schema: { type: 'string' } },
             { name: 'limit', in: 'query', description: `How many items, 1 to ${MAX_LIMIT} (larger values are capped).`, schema: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT } },
-            { name: 'offset', in: 'query', description: 'How many items to skip; the `next` and `prev` links carry it.', schema: { type: 'integer', minimum: 0, default: 0 } },
+            { name: 'offset', in: 'query', description: `How many items to skip, 0 to ${MAX_OFFSET} (larger values are a 400); the \`next\` and \`prev\` links carry it.`, schema: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 } },
           ],
           responses: {
             200: { description: 'The items', content: { 'application/geo+json': { schema: ref('OgcItems') } } },

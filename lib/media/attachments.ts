@@ -72,7 +72,16 @@ export async function deleteAttachment(actor: Actor | null, attachmentId: number
 
 const STORED_PATH = /^\d{4}\/\d{2}\/[a-z0-9_-]+\.[a-z]{3,4}$/
 
-export type ImageFile = { body: ReadableStream<Uint8Array>; mimeType: string; size: number; etag: string; isPublic: boolean }
+export type ImageFile = {
+  /** the file's bytes, opened only when asked for (a 304 never opens it) */
+  open: () => ReadableStream<Uint8Array>
+  mimeType: string
+  size: number
+  /** from the file's size and modification time: a stored file is only ever replaced whole (lib/media/storage.ts) */
+  etag: string
+  lastModified: Date
+  isPublic: boolean
+}
 
 /**
  * An uploaded image as visitors load it (the copy without location metadata): anyone may load the images of
@@ -92,10 +101,11 @@ export async function openPublicImage(relative: string, whoIsAsking: () => Promi
   const info = await stat(file).catch(() => null)
   if (!info) throw notFound
   return {
-    body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
+    open: () => Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
     mimeType: attachment.mimeType,
     size: info.size,
     etag: `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`,
+    lastModified: info.mtime,
     isPublic,
   }
 }

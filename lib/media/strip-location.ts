@@ -1,12 +1,14 @@
 import 'server-only'
 import { ExifTool } from 'exiftool-vendored'
+import { exiftoolProcessFactory } from './exiftool-process'
 
 // ExifTool (the Perl original, shipped in the exiftool-vendored.pl package) rewrites every format we accept,
 // WebP and HEIC included, without re-encoding the image. One long-lived process serves all requests.
 let exiftool: ExifTool | undefined
 
 function getExiftool(): ExifTool {
-  exiftool ??= new ExifTool({ maxProcs: 1, taskTimeoutMillis: 30_000 })
+  // Started so that it dies with this process, however this process dies (lib/media/exiftool-process.ts).
+  exiftool ??= new ExifTool({ maxProcs: 1, taskTimeoutMillis: 30_000, processFactory: exiftoolProcessFactory() })
   return exiftool
 }
 

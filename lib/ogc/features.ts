@@ -6,7 +6,7 @@ import { ApiError, invalidParams } from '../http/errors'
 import { postUrl } from '../places/geojson'
 import { isPostTypeKey } from '../places/schemas'
 import { PUBLIC_PLACE_WHERE } from '../places/visibility'
-import { DEFAULT_LIMIT, MAX_LIMIT } from './limits'
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from './limits'
 
 // OGC API – Features, Part 1: Core (https://docs.ogc.org/is/17-069r4/17-069r4.html) over the public places: one
 // collection per post type that has public places, GeoJSON items, bbox, limit and offset paging. It shows only what
@@ -108,17 +108,22 @@ export function parseItemsQuery(params: URLSearchParams): ItemsQuery {
     else if (Math.abs(w!) > 180 || Math.abs(e!) > 180 || Math.abs(s!) > 90 || Math.abs(n!) > 90 || s! > n!) invalid.bbox = 'bbox is out of range, or its minimum latitude is above its maximum.'
     else bbox = [w!, s!, e!, n!]
   }
-  const integer = (name: string, fallback: number, min: number): number => {
+  const integer = (name: string, fallback: number, min: number, max = Number.POSITIVE_INFINITY): number => {
     const raw = params.get(name)
     if (raw === null) return fallback
     if (!/^\d+$/.test(raw) || Number(raw) < min) {
       invalid[name] = `${name} must be an integer of at least ${min}.`
       return fallback
     }
+    if (Number(raw) > max) {
+      invalid[name] = `${name} must be at most ${max}.`
+      return fallback
+    }
     return Number(raw)
   }
+  // The standard asks that a limit above the maximum be served as the maximum, not refused: any size is capped.
   const limit = Math.min(integer('limit', DEFAULT_LIMIT, 1), MAX_LIMIT)
-  const offset = integer('offset', 0, 0)
+  const offset = integer('offset', 0, 0, MAX_OFFSET)
   if (Object.keys(invalid).length > 0) throw invalidParams(invalid)
   return { bbox, limit, offset }
 }

@@ -1,5 +1,5 @@
 import 'server-only'
-import { open, stat } from 'node:fs/promises'
+import { open, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { getDialect, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
@@ -262,6 +262,24 @@ class WxrImport {
     this.summary.posts++
   }
 
+  private uploadsRealPath: Promise<string> | undefined
+
+  /**
+   * Where an attachment's file really is, or null when that is outside the uploads folder. The folder comes from
+   * a WordPress site, perhaps someone else's: a `..` in _wp_attached_file, or a symbolic link in the folder (a
+   * copied backup keeps them), could otherwise make the import store, and the server serve, any file this user
+   * can read. So both paths are resolved with every link followed (realpath) before one is compared with the
+   * other. Throws ENOENT for a missing file.
+   */
+  private async fileInUploads(relative: string): Promise<string | null> {
+    const inside = (folder: string, file: string) => file.startsWith(folder + path.sep)
+    if (!inside(path.resolve(this.options.uploadsDir!), path.resolve(this.options.uploadsDir!, relative))) return null
+    this.uploadsRealPath ??= realpath(this.options.uploadsDir!)
+    const folder = await this.uploadsRealPath
+    const file = await realpath(path.resolve(folder, relative))
+    return inside(folder, file) ? file : null
+  }
+
   private async addAttachment(item: WxrItem): Promise<void> {
     if (item.guid && (await this.tx.attachment.findUnique({ where: { sourceGuid: item.guid }, select: { id: true } }))) {
       this.summary.skipped++
@@ -277,13 +295,13 @@ class WxrImport {
       this.warn(`attachment ${describe(item)}: ${relative ? 'no --uploads folder was given' : 'it names no file (_wp_attached_file)'}; not imported`)
       return
     }
-    const file = path.resolve(this.options.uploadsDir, relative)
-    if (!file.startsWith(path.resolve(this.options.uploadsDir) + path.sep)) {
-      this.warn(`attachment ${describe(item)}: its file "${relative}" lies outside the uploads folder; not imported`)
-      return
-    }
     let image: StoredImage
     try {
+      const file = await this.fileInUploads(relative)
+      if (file === null) {
+        this.warn(`attachment ${describe(item)}: its file "${relative}" lies outside the uploads folder; not imported`)
+        return
+      }
       const handle = await open(file)
       image = await storeImage(relative, handle.createReadStream())
     } catch (error) {

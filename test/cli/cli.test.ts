@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import Database from 'better-sqlite3'
+import pg from 'pg'
+import { verifyPassword } from '../../lib/auth/passwords'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 
 // The command line, run as operators run it (`node bin/places.mjs …` is what `npx places` runs), on real databases.
@@ -11,11 +14,58 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from '../support
 type Run = { status: number | null; stdout: string; stderr: string }
 
 function places(url: string, ...args: string[]): Run {
+  return placesWithInput(url, '', ...args)
+}
+
+/** The command with `input` on its standard input (a pipe, not a terminal). */
+function placesWithInput(url: string, input: string, ...args: string[]): Run {
   const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], {
     env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test' },
     encoding: 'utf8',
+    input,
   })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** Whether `password` is the stored password of the user, read from the database itself. */
+async function hasPassword(url: string, email: string, password: string): Promise<boolean> {
+  const sql = 'SELECT password_hash AS hash FROM users WHERE email = '
+  let row: { hash: string | null } | undefined
+  if (url.startsWith('file:')) {
+    const db = new Database(url.slice('file:'.length), { readonly: true })
+    row = db.prepare(`${sql}?`).get(email) as typeof row
+    db.close()
+  } else {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    row = (await client.query(`${sql}$1`, [email])).rows[0] as typeof row
+    await client.end()
+  }
+  assert.ok(row, `no user ${email}`)
+  return row.hash !== null && verifyPassword(password, row.hash)
+}
+
+/**
+ * The command on a pseudo-terminal (util-linux's `script`), as a person runs it: `answers` are typed, each once
+ * the prompt before it is shown; returns everything the terminal showed. Null where `script` is missing.
+ */
+async function placesOnTerminal(url: string, args: string[], answers: { after: RegExp; type: string }[]): Promise<{ status: number | null; screen: string } | null> {
+  if (spawnSync('script', ['--version']).status !== 0) return null
+  const command = ['node', 'bin/places.mjs', ...args].map((arg) => `'${arg.replace(/'/g, "'\\''")}'`).join(' ')
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test' } })
+  let screen = ''
+  let next = 0
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    screen += chunk
+    // Typed only once the prompt shows: before that the terminal is still in its echoing mode, as for a person.
+    const answer = answers[next]
+    if (answer && answer.after.test(screen.slice(screen.lastIndexOf('\n') + 1))) {
+      next++
+      child.stdin.write(answer.type)
+    }
+  })
+  const status = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+  return { status, screen }
 }
 
 function ok(run: Run): string {
@@ -55,6 +105,12 @@ test('help lists every command; mistakes in the call exit 2 with the usage', () 
   assert.equal(missing.status, 2)
   assert.match(missing.stderr, /--email is required/)
   assert.equal(places(url, 'import', 'a.json', 'b.json').status, 2)
+  for (const command of ['create', 'set-password']) {
+    const usage = ok(places(url, 'user', command, '--help'))
+    assert.match(usage, /--password-stdin/, command)
+    assert.match(usage, /asked for on the terminal, without echo/, command)
+    assert.match(usage, /--password P works too, but is unsafe: .*process list \(ps\)/s, command)
+  }
   assert.equal(places(url, 'export', '--bogus').status, 2)
 })
 
@@ -80,6 +136,57 @@ for (const kind of databaseKinds) {
       assert.equal(bad.status, 1)
       assert.match(bad.stderr, /email: .*password: must be at least 8 characters.*role: must be one of administrator, editor, author, contributor, subscriber/)
       assert.match(ok(places(db.url, 'user', 'create', '--email', 'author@example.org', '--password', 'long enough', '--role', 'author', '--json')), /^\{"id":\d+\}\n$/)
+    })
+
+    test('user create and set-password read the password from standard input with --password-stdin, one line', async () => {
+      assert.match(ok(placesWithInput(db.url, 'from stdin one\n', 'user', 'create', '--email', 'stdin@example.org', '--role', 'author', '--password-stdin')), /^\d+\n$/)
+      assert.ok(await hasPassword(db.url, 'stdin@example.org', 'from stdin one'), 'the trailing newline is dropped')
+      for (const [input, password] of [['from stdin two\r\n', 'from stdin two'], ['no newline at all', 'no newline at all'], ['  spaces kept  \n', '  spaces kept  ']] as const) {
+        assert.match(ok(placesWithInput(db.url, input, 'user', 'set-password', '--email', 'stdin@example.org', '--password-stdin')), /Password set for stdin@example\.org/)
+        assert.ok(await hasPassword(db.url, 'stdin@example.org', password), JSON.stringify(input))
+      }
+      for (const [input, message] of [['two\nlines\n', /standard input must hold the password alone, on one line/], ['', /standard input holds no password/], ['\n', /standard input holds no password/]] as const) {
+        const refused = placesWithInput(db.url, input, 'user', 'set-password', '--email', 'stdin@example.org', '--password-stdin')
+        assert.equal(refused.status, 2, JSON.stringify(input))
+        assert.match(refused.stderr, message)
+      }
+      assert.ok(await hasPassword(db.url, 'stdin@example.org', '  spaces kept  '), 'a refused call changes nothing')
+      const both = placesWithInput(db.url, 'long enough\n', 'user', 'set-password', '--email', 'stdin@example.org', '--password-stdin', '--password', 'long enough')
+      assert.equal(both.status, 2)
+      assert.match(both.stderr, /give --password or --password-stdin, not both/)
+    })
+
+    test('without --password or --password-stdin and without a terminal: exit 2 saying how to give one; nothing changes', async () => {
+      const create = places(db.url, 'user', 'create', '--email', 'nopassword@example.org', '--role', 'author')
+      assert.equal(create.status, 2)
+      assert.match(create.stderr, /no password: pass it on standard input with --password-stdin, or run this on a terminal to be asked for it/)
+      assert.match(create.stderr, /Usage: places user create/)
+      const set = places(db.url, 'user', 'set-password', '--email', 'stdin@example.org')
+      assert.equal(set.status, 2)
+      assert.match(set.stderr, /no password: pass it on standard input with --password-stdin/)
+      assert.ok(await hasPassword(db.url, 'stdin@example.org', '  spaces kept  '))
+      assert.equal(places(db.url, 'user', 'create', '--email', 'nopassword@example.org', '--role', 'author', '--password', 'long enough').status, 0, 'the user was not created before')
+    })
+
+    test('on a terminal the password is asked for twice, never shown', async (t) => {
+      const typed = 'typed on the terminal'
+      ok(places(db.url, 'user', 'create', '--email', 'terminal@example.org', '--role', 'author', '--password', 'long enough'))
+      const asked = await placesOnTerminal(db.url, ['user', 'set-password', '--email', 'terminal@example.org'], [
+        { after: /^Password: $/, type: `${typed}\r` },
+        { after: /^Password again: $/, type: `${typed}\r` },
+      ])
+      if (asked === null) return t.skip('util-linux script is not installed')
+      assert.equal(asked.status, 0, asked.screen)
+      assert.match(asked.screen, /Password set for terminal@example\.org/)
+      assert.ok(!asked.screen.includes(typed), `the password was echoed: ${JSON.stringify(asked.screen)}`)
+      assert.ok(await hasPassword(db.url, 'terminal@example.org', typed))
+      const differ = await placesOnTerminal(db.url, ['user', 'set-password', '--email', 'terminal@example.org'], [
+        { after: /^Password: $/, type: 'first of two tries\r' },
+        { after: /^Password again: $/, type: 'second of two tries\r' },
+      ])
+      assert.equal(differ!.status, 2)
+      assert.match(differ!.screen, /the two passwords differ; nothing was changed/)
+      assert.ok(await hasPassword(db.url, 'terminal@example.org', typed))
     })
 
     test('application passwords: created and shown once, listed without the secret, revoked', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -130,3 +130,58 @@ for (const kind of databaseKinds) {
     })
   })
 }
+
+/** A WordPress export of one published post and an attachment for each of `files` (paths under wp-content/uploads). */
+function exportWithAttachments(files: string[]): string {
+  const attachment = (file: string, i: number) => `
+  <item><title><![CDATA[photo ${i}]]></title><guid isPermaLink="false">https://escape.example/uploads/${i}</guid>
+    <wp:post_id>${900 + i}</wp:post_id><wp:status><![CDATA[inherit]]></wp:status><wp:post_parent>800</wp:post_parent>
+    <wp:menu_order>${i}</wp:menu_order><wp:post_type><![CDATA[attachment]]></wp:post_type>
+    <wp:postmeta><wp:meta_key><![CDATA[_wp_attached_file]]></wp:meta_key><wp:meta_value><![CDATA[${file}]]></wp:meta_value></wp:postmeta></item>`
+  return `<?xml version="1.0" encoding="UTF-8" ?>
+<rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>
+  <wp:wxr_version>1.2</wp:wxr_version>
+  <item><title><![CDATA[Escape]]></title><guid isPermaLink="false">https://escape.example/?p=800</guid>
+    <wp:post_id>800</wp:post_id><wp:post_date><![CDATA[2020-05-01 12:00:00]]></wp:post_date><wp:post_name><![CDATA[escape]]></wp:post_name>
+    <wp:status><![CDATA[publish]]></wp:status><wp:post_type><![CDATA[post]]></wp:post_type></item>${files.map(attachment).join('')}
+</channel></rss>`
+}
+
+describe('places import-wxr reads attachment files only from inside --uploads', () => {
+  let db: TestDatabase
+  before(async () => {
+    db = await createTestDatabase('sqlite')
+  })
+  after(() => db.drop())
+
+  test('a symbolic link (to a file or a folder) or a .. out of the uploads folder is a warning naming the item; the rest is imported', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'places-wxr-escape-'))
+    // Somewhere else on the machine: a real photo, with GPS, that the export's uploads folder points at.
+    const outside = path.join(dir, 'elsewhere')
+    mkdirSync(outside)
+    const secret = readFileSync(path.join(UPLOADS, '2020', '05', 'rome.jpg'))
+    writeFileSync(path.join(outside, 'secret.jpg'), secret)
+    const uploads = path.join(dir, 'wp-content', 'uploads')
+    mkdirSync(path.join(uploads, '2020', '05'), { recursive: true })
+    copyFileSync(path.join(UPLOADS, '2020', '05', 'plain.jpg'), path.join(uploads, '2020', '05', 'plain.jpg'))
+    symlinkSync(path.join(outside, 'secret.jpg'), path.join(uploads, '2020', '05', 'link.jpg'))
+    symlinkSync(outside, path.join(uploads, '2020', '06'))
+    // A link that stays inside the folder is fine.
+    symlinkSync(path.join(uploads, '2020', '05', 'plain.jpg'), path.join(uploads, '2020', '05', 'alias.jpg'))
+    const wxr = path.join(dir, 'escape.xml')
+    writeFileSync(wxr, exportWithAttachments(['2020/05/plain.jpg', '2020/05/link.jpg', '2020/06/secret.jpg', '../../elsewhere/secret.jpg', '2020/05/alias.jpg']))
+
+    const storedIn = path.join(dir, 'stored')
+    const env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: storedIn }
+    const run = spawnSync(process.execPath, ['bin/places.mjs', 'import-wxr', wxr, '--uploads', uploads], { env, encoding: 'utf8' })
+    assert.equal(run.status, 0, run.stderr)
+    assert.match(run.stdout, /Imported 1 posts, 0 categories and 2 attachments/)
+    for (const [i, file] of [[1, '2020/05/link.jpg'], [2, '2020/06/secret.jpg'], [3, '../../elsewhere/secret.jpg']] as const) {
+      const warning = new RegExp(`attachment item "photo ${i}" \\(WordPress id ${900 + i}, line \\d+\\): its file "${file.replace(/\./g, '\\.')}" lies outside the uploads folder; not imported`)
+      assert.match(run.stderr, warning)
+    }
+    const stored = readdirSync(path.join(storedIn, 'originals'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())
+    assert.equal(stored.length, 2)
+    for (const entry of stored) assert.notDeepEqual(readFileSync(path.join(entry.parentPath, entry.name)), secret, 'the file outside was not copied in')
+  })
+})

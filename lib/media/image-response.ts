@@ -1,0 +1,41 @@
+import 'server-only'
+import { matchesEtag } from '../http/route'
+import type { ImageFile } from './attachments'
+
+// An image of a published post may be kept by any cache, but only on condition that it asks again before each use
+// (`no-cache`): the question reaches openPublicImage, which checks the post is still published, so unpublishing
+// a post hides its images at once, even from a CDN that holds them. The validators make the question cheap, a 304
+// without the file being read. (A `max-age` would let caches serve the image of a post unpublished since.) An image
+// that only editors may see is kept by no cache.
+const PUBLIC = 'public, no-cache'
+const PRIVATE = 'private, no-store'
+
+/**
+ * Whether the client's copy is current (RFC 9110 §13.1): If-None-Match decides when sent; otherwise
+ * If-Modified-Since, to the second, as HTTP dates go.
+ */
+function isNotModified(request: Request, image: ImageFile): boolean {
+  const ifNoneMatch = request.headers.get('if-none-match')
+  if (ifNoneMatch !== null) return matchesEtag(ifNoneMatch, image.etag)
+  const since = Date.parse(request.headers.get('if-modified-since') ?? '')
+  return Number.isFinite(since) && Math.floor(image.lastModified.getTime() / 1000) * 1000 <= since
+}
+
+/** The answer to GET /uploads/…: the image, or a 304 when the client's copy is current. */
+export function imageResponse(request: Request, image: ImageFile): Response {
+  const validators = {
+    ETag: image.etag,
+    'Last-Modified': image.lastModified.toUTCString(),
+    'Cache-Control': image.isPublic ? PUBLIC : PRIVATE,
+  }
+  if (isNotModified(request, image)) return new Response(null, { status: 304, headers: validators })
+  return new Response(image.open(), {
+    headers: {
+      ...validators,
+      'Content-Type': image.mimeType,
+      'Content-Length': String(image.size),
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'",
+    },
+  })
+}
