@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import autocannon from 'autocannon'
-import { runPlaces } from '../support/cli'
+import { runPlaces, runPlacesAsync } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 import { startServer, type RunningServer } from '../support/server'
 
@@ -35,7 +35,8 @@ for (const kind of databaseKinds) {
     let authorization: string
     let photoPost: string
     const places = (...args: string[]) => runPlaces(env, ...args)
-    const countPosts = () => (JSON.parse(places('export', '--all-statuses')) as { features: unknown[] }).features.length
+    // Once the server runs, the command line runs beside it without holding this process's event loop (runPlacesAsync).
+    const countPosts = async () => (JSON.parse(await runPlacesAsync(env, 'export', '--all-statuses')) as { features: unknown[] }).features.length
     const geojson = (features: unknown[]) => JSON.stringify({ type: 'FeatureCollection', features })
 
     before(async () => {
@@ -98,7 +99,10 @@ for (const kind of databaseKinds) {
 
       const connectionErrors: Record<string, number> = {}
       const result = await new Promise<autocannon.Result>((resolve, reject) => {
-        const load = autocannon({ url: server.url, connections: 64, duration: SECONDS, requests: reads }, (error, done) => (error ? reject(error) : resolve(done)))
+        // What is asserted is that nothing fails and nothing is lost, not how fast: latency is the bench's to measure
+        // (BENCHMARKS.md). So a slow answer on a starved 2-core machine, which runs this client, the server and the
+        // imports at once, is waited for (autocannon's own limit is 10 s) rather than counted as an error.
+        const load = autocannon({ url: server.url, connections: 64, duration: SECONDS, timeout: 120, requests: reads }, (error, done) => (error ? reject(error) : resolve(done)))
         load.on('reqError', (error: NodeJS.ErrnoException) => {
           connectionErrors[error.code ?? error.message] = (connectionErrors[error.code ?? error.message] ?? 0) + 1
         })
@@ -113,7 +117,7 @@ for (const kind of databaseKinds) {
       assert.ok(result.requests.total > 0, 'requests were answered')
       assert.deepEqual(failures, [])
       assert.ok(imported.length >= 2 && uploaded.length >= 2, `writes: ${imported.length} imports, ${uploaded.length} uploads`)
-      const titles = new Set((JSON.parse(places('export')) as { features: { properties: { title: string } }[] }).features.map((f) => f.properties.title))
+      const titles = new Set((JSON.parse(await runPlacesAsync(env, 'export')) as { features: { properties: { title: string } }[] }).features.map((f) => f.properties.title))
       for (const title of imported) assert.ok(titles.has(title), `${title} is there`)
       const gps = await fetch(`${server.url}/places/v1/attachment-exif-gps/${photoPost}`, { headers: { authorization } })
       assert.equal(gps.status, 200)
@@ -121,18 +125,15 @@ for (const kind of databaseKinds) {
     })
 
     test('an import killed half-way imports nothing', { timeout: 120_000 }, async () => {
-      const before = countPosts()
+      const before = await countPosts()
       writePlaces(path.join(dir, 'big.geojson'), 30_000)
       const child = spawn(process.execPath, ['bin/places.mjs', 'import', path.join(dir, 'big.geojson')], { env, stdio: 'ignore' })
       await new Promise((resolve) => setTimeout(resolve, 2500))
       assert.equal(child.exitCode, null, 'the import is still running when it is killed')
       child.kill('SIGKILL')
       await new Promise((resolve) => child.once('exit', resolve))
-      // The server is asked before countPosts(), whose spawnSync holds this process's event loop: fetch keeps idle
-      // connections for reuse, and one the server closed (after its advertised 5 s) while the loop was held looks
-      // open until the loop runs again; reused then, it fails with "other side closed".
+      assert.equal(await countPosts(), before)
       assert.equal((await fetch(`${server.url}/healthz`)).status, 200)
-      assert.equal(countPosts(), before)
     })
 
     test('a server killed during an upload restarts with no partial file and no row for it', { timeout: 120_000 }, async () => {
