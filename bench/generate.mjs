@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A deterministic set of N places in the import format of `places import` (spec/CLI.md), streamed as it is made:
+// A deterministic set of N places in the import format of `places import` (docs/cli.md), streamed as it is made:
 //
 //   node bench/generate.mjs 100000 > places.geojson       (optional second argument: the seed, default 1)
 //

@@ -1,4 +1,4 @@
-// The command line of spec/CLI.md: parses arguments, calls lib/, prints. Run it as `npx places`.
+// The command line of docs/cli.md: parses arguments, calls lib/, prints. Run it as `npx places`.
 import { open } from 'node:fs/promises'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { createAppPassword, listAppPasswords, revokeAppPassword } from '../lib/auth/app-passwords'

@@ -1,6 +1,6 @@
 import { expect, test } from '../support/test'
 
-// DECISIONS.md, URLs: routes are served at /places/v1/...; the same routes also answer at /wp-json/places/v1/...
+// docs/api.md, URLs: routes are served at /places/v1/...; the same routes also answer at /wp-json/places/v1/...
 // so that clients written for the WordPress plugin work unchanged.
 
 const PATHS = [

@@ -14,7 +14,7 @@ import {
 } from '../support/places-cli'
 import { expect, test } from '../support/test'
 
-// Application passwords (DECISIONS.md, Credentials: HTTP Basic `user:app-password`, as WordPress's; created,
+// Application passwords (docs/api.md, Credentials: HTTP Basic `user:app-password`, as WordPress's; created,
 // listed and revoked per user, shown once, stored hashed) and the sign-in of the session cookie, which slows down
 // after repeated wrong passwords for an account.
 

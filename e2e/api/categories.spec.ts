@@ -12,7 +12,7 @@ import {
 } from '../support/places'
 import { expect, test } from '../support/test'
 
-// GET /geojson?category=ID: places-api.md 4.2; DECISIONS.md Query parameters (descendants, unknown id, non-integer).
+// GET /geojson?category=ID: docs/api.md, Query parameters (descendants, unknown id, non-integer).
 // There is no category route: the ids the CLI gave the fixture's categories are read from the database.
 
 const getFeatures = async (...args: Parameters<typeof getCollection>) => (await getCollection(...args)).features

@@ -11,7 +11,7 @@ import {
   publicPlaces,
 } from '../support/places'
 
-// GET /places/v1/geojson: places-api.md 2.2, 4.2, 7, 8; DECISIONS.md Ordering, Query parameters.
+// GET /places/v1/geojson: docs/api.md, Routes, Ordering, Query parameters, Errors.
 
 const idsOf = (collection: Collection) => collection.features.map((f) => f.properties.id)
 

@@ -2,7 +2,7 @@ import { expectNoLeak, expectWordPressError, PREFIXES } from '../support/http'
 import { fixturePost } from '../support/places'
 import { expect, test } from '../support/test'
 
-// DECISIONS.md, Errors: every error is `{"code","message","data":{"status"}}` with the HTTP status, a stable code,
+// docs/api.md, Errors: every error is `{"code","message","data":{"status"}}` with the HTTP status, a stable code,
 // never a stack trace or SQL. Unknown routes answer as WordPress's REST server does: 404 rest_no_route.
 
 test.describe('errors', () => {

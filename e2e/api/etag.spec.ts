@@ -8,7 +8,7 @@ import { expectCors, expectWordPressError, PREFIXES } from '../support/http'
 import { expectedIds, normaliseFeature, type Feature } from '../support/places'
 import { expect, test } from '../support/test'
 
-// DECISIONS.md, Caching: the geojson routes send an ETag that changes whenever any data they depend on changes, and
+// docs/api.md, Caching: the geojson routes send an ETag that changes whenever any data they depend on changes, and
 // answer If-None-Match with 304.
 //
 // Its last test writes (one `places import` of a post of its own type, `etagtest`). Other spec files write too, in

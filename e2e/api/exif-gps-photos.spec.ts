@@ -23,8 +23,8 @@ import { expect, test } from '../support/test'
 
 // Every real photo of test/fixtures/exif through the real upload route (POST /places/v1/media), the GPS the app
 // stored against ExifTool's ground truth (truth.json, to 1e-6 degrees), and GET /attachment-exif-gps/{id} for a post
-// with only that photo. Then which image is "first" (DECISIONS.md, Ordering: position, then upload time, then id,
-// ascending; only images; places-api.md 2.3: 0,0 and out-of-range coordinates count as missing).
+// with only that photo. Then which image is "first" (docs/api.md, Ordering: position, then upload time, then id,
+// ascending; only images; docs/api.md, Types in the attachment GPS result: 0,0 and out-of-range coordinates count as missing).
 
 // Uploads run ExifTool on the server: give them room on a busy machine.
 test.describe.configure({ timeout: 90_000 })

@@ -15,14 +15,14 @@ import {
 } from '../support/places-cli'
 import { expect, test } from '../support/test'
 
-// GET /places/v1/attachment-exif-gps/{id} is for callers who may edit the post (places-api.md 4.3, 5). Its answer
-// for every role × own or another's post × every status × every kind of credentials, against DECISIONS.md:
+// GET /places/v1/attachment-exif-gps/{id} is for callers who may edit the post (docs/api.md, Routes, Capabilities). Its answer
+// for every role × own or another's post × every status × every kind of credentials, against docs/api.md:
 //   no credentials → 401 rest_forbidden; wrong credentials (bad password, revoked token) → 401
 //   rest_invalid_credentials; credentials without edit_post (a post that does not exist included) → 403
 //   rest_forbidden; allowed → 200 (every post here has a photo with GPS). Always `Cache-Control: private, no-store`.
-// The expected answers come from the rules of DECISIONS.md, written out in e2e/support/auth.ts (mayEditPost).
+// The expected answers come from the rules of docs/api.md, written out in e2e/support/auth.ts (mayEditPost).
 //
-// Trash: DECISIONS.md says a trashed post counts with the status it had before. The import format has no "status
+// Trash: docs/api.md says a trashed post counts with the status it had before. The import format has no "status
 // before trash", so a trashed post imported by `places import` has no earlier status, and the app counts it as a
 // draft; the trashed posts here are tested as drafts.
 const TRASHED_POST_WAS: Exclude<Status, 'trash'> = 'draft'
@@ -156,7 +156,7 @@ async function checkAll(cases: { label: string; send: () => Promise<APIResponse>
 const route = (id: number | string, prefix = '/places/v1') => `${prefix}/attachment-exif-gps/${id}`
 
 test.describe('attachment-exif-gps: who may read it', () => {
-  test('the rules as written out here say what DECISIONS.md sums them up as', () => {
+  test('the rules as written out here say what docs/api.md sums them up as', () => {
     // "administrators and editors may edit any post; authors their own; contributors their own unpublished,
     // unscheduled posts; subscribers and anonymous callers nothing."
     for (const status of STATUSES) {

@@ -12,7 +12,7 @@ import {
   type Feature,
 } from '../support/places'
 
-// GET /places/v1/geojson/{id}: places-api.md 2.1, 4.1, 7; DECISIONS.md Storage, Errors, URLs.
+// GET /places/v1/geojson/{id}: docs/api.md, The Feature, Storage of geodata, Errors, URLs.
 
 const publicFixturePosts = fixturePosts.filter(isPublicPlace)
 const fixtureFeatureById = (id: number) => fixtureFeatures.find((f) => f.properties.id === id)!

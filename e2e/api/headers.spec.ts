@@ -2,7 +2,7 @@ import { expectCors, expectGeoJsonContentType, expectWordPressError, PREFIXES } 
 import { fixturePost } from '../support/places'
 import { expect, test } from '../support/test'
 
-// DECISIONS.md, Caching: the geojson routes allow cross-origin GET (CORS). Successes are GeoJSON
+// docs/api.md, Caching: the geojson routes allow cross-origin GET (CORS). Successes are GeoJSON
 // (application/geo+json, RFC 7946), errors are JSON.
 
 const ORIGIN = 'https://maps.example.org'

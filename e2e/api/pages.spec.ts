@@ -2,7 +2,7 @@ import { createUser, importPosts, runId } from '../support/places-cli'
 import { bulkPosts, fixturePost, fixturePosts, hiddenPosts, isPublicPlace, type Feature } from '../support/places'
 import { expect, test } from '../support/test'
 
-// DECISIONS.md, URLs: properties.url is the absolute public URL of the post's own page, which the app serves.
+// docs/api.md, URLs: properties.url is the absolute public URL of the post's own page, which the app serves.
 
 /** HTML text with its character references decoded, to look for a title as a reader would see it. */
 function decodeHtml(html: string): string {

@@ -1,7 +1,7 @@
 import { expect, type APIRequest, type APIRequestContext, type APIResponse } from '@playwright/test'
 import type { Role } from './places-cli'
 
-// Credentials for the protected route (DECISIONS.md, Credentials): an application password sent with HTTP Basic
+// Credentials for the protected route (docs/api.md, Credentials): an application password sent with HTTP Basic
 // (`email:app-password`, as WordPress's Application Passwords), or the session cookie of next-auth's sign-in.
 
 export const ROLES: readonly Role[] = ['administrator', 'editor', 'author', 'contributor', 'subscriber']
@@ -79,7 +79,7 @@ export async function signInOrThrow(request: APIRequest, baseURL: string, email:
   return result.context
 }
 
-// DECISIONS.md, Capabilities: the roles' primitive capabilities, as in WordPress.
+// docs/api.md, Capabilities: the roles' primitive capabilities, as in WordPress.
 type Capability = 'edit_posts' | 'edit_others_posts' | 'edit_published_posts' | 'edit_private_posts'
 const CAPABILITIES: Record<Role, readonly Capability[]> = {
   administrator: ['edit_posts', 'edit_others_posts', 'edit_published_posts', 'edit_private_posts'],
@@ -90,7 +90,7 @@ const CAPABILITIES: Record<Role, readonly Capability[]> = {
 }
 
 /**
- * Whether `role` holds `edit_post` on a post of this status, its own or another's (DECISIONS.md, Capabilities):
+ * Whether `role` holds `edit_post` on a post of this status, its own or another's (docs/api.md, Capabilities):
  * own post: `edit_published_posts` when published or scheduled, else `edit_posts`; another's: `edit_others_posts`,
  * plus `edit_published_posts` when published or scheduled, plus `edit_private_posts` when private. A trashed post
  * counts with the status it had before: `statusBeforeTrash`.
@@ -106,7 +106,7 @@ export function mayEditPost(role: Role, isOwn: boolean, status: Status, statusBe
 
 export const PRIVATE_NO_STORE = 'private, no-store'
 
-/** DECISIONS.md, Caching: every answer of the protected route, success or error, is `Cache-Control: private, no-store`. */
+/** docs/api.md, Caching: every answer of the protected route, success or error, is `Cache-Control: private, no-store`. */
 export function expectPrivateNoStore(response: APIResponse, what: string): void {
   expect(response.headers()['cache-control'], `Cache-Control of ${what}`).toBe(PRIVATE_NO_STORE)
 }

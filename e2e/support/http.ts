@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test'
 import type { Feature } from './places'
 
-/** Both places where the routes answer (DECISIONS.md, URLs). */
+/** Both places where the routes answer (docs/api.md, URLs). */
 export const PREFIXES = ['/places/v1', '/wp-json/places/v1'] as const
 
 // What a leaked stack trace, file path or SQL statement looks like.
@@ -35,7 +35,7 @@ export function expectGeoJsonContentType(response: APIResponse): void {
 export type WordPressError = { code: string; message: string; data: { status: number } & Record<string, unknown> }
 
 /**
- * A WordPress-shaped error (DECISIONS.md, Errors): this status, `{"code","message","data":{"status"}}` with this
+ * A WordPress-shaped error (docs/api.md, Errors): this status, `{"code","message","data":{"status"}}` with this
  * code and the same status, a human message, JSON, never a stack trace or SQL.
  */
 export async function expectWordPressError(
@@ -74,7 +74,7 @@ export async function getCollection(request: APIRequestContext, query = '', pref
 }
 
 /**
- * places-api.md 2.1: a Feature is exactly type, geometry and properties; a Point geometry of two numbers
+ * docs/api.md, The Feature: a Feature is exactly type, geometry and properties; a Point geometry of two numbers
  * [longitude, latitude]; properties exactly id (number), title, url and address (strings).
  */
 export function expectFeatureShape(feature: Feature): void {

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
-// The real command line (spec/CLI.md), run against one project's server: the specs make their users, posts,
+// The real command line (docs/cli.md), run against one project's server: the specs make their users, posts,
 // application passwords and attachments the way an operator would.
 
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -71,7 +71,7 @@ export async function createUser(server: ServerEnv, email: string, password: str
   return id
 }
 
-/** One feature of the import format (spec/CLI.md). */
+/** One feature of the import format (docs/cli.md). */
 export type ImportFeature = {
   type: 'Feature'
   geometry: { type: 'Point'; coordinates: [number, number] } | null

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { bulkFeatures } from '../fixtures/bulk.mjs'
 
-// What the server must answer, computed from the fixture files and the rules of places-api.md and DECISIONS.md,
+// What the server must answer, computed from the fixture files and the rules of docs/api.md,
 // never from the server itself.
 
 export const FIXTURE_FILE = path.join(__dirname, '..', 'fixtures', 'places.geojson')
@@ -23,7 +23,7 @@ type FixtureFeature = {
   }
 }
 
-/** One post of the fixtures, with the import format's defaults applied (spec/CLI.md). */
+/** One post of the fixtures, with the import format's defaults applied (docs/cli.md). */
 export type FixturePost = {
   id: number
   title: string
@@ -99,7 +99,7 @@ export function expectedFeature(siteUrl: string, post: FixturePost): Feature {
   }
 }
 
-/** Newest publish date first; ties by id, higher first (DECISIONS.md, Ordering). */
+/** Newest publish date first; ties by id, higher first (docs/api.md, Ordering). */
 export function byDateThenIdDesc(a: FixturePost, b: FixturePost): number {
   return b.date - a.date || b.id - a.id
 }

@@ -6,7 +6,7 @@ const STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const
 const ME = 1
 const OTHER = 2
 
-// DECISIONS.md, "So:": administrators and editors may edit any post; authors their own; contributors their own
+// docs/api.md, Capabilities ("So …"): administrators and editors may edit any post; authors their own; contributors their own
 // unpublished, unscheduled posts; subscribers and anonymous callers nothing.
 function expected(role: Role, own: boolean, status: string): boolean {
   switch (role) {

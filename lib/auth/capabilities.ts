@@ -1,5 +1,5 @@
 // The one permission rule of Places: WordPress's roles, their primitive capabilities, and the meta capabilities
-// `edit_post` and `delete_post` as its map_meta_cap maps them (spec/DECISIONS.md). The REST routes, the admin and
+// `edit_post` and `delete_post` as its map_meta_cap maps them (docs/api.md, Capabilities). The REST routes, the admin and
 // the command line all ask here.
 
 export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const

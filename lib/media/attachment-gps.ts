@@ -8,7 +8,7 @@ export type AttachmentGps = { latitude: number; longitude: number; attachment_id
 
 /**
  * GET /places/v1/attachment-exif-gps/{id}: the GPS of the first image attached to the post that has usable GPS.
- * "First" is DECISIONS.md's order: position (WordPress's menu_order), then upload time, then id. The GPS was read
+ * "First" is the order of docs/api.md, Ordering: position (WordPress's menu_order), then upload time, then id. The GPS was read
  * from each file when it was stored, so this reads only the database.
  */
 export async function getAttachmentGps(actor: Actor | null, postId: number): Promise<AttachmentGps> {

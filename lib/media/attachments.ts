@@ -20,7 +20,7 @@ export async function uploadAttachment(actor: Actor | null, upload: NewUpload): 
   return storeAttachment(upload)
 }
 
-// DECISIONS.md's order of a post's attachments, which GET /attachment-exif-gps walks (lib/media/attachment-gps.ts):
+// The order of a post's attachments (docs/api.md, Ordering), which GET /attachment-exif-gps walks (lib/media/attachment-gps.ts):
 // position (WordPress's menu_order), then upload time, then id.
 /** A post's attachments in their order, for someone who may edit it. */
 export async function listPostAttachments(actor: Actor | null, postId: number): Promise<AttachmentDto[]> {

@@ -3,7 +3,7 @@ import ExifReader from 'exifreader'
 export type Gps = { latitude: number; longitude: number }
 
 /**
- * The rules of places-api.md 2.3 on coordinates read from a photo: both must be finite numbers in range, and the
+ * The rules of docs/api.md, Types in the attachment GPS result on coordinates read from a photo: both must be finite numbers in range, and the
  * pair 0,0 (what cameras write when they have no fix) counts as missing.
  */
 export function usableGps(latitude: unknown, longitude: unknown): Gps | null {

@@ -130,7 +130,7 @@ export function titleFromFilename(filename: string): string {
   return cleanTitle(stem(filename))
 }
 
-/** The order of a post's attachments (DECISIONS.md): position, as WordPress's menu_order, then upload time, then id. */
+/** The order of a post's attachments (docs/api.md): position, as WordPress's menu_order, then upload time, then id. */
 export const ATTACHMENT_ORDER = [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }] as const
 
 export const ATTACHMENT_FIELDS = { id: true, postId: true, position: true, title: true, mimeType: true, size: true, filePath: true, latitude: true, longitude: true } as const

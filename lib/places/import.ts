@@ -183,7 +183,7 @@ async function check(source: FeatureSource, onChecked: ImportOptions['onChecked'
 }
 
 /**
- * Imports an import-format FeatureCollection (spec/CLI.md) in one transaction: all of it, or nothing. Every feature
+ * Imports an import-format FeatureCollection (docs/cli.md) in one transaction: all of it, or nothing. Every feature
  * is checked before the transaction starts. Returns the new post ids in input order.
  */
 export async function importPlaces(source: FeatureSource, options: ImportOptions = {}): Promise<number[]> {

@@ -39,7 +39,7 @@ function last(params: URLSearchParams, name: string): string | null {
 }
 
 /**
- * GET /geojson's query, as DECISIONS.md decides it. `post_status` is accepted and ignored, unknown parameters too.
+ * GET /geojson's query, as docs/api.md decides it. `post_status` is accepted and ignored, unknown parameters too.
  * Throws 400 `rest_invalid_param` naming every invalid parameter.
  */
 export function parseCollectionQuery(params: URLSearchParams): CollectionQuery {
@@ -190,7 +190,7 @@ export const isoDateSchema = z
     return date
   })
 
-/** One feature of the import format (spec/CLI.md); `places export` writes the same. */
+/** One feature of the import format (docs/cli.md); `places export` writes the same. */
 export const importFeatureSchema = z.object({
   type: z.literal('Feature'),
   // RFC 7946 positions may carry an altitude after longitude and latitude; it is not kept.
