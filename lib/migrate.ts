@@ -8,7 +8,10 @@ import { getConfig } from './config'
 import { dialectOf, sqliteFile, type Dialect } from './db'
 
 // Prisma's migrate engine is a native binary that cannot be fetched on offline machines, so the schema lives in
-// plain SQL files, one folder per dialect, applied in name order, each in its own transaction, and recorded.
+// plain SQL files, one folder per dialect, applied in name order and recorded. Deciding what is pending and applying
+// it is one locked step on both databases, so that processes starting at once (app instances, a command line beside
+// a server) apply each file once: on SQLite one IMMEDIATE transaction (the write lock) for the whole step, on
+// PostgreSQL an advisory lock around it, each file in a transaction of its own.
 
 type Migration = { name: string; sql: string; checksum: string }
 
@@ -50,18 +53,18 @@ function migrateSqlite(url: string, migrations: Migration[]): string[] {
     // WAL lets readers go on while one writer writes; the mode is kept in the file.
     db.pragma('journal_mode = WAL')
     db.exec(`CREATE TABLE IF NOT EXISTS "${LEDGER}" ("name" TEXT PRIMARY KEY, "checksum" TEXT NOT NULL, "applied_at" TEXT NOT NULL)`)
-    const todo = db.transaction(() => {
-      const rows = db.prepare(`SELECT "name", "checksum" FROM "${LEDGER}"`).all() as { name: string; checksum: string }[]
-      return pending(migrations, new Map(rows.map((r) => [r.name, r.checksum])))
-    }).immediate()
     const record = db.prepare(`INSERT INTO "${LEDGER}" ("name", "checksum", "applied_at") VALUES (?, ?, ?)`)
-    for (const m of todo) {
-      db.transaction(() => {
+    // All or nothing, under the write lock from the ledger's read to the last file: another process waits, then
+    // finds nothing pending.
+    return db.transaction(() => {
+      const rows = db.prepare(`SELECT "name", "checksum" FROM "${LEDGER}"`).all() as { name: string; checksum: string }[]
+      const todo = pending(migrations, new Map(rows.map((r) => [r.name, r.checksum])))
+      for (const m of todo) {
         db.exec(m.sql)
         record.run(m.name, m.checksum, new Date().toISOString())
-      }).immediate()
-    }
-    return todo.map((m) => m.name)
+      }
+      return todo.map((m) => m.name)
+    }).immediate()
   } finally {
     db.close()
   }

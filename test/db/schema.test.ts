@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
 import { after, before, describe, test } from 'node:test'
 import { get_dmmf } from '@prisma/prisma-schema-wasm'
 import Database from 'better-sqlite3'
@@ -199,5 +203,28 @@ for (const kind of databaseKinds) {
     test('migrating again applies nothing', async () => {
       assert.deepEqual(await migrate(database.url), [])
     })
+  })
+
+  test(`${kind}: processes migrating a new database at once apply each migration once, between them`, async () => {
+    const fresh = await createTestDatabase(kind)
+    const script = path.join(mkdtempSync(path.join(tmpdir(), 'places-migrate-')), 'migrate-at.ts')
+    try {
+      // Real processes, as app instances or a command line beside a server start, each calling migrate() at the same
+      // moment (their start-up takes a second or two, so they are given a time to start at).
+      const at = Date.now() + 6000
+      writeFileSync(script, `import { migrate } from ${JSON.stringify(path.resolve('lib/migrate'))}
+void (async () => {
+  await new Promise((resolve) => setTimeout(resolve, ${at} - Date.now()))
+  console.log(JSON.stringify(await migrate(${JSON.stringify(fresh.url)})))
+})()
+`)
+      const runs = await Promise.all([0, 1, 2].map(() => promisify(execFile)(process.execPath, ['--conditions=react-server', '--import', 'tsx', script], { encoding: 'utf8' })))
+      const applied = runs.flatMap(({ stdout }) => JSON.parse(stdout) as string[])
+      assert.deepEqual(applied.sort(), readdirSync(`prisma/migrations/${kind}`).filter((name) => name.endsWith('.sql')).sort())
+      assert.deepEqual(await migrate(fresh.url), [])
+    } finally {
+      await fresh.drop()
+      rmSync(path.dirname(script), { recursive: true, force: true })
+    }
   })
 }
