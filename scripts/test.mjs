@@ -1,4 +1,5 @@
-// `npm test`: every test of the project, then one line `N passed, M failed` summed over the runners.
+// `npm test`: every test of the project, then one line `N passed, M failed, K skipped` summed over the runners,
+// after a list of what was skipped and why (tests that skipped themselves, and suites this machine cannot run).
 //   1. the production build (its TypeScript check covers every file);
 //   2. node's test runner: unit tests beside lib/, database and command-line tests in test/ (SQLite, and
 //      PostgreSQL when TEST_DATABASE_URL names a local server);
@@ -11,6 +12,12 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }
 const results = 'test-results'
 let passed = 0
 let failed = 0
+/** What did not run, and why: one line each. */
+const skipped = []
+// Suites that register only where they can run: said here, so that a green run never hides them.
+if (!process.env.TEST_DATABASE_URL) {
+  skipped.push('suite: every database, command-line and HTTP test on PostgreSQL (test/, e2e api-postgres) and e2e/instances: TEST_DATABASE_URL is not set')
+}
 
 function run(command, args) {
   console.log(`\n$ ${command} ${args.join(' ')}`)
@@ -49,19 +56,41 @@ const nodeFailures = [...tapText.matchAll(/^( *)not ok \d+ - (.*)\n\1  ---\n([\s
 const count = (name) => Number(tapText.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0)
 passed += count('pass')
 failed += count('fail') + count('cancelled')
+for (const [, name, reason] of tapText.matchAll(/^ *ok \d+ - (.*?) # SKIP ?(.*)$/gm)) skipped.push(`node: ${name}: ${reason || 'skipped'}`)
 if (nodeStatus !== 0 && count('fail') + count('cancelled') === 0) failed += 1
 
 const json = path.join(results, 'playwright.json')
 const playwrightStatus = run('npx', ['playwright', 'test'])
 if (existsSync(json)) {
-  const { stats } = JSON.parse(readFileSync(json, 'utf8'))
+  const report = JSON.parse(readFileSync(json, 'utf8'))
+  const { stats } = report
   passed += stats.expected + stats.flaky
   failed += stats.unexpected
+  skipped.push(...playwrightSkips(report))
   if (playwrightStatus !== 0 && stats.unexpected === 0) failed += 1
 } else {
   failed += 1
 }
 
 if (nodeFailures.length > 0) console.log(`\nFailed in node's test runner:\n${nodeFailures.join('\n')}`)
-console.log(`\n${passed} passed, ${failed} failed`)
+if (skipped.length > 0) console.log(`\nSkipped:\n${skipped.map((line) => `- ${line}`).join('\n')}`)
+const skippedTests = skipped.filter((line) => !line.startsWith('suite: ')).length
+console.log(`\n${passed} passed, ${failed} failed, ${skippedTests} skipped`)
 process.exit(failed > 0 ? 1 : 0)
+
+/** Playwright's skipped tests with their reasons (a test.skip annotation), from its JSON report. */
+function playwrightSkips(report) {
+  const lines = []
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const run of spec.tests ?? []) {
+        if (run.status !== 'skipped') continue
+        const reason = run.annotations?.find((a) => a.type === 'skip')?.description
+        lines.push(`playwright [${run.projectName}] ${spec.file}: ${spec.title}: ${reason || 'skipped'}`)
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child)
+  }
+  for (const suite of report.suites ?? []) walk(suite)
+  return lines
+}
