@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test'
 import { runPlaces } from '../support/cli'
 import { createTestDatabase, type TestDatabase } from '../support/databases'
 import { startServer, type RunningServer } from '../support/server'
+import { waitFor } from '../support/wait'
 
 // Operating the server: the health endpoint, the request log, and a shutdown that finishes requests in flight.
 
@@ -43,8 +44,12 @@ describe('operations', () => {
   test('each API request is logged as one JSON line, without query strings or credentials', async () => {
     await fetch(`${server.url}/places/v1/geojson?posts_per_page=3&secret=hunter2`)
     await fetch(`${server.url}/places/v1/attachment-exif-gps/${postId}`, { headers: { Authorization: authorization } })
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    const entries = server.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { method: string; path: string; status: number; ms: number; time: string })
+    type Entry = { method: string; path: string; status: number; ms: number; time: string }
+    // A request's line is written as its answer goes out: wait until both are in the server's output.
+    const entries = await waitFor('both requests in the log', () => {
+      const logged = server.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Entry)
+      return logged.some((e) => e.path === '/places/v1/geojson') && logged.some((e) => e.path.startsWith('/places/v1/attachment-exif-gps/')) ? logged : undefined
+    })
     const collection = entries.find((e) => e.path === '/places/v1/geojson')
     assert.ok(collection, 'the collection request is logged')
     assert.equal(collection.method, 'GET')
@@ -80,8 +85,12 @@ describe('operations', () => {
     await new Promise((resolve) => setTimeout(resolve, 500))
     const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)))
     server.process.kill('SIGTERM')
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    await assert.rejects(fetch(`${server.url}/healthz`), 'no new connections once stopping')
+    // Once it has taken the signal in, the server accepts no new connection (asked until it refuses, not after a
+    // pause), while the upload in flight goes on.
+    let answered = false
+    void answer.then(() => (answered = true), () => (answered = true))
+    await waitFor('the server to refuse new connections', () => fetch(`${server.url}/healthz`).then(() => undefined, () => true))
+    assert.equal(answered, false, 'refused while the upload was still coming in')
     const { status, body } = await answer
     assert.equal(status, 201, body)
     assert.equal((JSON.parse(body) as { title: string }).title, 'slow')
