@@ -224,7 +224,7 @@ for (const kind of databaseKinds) {
       assert.equal(again.status, 1)
       assert.match(again.stderr, /feature 1: properties\.id: post 500 already exists/)
       const slugs = ok(places(db.url, 'import', '--author', 'author@example.org', file(`one-${kind}.geojson`, { type: 'FeatureCollection', features: [places3.features[0]] })))
-      const copy = (JSON.parse(ok(places(db.url, 'export'))) as { features: { properties: Record<string, unknown> }[] }).features.find((f) => f.properties.id === Number(slugs))
+      const copy = (JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as { features: { properties: Record<string, unknown> }[] }).features.find((f) => f.properties.id === Number(slugs))
       assert.equal(copy?.properties.slug, 'eiffel-tower-2')
       assert.equal(copy?.properties.author, 'author@example.org')
     })
