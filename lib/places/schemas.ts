@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { mercatorY } from '../geo/web-mercator'
 import { invalidParams } from '../http/errors'
 
 /** The cap of GET /geojson, and what `-1` (WordPress's "all") means. */
@@ -120,15 +121,6 @@ export function parseBBox(text: string): BBox | string {
   if (south < -90 || south > 90 || north < -90 || north > 90) return 'bbox latitudes (south, north) must be from -90 to 90.'
   if (south > north) return `bbox south (${south}) must not be greater than north (${north}). A west greater than east is allowed: the box then crosses the antimeridian.`
   return [west, south, east, north]
-}
-
-// Web Mercator's limit: tiles cover latitudes up to ±85.05°, the map shows no more.
-const MAX_MERCATOR_LATITUDE = 85.0511287798
-
-function mercatorY(latitude: number): number {
-  const clamped = Math.max(-MAX_MERCATOR_LATITUDE, Math.min(MAX_MERCATOR_LATITUDE, latitude))
-  const sin = Math.sin((clamped * Math.PI) / 180)
-  return 0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI
 }
 
 /** How many pixels wide and high a box is on a map of 256-pixel tiles at `zoom`. */
