@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { buildPlaceIndex, CLUSTER_MAX_ZOOM, countPlacesIn, extentOf, mapItemsIn, placeIdsIn, type MapItem } from './clusters'
-import type { PlacePoint } from './query'
-import type { BBox } from './schemas'
+import type { PlacePoint } from '../query'
+import type { BBox } from '../schemas'
+import { countPlacesIn, placeIdsIn } from './box'
+import { mapItemsIn, type MapItem } from './clusters'
+import { CLUSTER_MAX_ZOOM } from './grid'
+import { buildPlaceIndex, extentOf } from './place-index'
 
 const point = (id: number, longitude: number, latitude: number): PlacePoint => [id, latitude, longitude]
 // As the query gives them: newest first. Here the higher ids are the newer.

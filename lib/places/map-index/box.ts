@@ -1,0 +1,116 @@
+import { mercatorX, mercatorY } from '../../geo/web-mercator'
+import type { BBox } from '../schemas'
+import { GRID_LEVEL, lowerBound, zKey } from './grid'
+import type { PlaceIndex } from './place-index'
+
+// The index's queries by box: which places are inside one, how many, a page of them in the collection's order, and
+// the walk down the tiles that meet a box that clustering shares.
+
+export const WORLD: BBox = [-180, -90, 180, 90]
+
+/** Whether a position is inside `bbox`, edges included; west > east crosses the antimeridian. */
+export function contains([west, south, east, north]: BBox, longitude: number, latitude: number): boolean {
+  if (latitude < south || latitude > north) return false
+  return west > east ? longitude >= west || longitude <= east : longitude >= west && longitude <= east
+}
+
+export const isIn = (index: PlaceIndex, bbox: BBox, rank: number): boolean => contains(bbox, index.longitudes[rank]!, index.latitudes[rank]!)
+
+/** A box in Web Mercator: [x1, y1, x2, y2], x1 ≤ x2 and y1 ≤ y2 (north first). */
+type Rect = [number, number, number, number]
+
+/** The box as boxes that do not cross the antimeridian: two when it does, which share no place. */
+export const partsOf = ([west, south, east, north]: BBox): BBox[] => (west > east ? [[west, south, 180, north], [-180, south, east, north]] : [[west, south, east, north]])
+
+/** A box that does not cross the antimeridian, on the unit square. */
+const rectOf = ([west, south, east, north]: BBox): Rect => [mercatorX(west), mercatorY(north), mercatorX(east), mercatorY(south)]
+
+/**
+ * Walks down the tiles that meet `part` (a box that does not cross the antimeridian), from the whole world to those
+ * of `level` at most, skipping the empty ones: `visit(level, x, y, lo, hi)` gets each with the run [lo, hi) of its
+ * places in key order, and says whether to go on into its four children.
+ */
+export function walkTiles(index: PlaceIndex, part: BBox, level: number, visit: (level: number, x: number, y: number, lo: number, hi: number) => boolean): void {
+  const [x1, y1, x2, y2] = rectOf(part)
+  const descend = (z: number, x: number, y: number, lo: number, hi: number): void => {
+    if (lo === hi) return
+    const size = 2 ** -z
+    if (x * size > x2 || (x + 1) * size < x1 || y * size > y2 || (y + 1) * size < y1) return
+    if (!visit(z, x, y, lo, hi) || z === level) return
+    // The children's runs follow each other in Z-order: top left, top right, bottom left, bottom right.
+    const shift = GRID_LEVEL - z - 1
+    const first = zKey((2 * x) << shift, (2 * y) << shift)
+    const quarter = 4 ** shift
+    const b1 = lowerBound(index.keys, first + quarter, lo, hi)
+    const b2 = lowerBound(index.keys, first + 2 * quarter, b1, hi)
+    const b3 = lowerBound(index.keys, first + 3 * quarter, b2, hi)
+    descend(z + 1, 2 * x, 2 * y, lo, b1)
+    descend(z + 1, 2 * x + 1, 2 * y, b1, b2)
+    descend(z + 1, 2 * x, 2 * y + 1, b2, b3)
+    descend(z + 1, 2 * x + 1, 2 * y + 1, b3, hi)
+  }
+  descend(0, 0, 0, 0, index.size)
+}
+
+// Margin, in units of the unit square, by which a tile must be inside a box to be taken whole without looking at its
+// places (the projection's rounding is far smaller; a place so near the edge is looked at).
+const INSIDE_MARGIN = 1e-9
+// Runs this short are looked at place by place rather than walked further.
+const SHORT_RUN = 16
+
+/**
+ * Calls `visit(lo, hi, part)` for runs of key order that hold every place in `bbox`: whole runs (`part` null), and runs
+ * whose places are to be checked against `part`, the part of the box (partsOf) they were found in.
+ */
+function runsIn(index: PlaceIndex, bbox: BBox, visit: (lo: number, hi: number, part: BBox | null) => void): void {
+  for (const part of partsOf(bbox)) {
+    const [x1, y1, x2, y2] = rectOf(part)
+    walkTiles(index, part, GRID_LEVEL, (z, x, y, lo, hi) => {
+      const size = 2 ** -z
+      const whole = x * size > x1 + INSIDE_MARGIN && (x + 1) * size < x2 - INSIDE_MARGIN && y * size > y1 + INSIDE_MARGIN && (y + 1) * size < y2 - INSIDE_MARGIN
+      if (whole || z === GRID_LEVEL || hi - lo <= SHORT_RUN) {
+        visit(lo, hi, whole ? null : part)
+        return false
+      }
+      return true
+    })
+  }
+}
+
+/** How many places are inside `bbox`. */
+export function countPlacesIn(index: PlaceIndex, bbox: BBox): number {
+  let count = 0
+  runsIn(index, bbox, (lo, hi, part) => {
+    if (!part) count += hi - lo
+    else for (let i = lo; i < hi; i++) if (isIn(index, part, index.ranks[i]!)) count++
+  })
+  return count
+}
+
+/** The ranks of the places inside `bbox`, in rank order. */
+export function ranksIn(index: PlaceIndex, bbox: BBox): Uint32Array {
+  const found: number[] = []
+  runsIn(index, bbox, (lo, hi, part) => {
+    for (let i = lo; i < hi; i++) if (!part || isIn(index, part, index.ranks[i]!)) found.push(index.ranks[i]!)
+  })
+  return Uint32Array.from(found).sort()
+}
+
+/** A page of the ids of the places inside `bbox`, newest first: `limit` of them after skipping `offset`. */
+export function placeIdsIn(index: PlaceIndex, bbox: BBox, offset: number, limit: number, count = countPlacesIn(index, bbox)): number[] {
+  const ids: number[] = []
+  if (offset >= count) return ids
+  // Either every place in the box, sorted by rank, or a walk down the ranks until the page is full: about
+  // (offset + limit) × size / count places long. Whichever is shorter.
+  if (count * 4 < ((offset + limit) * index.size) / count) {
+    for (const rank of ranksIn(index, bbox).subarray(offset, offset + limit)) ids.push(index.ids[rank]!)
+    return ids
+  }
+  let skipped = 0
+  for (let rank = 0; rank < index.size && ids.length < limit; rank++) {
+    if (!isIn(index, bbox, rank)) continue
+    if (skipped < offset) skipped++
+    else ids.push(index.ids[rank]!)
+  }
+  return ids
+}

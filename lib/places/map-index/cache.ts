@@ -1,0 +1,76 @@
+import 'server-only'
+import { LRUCache } from 'lru-cache'
+import { BYTES_PER_PLACE, type PlaceIndex } from './place-index'
+import { readPlaceIndex, type PlaceIndexQuery } from './read'
+
+// Indexes of the (post type, category) pairs asked for lately, each for the data version it was built from. The
+// home map's (posts, every category) is always kept: requests for other pairs cannot push it out. The others are
+// kept while they fit in MAX_OTHER_INDEX_BYTES together and number at most MAX_OTHER_INDEXES (which also bounds the
+// builds under way), least recently used first out; the one used last is kept whatever its size. A pair with no
+// public places gets no index at all (one indexed query answers that). README.md, "Parameters for maps".
+const BYTES_PER_INDEX = 4096 // the arrays' and objects' own overhead, however few the places; a build's size until it ends
+const MAX_OTHER_INDEX_BYTES = 48 * 1024 * 1024
+const MAX_OTHER_INDEXES = 64
+
+type CachedIndex = { version: number; index: Promise<PlaceIndex>; bytes: number }
+
+const indexKey = (query: PlaceIndexQuery): string => `${query.postType}\n${query.categoryId ?? ''}`
+const HOME_KEY = indexKey({ postType: 'post', categoryId: null })
+
+/** The home map's index in a slot of its own, the others in an LRU cache (the same package as the answers'). */
+class PlaceIndexCache {
+  private home: CachedIndex | undefined
+  private readonly others = new LRUCache<string, CachedIndex>({
+    max: MAX_OTHER_INDEXES,
+    maxSize: MAX_OTHER_INDEX_BYTES,
+    // One larger than the bound counts as the bound: it then pushes every other out, and is kept alone.
+    sizeCalculation: (entry) => Math.min(entry.bytes, MAX_OTHER_INDEX_BYTES),
+  })
+
+  /** The entry of `key`, now the most recently used. */
+  get(key: string): CachedIndex | undefined {
+    return key === HOME_KEY ? this.home : this.others.get(key)
+  }
+
+  set(key: string, entry: CachedIndex): void {
+    if (key === HOME_KEY) this.home = entry
+    else this.others.set(key, entry)
+  }
+
+  /** Puts `next` in the place of `entry` (null: drops it), unless another entry has taken that place since. */
+  replace(key: string, entry: CachedIndex, next: CachedIndex | null): void {
+    if ((key === HOME_KEY ? this.home : this.others.peek(key)) !== entry) return
+    if (next) this.set(key, next)
+    else if (key === HOME_KEY) this.home = undefined
+    else this.others.delete(key)
+  }
+
+  /** The pairs kept (or being built), as `postType\ncategoryId`. */
+  *keys(): Generator<string> {
+    if (this.home) yield HOME_KEY
+    yield* this.others.keys()
+  }
+}
+
+// On globalThis: Next bundles the page and the route apart, and both must share one cache.
+const shared = globalThis as typeof globalThis & { placeIndexes?: PlaceIndexCache }
+const cache = (shared.placeIndexes ??= new PlaceIndexCache())
+
+/**
+ * The index of the public places of one post type and category at data `version` (readDataVersion, read by the
+ * caller before this): built on first use after any write, then shared by every request until the next write.
+ */
+export function getPlaceIndex(query: PlaceIndexQuery, version: number): Promise<PlaceIndex> {
+  const key = indexKey(query)
+  const cached = cache.get(key)
+  // One built from a version at least as new is as good: the data it was read from is no older than the caller's.
+  if (cached && cached.version >= version) return cached.index
+  const entry: CachedIndex = { version, index: readPlaceIndex(query), bytes: BYTES_PER_INDEX }
+  cache.set(key, entry)
+  entry.index.then(
+    // An empty index is not kept: asking again costs the one query that found no places.
+    (index) => cache.replace(key, entry, index.size === 0 ? null : { ...entry, bytes: BYTES_PER_INDEX + index.size * BYTES_PER_PLACE }),
+    () => cache.replace(key, entry, null),
+  )
+  return entry.index
+}

@@ -1,0 +1,125 @@
+import { latitudeOf, longitudeOf, mercatorX, mercatorY } from '../../geo/web-mercator'
+import type { BBox } from '../schemas'
+import { contains, isIn, partsOf, ranksIn, walkTiles, WORLD } from './box'
+import { CELL_LEVELS, CLUSTER_MAX_ZOOM, GRID_LEVEL, lowerBound, sharedLevels } from './grid'
+import type { PlaceIndex } from './place-index'
+
+// What the map draws at a zoom: the places of each tile 64 pixels wide as one group, groups nearer than MERGE_PIXELS
+// merged, and for each cluster the zoom at which it splits.
+
+// Clusters (and places) whose centres are nearer than this, in pixels, are drawn as one.
+const MERGE_PIXELS = 40
+// Past this many tiles, a cluster's places are spread enough to be drawn apart.
+const MAX_PARTS = 64
+
+export type MapItem =
+  | { cluster: true; longitude: number; latitude: number; count: number; expansionZoom: number }
+  | { cluster: false; id: number }
+
+/** A tile's places at the map's zoom: their run in key order, number and mean position, and the groups it took in. */
+type Group = { lo: number; hi: number; count: number; x: number; y: number; joined: Group[]; taken: boolean }
+
+/**
+ * What a map at `zoom` shows inside `bbox`: clusters (with the zoom at which each splits) and single places. An item
+ * is in when its position is: a cluster's position is the mean of its places'.
+ */
+export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: number): MapItem[] {
+  const box = bbox ?? WORLD
+  if (zoom > CLUSTER_MAX_ZOOM) return [...ranksIn(index, box)].map((rank) => ({ cluster: false, id: index.ids[rank]! }))
+  const level = zoom + CELL_LEVELS
+  const groups = new Map<number, Group>() // by tile: y × 2^level + x
+  // The tiles of the box and of a tile's width around it: a group at the box's edge merges as in any other view.
+  const [west, south, east, north] = box
+  const margin = 2 ** -level
+  const around: BBox = bbox ? [
+    Math.max(-180, longitudeOf(mercatorX(west) - margin)), Math.max(-90, latitudeOf(mercatorY(south) + margin)),
+    Math.min(180, longitudeOf(mercatorX(east) + margin)), Math.min(90, latitudeOf(mercatorY(north) - margin)),
+  ] : WORLD
+  for (const part of partsOf(around)) {
+    walkTiles(index, part, level, (z, x, y, lo, hi) => {
+      if (z < level) return true
+      groups.set(y * 2 ** level + x, { lo, hi, count: hi - lo, x: meanX(index, lo, hi), y: meanY(index, lo, hi), joined: [], taken: false })
+      return false
+    })
+  }
+  return mergeNear(groups, level, zoom).flatMap((group): MapItem[] => {
+    if (group.count === 1) {
+      const rank = index.ranks[group.lo]!
+      return isIn(index, box, rank) ? [{ cluster: false, id: index.ids[rank]! }] : []
+    }
+    const longitude = longitudeOf(group.x)
+    const latitude = latitudeOf(group.y)
+    if (!contains(box, longitude, latitude)) return []
+    return [{ cluster: true, longitude, latitude, count: group.count, expansionZoom: expansionZoomOf(index, group, zoom) }]
+  })
+}
+
+const meanX = (index: PlaceIndex, lo: number, hi: number): number => (index.sumX[hi]! - index.sumX[lo]!) / (hi - lo)
+const meanY = (index: PlaceIndex, lo: number, hi: number): number => (index.sumY[hi]! - index.sumY[lo]!) / (hi - lo)
+const mergeRadius = (zoom: number): number => MERGE_PIXELS / (256 * 2 ** zoom)
+
+/**
+ * Groups drawn nearer than MERGE_PIXELS to a larger one join it (the larger first, as supercluster does): a tile's
+ * group is near only those of the eight tiles around it, the tiles being wider than that distance.
+ */
+function mergeNear(groups: Map<number, Group>, level: number, zoom: number): Group[] {
+  const radius = mergeRadius(zoom)
+  const side = 2 ** level
+  const kept: Group[] = []
+  for (const [tile, group] of [...groups].sort(([, a], [, b]) => b.count - a.count)) {
+    if (group.taken) continue
+    group.taken = true // as a seed, it joins no other
+    let count = group.count
+    let sumX = group.x * count
+    let sumY = group.y * count
+    for (const dy of [-side, 0, side]) {
+      for (const dx of [-1, 0, 1]) {
+        const other = groups.get(tile + dy + dx)
+        if (!other || other.taken || Math.hypot(other.x - group.x, other.y - group.y) > radius) continue
+        other.taken = true
+        group.joined.push(other)
+        count += other.count
+        sumX += other.x * other.count
+        sumY += other.y * other.count
+      }
+    }
+    kept.push({ ...group, count, x: sumX / count, y: sumY / count })
+  }
+  return kept
+}
+
+/**
+ * The zoom, past `zoom`, at which a group's places are first drawn as more than one item, as mergeNear would draw
+ * them: when the places of its run fall in tiles whose groups are not all near the largest's, or the groups it took
+ * in are drawn far enough from it. CLUSTER_MAX_ZOOM + 1 at most, where every place is drawn.
+ */
+function expansionZoomOf(index: PlaceIndex, group: Group, zoom: number): number {
+  let expansion = splitZoomOf(index, group.lo, group.hi, zoom)
+  for (const other of group.joined) {
+    // Drawn apart once their distance, doubled at each zoom, passes the radius.
+    const apart = zoom + 1 + Math.max(0, Math.floor(Math.log2(mergeRadius(zoom) / Math.hypot(other.x - group.x, other.y - group.y))))
+    expansion = Math.min(expansion, apart, splitZoomOf(index, other.lo, other.hi, zoom))
+  }
+  return expansion
+}
+
+/** The zoom, past `zoom`, at which the places of the run [lo, hi), one tile at `zoom`, are drawn as more than one. */
+function splitZoomOf(index: PlaceIndex, lo: number, hi: number, zoom: number): number {
+  const { keys } = index
+  // Before the level their tiles part at, they are one group; from there, tile by tile.
+  for (let z = Math.max(zoom + 1, sharedLevels(keys[lo]!, keys[hi - 1]!) + 1 - CELL_LEVELS); z <= CLUSTER_MAX_ZOOM; z++) {
+    const span = 4 ** (GRID_LEVEL - z - CELL_LEVELS)
+    const parts: [number, number][] = []
+    for (let i = lo; i < hi && parts.length <= MAX_PARTS; ) {
+      const end = lowerBound(keys, (Math.floor(keys[i]! / span) + 1) * span, i, hi)
+      parts.push([i, end])
+      i = end
+    }
+    if (parts.length > MAX_PARTS) return z
+    const [largestLo, largestHi] = parts.reduce((a, b) => (b[1] - b[0] > a[1] - a[0] ? b : a))
+    const [x, y] = [meanX(index, largestLo, largestHi), meanY(index, largestLo, largestHi)]
+    const radius = mergeRadius(z)
+    if (parts.some(([a, b]) => Math.hypot(meanX(index, a, b) - x, meanY(index, a, b) - y) > radius)) return z
+  }
+  return CLUSTER_MAX_ZOOM + 1
+}

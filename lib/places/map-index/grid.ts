@@ -1,0 +1,45 @@
+// The grid the map index sorts places by: the web-map tiles of level GRID_LEVEL, numbered along a Z-order curve, so
+// that the places of any tile of any level are one run of that order.
+
+/** Past this zoom the index answers places, not clusters. */
+export const CLUSTER_MAX_ZOOM = 16
+/** A cluster at zoom z gathers the places of a tile of level z + 2: 64 pixels wide on the map's 256-pixel tiles. */
+export const CELL_LEVELS = 2
+export const GRID_LEVEL = CLUSTER_MAX_ZOOM + CELL_LEVELS
+const GRID_SIZE = 2 ** GRID_LEVEL
+
+/** The column (or row) of level GRID_LEVEL that a Web Mercator x (or y) is in. */
+export const gridCell = (m: number): number => Math.min(GRID_SIZE - 1, Math.floor(m * GRID_SIZE))
+
+/** The 16 bits of `v` apart, one zero between each. */
+function spread(v: number): number {
+  v = (v | (v << 8)) & 0x00ff00ff
+  v = (v | (v << 4)) & 0x0f0f0f0f
+  v = (v | (v << 2)) & 0x33333333
+  return ((v | (v << 1)) & 0x55555555) >>> 0
+}
+
+/** The Z-order key of the tile (x, y) of level GRID_LEVEL: their bits interleaved, 36 bits (exact in a double). */
+export function zKey(x: number, y: number): number {
+  const low = (spread(x & 0xffff) | (spread(y & 0xffff) << 1)) >>> 0
+  return (spread(x >>> 16) | (spread(y >>> 16) << 1)) * 2 ** 32 + low
+}
+
+/** How many levels, from the whole world down, the tiles of two keys share: GRID_LEVEL when the keys are equal. */
+export function sharedLevels(a: number, b: number): number {
+  if (a === b) return GRID_LEVEL
+  const high = (Math.floor(a / 2 ** 32) ^ Math.floor(b / 2 ** 32)) >>> 0
+  // The bits up to the highest that differs, from the lowest: each level is two of them.
+  const differing = high !== 0 ? 64 - Math.clz32(high) : 32 - Math.clz32(((a % 2 ** 32) ^ (b % 2 ** 32)) >>> 0)
+  return GRID_LEVEL - Math.ceil(differing / 2)
+}
+
+/** The first position in keys[lo, hi) whose key is not below `key` (keys ascending). */
+export function lowerBound(keys: Float64Array, key: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (keys[mid]! < key) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}

@@ -1,0 +1,125 @@
+import { mercatorX, mercatorY } from '../../geo/web-mercator'
+import type { PlacePoint } from '../query'
+import type { BBox } from '../schemas'
+import { gridCell, zKey } from './grid'
+
+/**
+ * The map's index of the public places of one post type (and category), built once per data version and kept in
+ * memory, about 48 bytes a place, so that a view costs the same whatever the number of places:
+ * - the places in the collection's order (newest first), as flat arrays: a page of the places in a box in that order;
+ * - the same places sorted by the web-map tile they are in (Z-order keys of the tiles of level GRID_LEVEL), with
+ *   running sums of their positions: the places of any tile are one run of that order, found by binary search, and
+ *   their number and mean position follow from its ends. Clusters are the tiles 64 pixels wide at the map's zoom,
+ *   and a box's places are its tiles' runs (only those across its edges are looked at place by place).
+ * (supercluster, used before, keeps a tree of every zoom level: about 700 bytes a place.)
+ */
+export type PlaceIndex = {
+  /** how many places the index holds */
+  size: number
+  /** ids, latitudes and longitudes by rank: newest first, ties by id descending */
+  ids: Int32Array
+  latitudes: Float64Array
+  longitudes: Float64Array
+  /** the box holding every place (see extentOf); null when there are none */
+  extent: BBox | null
+  /** the Z-order key of each place's tile, ascending */
+  keys: Float64Array
+  /** the rank of the place of each key */
+  ranks: Uint32Array
+  /** running sums of the places' Web Mercator x and y in key order: [i] is the sum over the first i keys */
+  sumX: Float64Array
+  sumY: Float64Array
+}
+
+/** What an index takes in memory: ids 4, latitudes 8, longitudes 8, keys 8, ranks 4, sumX 8, sumY 8 bytes a place. */
+export const BYTES_PER_PLACE = 48
+
+/** Places given one by one in the collection's order, and then indexed. */
+export class PlaceIndexBuilder {
+  private size = 0
+  private ids = new Int32Array(1024)
+  private latitudes = new Float64Array(1024)
+  private longitudes = new Float64Array(1024)
+
+  add(id: number, latitude: number, longitude: number): void {
+    if (this.size === this.ids.length) {
+      const [ids, latitudes, longitudes] = [new Int32Array(this.size * 2), new Float64Array(this.size * 2), new Float64Array(this.size * 2)]
+      ids.set(this.ids)
+      latitudes.set(this.latitudes)
+      longitudes.set(this.longitudes)
+      this.ids = ids
+      this.latitudes = latitudes
+      this.longitudes = longitudes
+    }
+    this.ids[this.size] = id
+    this.latitudes[this.size] = latitude
+    this.longitudes[this.size] = longitude
+    this.size++
+  }
+
+  build(): PlaceIndex {
+    const { size } = this
+    const ids = this.ids.slice(0, size)
+    const latitudes = this.latitudes.slice(0, size)
+    const longitudes = this.longitudes.slice(0, size)
+    // Each place projected once, for its tile's key and for the running sums.
+    const xs = Float64Array.from(longitudes, mercatorX)
+    const ys = Float64Array.from(latitudes, mercatorY)
+    // Sorted by key with the rank in the low 27 bits (a native sort of 64-bit integers, twice as fast as a comparator).
+    const sorted = new BigUint64Array(size)
+    for (let rank = 0; rank < size; rank++) {
+      const key = zKey(gridCell(xs[rank]!), gridCell(ys[rank]!))
+      sorted[rank] = (BigInt(key) << 27n) | BigInt(rank)
+    }
+    sorted.sort()
+    const keys = new Float64Array(size)
+    const ranks = new Uint32Array(size)
+    const sumX = new Float64Array(size + 1)
+    const sumY = new Float64Array(size + 1)
+    for (let i = 0; i < size; i++) {
+      const rank = Number(sorted[i]! & 0x7ffffffn)
+      keys[i] = Number(sorted[i]! >> 27n)
+      ranks[i] = rank
+      sumX[i + 1] = sumX[i]! + xs[rank]!
+      sumY[i + 1] = sumY[i]! + ys[rank]!
+    }
+    return { size, ids, latitudes, longitudes, extent: extentOf(latitudes, longitudes), keys, ranks, sumX, sumY }
+  }
+}
+
+/** The index of these places, given in the collection's order. */
+export function buildPlaceIndex(points: PlacePoint[]): PlaceIndex {
+  const builder = new PlaceIndexBuilder()
+  for (const [id, latitude, longitude] of points) builder.add(id, latitude, longitude)
+  return builder.build()
+}
+
+/**
+ * The box holding every point. Longitudes wrap: places on both sides of the antimeridian (Fiji, the Aleutians, the
+ * Pacific) give a box that crosses it (west > east), when that box is less than half the world wide and narrower than
+ * the one that does not; else the box runs from the westernmost place to the easternmost, as maps usually show.
+ */
+export function extentOf(latitudes: Float64Array, longitudes: Float64Array): BBox | null {
+  if (latitudes.length === 0) return null
+  let south = 90
+  let north = -90
+  for (const latitude of latitudes) {
+    if (latitude < south) south = latitude
+    if (latitude > north) north = latitude
+  }
+  const sorted = longitudes.slice().sort()
+  const westernmost = sorted[0]!
+  const easternmost = sorted.at(-1)!
+  // The widest gap between neighbouring longitudes: a crossing box is everything but that gap.
+  let gap = 0
+  let gapEnd = 0
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i]! - sorted[i - 1]! > gap) {
+      gap = sorted[i]! - sorted[i - 1]!
+      gapEnd = i
+    }
+  }
+  const crossingWidth = 360 - gap
+  if (crossingWidth < 180 && crossingWidth < easternmost - westernmost) return [sorted[gapEnd]!, south, sorted[gapEnd - 1]!, north]
+  return [westernmost, south, easternmost, north]
+}

@@ -1,0 +1,26 @@
+import 'server-only'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import { hasPublicPlaces, streamPublicPlacePoints } from '../query'
+import type { CollectionQuery } from '../schemas'
+import { buildPlaceIndex, PlaceIndexBuilder, type PlaceIndex } from './place-index'
+
+/** Which places an index holds: the public places of one post type, and of one category (with its descendants) or all. */
+export type PlaceIndexQuery = Pick<CollectionQuery, 'postType' | 'categoryId'>
+
+// Rows read from the database at a time: between chunks, other requests get a turn.
+const CHUNK = 20_000
+const EMPTY_INDEX = buildPlaceIndex([])
+
+/**
+ * The index of the public places of `query`, read from one snapshot of the database in chunks. A type or category
+ * with no public places costs one indexed query, and gets the empty index.
+ */
+export async function readPlaceIndex(query: PlaceIndexQuery): Promise<PlaceIndex> {
+  if (!(await hasPublicPlaces(query))) return EMPTY_INDEX
+  const builder = new PlaceIndexBuilder()
+  for await (const chunk of streamPublicPlacePoints(query, CHUNK)) {
+    for (const [id, latitude, longitude] of chunk) builder.add(id, latitude, longitude)
+    await nextTurn()
+  }
+  return builder.build()
+}
