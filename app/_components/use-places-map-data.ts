@@ -1,0 +1,212 @@
+'use client'
+import { latLngBounds, type FitBoundsOptions, type LatLngBounds, type LatLngTuple, type Map as LeafletMap } from 'leaflet'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { MAX_MERCATOR_LATITUDE } from '@/lib/geo/web-mercator'
+import type { BBox, MapState } from '@/lib/places/schemas'
+import type { ListedPlace, PlaceListState } from './place-panel'
+
+// The public map's data: what GET /places/v1/geojson answers for the view (clusters and places, and the list of the
+// places in view), fetched on every move with the previous request cancelled, and the view kept in the address.
+// Used by places-map.tsx only, which the browser alone loads (it needs Leaflet).
+
+// CONTRACT TYPES
+type Point = { type: 'Point'; coordinates: [number, number] }
+export type PlaceFeature = { type: 'Feature'; geometry: Point; properties: { id: number; title: string; url: string; address: string } }
+export type ClusterFeature = { type: 'Feature'; geometry: Point; properties: { cluster: true; point_count: number; expansion_zoom: number } }
+/** GET /places/v1/geojson with bbox or cluster: a FeatureCollection with `total` and `extent` (README, The API). */
+type MapAnswer<F> = { type: 'FeatureCollection'; total: number; extent: BBox | null; features: F[] }
+
+export function isCluster(feature: ClusterFeature | PlaceFeature): feature is ClusterFeature {
+  return 'cluster' in feature.properties
+}
+
+export type InitialView = { center: LatLngTuple; zoom: number } | { bounds: LatLngBounds; boundsOptions: FitBoundsOptions }
+
+/** The markers of the last view loaded, and the longitude of that view's centre (markers are drawn near it). */
+export type Markers = { centre: number; features: (ClusterFeature | PlaceFeature)[] }
+
+export type MapStatus = 'loading' | 'ready' | 'error'
+
+export const MAX_ZOOM = 19
+const LIST_PAGE = 50
+// Clusters are asked for a margin around the view, so that a short pan shows markers at once.
+const CLUSTER_MARGIN = 0.25
+// A burst of moves (a drag, keys held down) loads once, this long after the last.
+const MOVE_SETTLE_MS = 80
+const WORLD_VIEW: InitialView = { center: [20, 0], zoom: 2 }
+const FIT: FitBoundsOptions = { padding: [24, 24], maxZoom: 15 }
+
+const round = (value: number, digits: number) => Number(value.toFixed(digits))
+
+/** A latitude at the edge of Web Mercator's square as the pole: the places nearer the pole are drawn at that edge. */
+const toPole = (latitude: number): number => (latitude >= MAX_MERCATOR_LATITUDE ? 90 : latitude <= -MAX_MERCATOR_LATITUDE ? -90 : latitude)
+
+/** Leaflet's bounds (longitudes past ±180 when the map has been panned round the world) as the API's bbox. */
+function toBBox(bounds: LatLngBounds): BBox {
+  const south = toPole(round(bounds.getSouth(), 5))
+  const north = toPole(round(bounds.getNorth(), 5))
+  const width = bounds.getEast() - bounds.getWest()
+  if (width >= 360) return [-180, south, 180, north]
+  const west = round((((bounds.getWest() + 180) % 360) + 360) % 360 - 180, 5)
+  let east = round(west + width, 5)
+  if (east > 180) east = round(east - 360, 5) // west > east: the box crosses the antimeridian
+  return [west, south, east, north]
+}
+
+/** The API's bbox as Leaflet bounds, east of west even across the antimeridian. */
+function toBounds([west, south, east, north]: BBox): LatLngBounds {
+  return latLngBounds([south, west], [north, east >= west ? east : east + 360])
+}
+
+function geojsonUrl(params: Record<string, string | number | null | undefined>): string {
+  const search = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) if (value !== null && value !== undefined) search.set(name, String(value))
+  return `/places/v1/geojson?${search}`
+}
+
+async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(url, { signal, headers: { Accept: 'application/geo+json' } })
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`)
+  return response.json() as Promise<T>
+}
+
+function toListedPlace({ geometry, properties }: PlaceFeature): ListedPlace {
+  return { ...properties, longitude: geometry.coordinates[0], latitude: geometry.coordinates[1] }
+}
+
+/** Keeps the view and the filter in the address, so that a link reopens the same map. */
+function writeAddress(map: LeafletMap, postType: string, categoryId: number | null) {
+  const centre = map.getCenter().wrap()
+  const params = new URLSearchParams()
+  if (postType !== 'post') params.set('post_type', postType)
+  if (categoryId !== null) params.set('category', String(categoryId))
+  params.set('zoom', String(map.getZoom()))
+  params.set('lat', centre.lat.toFixed(5))
+  params.set('lng', centre.lng.toFixed(5))
+  window.history.replaceState(null, '', `?${params}`)
+}
+
+type Options = {
+  /** the Leaflet map, once it is there */
+  map: LeafletMap | null
+  postType: string
+  initialCategoryId: number | null
+  /** the view the address asked for; null to fit the places */
+  view: MapState['view']
+}
+
+/**
+ * The map's data for its view and category: the first view (`initial`, null until known), the markers, the list and
+ * its next pages, and whether the last load is ready. `status` 'ready' the first time also marks
+ * `places-map:ready` for the benchmark (bench/map-browser.mjs) and anyone measuring.
+ */
+export function usePlacesMapData({ map, postType, initialCategoryId, view }: Options) {
+  const [categoryId, setCategoryId] = useState(initialCategoryId)
+  const [markers, setMarkers] = useState<Markers | null>(null)
+  const [list, setList] = useState<(PlaceListState & { bbox: BBox; page: number }) | null>(null)
+  const [status, setStatus] = useState<MapStatus>('loading')
+  const [isLoadingMore, setIsLoadingMore] = useState(false)
+  const loading = useRef<AbortController | null>(null)
+
+  const load = useCallback(async (map: LeafletMap, categoryId: number | null, fitToExtent: boolean) => {
+    loading.current?.abort()
+    const controller = new AbortController()
+    loading.current = controller
+    setStatus('loading')
+    const zoom = map.getZoom()
+    const bounds = map.getBounds()
+    const inView = toBBox(bounds)
+    const category = categoryId ?? undefined
+    try {
+      const [clusters, page] = await Promise.all([
+        getJson<MapAnswer<ClusterFeature | PlaceFeature>>(
+          geojsonUrl({ post_type: postType, category, cluster: 'true', zoom, bbox: toBBox(bounds.pad(CLUSTER_MARGIN)).join(',') }),
+          controller.signal,
+        ),
+        getJson<MapAnswer<PlaceFeature>>(
+          geojsonUrl({ post_type: postType, category, bbox: inView.join(','), posts_per_page: LIST_PAGE }),
+          controller.signal,
+        ),
+      ])
+      setMarkers({ centre: map.getCenter().lng, features: clusters.features })
+      setList({ places: page.features.map(toListedPlace), total: page.total, bbox: inView, page: 1 })
+      setStatus('ready')
+      // A new category: show all its places (the move loads them).
+      if (fitToExtent && clusters.extent) map.fitBounds(toBounds(clusters.extent), FIT)
+    } catch (error) {
+      if (controller.signal.aborted) return
+      console.error(error)
+      setStatus('error')
+    }
+  }, [postType])
+
+  // Every move (pan, zoom, keyboard) loads its view and goes into the address; a burst of moves loads once.
+  const categoryRef = useRef(categoryId)
+  categoryRef.current = categoryId
+  useEffect(() => {
+    if (!map) return
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const onMoveEnd = () => {
+      writeAddress(map, postType, categoryRef.current)
+      clearTimeout(timer)
+      timer = setTimeout(() => void load(map, categoryRef.current, false), MOVE_SETTLE_MS)
+    }
+    map.on('moveend', onMoveEnd)
+    void load(map, categoryRef.current, false)
+    return () => {
+      clearTimeout(timer)
+      map.off('moveend', onMoveEnd)
+      loading.current?.abort()
+    }
+  }, [map, load, postType])
+
+  const changeCategory = useCallback((next: number | null) => {
+    setCategoryId(next)
+    if (!map) return
+    writeAddress(map, postType, next)
+    void load(map, next, true)
+  }, [map, load, postType])
+
+  const showMore = useCallback(async () => {
+    if (!list) return
+    setIsLoadingMore(true)
+    try {
+      const page = await getJson<MapAnswer<PlaceFeature>>(
+        geojsonUrl({ post_type: postType, category: categoryId ?? undefined, bbox: list.bbox.join(','), posts_per_page: LIST_PAGE, page: list.page + 1 }),
+      )
+      setList((current) => current && current.bbox === list.bbox
+        ? { ...current, places: [...current.places, ...page.features.map(toListedPlace)], page: list.page + 1 }
+        : current)
+    } catch (error) {
+      console.error(error)
+    } finally {
+      setIsLoadingMore(false)
+    }
+  }, [list, postType, categoryId])
+
+  const hasDrawn = useRef(false)
+  useEffect(() => {
+    if (status !== 'ready' || hasDrawn.current) return
+    hasDrawn.current = true
+    requestAnimationFrame(() => performance.mark('places-map:ready'))
+  }, [status])
+
+  // The first view: the address's, else one that fits every place of the post type and category (their extent,
+  // from the smallest answer of the API: the clusters of zoom 0).
+  const [initial, setInitial] = useState<InitialView | null>(() =>
+    view ? { center: [view.latitude, view.longitude], zoom: Math.min(view.zoom, MAX_ZOOM) } : null)
+  useEffect(() => {
+    if (initial) return
+    const controller = new AbortController()
+    getJson<MapAnswer<unknown>>(geojsonUrl({ post_type: postType, category: categoryId ?? undefined, cluster: 'true', zoom: 0 }), controller.signal)
+      .then((answer) => setInitial(answer.extent ? { bounds: toBounds(answer.extent), boundsOptions: FIT } : WORLD_VIEW))
+      .catch((error) => {
+        if (controller.signal.aborted) return
+        console.error(error)
+        setInitial(WORLD_VIEW)
+      })
+    return () => controller.abort()
+  }, []) // once: the first view only
+
+  return { initial, categoryId, changeCategory, markers, list, status, isLoadingMore, showMore }
+}
