@@ -6,6 +6,8 @@ import { runAction, type ActionResult } from '@/lib/admin/action-result'
 import { attachmentTitleSchema, idSchema, newPostSchema, parseOrThrow, postFormSchema } from '@/lib/admin/forms'
 import { createDraft, deletePost, updatePost, type PostEditorContext } from '@/lib/admin/posts'
 import { getSessionActorOrThrow } from '@/lib/admin/session'
+import { ApiError } from '@/lib/http/errors'
+import { getAttachmentGps, type AttachmentGps } from '@/lib/media/attachment-gps'
 import { deleteAttachment, renameAttachment, reorderAttachments } from '@/lib/media/attachments'
 import type { AttachmentDto } from '@/lib/media/storage'
 
@@ -48,5 +50,20 @@ export async function removeMediaAction(attachmentId: number): Promise<ActionRes
   return runAction('removeMedia', async () => {
     await deleteAttachment(await getSessionActorOrThrow(), parseOrThrow(idSchema, attachmentId))
     return null
+  })
+}
+
+/** What "Import location from media" found: the first photo's GPS, or none, and how many photos were looked at. */
+export type MediaLocation = { found: AttachmentGps } | { found: null; imagesChecked: number }
+
+export async function importLocationFromMediaAction(postId: number): Promise<ActionResult<MediaLocation>> {
+  return runAction('importLocationFromMedia', async (): Promise<MediaLocation> => {
+    try {
+      return { found: await getAttachmentGps(await getSessionActorOrThrow(), parseOrThrow(idSchema, postId)) }
+    } catch (error) {
+      // No photo with GPS is an answer, not a failure: the editor says how many it looked at.
+      if (error instanceof ApiError && error.code === 'rest_no_exif_gps') return { found: null, imagesChecked: Number(error.data.images_checked) }
+      throw error
+    }
   })
 }

@@ -1,0 +1,173 @@
+import { formatCoordinate } from '@/app/admin/_components/format'
+import type { NoticeValue } from '@/app/admin/_components/notice'
+import { fieldErrorsOf, latitudeFieldSchema, longitudeFieldSchema, postFormSchema, type FieldErrors, type PostFormValues } from '@/lib/admin/forms'
+import type { EditablePost, PostEditorContext } from '@/lib/admin/posts'
+import type { AttachmentGps } from '@/lib/media/attachment-gps'
+
+// The post editor's state and every change to it, as named actions: the form's values and their problems, the
+// saved post, and "Import location from media" (looking, asking before replacing a location, what it found).
+
+export type GpsState =
+  | { state: 'idle' }
+  | { state: 'loading' }
+  | { state: 'confirm'; found: AttachmentGps }
+  | { state: 'message'; tone: 'ok' | 'warning' | 'error'; text: string }
+
+export type EditorState = {
+  /** the post as last saved */
+  post: EditablePost
+  /** the statuses the user may give it now */
+  statuses: string[]
+  values: PostFormValues
+  errors: FieldErrors
+  notice: NoticeValue | undefined
+  /** whether the values differ from the post saved */
+  dirty: boolean
+  gps: GpsState
+  /** bumped to move the location map to the location typed or found */
+  recenter: number
+  confirmDelete: boolean
+}
+
+export type EditorAction =
+  | { type: 'edited'; patch: Partial<PostFormValues> }
+  | { type: 'left'; fields: (keyof PostFormValues)[] }
+  | { type: 'locationPicked'; latitude: number; longitude: number }
+  | { type: 'recentered' }
+  | { type: 'refused'; errors: FieldErrors; text: string }
+  | { type: 'saved'; context: PostEditorContext }
+  | { type: 'noticed'; notice: NoticeValue }
+  | { type: 'gpsLooking' }
+  | { type: 'gpsFound'; found: AttachmentGps }
+  | { type: 'gpsReplaced' }
+  | { type: 'gpsKept' }
+  | { type: 'gpsNotFound'; imagesChecked: number }
+  | { type: 'gpsFailed'; text: string }
+  | { type: 'deleteAsked'; open: boolean }
+
+export function toValues(post: EditablePost): PostFormValues {
+  return {
+    title: post.title,
+    content: post.content,
+    status: post.status as PostFormValues['status'],
+    type: post.type,
+    slug: post.slug,
+    date: post.date,
+    categoryIds: post.categoryIds,
+    newCategories: [],
+    address: post.address,
+    locationPublic: post.locationPublic,
+    latitude: post.latitude === null ? '' : String(post.latitude),
+    longitude: post.longitude === null ? '' : String(post.longitude),
+  }
+}
+
+export function initialEditorState({ post, allowedStatuses }: Pick<PostEditorContext, 'post' | 'allowedStatuses'>): EditorState {
+  return {
+    post,
+    statuses: allowedStatuses,
+    values: toValues(post),
+    errors: {},
+    notice: undefined,
+    dirty: false,
+    gps: { state: 'idle' },
+    recenter: 0,
+    confirmDelete: false,
+  }
+}
+
+/** The coordinates typed so far, when both are valid; else null (the map then shows no marker). */
+export function typedLocation(values: PostFormValues): { latitude: number; longitude: number } | null {
+  const latitude = latitudeFieldSchema.safeParse(values.latitude)
+  const longitude = longitudeFieldSchema.safeParse(values.longitude)
+  if (!latitude.success || !longitude.success || latitude.data === null || longitude.data === null) return null
+  return { latitude: latitude.data, longitude: longitude.data }
+}
+
+/**
+ * What is wrong with one field as it stands, by itself: that a latitude needs a longitude is said on saving only,
+ * not while the user is still on the way to typing the other.
+ */
+function problemWith(values: PostFormValues, field: keyof PostFormValues): string | undefined {
+  if (field === 'latitude' || field === 'longitude') {
+    const parsed = (field === 'latitude' ? latitudeFieldSchema : longitudeFieldSchema).safeParse(values[field])
+    return parsed.success ? undefined : parsed.error.issues[0]?.message
+  }
+  const parsed = postFormSchema.safeParse(values)
+  return parsed.success ? undefined : fieldErrorsOf(parsed.error)[field]
+}
+
+function withProblems(errors: FieldErrors, values: PostFormValues, fields: (keyof PostFormValues)[]): FieldErrors {
+  if (fields.length === 0) return errors
+  const next = { ...errors }
+  for (const field of fields) {
+    const problem = problemWith(values, field)
+    if (problem) next[field] = problem
+    else delete next[field]
+  }
+  return next
+}
+
+function edited(state: EditorState, patch: Partial<PostFormValues>): EditorState {
+  const values = { ...state.values, ...patch }
+  // A field marked wrong is checked again as it is corrected, so its message goes as soon as it is right.
+  const fixing = (Object.keys(patch) as (keyof PostFormValues)[]).filter((field) => state.errors[field])
+  return { ...state, values, dirty: true, notice: undefined, errors: withProblems(state.errors, values, fixing) }
+}
+
+function locationPicked(state: EditorState, latitude: number, longitude: number): EditorState {
+  const next = edited(state, { latitude: String(latitude), longitude: String(longitude) })
+  const { latitude: _latitude, longitude: _longitude, ...errors } = next.errors
+  return { ...next, errors }
+}
+
+function locationFound(state: EditorState, found: AttachmentGps): EditorState {
+  const next = locationPicked(state, found.latitude, found.longitude)
+  const text = `Location filled in from the photo “${found.attachment_title}” (${formatCoordinate(found.latitude)}, ${formatCoordinate(found.longitude)}). Save the post to keep it.`
+  return { ...next, recenter: state.recenter + 1, gps: { state: 'message', tone: 'ok', text } }
+}
+
+export function editorReducer(state: EditorState, action: EditorAction): EditorState {
+  switch (action.type) {
+    case 'edited':
+      return edited(state, action.patch)
+    case 'left':
+      // Checks fields as the user leaves them; other fields' messages stay as they are.
+      return { ...state, errors: withProblems(state.errors, state.values, action.fields) }
+    case 'locationPicked':
+      return locationPicked(state, action.latitude, action.longitude)
+    case 'recentered':
+      return { ...state, recenter: state.recenter + 1 }
+    case 'refused':
+      return { ...state, errors: action.errors, notice: { tone: 'error', text: action.text } }
+    case 'saved': {
+      const { post, allowedStatuses } = action.context
+      return { ...state, post, values: toValues(post), statuses: allowedStatuses, errors: {}, dirty: false, notice: { tone: 'ok', text: 'Saved.' } }
+    }
+    case 'noticed':
+      return { ...state, notice: action.notice }
+    case 'gpsLooking':
+      return { ...state, gps: { state: 'loading' } }
+    case 'gpsFound': {
+      // A location already there, and another: the user says which to keep.
+      const location = typedLocation(state.values)
+      const same = location && location.latitude === action.found.latitude && location.longitude === action.found.longitude
+      return location && !same ? { ...state, gps: { state: 'confirm', found: action.found } } : locationFound(state, action.found)
+    }
+    case 'gpsReplaced':
+      return state.gps.state === 'confirm' ? locationFound(state, state.gps.found) : state
+    case 'gpsKept':
+      return { ...state, gps: { state: 'message', tone: 'ok', text: 'The location was kept as it was.' } }
+    case 'gpsNotFound': {
+      const checked = action.imagesChecked
+      const text = checked === 0
+        ? 'This post has no photos to look at: upload some below first. The location was not changed.'
+        : `No photo of this post has GPS data: ${checked} ${checked === 1 ? 'photo was' : 'photos were'} looked at. The location was not changed.`
+      return { ...state, gps: { state: 'message', tone: 'warning', text } }
+    }
+    case 'gpsFailed':
+      return { ...state, gps: { state: 'message', tone: 'error', text: `${action.text} The location was not changed.` } }
+    case 'deleteAsked':
+      return { ...state, confirmDelete: action.open }
+  }
+}
