@@ -90,8 +90,9 @@ class WxrImport {
   private readonly batch: PostBatch
   /** ids of the posts this import adds */
   private readonly takenIds = new Set<number>()
-  /** GUIDs of the posts and attachments this import adds */
+  /** GUIDs of the posts this import adds, with their ids */
   private readonly postGuids = new Map<string, number>()
+  /** GUIDs of the attachments this import adds */
   private readonly attachmentGuids = new Set<string>()
   /** posts whose WordPress id is taken: given new ids at the end, past every id the file keeps */
   private readonly deferred: WxrItem[] = []
