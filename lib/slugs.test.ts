@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { slugify, uniqueSlug } from './slugs'
+import { freeSlug, slugify } from './slugs'
 
 test('slugify as WordPress: lower case, accents dropped, dashes', () => {
   assert.equal(slugify('Café de Flore'), 'cafe-de-flore')
@@ -11,9 +11,10 @@ test('slugify as WordPress: lower case, accents dropped, dashes', () => {
   assert.equal(slugify('!!!'), '')
 })
 
-test('uniqueSlug appends -2, -3… as wp_unique_post_slug', () => {
+test('freeSlug appends -2, -3… as wp_unique_post_slug', () => {
   const taken = new Set(['paris', 'paris-2'])
-  assert.equal(uniqueSlug('paris', (s) => taken.has(s)), 'paris-3')
-  assert.equal(uniqueSlug('lyon', (s) => taken.has(s)), 'lyon')
-  assert.equal(uniqueSlug('', () => false), 'untitled')
+  assert.equal(freeSlug('paris', (s) => taken.has(s)), 'paris-3')
+  assert.equal(freeSlug('lyon', (s) => taken.has(s)), 'lyon')
+  assert.equal(freeSlug('', () => false), 'untitled')
+  assert.equal(freeSlug('Paris!', (s) => taken.has(s)), 'paris-3', 'a title is slugified first')
 })

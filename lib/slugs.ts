@@ -14,9 +14,17 @@ export function slugify(text: string): string {
     .slice(0, 190)
 }
 
-/** `base`, or `base-2`, `base-3`… : the first that `isTaken` refuses, as wp_unique_post_slug does. */
-export function uniqueSlug(base: string, isTaken: (slug: string) => boolean): string {
-  const root = base || 'untitled'
-  if (!isTaken(root)) return root
-  for (let n = 2; ; n++) if (!isTaken(`${root}-${n}`)) return `${root}-${n}`
+/** What a slug made from `wanted` (a title or a slug) starts with: slugify's, or `untitled` when that is empty. */
+export function slugBase(wanted: string): string {
+  return slugify(wanted) || 'untitled'
+}
+
+/**
+ * The slug for `wanted` (a title or a slug) that `isTaken` refuses not: its base (slugBase), or `base-2`, `base-3`…,
+ * as wp_unique_post_slug does. The one rule for every new slug: posts (admin, imports) and categories.
+ */
+export function freeSlug(wanted: string, isTaken: (slug: string) => boolean): string {
+  const base = slugBase(wanted)
+  if (!isTaken(base)) return base
+  for (let n = 2; ; n++) if (!isTaken(`${base}-${n}`)) return `${base}-${n}`
 }

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { ROLES } from './auth/capabilities'
 import { hashPassword } from './auth/passwords'
 import { sessionsEnded } from './auth/sessions'
-import { getDb } from './db'
+import { getDb, type Tx } from './db'
 import { ApiError } from './http/errors'
 
 export const newUserSchema = z.object({
@@ -50,4 +50,9 @@ export async function setUserPassword(email: string, password: string): Promise<
 /** "Sign out everywhere": ends every session of the user with this email (application passwords stay). */
 export async function signOutEverywhere(email: string): Promise<void> {
   await getDb().user.update({ where: { id: await getUserIdByEmailOrThrow(email) }, data: sessionsEnded() })
+}
+
+/** The author of imported posts that name none: the first administrator (lowest id), as WordPress's importer does. */
+export async function firstAdministratorId(tx: Tx): Promise<number | undefined> {
+  return (await tx.user.findFirst({ where: { role: 'administrator' }, orderBy: { id: 'asc' }, select: { id: true } }))?.id
 }

@@ -3,13 +3,13 @@ import {
   canCreatePosts, canDeletePost, canEditPost, canManageCategories, canSetPostStatus, editablePostStatuses, STATUSES_NEEDING_PUBLISH,
   type Actor, type PostForCapability,
 } from '../auth/capabilities'
-import { getDb, getDialect, transaction, type Tx } from '../db'
+import { containsIgnoringCase, getDb, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { ApiError, forbidden, invalidParams } from '../http/errors'
 import { removeAttachmentFiles } from '../media/attachments'
-import { getCategoryPaths, resolveCategoryPaths } from '../places/categories'
+import { categoryAndDescendants, getCategoryPaths, resolveCategoryPaths } from '../places/categories'
 import { STATUSES } from '../places/schemas'
-import { slugify, uniqueSlug } from '../slugs'
+import { freeSlug, slugBase } from '../slugs'
 import type { PostInput } from './forms'
 
 export const POSTS_PER_PAGE = 20
@@ -49,26 +49,15 @@ function editableBy(actor: Actor): Prisma.PostWhereInput {
   return { OR: [{ authorId: actor.id, ...hasEffectiveStatus(own) }, { authorId: { not: actor.id }, ...hasEffectiveStatus(others) }] }
 }
 
-async function categoryAndDescendants(categoryId: number): Promise<number[]> {
-  const rows = await getDb().category.findMany({ select: { id: true, parentId: true } })
-  const children = new Map<number | null, number[]>()
-  for (const row of rows) children.set(row.parentId, [...(children.get(row.parentId) ?? []), row.id])
-  const ids = [categoryId]
-  // `ids` grows as it is walked: each category's children are appended once (the tree has no cycles to revisit).
-  for (let i = 0; i < ids.length; i++) for (const child of children.get(ids[i]!) ?? []) if (!ids.includes(child)) ids.push(child)
-  return ids
-}
-
 /** The admin's list of posts: only those `actor` may edit, newest first, filtered and one page of them. */
 export async function listEditablePosts(actor: Actor, filters: PostListFilters): Promise<PostList> {
   const where: Prisma.PostWhereInput = {
     AND: [
       editableBy(actor),
-      // PostgreSQL compares case-sensitively unless told; SQLite's LIKE ignores ASCII case already.
-      filters.search ? { title: { contains: filters.search, ...(getDialect() === 'postgresql' ? { mode: 'insensitive' } : {}) } as Prisma.StringFilter } : {},
+      filters.search ? { title: containsIgnoringCase(filters.search) } : {},
       filters.status ? { status: filters.status } : {},
       filters.type ? { type: filters.type } : {},
-      filters.categoryId !== null ? { categories: { some: { categoryId: { in: await categoryAndDescendants(filters.categoryId) } } } } : {},
+      filters.categoryId !== null ? { categories: { some: { categoryId: { in: await categoryAndDescendants(getDb(), filters.categoryId) } } } } : {},
     ],
   }
   const db = getDb()
@@ -189,12 +178,11 @@ export async function findEditablePost(actor: Actor, id: number): Promise<PostEd
   return editorContext(actor, row)
 }
 
-/** The first free slug for `wanted` among the posts of `type` other than `exceptId`, as wp_unique_post_slug does. */
-async function freeSlug(tx: Tx, type: string, wanted: string, exceptId?: number): Promise<string> {
-  const base = slugify(wanted) || 'untitled'
-  const rows = await tx.post.findMany({ where: { type, slug: { startsWith: base }, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { slug: true } })
+/** The first free slug for `wanted` among the posts of `type` other than `exceptId` (lib/slugs.ts's rule). */
+async function freePostSlug(tx: Tx, type: string, wanted: string, exceptId?: number): Promise<string> {
+  const rows = await tx.post.findMany({ where: { type, slug: { startsWith: slugBase(wanted) }, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { slug: true } })
   const taken = new Set(rows.map((row) => row.slug))
-  return uniqueSlug(base, (slug) => taken.has(slug))
+  return freeSlug(wanted, (slug) => taken.has(slug))
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -217,7 +205,7 @@ export async function createDraft(actor: Actor, { title, type }: { title: string
   return withSlugConflictAsFieldError(async () => {
     const post = await transaction(async (tx) =>
       tx.post.create({
-        data: { title, type, slug: await freeSlug(tx, type, title), status: 'draft', publishedAt: new Date(), authorId: actor.id },
+        data: { title, type, slug: await freePostSlug(tx, type, title), status: 'draft', publishedAt: new Date(), authorId: actor.id },
         select: { id: true },
       }))
     return post.id
@@ -273,7 +261,7 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
         status: input.status,
         statusBeforeTrash,
         type: input.type,
-        slug: await freeSlug(tx, input.type, input.slug || input.title, id),
+        slug: await freePostSlug(tx, input.type, input.slug || input.title, id),
         publishedAt: input.date,
         address: input.address,
         locationPublic: input.locationPublic,

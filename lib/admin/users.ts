@@ -1,6 +1,6 @@
 import 'server-only'
 import { canManageUsers, isRole, type Actor, type Role } from '../auth/capabilities'
-import { getDb, getDialect, transaction } from '../db'
+import { getDb, lockAdministrators, transaction } from '../db'
 import { ApiError, forbidden, invalidParams } from '../http/errors'
 import { createUser, type NewUser } from '../users'
 
@@ -45,9 +45,8 @@ export async function changeUserRole(actor: Actor, userId: number, role: Role): 
   if (!isRole(role)) throw invalidParams({ role: 'is not a role' })
   await transaction(async (tx) => {
     // Lock the administrators first, so that two administrators demoting each other at once cannot both succeed:
-    // SQLite takes its write lock here, PostgreSQL the rows' locks, and the count below sees the other's commit.
-    if (getDialect() === 'postgresql') await tx.$executeRaw`SELECT 1 FROM "users" WHERE "role" = 'administrator' FOR UPDATE`
-    else await tx.$executeRaw`UPDATE "users" SET "role" = "role" WHERE "role" = 'administrator'`
+    // the count below sees the other's commit.
+    await lockAdministrators(tx)
     const user = await tx.user.findUnique({ where: { id: userId }, select: { role: true } })
     if (!user) throw new ApiError('rest_user_invalid_id', 'There is no such user.', 404)
     if (user.role === 'administrator' && role !== 'administrator') {

@@ -1,8 +1,9 @@
 import 'server-only'
 import { LRUCache } from 'lru-cache'
 import { getDb, readDataVersion, type Tx } from '../db'
+import { Prisma } from '../generated/sqlite/client'
 import { ApiError } from '../http/errors'
-import { slugify, uniqueSlug } from '../slugs'
+import { freeSlug } from '../slugs'
 import { isPostTypeKey, parseCategoryPath } from './schemas'
 import { IS_PUBLIC_PLACE_SQL } from './visibility'
 
@@ -29,7 +30,7 @@ export async function resolveCategoryPaths(tx: Tx, paths: Iterable<string>, { ma
             params: { newCategories: `"${name}" is not a category yet, and only editors and administrators may add categories` },
           })
         }
-        const slug = uniqueSlug(slugify(name), (s) => slugs.has(s))
+        const slug = freeSlug(name, (s) => slugs.has(s))
         id = (await tx.category.create({ data: { name, slug, parentId }, select: { id: true } })).id
         slugs.add(slug)
         byParentAndName.set(key(parentId, name), id)
@@ -43,6 +44,23 @@ export async function resolveCategoryPaths(tx: Tx, paths: Iterable<string>, { ma
 
 function key(parentId: number | null, name: string): string {
   return `${parentId ?? ''}/${name.toLowerCase()}`
+}
+
+/**
+ * `tree("id")`: the category and all its descendants, as WordPress's `cat` filter matches them, for a query to
+ * follow (`WITH RECURSIVE` … `SELECT … WHERE … IN (SELECT "id" FROM tree)`). UNION, not UNION ALL: a cycle of
+ * parents, which no writer should make, ends.
+ */
+export function categoryTreeSql(categoryId: number): Prisma.Sql {
+  return Prisma.sql`WITH RECURSIVE tree("id") AS (
+      SELECT "id" FROM "categories" WHERE "id" = ${categoryId}
+      UNION SELECT c."id" FROM "categories" c JOIN tree t ON c."parent_id" = t."id")`
+}
+
+/** The ids of the category and all its descendants (categoryTreeSql); none when there is no such category. */
+export async function categoryAndDescendants(db: Tx, categoryId: number): Promise<number[]> {
+  const rows = await db.$queryRaw<{ id: number | bigint }[]>`${categoryTreeSql(categoryId)} SELECT "id" FROM tree`
+  return rows.map((row) => Number(row.id))
 }
 
 /** Every category's path, `"Parent > Child"`, by id. */

@@ -1,13 +1,12 @@
 import 'server-only'
 import { createReadStream } from 'node:fs'
 import { pipeline, Transform } from 'node:stream'
-import { setImmediate as nextTurn } from 'node:timers/promises'
 import Assembler from 'stream-json/assembler.js'
 import parser, { type Token } from 'stream-json/parser.js'
-import { getDialect, transaction, type Tx } from '../db'
-import type { Prisma } from '../generated/sqlite/client'
+import { lockTables, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
-import { slugify, uniqueSlug } from '../slugs'
+import { firstAdministratorId } from '../users'
+import { maxPostId, PostBatch, PostSlugs } from './batch'
 import { resolveCategoryPaths } from './categories'
 import { importCollectionSchema, importFeatureSchema } from './schemas'
 
@@ -27,7 +26,6 @@ export type ImportOptions = {
 export type FeatureSource = () => AsyncIterable<unknown>
 
 const MAX_LISTED_ERRORS = 20
-const CHUNK = 500
 const CHECKED_STEP = 10_000
 const IN_LIST = 10_000
 
@@ -192,32 +190,20 @@ export async function importPlaces(source: FeatureSource, options: ImportOptions
 }
 
 async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, options: ImportOptions): Promise<number[]> {
-  await lockForImport(tx)
+  // The write lock before reading what the import depends on (free ids, slugs), so no writer slips between.
+  await lockTables(tx, ['posts', 'categories'])
   const authors = await resolveAuthors(tx, checked, options.defaultAuthor)
   const taken = await takenIds(tx, checked.explicitIds)
   const categoryIds = await resolveCategoryPaths(tx, checked.categoryPaths)
-  const slugs = await takenSlugs(tx, checked.types)
-  let nextId = ((await tx.post.aggregate({ _max: { id: true } }))._max.id ?? 0) + 1
+  const slugs = new PostSlugs(tx)
+  let nextId = (await maxPostId(tx)) + 1
 
   // What only the database can tell (an unknown author, a taken id) is found as the features are written: the
   // transaction then rolls back, and the import reports every such problem.
   const problems = new Problems()
   const ids: number[] = []
   const now = new Date()
-  let posts: Prisma.PostCreateManyInput[] = []
-  let links: Prisma.PostCategoryCreateManyInput[] = []
-  const flush = async () => {
-    if (problems.count === 0 && posts.length > 0) {
-      await tx.post.createMany({ data: posts })
-      await tx.postCategory.createMany({ data: links })
-      options.onProgress?.(ids.length, checked.count)
-    }
-    posts = []
-    links = []
-    // SQLite answers synchronously, so without this the whole import would run without the event loop ever
-    // turning: no signal, no closed IPC channel (bin/cli.ts) could stop it half-way.
-    await nextTurn()
-  }
+  const batch = new PostBatch(tx, (written) => options.onProgress?.(written, checked.count))
   for await (const raw of source()) {
     const index = ids.length
     const { geometry, properties: p } = importFeatureSchema.parse(raw) // checked: it changes only if the file did
@@ -229,17 +215,16 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
         : `feature ${index}: properties.author: not given, no --author, and there is no administrator to default to`)
     }
     if (p.id !== undefined && taken.has(p.id)) problems.add(`feature ${index}: properties.id: post ${p.id} already exists`)
+    if (problems.count > 0) batch.discard()
     while (p.id === undefined && checked.explicitIds.has(nextId)) nextId++
     const id = p.id ?? nextId++
     ids.push(id)
-    const slug = uniqueSlug(slugify(p.slug ?? p.title), (s) => slugs.has(`${p.type}/${s}`))
-    slugs.add(`${p.type}/${slug}`)
-    posts.push({
+    const post = {
       id,
       type: p.type,
       status: p.status,
       title: p.title,
-      slug,
+      slug: await slugs.take(p.type, p.slug ?? p.title),
       content: p.content,
       publishedAt: p.date ?? now,
       modifiedAt: now,
@@ -248,26 +233,17 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
       longitude: geometry?.coordinates[0] ?? null,
       address: p.address,
       locationPublic: p.geo_public,
-    })
-    for (const categoryId of new Set(p.categories.map((path) => categoryIds.get(path)))) {
-      if (categoryId !== undefined) links.push({ postId: id, categoryId }) // a path of no names ("", " > ") names none
     }
-    if (posts.length === CHUNK) await flush()
+    // A path of no names ("", " > ") names no category.
+    await batch.addPost(post, p.categories.flatMap((path) => categoryIds.get(path) ?? []))
   }
-  await flush()
-  if (ids.length !== checked.count) problems.add(`the file changed while it was imported: ${checked.count} features, then ${ids.length}`)
+  if (ids.length !== checked.count) {
+    problems.add(`the file changed while it was imported: ${checked.count} features, then ${ids.length}`)
+    batch.discard()
+  }
+  await batch.finish()
   problems.throwIfAny()
-  if (getDialect() === 'postgresql' && ids.length > 0) {
-    // Rows were written with their ids: move the id sequence past them.
-    await tx.$executeRaw`SELECT setval(pg_get_serial_sequence('posts', 'id'), (SELECT MAX("id") FROM "posts"))`
-  }
   return ids
-}
-
-/** Takes the write lock before reading what the import depends on (free ids, slugs), so no writer slips between. */
-async function lockForImport(tx: Tx): Promise<void> {
-  if (getDialect() === 'postgresql') await tx.$executeRaw`LOCK TABLE "posts", "categories" IN SHARE ROW EXCLUSIVE MODE`
-  else await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
 }
 
 /** The authors' ids by email, and the author of features that name none; an unknown --author is an error. */
@@ -282,8 +258,7 @@ async function resolveAuthors(tx: Tx, checked: Checked, defaultAuthor?: string):
     return { byEmail, fallback }
   }
   if (!checked.withoutAuthor) return { byEmail }
-  const administrator = await tx.user.findFirst({ where: { role: 'administrator' }, orderBy: { id: 'asc' }, select: { id: true } })
-  return { byEmail, fallback: administrator?.id }
+  return { byEmail, fallback: await firstAdministratorId(tx) }
 }
 
 /** Which of the ids the features ask for are already posts'. */
@@ -297,10 +272,4 @@ async function findIn<T, R>(values: T[], find: (some: T[]) => Promise<R[]>): Pro
   const rows: R[] = []
   for (let start = 0; start < values.length; start += IN_LIST) rows.push(...(await find(values.slice(start, start + IN_LIST))))
   return rows
-}
-
-/** The slugs in use, as `type/slug`, for the post types the features have. */
-async function takenSlugs(tx: Tx, types: Set<string>): Promise<Set<string>> {
-  const rows = await tx.post.findMany({ where: { type: { in: [...types] } }, select: { type: true, slug: true } })
-  return new Set(rows.map((row) => `${row.type}/${row.slug}`))
 }

@@ -1,6 +1,7 @@
 import 'server-only'
 import { getDb, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
+import { categoryTreeSql } from './categories'
 import { isPostTypeKey, type CollectionQuery } from './schemas'
 import { IS_PUBLIC_PLACE_SQL as IS_PUBLIC_PLACE, publicLocation, type PublicLocation } from './visibility'
 
@@ -23,9 +24,7 @@ function toPlace(row: PlaceRow): Place {
 
 // The category filter matches the category and all its descendants, as WordPress's `cat` does.
 function categoryTree(categoryId: number | null): Prisma.Sql {
-  return categoryId === null ? Prisma.empty : Prisma.sql`WITH RECURSIVE tree("id") AS (
-      SELECT "id" FROM "categories" WHERE "id" = ${categoryId}
-      UNION SELECT c."id" FROM "categories" c JOIN tree t ON c."parent_id" = t."id")`
+  return categoryId === null ? Prisma.empty : categoryTreeSql(categoryId)
 }
 
 function inCategoryTree(categoryId: number | null): Prisma.Sql {

@@ -1,13 +1,14 @@
 import 'server-only'
 import { open, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { getDialect, transaction, type Tx } from '../db'
+import { lockTables, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
 import { storeImage, titleFromFilename, type StoredImage } from '../media/storage'
+import { maxPostId, PostBatch, PostSlugs } from '../places/batch'
 import { postTypeSchema, STATUSES } from '../places/schemas'
-import { slugify, uniqueSlug } from '../slugs'
+import { slugify } from '../slugs'
+import { firstAdministratorId } from '../users'
 import { readWxr, WxrSyntaxError, type WxrCategory, type WxrItem, type WxrRecord } from './parse'
-
 
 export type WxrOptions = {
   /** WordPress's wp-content/uploads: attachment files are read from here by their _wp_attached_file */
@@ -34,6 +35,12 @@ const INTERNAL_TYPES = new Set([
   'wp_template', 'wp_template_part', 'wp_global_styles', 'wp_navigation', 'wp_font_family', 'wp_font_face',
 ])
 const STATUS_SET = new Set<string>(STATUSES)
+const MAX_ID = 2_147_483_647
+/** Items looked up in the database at once (by GUID, by id) before they are written. */
+const LOOKUP = 500
+
+/** What the database held before this import, for one lookup's items. */
+type Known = { importedByGuid: Map<string, number>; takenIds: Set<number> }
 
 /**
  * Imports a WordPress export (WXR) in one transaction: authors, the category tree, posts of every type and status
@@ -79,8 +86,14 @@ class WxrImport {
   private readonly pendingCategories: WxrCategory[] = []
   private categoryBySlug = new Map<string, number>()
   private readonly postIdByWpId = new Map<number, number>()
-  private readonly slugsByType = new Map<string, Set<string>>()
+  private readonly slugs: PostSlugs
+  private readonly batch: PostBatch
+  /** ids of the posts this import adds */
   private readonly takenIds = new Set<number>()
+  /** GUIDs of the posts this import adds, with their ids */
+  private readonly postGuids = new Map<string, number>()
+  /** GUIDs of the attachments this import adds */
+  private readonly attachmentGuids = new Set<string>()
   /** posts whose WordPress id is taken: given new ids at the end, past every id the file keeps */
   private readonly deferred: WxrItem[] = []
   private readonly attachments: WxrItem[] = []
@@ -91,27 +104,46 @@ class WxrImport {
     private readonly tx: Tx,
     private readonly options: WxrOptions,
     private readonly stored: StoredImage[],
-  ) {}
+  ) {
+    this.slugs = new PostSlugs(tx)
+    this.batch = new PostBatch(tx)
+  }
 
   async run(records: AsyncIterable<WxrRecord>): Promise<WxrSummary> {
-    if (getDialect() === 'postgresql') await this.tx.$executeRaw`LOCK TABLE "posts", "categories", "users" IN SHARE ROW EXCLUSIVE MODE`
-    else await this.tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
-    this.maxId = (await this.tx.post.aggregate({ _max: { id: true } }))._max.id ?? 0
+    await lockTables(this.tx, ['posts', 'categories', 'users'])
+    this.maxId = await maxPostId(this.tx)
     for (const row of await this.tx.category.findMany({ select: { id: true, slug: true } })) this.categoryBySlug.set(row.slug, row.id)
 
+    // Posts are looked up LOOKUP at a time; an author or category between them is taken in its place in the file.
+    const items: WxrItem[] = []
     for await (const record of records) {
+      if (record.kind === 'item' && record.postType === 'attachment') this.attachments.push(record)
+      else if (record.kind === 'item') items.push(record)
+      if (items.length === LOOKUP || (record.kind !== 'item' && items.length > 0)) await this.addPosts(items.splice(0))
       if (record.kind === 'author') await this.addAuthor(record.login, record.email, record.displayName)
       else if (record.kind === 'category') this.pendingCategories.push(record)
-      else if (record.postType === 'attachment') this.attachments.push(record)
-      else await this.addPost(record, false)
     }
+    await this.addPosts(items)
     await this.createCategories()
-    for (const item of this.deferred) await this.addPost(item, true)
-    for (const item of this.attachments) await this.addAttachment(item)
-    if (getDialect() === 'postgresql' && this.summary.posts > 0) {
-      await this.tx.$executeRaw`SELECT setval(pg_get_serial_sequence('posts', 'id'), (SELECT MAX("id") FROM "posts"))`
-    }
+    for (const item of this.deferred) await this.addPost(item, null)
+    for (let start = 0; start < this.attachments.length; start += LOOKUP) await this.addAttachments(this.attachments.slice(start, start + LOOKUP))
+    await this.batch.finish()
     return this.summary
+  }
+
+  /** Adds posts in the file's order, looked up in the database all at once first. */
+  private async addPosts(items: WxrItem[]): Promise<void> {
+    const guids = items.flatMap((item) => item.guid || [])
+    const ids = items.flatMap((item) => (item.postId !== null && item.postId <= MAX_ID ? item.postId : []))
+    const [imported, taken] = await Promise.all([
+      guids.length > 0 ? this.tx.post.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
+      ids.length > 0 ? this.tx.post.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
+    ])
+    const known: Known = {
+      importedByGuid: new Map(imported.map((row) => [row.sourceGuid ?? '', row.id])),
+      takenIds: new Set(taken.map((row) => row.id)),
+    }
+    for (const item of items) await this.addPost(item, known)
   }
 
   private warn(message: string): void {
@@ -131,7 +163,7 @@ class WxrImport {
     const known = this.userByLogin.get(item.creator)
     if (known !== undefined) return known
     if (item.creator) return this.addAuthor(item.creator, '', item.creator)
-    this.fallbackAuthor ??= (await this.tx.user.findFirst({ where: { role: 'administrator' }, orderBy: { id: 'asc' }, select: { id: true } }))?.id
+    this.fallbackAuthor ??= await firstAdministratorId(this.tx)
     return this.fallbackAuthor ?? this.addAuthor('wordpress', '', 'WordPress')
   }
 
@@ -169,33 +201,11 @@ class WxrImport {
     return [...ids]
   }
 
-  /** The id an earlier import gave this item (same GUID), if any. */
-  private async importedId(guid: string): Promise<number | undefined> {
-    if (!guid) return undefined
-    return (await this.tx.post.findUnique({ where: { sourceGuid: guid }, select: { id: true } }))?.id
-  }
-
-  private async slugFor(type: string, wanted: string): Promise<string> {
-    let taken = this.slugsByType.get(type)
-    if (!taken) {
-      taken = new Set((await this.tx.post.findMany({ where: { type }, select: { slug: true } })).map((p) => p.slug))
-      this.slugsByType.set(type, taken)
-    }
-    const slug = uniqueSlug(slugify(wanted), (s) => taken.has(s))
-    taken.add(slug)
-    return slug
-  }
-
-  private async idFor(item: WxrItem, deferred: boolean): Promise<number | 'defer'> {
+  /** The WordPress id where it is free, else (`defer`) a new one at the end, past every id the file keeps. */
+  private idFor(item: WxrItem, known: Known | null): number | 'defer' {
     const wanted = item.postId
-    if (wanted !== null && wanted <= 2_147_483_647 && !this.takenIds.has(wanted)
-      && !(await this.tx.post.findUnique({ where: { id: wanted }, select: { id: true } }))) {
-      return wanted
-    }
-    if (!deferred) return 'defer'
-    let next = this.maxId + 1
-    while (this.takenIds.has(next)) next++
-    return next
+    if (known && wanted !== null && wanted <= MAX_ID && !this.takenIds.has(wanted) && !known.takenIds.has(wanted)) return wanted
+    return known ? 'defer' : this.maxId + 1
   }
 
   private geodata(item: WxrItem): { latitude: number | null; longitude: number | null; address: string; locationPublic: boolean } {
@@ -215,9 +225,10 @@ class WxrImport {
     return { latitude, longitude, address, locationPublic }
   }
 
-  private async addPost(item: WxrItem, deferred: boolean): Promise<void> {
+  /** `known`: what the database held of the item's lookup; null for a deferred item, looked up already. */
+  private async addPost(item: WxrItem, known: Known | null): Promise<void> {
     if (INTERNAL_TYPES.has(item.postType) || item.status === 'auto-draft' || item.status === 'inherit') return
-    const earlier = deferred ? undefined : await this.importedId(item.guid)
+    const earlier = known && item.guid ? (known.importedByGuid.get(item.guid) ?? this.postGuids.get(item.guid)) : undefined
     if (earlier !== undefined) {
       if (item.postId !== null) this.postIdByWpId.set(item.postId, earlier)
       this.summary.skipped++
@@ -228,7 +239,7 @@ class WxrImport {
       this.warn(`${describe(item)}: post type "${item.postType}" ${type.error.issues[0]?.message ?? 'is not valid'}; not imported`)
       return
     }
-    const id = await this.idFor(item, deferred)
+    const id = this.idFor(item, known)
     if (id === 'defer') {
       this.deferred.push(item)
       return
@@ -246,19 +257,19 @@ class WxrImport {
       status,
       statusBeforeTrash: status === 'trash' && trashedFrom && STATUS_SET.has(trashedFrom) ? trashedFrom : null,
       title,
-      slug: await this.slugFor(type.data, item.postName || title),
+      slug: await this.slugs.take(type.data, item.postName || title),
       content: item.content,
       publishedAt: wpDate(item),
       modifiedAt: new Date(),
       authorId: await this.authorOf(item),
       sourceGuid: item.guid || null,
       ...this.geodata(item),
-      categories: { create: (await this.categoryIds(item)).map((categoryId) => ({ categoryId })) },
     }
-    await this.tx.post.create({ data: post, select: { id: true } })
+    await this.batch.addPost(post, await this.categoryIds(item))
     this.takenIds.add(id)
     this.maxId = Math.max(this.maxId, id)
     if (item.postId !== null) this.postIdByWpId.set(item.postId, id)
+    if (item.guid) this.postGuids.set(item.guid, id)
     this.summary.posts++
   }
 
@@ -280,8 +291,16 @@ class WxrImport {
     return inside(folder, file) ? file : null
   }
 
-  private async addAttachment(item: WxrItem): Promise<void> {
-    if (item.guid && (await this.tx.attachment.findUnique({ where: { sourceGuid: item.guid }, select: { id: true } }))) {
+  /** Adds attachments, looked up in the database by GUID all at once first. */
+  private async addAttachments(items: WxrItem[]): Promise<void> {
+    const guids = items.flatMap((item) => item.guid || [])
+    const imported = guids.length > 0 ? await this.tx.attachment.findMany({ where: { sourceGuid: { in: guids } }, select: { sourceGuid: true } }) : []
+    const importedGuids = new Set(imported.map((row) => row.sourceGuid))
+    for (const item of items) await this.addAttachment(item, importedGuids)
+  }
+
+  private async addAttachment(item: WxrItem, importedGuids: Set<string | null>): Promise<void> {
+    if (item.guid && (importedGuids.has(item.guid) || this.attachmentGuids.has(item.guid))) {
       this.summary.skipped++
       return
     }
@@ -310,20 +329,18 @@ class WxrImport {
       return
     }
     this.stored.push(image)
-    await this.tx.attachment.create({
-      data: {
-        postId,
-        position: item.menuOrder,
-        title: item.title || titleFromFilename(relative),
-        filePath: image.filePath,
-        mimeType: image.mimeType,
-        size: image.size,
-        latitude: image.gps?.latitude ?? null,
-        longitude: image.gps?.longitude ?? null,
-        sourceGuid: item.guid || null,
-      },
-      select: { id: true },
+    await this.batch.addAttachment({
+      postId,
+      position: item.menuOrder,
+      title: item.title || titleFromFilename(relative),
+      filePath: image.filePath,
+      mimeType: image.mimeType,
+      size: image.size,
+      latitude: image.gps?.latitude ?? null,
+      longitude: image.gps?.longitude ?? null,
+      sourceGuid: item.guid || null,
     })
+    if (item.guid) this.attachmentGuids.add(item.guid)
     this.summary.attachments++
   }
 }

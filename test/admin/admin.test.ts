@@ -169,6 +169,22 @@ describe('saving a post', () => {
     await rejectsWith(updatePost(actor('editor'), id, form({ categoryIds: [987654] })), 'rest_invalid_param', 400)
   })
 
+  test('the list filtered by a category shows its posts and those of its descendants, not its parent\'s', async () => {
+    const inParis = await createDraft(actor('editor'), { title: 'Filter Paris', type: 'post' })
+    await updatePost(actor('editor'), inParis, form({ title: 'Filter Paris', newCategories: ['Filter Europe > Filter France > Filter Paris'] }))
+    const inEurope = await createDraft(actor('editor'), { title: 'Filter Europe', type: 'post' })
+    await updatePost(actor('editor'), inEurope, form({ title: 'Filter Europe', newCategories: ['Filter Europe'] }))
+    const ids = async (name: string) => {
+      const category = await getDb().category.findFirstOrThrow({ where: { name } })
+      const list = await listEditablePosts(actor('editor'), { search: 'filter', status: null, type: null, categoryId: category.id, page: 1 })
+      return list.posts.map((p) => p.id).sort((a, b) => a - b)
+    }
+    assert.deepEqual(await ids('Filter Europe'), [inParis, inEurope].sort((a, b) => a - b))
+    assert.deepEqual(await ids('Filter France'), [inParis])
+    assert.deepEqual(await ids('Filter Paris'), [inParis])
+    assert.equal((await listEditablePosts(actor('editor'), { search: '', status: null, type: null, categoryId: 987654, page: 1 })).total, 0, 'an unknown category has no posts')
+  })
+
   test('only editors and administrators add categories; others pick existing ones', async () => {
     const seeded = await createDraft(actor('editor'), { title: 'Seeds a category', type: 'post' })
     assert.equal((await updatePost(actor('editor'), seeded, form({ newCategories: ['Asia > Japan'] }))).canAddCategories, true)

@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../support/databases'
 
 // The server on SQLite beside another writer (a command-line import, say, in its own process): its transactions wait
 // for the lock and are retried whole, and its other queries never run inside a transaction nor see a stale snapshot.
-// lib/db.ts tells the server by NEXT_RUNTIME, as Next.js sets it: this file sets it before its first query.
+// lib/db/sqlite.ts tells the server by NEXT_RUNTIME, as Next.js sets it: this file sets it before its first query.
 
 process.env.NEXT_RUNTIME = 'nodejs'
 let database: TestDatabase

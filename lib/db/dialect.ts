@@ -1,0 +1,61 @@
+import type { Prisma, PrismaClient } from '../generated/sqlite/client'
+
+export type Dialect = 'sqlite' | 'postgresql'
+
+/**
+ * The Prisma client as the app uses it, on either database: the SQLite client's types. Both generated clients come
+ * from one schema (scripts/prisma-generate.mjs), so they have the same models and methods; `$transaction` differs
+ * (PostgreSQL offers more isolation levels), so transactions go through `transaction()` (index.ts) instead.
+ */
+export type Db = Omit<PrismaClient, '$transaction' | '$extends' | '$on'>
+
+/** A client inside a transaction (`transaction()` in index.ts), on either database. */
+export type Tx = Omit<Prisma.TransactionClient, '$transaction' | '$on'>
+
+/**
+ * What the compiler can check of another client being a Db: every method but `aggregate` and `groupBy`, whose result
+ * types are conditional types it cannot compare across two generated clients (postgresql.ts).
+ */
+export type Comparable<C> = { [M in keyof C]: C[M] extends { findMany: unknown } ? Pick<C[M], Exclude<keyof C[M], 'aggregate' | 'groupBy' | symbol>> : C[M] }
+
+/** The tables an import takes the write lock on. */
+export type Table = 'posts' | 'categories' | 'users'
+
+/** What a dialect gives the app for one database URL. */
+export type Connection = {
+  db: Db
+  /** runs `write` in one transaction (the only way to open one) */
+  transaction: <T>(write: (tx: Tx) => Promise<T>, options: { maxWait: number; timeout?: number }) => Promise<T>
+  /** reads the data version with the driver itself, not through Prisma (index.ts, readDataVersion) */
+  readVersion: () => Promise<number | undefined>
+  stream: (query: Prisma.Sql, size: number) => AsyncGenerator<unknown[][]>
+  close: () => Promise<void>
+}
+
+export type Migration = { name: string; sql: string; checksum: string }
+
+/** Of the migrations, those to apply given the ones the ledger names (name → checksum); throws for a changed one. */
+export type PendingMigrations = (applied: Map<string, string>) => Migration[]
+
+/**
+ * Everything that differs between SQLite and PostgreSQL, one implementation each (sqlite.ts, postgresql.ts). Code
+ * outside lib/db/ asks for what it needs (a lock, a search filter) and never which database it is on.
+ */
+export interface DialectDriver {
+  readonly name: Dialect
+  connect(url: string): Connection
+  /**
+   * Takes the write lock on `tables` until the transaction ends, before the transaction reads what its writes depend
+   * on (free ids, slugs): no other writer slips between. SQLite has one lock for the whole file; PostgreSQL locks
+   * the tables against other writers, readers go on.
+   */
+  lockTables(tx: Tx, tables: readonly Table[]): Promise<void>
+  /** Locks the administrators' rows until the transaction ends, so that a count of them holds for the write after. */
+  lockAdministrators(tx: Tx): Promise<void>
+  /** After posts were written with their own ids: the id sequence moves past them (PostgreSQL has one). */
+  resetPostIdSequence(tx: Tx): Promise<void>
+  /** A `contains` filter that ignores ASCII case (the admin's search). */
+  containsIgnoringCase(text: string): Prisma.StringFilter
+  /** Applies `pending(applied)` under a lock that other processes migrating the same database wait for. */
+  migrate(url: string, pending: PendingMigrations): Promise<string[]>
+}

@@ -1,0 +1,103 @@
+import 'server-only'
+import { getConfig } from '../config'
+import type { Prisma } from '../generated/sqlite/client'
+import type { Connection, Db, Dialect, DialectDriver, Table, Tx } from './dialect'
+import { postgresql } from './postgresql'
+import { sqlite, sqliteFile } from './sqlite'
+
+// The database, whichever it is: each dialect's differences live in its own file (sqlite.ts, postgresql.ts) behind
+// one interface (dialect.ts); the rest of the app asks this module for what it needs.
+
+export type { Db, Dialect, Table, Tx }
+export { sqliteFile }
+
+export function dialectOf(url: string): Dialect {
+  return /^postgres(ql)?:\/\//.test(url) ? 'postgresql' : 'sqlite'
+}
+
+/** The dialect of the database at `url`. */
+export function driverOf(url: string): DialectDriver {
+  return dialectOf(url) === 'postgresql' ? postgresql : sqlite
+}
+
+function driver(): DialectDriver {
+  return driverOf(getConfig().databaseUrl)
+}
+
+/** A Prisma client of its own, for tools that need one apart from the app's (the schema test, say). */
+export function createDb(url: string): Db {
+  return driverOf(url).connect(url).db
+}
+
+const cache = globalThis as unknown as { placesDb?: { url: string; connection: Connection } }
+
+function connection(): Connection {
+  const url = getConfig().databaseUrl
+  if (cache.placesDb?.url !== url) cache.placesDb = { url, connection: driverOf(url).connect(url) }
+  return cache.placesDb.connection
+}
+
+export function getDb(): Db {
+  return connection().db
+}
+
+/**
+ * The data version: bumped by database triggers on every write the public routes depend on (prisma/migrations),
+ * and read on every public request. So it is read with the driver itself, not through Prisma, whose work around a
+ * query costs 50–100 times more than this one-row read (BENCHMARKS.md): on SQLite by a read-only connection of its
+ * own, on PostgreSQL through the pool Prisma uses.
+ */
+export async function readDataVersion(): Promise<number> {
+  const version = await connection().readVersion()
+  if (version === undefined) throw new Error('site_state row is missing: the database was not migrated by Places')
+  return version
+}
+
+/**
+ * The rows of a read-only raw query (Prisma.sql), `size` at a time, each row an array of its columns' values: all from
+ * one snapshot of the data, read on a connection of its own. For more rows than should be held at once as objects
+ * (the map's index of every place). Values must be numbers or strings (SQLite binds no booleans).
+ */
+export function streamRows(query: Prisma.Sql, size: number): AsyncGenerator<unknown[][]> {
+  return connection().stream(query, size)
+}
+
+/**
+ * Runs `write` in one transaction: all of it or none of it. The one way to open a transaction: on the server's
+ * SQLite it runs apart from other queries and is retried whole while another writer holds the lock, so `write`
+ * must do nothing but database work.
+ */
+export async function transaction<T>(write: (tx: Tx) => Promise<T>, options: { maxWait?: number; timeout?: number } = {}): Promise<T> {
+  return connection().transaction(write, { maxWait: 10_000, ...options })
+}
+
+export function getDialect(): Dialect {
+  return driver().name
+}
+
+/** Takes the write lock on `tables` for the rest of the transaction, before reading what the writes depend on. */
+export function lockTables(tx: Tx, tables: readonly Table[]): Promise<void> {
+  return driver().lockTables(tx, tables)
+}
+
+/** Locks the administrators' rows for the rest of the transaction (a count of them then holds for the write). */
+export function lockAdministrators(tx: Tx): Promise<void> {
+  return driver().lockAdministrators(tx)
+}
+
+/** After posts were written with their own ids: new posts get ids past them. */
+export function resetPostIdSequence(tx: Tx): Promise<void> {
+  return driver().resetPostIdSequence(tx)
+}
+
+/** A `contains` filter that ignores ASCII case, on either database. */
+export function containsIgnoringCase(text: string): Prisma.StringFilter {
+  return driver().containsIgnoringCase(text)
+}
+
+/** Closes the client's connections (PostgreSQL pools would otherwise keep a finished command alive). */
+export async function disconnectDb(): Promise<void> {
+  const current = cache.placesDb?.connection
+  cache.placesDb = undefined
+  await current?.close()
+}

@@ -1,0 +1,107 @@
+import { PrismaPg } from '@prisma/adapter-pg'
+import pg from 'pg'
+import { type Prisma as PostgresPrisma, PrismaClient } from '../generated/postgresql/client'
+import type { Prisma } from '../generated/sqlite/client'
+import type { Comparable, Connection, Db, DialectDriver, PendingMigrations, Tx } from './dialect'
+
+const VERSION_SQL = 'SELECT "data_version" FROM "site_state" WHERE "id" = 1'
+
+function connect(url: string): Connection {
+  // One pool for Prisma and for the version read; Prisma's $disconnect ends it.
+  const pool = new pg.Pool({ connectionString: url })
+  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) })
+  return {
+    db: asDb(client),
+    transaction: (write, options) => client.$transaction((tx) => write(asDb(tx)), options),
+    readVersion: async () => (await pool.query<{ data_version: number }>(VERSION_SQL)).rows[0]?.data_version,
+    stream: (query, size) => streamRows(pool, query, size),
+    close: async () => {
+      await client.$disconnect()
+      if (!pool.ended) await pool.end() // when Prisma never connected
+    },
+  }
+}
+
+/**
+ * The PostgreSQL client as the app's Db (the SQLite client's types, dialect.ts). The compiler checks all of it but
+ * `aggregate` and `groupBy` (Comparable), whose result types are the same conditional types in both generated
+ * clients, which it cannot compare; so this one conversion, checked first as far as the compiler can.
+ */
+function asDb<C extends Comparable<Tx>>(client: C): Db & Tx {
+  return client as unknown as Db & Tx
+}
+
+async function* streamRows(pool: pg.Pool, query: Prisma.Sql, size: number): AsyncGenerator<unknown[][]> {
+  const client = await pool.connect()
+  let done = false
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+    await client.query({ text: `DECLARE stream_rows NO SCROLL CURSOR FOR ${query.text}`, values: query.values })
+    for (;;) {
+      const { rows } = await client.query<unknown[]>({ text: `FETCH ${size} FROM stream_rows`, rowMode: 'array' })
+      if (rows.length === 0) break
+      yield rows
+    }
+    await client.query('COMMIT')
+    done = true
+  } finally {
+    // Stopped early (the caller's loop broke or threw): the transaction ends before the connection goes back, or
+    // the connection is dropped if it cannot.
+    const broken = !done && (await client.query('ROLLBACK').then(() => false, () => true))
+    client.release(broken)
+  }
+}
+
+const LEDGER = '_places_migrations'
+// Any fixed number: several app instances starting at once on one PostgreSQL migrate one after the other.
+const LOCK_KEY = 727_001
+
+async function migrate(url: string, pending: PendingMigrations): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    // An advisory lock around the whole step, each file in a transaction of its own.
+    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY])
+    await client.query(`CREATE TABLE IF NOT EXISTS "${LEDGER}" ("name" TEXT PRIMARY KEY, "checksum" TEXT NOT NULL, "applied_at" TIMESTAMPTZ NOT NULL)`)
+    const { rows } = await client.query<{ name: string; checksum: string }>(`SELECT "name", "checksum" FROM "${LEDGER}"`)
+    const todo = pending(new Map(rows.map((r) => [r.name, r.checksum])))
+    for (const m of todo) {
+      await client.query('BEGIN')
+      try {
+        await client.query(m.sql)
+        await client.query(`INSERT INTO "${LEDGER}" ("name", "checksum", "applied_at") VALUES ($1, $2, now())`, [m.name, m.checksum])
+        await client.query('COMMIT')
+      } catch (error) {
+        await client.query('ROLLBACK')
+        throw error
+      }
+    }
+    return todo.map((m) => m.name)
+  } finally {
+    await client.end()
+  }
+}
+
+// Table names come from the fixed `Table` union, never from input.
+const quoted = (tables: readonly string[]) => tables.map((table) => `"${table}"`).join(', ')
+
+export const postgresql: DialectDriver = {
+  name: 'postgresql',
+  connect,
+  // Other writers wait; readers go on.
+  lockTables: async (tx, tables) => {
+    await tx.$executeRawUnsafe(`LOCK TABLE ${quoted(tables)} IN SHARE ROW EXCLUSIVE MODE`)
+  },
+  lockAdministrators: async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM "users" WHERE "role" = 'administrator' FOR UPDATE`
+  },
+  resetPostIdSequence: async (tx) => {
+    await tx.$executeRaw`SELECT setval(pg_get_serial_sequence('posts', 'id'), (SELECT MAX("id") FROM "posts"))`
+  },
+  // PostgreSQL compares case-sensitively unless told.
+  containsIgnoringCase: (text) => {
+    const filter: PostgresPrisma.StringFilter = { contains: text, mode: 'insensitive' }
+    return filter
+  },
+  migrate,
+}

@@ -1,0 +1,145 @@
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3'
+import Database from 'better-sqlite3'
+import { type Prisma, PrismaClient } from '../generated/sqlite/client'
+import type { Connection, Db, DialectDriver, PendingMigrations, Tx } from './dialect'
+
+/** `file:./data/places.db` → the absolute path of the database file, its folder created. */
+export function sqliteFile(url: string): string {
+  const file = path.resolve(url.replace(/^file:/, '').replace(/\?.*$/, ''))
+  mkdirSync(path.dirname(file), { recursive: true })
+  return file
+}
+
+// SQLite lets one writer in at a time; another waits for the lock. better-sqlite3 waits synchronously, which
+// would freeze a server's event loop (every request) while, say, a command-line import holds the lock. So the server
+// waits at most a moment synchronously and then retries asynchronously, up to BUSY_RETRY_MS; a command line, which
+// serves nobody else, simply waits.
+//
+// A transaction cannot retry a statement: once it has read, another writer's commit makes its snapshot stale, and
+// SQLite refuses it the write lock for good (SQLITE_BUSY_SNAPSHOT). So the server retries the whole transaction.
+// It also runs transactions on a connection of their own: Prisma's SQLite adapter sends every query down its one
+// connection, and a request's query there would run inside another request's open transaction, seeing what that
+// transaction has not committed (and may yet roll back).
+const BUSY_RETRY_MS = 30_000
+const isServer = (): boolean => process.env.NEXT_RUNTIME !== undefined
+/** How long a SQLite connection waits synchronously for a lock before SQLITE_BUSY. */
+const busyTimeout = (): number => (isServer() ? 20 : BUSY_RETRY_MS)
+
+function isBusy(error: unknown): boolean {
+  const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } }
+  return code === 'P1008' || meta?.driverAdapterError?.cause?.kind === 'SocketTimeout' || !!code?.startsWith('SQLITE_BUSY')
+}
+
+async function retryWhileBusy<T>(run: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + BUSY_RETRY_MS
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run()
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5 * 2 ** attempt, 100)))
+    }
+  }
+}
+
+/** A read-only connection of its own to the SQLite file of `url`. */
+function readOnlyConnection(url: string): Database.Database {
+  return new Database(sqliteFile(url), { readonly: true, timeout: busyTimeout() })
+}
+
+function client(url: string): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: busyTimeout() }) })
+}
+
+const VERSION_SQL = 'SELECT "data_version" FROM "site_state" WHERE "id" = 1'
+
+function connect(url: string): Connection {
+  let reader: Database.Statement<[], number> | undefined
+  const readVersion = async () => {
+    reader ??= readOnlyConnection(url).prepare<[], number>(VERSION_SQL).pluck()
+    return reader.get()
+  }
+  const closeReader = () => reader?.database.close()
+  const stream = (query: Prisma.Sql, size: number) => streamRows(url, query, size)
+  const transactions = client(url)
+  const transaction = <T>(write: (tx: Tx) => Promise<T>, options: { maxWait: number; timeout?: number }) =>
+    transactions.$transaction(write, options)
+  if (!isServer()) {
+    return { db: transactions, transaction, readVersion, stream, close: async () => (closeReader(), await transactions.$disconnect()) }
+  }
+  const db = client(url).$extends({
+    query: { $allOperations: ({ args, query }) => retryWhileBusy(() => query(args)) },
+  }) as unknown as Db // a query extension adds no methods: the client's type is unchanged
+  return {
+    db,
+    transaction: (write, options) => retryWhileBusy(() => transaction(write, options)),
+    readVersion: () => retryWhileBusy(readVersion),
+    stream,
+    close: async () => {
+      closeReader()
+      await Promise.all([db.$disconnect(), transactions.$disconnect()])
+    },
+  }
+}
+
+async function* streamRows(url: string, query: Prisma.Sql, size: number): AsyncGenerator<unknown[][]> {
+  // A statement reads from one snapshot until it is finished; a connection of its own leaves the others free meanwhile.
+  const db = readOnlyConnection(url)
+  try {
+    let chunk: unknown[][] = []
+    for (const row of db.prepare<unknown[], unknown[]>(query.sql).raw(true).iterate(...query.values)) {
+      chunk.push(row)
+      if (chunk.length === size) {
+        yield chunk
+        chunk = []
+      }
+    }
+    if (chunk.length > 0) yield chunk
+  } finally {
+    db.close()
+  }
+}
+
+const LEDGER = '_places_migrations'
+
+function migrate(url: string, pending: PendingMigrations): string[] {
+  const db = new Database(sqliteFile(url), { timeout: 15_000 })
+  try {
+    // WAL lets readers go on while one writer writes; the mode is kept in the file.
+    db.pragma('journal_mode = WAL')
+    db.exec(`CREATE TABLE IF NOT EXISTS "${LEDGER}" ("name" TEXT PRIMARY KEY, "checksum" TEXT NOT NULL, "applied_at" TEXT NOT NULL)`)
+    const record = db.prepare(`INSERT INTO "${LEDGER}" ("name", "checksum", "applied_at") VALUES (?, ?, ?)`)
+    // All or nothing, under the write lock from the ledger's read to the last file (one IMMEDIATE transaction):
+    // another process waits, then finds nothing pending.
+    return db.transaction(() => {
+      const rows = db.prepare(`SELECT "name", "checksum" FROM "${LEDGER}"`).all() as { name: string; checksum: string }[]
+      const todo = pending(new Map(rows.map((r) => [r.name, r.checksum])))
+      for (const m of todo) {
+        db.exec(m.sql)
+        record.run(m.name, m.checksum, new Date().toISOString())
+      }
+      return todo.map((m) => m.name)
+    }).immediate()
+  } finally {
+    db.close()
+  }
+}
+
+export const sqlite: DialectDriver = {
+  name: 'sqlite',
+  connect,
+  // One lock for the whole file: any write takes it. This one changes nothing (there is no row 0).
+  lockTables: async (tx) => {
+    await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
+  },
+  lockAdministrators: async (tx) => {
+    await tx.$executeRaw`UPDATE "users" SET "role" = "role" WHERE "role" = 'administrator'`
+  },
+  // SQLite's next id is past the largest already: nothing to move.
+  resetPostIdSequence: async () => {},
+  // SQLite's LIKE, which `contains` is, ignores ASCII case already.
+  containsIgnoringCase: (text) => ({ contains: text }),
+  migrate: async (url, pending) => migrate(url, pending),
+}
