@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 export const NGINX = '/usr/sbin/nginx'
 const EXAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'nginx.conf')
 
-export function hasNginx() {
+export function hasNginx(): boolean {
   return spawnSync(NGINX, ['-v']).error === undefined
 }
 
@@ -18,9 +18,10 @@ export function hasNginx() {
  * Starts nginx with deploy/nginx.conf listening on 127.0.0.1:`port`, in front of `upstream` (host:port), keeping
  * its files in `dir`; resolves once it answers. `cpu`: the core to pin it to, where taskset is there.
  */
-export async function startNginx({ port, upstream, dir, cpu }) {
+export async function startNginx({ port, upstream, dir, cpu }: { port: number; upstream: string; dir: string; cpu?: number }): Promise<{ url: string; stop: () => Promise<void> }> {
   let example = readFileSync(EXAMPLE, 'utf8')
-  for (const [from, to] of [['listen 80;', `listen 127.0.0.1:${port};`], ['server 127.0.0.1:3000;', `server ${upstream};`], ['/var/cache/nginx/places', path.join(dir, 'cache')]]) {
+  const replacements: [string, string][] = [['listen 80;', `listen 127.0.0.1:${port};`], ['server 127.0.0.1:3000;', `server ${upstream};`], ['/var/cache/nginx/places', path.join(dir, 'cache')]]
+  for (const [from, to] of replacements) {
     if (!example.includes(from)) throw new Error(`deploy/nginx.conf no longer has "${from}"`)
     example = example.replace(from, to)
   }

@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // A deterministic set of N places in the import format of `places import` (docs/cli.md), streamed as it is made:
 //
-//   node bench/generate.mjs 100000 > places.geojson       (optional second argument: the seed, default 1)
+//   node --import tsx bench/generate.mts 100000 > places.geojson       (optional second argument: the seed, default 1)
 //
 // The same N and seed always give the same bytes. The mix is meant to look like a real site: ~90% published, the
 // rest other statuses; ~5% without geometry; ~2% with geo_public false; 1–2 categories per post out of a tree of
 // 52 in 3 levels; dates over 10 years; titles and addresses of 20–60 characters; places around real cities.
 import { once } from 'node:events'
+import type { Writable } from 'node:stream'
 import { pathToFileURL } from 'node:url'
 
 /** mulberry32: a small seeded PRNG, good enough for test data. Returns floats in [0, 1). */
-export function prng(seed) {
+export function prng(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0
@@ -22,7 +23,7 @@ export function prng(seed) {
 }
 
 // [name, latitude, longitude, postcode prefix, country]
-const CITIES = [
+const CITIES: [name: string, latitude: number, longitude: number, postcode: string, country: string][] = [
   ['Paris', 48.8566, 2.3522, '750', 'France'], ['Lyon', 45.764, 4.8357, '690', 'France'],
   ['Marseille', 43.2965, 5.3698, '130', 'France'], ['Bordeaux', 44.8378, -0.5792, '330', 'France'],
   ['Berlin', 52.52, 13.405, '101', 'Germany'], ['Munich', 48.1351, 11.582, '803', 'Germany'],
@@ -53,7 +54,7 @@ const WORDS = ('we stopped here on a long walk through the old town and the ligh
   + 'are in bloom opening hours vary so check before you go families welcome dogs allowed outside').split(' ')
 
 // The category tree: 4 roots × 3 children × 3 grandchildren = 52 categories; posts name paths at any level.
-const TREE = {
+const TREE: Record<string, Record<string, string[]>> = {
   Nature: { Parks: ['City parks', 'National parks', 'Gardens'], Water: ['Beaches', 'Lakes', 'Rivers'], Mountains: ['Hikes', 'Viewpoints', 'Caves'] },
   Culture: { Museums: ['Art', 'History', 'Science'], 'Performing arts': ['Theatres', 'Concert halls', 'Cinemas'], Heritage: ['Churches', 'Castles', 'Monuments'] },
   'Food & Drink': { Restaurants: ['Bistros', 'Street food', 'Fine dining'], Cafés: ['Coffee', 'Tea rooms', 'Bakeries'], Bars: ['Pubs', 'Wine bars', 'Breweries'] },
@@ -69,7 +70,7 @@ const DATE_FROM = Date.UTC(2016, 0, 1)
 const DATE_SPAN = Date.UTC(2026, 0, 1) - DATE_FROM
 
 /** Cuts or pads `text` to 20–60 characters, as titles and addresses of real sites mostly are. */
-function fit(text, pad) {
+function fit(text: string, pad: string): string {
   let out = text
   while (out.length < 20) out = `${out} ${pad}`
   return out.length <= 60 ? out : out.slice(0, 60).replace(/\s+\S*$/, '')
@@ -79,32 +80,34 @@ function fit(text, pad) {
  * Feature number `i` (0-based) of the set, drawn from `random`. Also says whether the public routes show it:
  * published, post type `post`, with a geometry and geo_public true.
  */
-function makeFeature(random, i) {
-  const pick = (list) => list[Math.floor(random() * list.length)]
+function makeFeature(random: () => number) {
+  // Every list picked from is a non-empty constant.
+  const pick = <T,>(list: T[]): T => list[Math.floor(random() * list.length)]!
   const city = pick(CITIES)
   const [cityName, lat, lng, postcode, country] = city
   const r = random()
-  const status = r < 0.9 ? 'publish' : OTHER_STATUSES[Math.floor(((r - 0.9) / 0.1) * OTHER_STATUSES.length)]
+  const status = r < 0.9 ? 'publish' : OTHER_STATUSES[Math.floor(((r - 0.9) / 0.1) * OTHER_STATUSES.length)]!
   const type = random() < 0.97 ? 'post' : 'event'
   const hasGeometry = random() >= 0.05
   const geoPublic = random() >= 0.02
   // Within ~20 km of the city centre, to 6 decimals (about 10 cm), as phones and maps give them.
-  const round = (x) => Math.round(x * 1e6) / 1e6
+  const round = (x: number) => Math.round(x * 1e6) / 1e6
   const geometry = hasGeometry
-    ? { type: 'Point', coordinates: [round(lng + (random() - 0.5) * 0.4), round(lat + (random() - 0.5) * 0.3)] }
+    ? { type: 'Point' as const, coordinates: [round(lng + (random() - 0.5) * 0.4), round(lat + (random() - 0.5) * 0.3)] }
     : null
   const noun = pick(NOUNS)
   const title = fit(`The ${pick(ADJECTIVES).toLowerCase()} ${noun} ${pick(['of', 'near', 'in', 'by'])} ${cityName}`, country)
   const address = fit(`${1 + Math.floor(random() * 240)} ${pick(STREETS)}, ${postcode}${String(Math.floor(random() * 100)).padStart(2, '0')} ${cityName}`, country)
   const words = Array.from({ length: 20 + Math.floor(random() * 60) }, () => pick(WORDS)).join(' ')
-  const content = `<p>${noun[0].toUpperCase()}${noun.slice(1)} in ${cityName}: ${words}.</p>`
+  const content = `<p>${noun.charAt(0).toUpperCase()}${noun.slice(1)} in ${cityName}: ${words}.</p>`
   const categories = [pick(CATEGORY_PATHS)]
   if (random() < 0.5) {
     const second = pick(CATEGORY_PATHS)
     if (second !== categories[0]) categories.push(second)
   }
   const date = new Date(DATE_FROM + Math.floor(random() * DATE_SPAN / 1000) * 1000).toISOString().replace('.000Z', 'Z')
-  const properties = { title, content, address, date, categories, type, status }
+  const properties: { title: string; content: string; address: string; date: string; categories: string[]; type: string; status: string; geo_public?: false } = {
+    title, content, address, date, categories, type, status }
   if (!geoPublic) properties.geo_public = false
   return {
     feature: { type: 'Feature', geometry, properties },
@@ -117,12 +120,12 @@ function makeFeature(random, i) {
  * than a batch of features in memory. Returns counts and the 0-based indexes of the features the public routes show
  * (`places import` prints ids in input order, so these indexes find their ids).
  */
-export async function writePlaces(out, n, seed = 1) {
+export async function writePlaces(out: Writable, n: number, seed = 1) {
   const random = prng(seed)
-  const stats = { places: n, seed, publish: 0, withoutGeometry: 0, geoPrivate: 0, publicIndexes: [] }
+  const stats = { places: n, seed, publish: 0, withoutGeometry: 0, geoPrivate: 0, publicIndexes: [] as number[] }
   let chunk = '{"type":"FeatureCollection","features":['
   for (let i = 0; i < n; i++) {
-    const { feature, isPublic } = makeFeature(random, i)
+    const { feature, isPublic } = makeFeature(random)
     if (feature.properties.status === 'publish') stats.publish++
     if (feature.geometry === null) stats.withoutGeometry++
     if (feature.properties.geo_public === false) stats.geoPrivate++
@@ -141,7 +144,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const n = Number(process.argv[2] ?? 1000)
   const seed = Number(process.argv[3] ?? 1)
   if (!Number.isInteger(n) || n < 0 || !Number.isInteger(seed)) {
-    console.error('Usage: node bench/generate.mjs N [SEED] > places.geojson')
+    console.error('Usage: node --import tsx bench/generate.mts N [SEED] > places.geojson')
     process.exit(2)
   }
   await writePlaces(process.stdout, n, seed)
