@@ -163,10 +163,14 @@ let stopServer = async () => {}
 /** Set when the server exits on its own: how it ended. */
 let serverExit: string | undefined
 
-/** Starts `npm run serve` on PORT (building first if need be), waits until it answers; returns the next-server pid. */
+/**
+ * Starts `npm run serve` on PORT (building first if need be), waits until it answers; returns the next-server pid.
+ * `env` sets BENCH_FLOOR_DIR: the build and the server are the bench's own, in .next-bench, with the framework-floor
+ * route that the production build lacks (next.config.mjs).
+ */
 async function startServer(env: NodeJS.ProcessEnv): Promise<number> {
-  if (opts.build || !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
-    log('building (npx next build)')
+  if (opts.build || !existsSync(path.join(root, '.next-bench', 'BUILD_ID'))) {
+    log('building (npx next build, into .next-bench)')
     if (spawnSync('npx', ['next', 'build'], { cwd: root, env, stdio: 'inherit' }).status !== 0) fail('next build failed')
   }
   const busy = await fetch(BASE_URL).then(() => true, () => false)
@@ -246,7 +250,7 @@ async function startMachineFloor(dir: string): Promise<{ url: string; stop: () =
   const [command, args] = pinned(0, process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'floor.mts'), String(MACHINE_FLOOR_PORT), dir])
   const child = spawn(command, args, { stdio: 'inherit' })
   const url = `http://127.0.0.1:${MACHINE_FLOOR_PORT}`
-  while (!(await fetch(`${url}/bench-floor/none`).then(() => true, () => false))) {
+  while (!(await fetch(`${url}/api/bench-floor/none`).then(() => true, () => false))) {
     if (child.exitCode !== null) fail(`bench/floor.mts exited (${child.exitCode}); is port ${MACHINE_FLOOR_PORT} free?`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -424,10 +428,10 @@ try {
   const serverRss = { idleMb: idleRssMb, peakUnderLoadMb: rss.stop(), highWaterMarkMb: Math.round(statusKb(serverPid, 'VmHWM') / 1024) }
 
   // The two floors, with the very bytes of each route: the same build's empty route handler, and bare node:http.
-  for (const route of routes) route.frameworkFloor = await measure(`${route.name}: framework floor`, BASE_URL, [`/bench-floor/${route.floor}`], scratch)
+  for (const route of routes) route.frameworkFloor = await measure(`${route.name}: framework floor`, BASE_URL, [`/api/bench-floor/${route.floor}`], scratch)
   const machineFloor = await startMachineFloor(floorDir)
   try {
-    for (const route of routes) route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/bench-floor/${route.floor}`], scratch)
+    for (const route of routes) route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/api/bench-floor/${route.floor}`], scratch)
   } finally {
     await machineFloor.stop()
   }
