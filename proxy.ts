@@ -34,7 +34,11 @@ function isPage(pathname: string): boolean {
 /** Where map tiles come from: MAP_TILE_URL's origin, its `{s}` subdomains as a wildcard. */
 function tileSource(): string {
   try {
-    const url = new URL(getConfig().mapTiles.url.replace('{s}.', 'subdomain.').replace(/\{[^}]+\}/g, '0'))
+    const url = new URL(
+      getConfig()
+        .mapTiles.url.replace('{s}.', 'subdomain.')
+        .replace(/\{[^}]+\}/g, '0'),
+    )
     return getConfig().mapTiles.url.includes('{s}.') ? `${url.protocol}//*.${url.host.replace(/^subdomain\./, '')}` : url.origin
   } catch {
     return ''

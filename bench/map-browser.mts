@@ -44,8 +44,16 @@ const databaseUrl = `file:${path.join(dataDir, 'places.db')}`
 // As playwright.config.ts launches it (the `chromium` constant there).
 const CHROMIUM = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
 }
 const VIEWPORT = { width: 1280, height: 800 }
 const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), SITE_URL: BASE_URL, NEXT_TELEMETRY_DISABLED: '1' }
@@ -61,22 +69,62 @@ function places(...args: string[]): string {
 }
 
 const CITIES: [latitude: number, longitude: number, name: string][] = [
-  [48.8566, 2.3522, 'Paris'], [51.5072, -0.1276, 'London'], [52.52, 13.405, 'Berlin'], [40.4168, -3.7038, 'Madrid'],
-  [41.9028, 12.4964, 'Rome'], [52.3676, 4.9041, 'Amsterdam'], [48.2082, 16.3738, 'Vienna'], [59.3293, 18.0686, 'Stockholm'],
-  [38.7223, -9.1393, 'Lisbon'], [50.0755, 14.4378, 'Prague'], [47.4979, 19.0402, 'Budapest'], [37.9838, 23.7275, 'Athens'],
-  [41.0082, 28.9784, 'Istanbul'], [55.7558, 37.6173, 'Moscow'], [30.0444, 31.2357, 'Cairo'], [-1.2921, 36.8219, 'Nairobi'],
-  [-33.9249, 18.4241, 'Cape Town'], [6.5244, 3.3792, 'Lagos'], [25.2048, 55.2708, 'Dubai'], [19.076, 72.8777, 'Mumbai'],
-  [28.6139, 77.209, 'Delhi'], [13.7563, 100.5018, 'Bangkok'], [1.3521, 103.8198, 'Singapore'], [-6.2088, 106.8456, 'Jakarta'],
-  [39.9042, 116.4074, 'Beijing'], [31.2304, 121.4737, 'Shanghai'], [37.5665, 126.978, 'Seoul'], [35.6762, 139.6503, 'Tokyo'],
-  [-33.8688, 151.2093, 'Sydney'], [-36.8485, 174.7633, 'Auckland'], [-18.1416, 178.4419, 'Suva'], [21.3069, -157.8583, 'Honolulu'],
-  [61.2181, -149.9003, 'Anchorage'], [37.7749, -122.4194, 'San Francisco'], [34.0522, -118.2437, 'Los Angeles'],
-  [19.4326, -99.1332, 'Mexico City'], [41.8781, -87.6298, 'Chicago'], [40.7128, -74.006, 'New York'],
-  [-23.5558, -46.6396, 'São Paulo'], [-34.6037, -58.3816, 'Buenos Aires'],
+  [48.8566, 2.3522, 'Paris'],
+  [51.5072, -0.1276, 'London'],
+  [52.52, 13.405, 'Berlin'],
+  [40.4168, -3.7038, 'Madrid'],
+  [41.9028, 12.4964, 'Rome'],
+  [52.3676, 4.9041, 'Amsterdam'],
+  [48.2082, 16.3738, 'Vienna'],
+  [59.3293, 18.0686, 'Stockholm'],
+  [38.7223, -9.1393, 'Lisbon'],
+  [50.0755, 14.4378, 'Prague'],
+  [47.4979, 19.0402, 'Budapest'],
+  [37.9838, 23.7275, 'Athens'],
+  [41.0082, 28.9784, 'Istanbul'],
+  [55.7558, 37.6173, 'Moscow'],
+  [30.0444, 31.2357, 'Cairo'],
+  [-1.2921, 36.8219, 'Nairobi'],
+  [-33.9249, 18.4241, 'Cape Town'],
+  [6.5244, 3.3792, 'Lagos'],
+  [25.2048, 55.2708, 'Dubai'],
+  [19.076, 72.8777, 'Mumbai'],
+  [28.6139, 77.209, 'Delhi'],
+  [13.7563, 100.5018, 'Bangkok'],
+  [1.3521, 103.8198, 'Singapore'],
+  [-6.2088, 106.8456, 'Jakarta'],
+  [39.9042, 116.4074, 'Beijing'],
+  [31.2304, 121.4737, 'Shanghai'],
+  [37.5665, 126.978, 'Seoul'],
+  [35.6762, 139.6503, 'Tokyo'],
+  [-33.8688, 151.2093, 'Sydney'],
+  [-36.8485, 174.7633, 'Auckland'],
+  [-18.1416, 178.4419, 'Suva'],
+  [21.3069, -157.8583, 'Honolulu'],
+  [61.2181, -149.9003, 'Anchorage'],
+  [37.7749, -122.4194, 'San Francisco'],
+  [34.0522, -118.2437, 'Los Angeles'],
+  [19.4326, -99.1332, 'Mexico City'],
+  [41.8781, -87.6298, 'Chicago'],
+  [40.7128, -74.006, 'New York'],
+  [-23.5558, -46.6396, 'São Paulo'],
+  [-34.6037, -58.3816, 'Buenos Aires'],
 ]
 const KINDS = ['café', 'museum', 'park', 'bakery', 'bridge', 'market', 'gallery', 'viewpoint', 'library', 'theatre', 'garden', 'tower']
-const CATEGORIES = ['Food & Drink > Cafés', 'Culture > Museums', 'Nature > Parks', 'Food & Drink > Bakeries', 'Heritage > Bridges',
-  'Food & Drink > Markets', 'Culture > Galleries', 'Nature > Viewpoints', 'Culture > Libraries', 'Culture > Theatres',
-  'Nature > Gardens', 'Heritage > Towers']
+const CATEGORIES = [
+  'Food & Drink > Cafés',
+  'Culture > Museums',
+  'Nature > Parks',
+  'Food & Drink > Bakeries',
+  'Heritage > Bridges',
+  'Food & Drink > Markets',
+  'Culture > Galleries',
+  'Nature > Viewpoints',
+  'Culture > Libraries',
+  'Culture > Theatres',
+  'Nature > Gardens',
+  'Heritage > Towers',
+]
 
 /** N published places of type post with public geodata, deterministic: dense in cities, thin between them. */
 function makePlaces(n: number) {
@@ -128,10 +176,17 @@ function prepareDatabase() {
 
 async function startServer() {
   if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) throw new Error('no build: run `NEXT_TELEMETRY_DISABLED=1 npx next build` first')
-  const server = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', String(PORT)], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] })
+  const server = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', String(PORT)], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   for (let i = 0; i < 600; i++) {
     // A route that does not touch the map's index, so that the first page view finds it cold.
-    const ok = await fetch(`${BASE_URL}/places/v1/geojson?posts_per_page=1`).then((r) => r.ok, () => false)
+    const ok = await fetch(`${BASE_URL}/places/v1/geojson?posts_per_page=1`).then(
+      (r) => r.ok,
+      () => false,
+    )
     if (ok) return server
     if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
@@ -155,7 +210,10 @@ function firstLoadFromBuild() {
   require(path.join(next, 'server', 'app', 'page_client-reference-manifest.js'))
   const entries = global.__RSC_MANIFEST['/page']?.entryJSFiles ?? {}
   const html = new Set([...manifest.rootMainFiles, ...(entries['[project]/app/layout'] ?? []), ...(entries['[project]/app/page'] ?? [])])
-  const loadable = JSON.parse(readFileSync(path.join(next, 'server', 'app', 'page', 'react-loadable-manifest.json'), 'utf8')) as Record<string, { files: string[] }>
+  const loadable = JSON.parse(readFileSync(path.join(next, 'server', 'app', 'page', 'react-loadable-manifest.json'), 'utf8')) as Record<
+    string,
+    { files: string[] }
+  >
   const dynamic = new Set(Object.values(loadable).flatMap((entry) => entry.files.filter((file) => file.endsWith('.js') && !html.has(file))))
   const size = (files: Set<string>) => [...files].reduce((sum, file) => sum + gzipSize(readFileSync(path.join(next, file))), 0)
   return { htmlGzip: size(html), mapChunkGzip: size(dynamic), files: html.size + dynamic.size }
@@ -188,7 +246,12 @@ async function openMap(browser: Browser, { trackJs = false } = {}) {
       firstAnswer: api[0]?.responseEnd ?? 0,
       lastAnswer: Math.max(0, ...api.map((r) => r.responseEnd)),
       markers: document.querySelectorAll('.cluster-marker, path.place-marker').length,
-      places: Number(document.querySelector('.place-count')?.textContent?.match(/^([\d,]+)/)?.[1]?.replace(/,/g, '') ?? 0),
+      places: Number(
+        document
+          .querySelector('.place-count')
+          ?.textContent?.match(/^([\d,]+)/)?.[1]
+          ?.replace(/,/g, '') ?? 0,
+      ),
     }
   })
   return { context, page, timing, scripts }
@@ -234,18 +297,36 @@ async function panAndZoom(page: Page) {
   }
   const started = Date.now()
   type Move = [dx: number, dy: number]
-  for (const [dx, dy] of [[300, 0], [-200, 150], [0, -250]] as Move[]) await drag(dx, dy)
+  for (const [dx, dy] of [
+    [300, 0],
+    [-200, 150],
+    [0, -250],
+  ] as Move[])
+    await drag(dx, dy)
   for (let i = 0; i < 6; i++) await wheel(-120)
-  for (const [dx, dy] of [[250, 100], [-400, 0], [100, -200], [200, 200]] as Move[]) await drag(dx, dy)
+  for (const [dx, dy] of [
+    [250, 100],
+    [-400, 0],
+    [100, -200],
+    [200, 200],
+  ] as Move[])
+    await drag(dx, dy)
   for (let i = 0; i < 6; i++) await wheel(120)
-  for (const [dx, dy] of [[-300, 0], [300, 100]] as Move[]) await drag(dx, dy)
+  for (const [dx, dy] of [
+    [-300, 0],
+    [300, 100],
+  ] as Move[])
+    await drag(dx, dy)
   const seconds = (Date.now() - started) / 1000
   const { frames, longTasks } = await page.evaluate(() => {
     const state = (window as unknown as { __bench: BenchState }).__bench
     state.recording = false
     return state
   })
-  const gaps = frames.slice(1).map((t, i) => t - frames[i]!).sort((a, b) => a - b)
+  const gaps = frames
+    .slice(1)
+    .map((t, i) => t - frames[i]!)
+    .sort((a, b) => a - b)
   const pick = (q: number) => gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))] ?? Number.NaN
   settle.sort((a, b) => a - b)
   return {
@@ -289,14 +370,26 @@ try {
   await moving.context.close()
   // A write (any: it bumps the data version) makes the next visit rebuild the index, on a server that is warm.
   const touch = path.join(dataDir, 'touch.geojson')
-  writeFileSync(touch, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: `touch ${Date.now()}`, type: 'bench-touch' } }] }))
+  writeFileSync(
+    touch,
+    JSON.stringify({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', geometry: null, properties: { title: `touch ${Date.now()}`, type: 'bench-touch' } }],
+    }),
+  )
   places('import', touch)
   const afterWrite = await openMap(browser)
   await afterWrite.context.close()
 
   const result = {
     places: cold.timing.places,
-    firstLoadJsGzip: { fromBuild: build.htmlGzip + build.mapChunkGzip, pageHtml: build.htmlGzip, mapChunk: build.mapChunkGzip, browser: browserJs, browserFiles: cold.scripts.size },
+    firstLoadJsGzip: {
+      fromBuild: build.htmlGzip + build.mapChunkGzip,
+      pageHtml: build.htmlGzip,
+      mapChunk: build.mapChunkGzip,
+      browser: browserJs,
+      browserFiles: cold.scripts.size,
+    },
     readyColdMs: Math.round(cold.timing.ready),
     readyWarmMsMedian: Math.round(median(warm.map((t) => t.ready))),
     readyWarmMs: warm.map((t) => Math.round(t.ready)),

@@ -76,7 +76,8 @@ const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.fl
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0
 if (spawnSync('wrk', ['--version']).error) usage('wrk, the load generator, is not installed: apt-get install wrk')
 /** A command pinned to one core when taskset is there: the server on core 0, the load generator on core 1. */
-const pinned = (core: number, command: string, args: string[]): [string, string[]] => (hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args])
+const pinned = (core: number, command: string, args: string[]): [string, string[]] =>
+  hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
 
 // ---------------------------------------------------------------------------------------------------- processes
 /** pid → parent pid, for every process (from /proc/<pid>/stat; its second field may hold spaces and parentheses). */
@@ -173,7 +174,10 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<number> {
     log('building (npx next build, into .next-bench)')
     if (spawnSync('npx', ['next', 'build'], { cwd: root, env, stdio: 'inherit' }).status !== 0) fail('next build failed')
   }
-  const busy = await fetch(BASE_URL).then(() => true, () => false)
+  const busy = await fetch(BASE_URL).then(
+    () => true,
+    () => false,
+  )
   if (busy) fail(`port ${PORT} is already in use: is another bench running?`)
   // As a site is served (package.json: the server's heap limit), pinned to its core.
   const [command, args] = pinned(0, 'npm', ['run', '--silent', 'serve', '--', '-p', String(PORT)])
@@ -212,7 +216,15 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<number> {
 /** One wrk run (bench/load.lua) over the paths of `pathsFile`, pinned to core 1; the figures the bench reports. */
 /** What bench/load.lua prints as its last line. */
 type WrkSummary = { requests: number; durationUs: number; p50Us: number; p99Us: number; non2xx: number; errors: number; bytes: number }
-type LoadFigures = { requestsPerSecond: number; latencyP50Ms: number; latencyP99Ms: number; non2xx: number; errors: number; requests: number; bytesPerResponse: number }
+type LoadFigures = {
+  requestsPerSecond: number
+  latencyP50Ms: number
+  latencyP99Ms: number
+  non2xx: number
+  errors: number
+  requests: number
+  bytesPerResponse: number
+}
 type Measured = { runs: LoadFigures[]; median: LoadFigures }
 
 async function load(url: string, pathsFile: string, duration: number): Promise<LoadFigures> {
@@ -250,7 +262,12 @@ async function startMachineFloor(dir: string): Promise<{ url: string; stop: () =
   const [command, args] = pinned(0, process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'floor.mts'), String(MACHINE_FLOOR_PORT), dir])
   const child = spawn(command, args, { stdio: 'inherit' })
   const url = `http://127.0.0.1:${MACHINE_FLOOR_PORT}`
-  while (!(await fetch(`${url}/api/bench-floor/none`).then(() => true, () => false))) {
+  while (
+    !(await fetch(`${url}/api/bench-floor/none`).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     if (child.exitCode !== null) fail(`bench/floor.mts exited (${child.exitCode}); is port ${MACHINE_FLOOR_PORT} free?`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -262,7 +279,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await once(child, 'exit')
 }
 
-const percentile = (numbers: number[], p: number) => [...numbers].sort((a, b) => a - b)[Math.min(numbers.length - 1, Math.floor(numbers.length * p))] ?? Number.NaN
+const percentile = (numbers: number[], p: number) =>
+  [...numbers].sort((a, b) => a - b)[Math.min(numbers.length - 1, Math.floor(numbers.length * p))] ?? Number.NaN
 const round2 = (x: number) => Math.round(x * 100) / 100
 
 /** Times `request` once per sample, one at a time; the median and 90th percentile in ms. */
@@ -431,7 +449,8 @@ try {
   for (const route of routes) route.frameworkFloor = await measure(`${route.name}: framework floor`, BASE_URL, [`/api/bench-floor/${route.floor}`], scratch)
   const machineFloor = await startMachineFloor(floorDir)
   try {
-    for (const route of routes) route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/api/bench-floor/${route.floor}`], scratch)
+    for (const route of routes)
+      route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/api/bench-floor/${route.floor}`], scratch)
   } finally {
     await machineFloor.stop()
   }
@@ -455,7 +474,9 @@ try {
   const gps = await gpsRoute(places, publicIds[1] ?? publicIds[0]!)
   log(`GET /attachment-exif-gps/{id}, 50 images, only the last with GPS: median ${gps.medianMs} ms`)
   await stopServer()
-  const exif = JSON.parse((await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join(root, 'bench', 'exif-read.ts')], env)).stdout) as { name: string; bytes: number; gps: boolean; medianMs: number }[]
+  const exif = JSON.parse(
+    (await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join(root, 'bench', 'exif-read.ts')], env)).stdout,
+  ) as { name: string; bytes: number; gps: boolean; medianMs: number }[]
   machine.loadAverageAtEnd = loadAverage()
 
   const ratio = (a: number, b: number) => (b ? Math.round((a / b) * 100) / 100 : null)
@@ -493,23 +514,49 @@ try {
   const row = (cells: (string | number | null)[]) => cells.map((cell, i) => (i === 0 ? String(cell).padEnd(34) : String(cell).padStart(9))).join(' ')
   const rate = (m: LoadFigures | null) => (m ? Math.round(m.requestsPerSecond) : '-')
   console.log(`\nPlaces bench: ${N} places on ${opts.db}, ${machine.nproc} cores, ${machine.cpu}, node ${machine.node}`)
-  console.log(`load average at start: ${machine.loadAverage.join(' ')}, at end: ${machine.loadAverageAtEnd.join(' ')}; server pinned to core 0, load generator to core 1: ${hasTaskset ? 'yes' : 'no (no taskset)'}\n`)
-  console.log(`import: ${importResult.seconds} s (${importResult.placesPerSecond} places/s; the CLI's own start-up is ${importResult.cliStartupSeconds} s of it), peak RSS ${importResult.peakRssMb} MB\n`)
+  console.log(
+    `load average at start: ${machine.loadAverage.join(' ')}, at end: ${machine.loadAverageAtEnd.join(' ')}; server pinned to core 0, load generator to core 1: ${hasTaskset ? 'yes' : 'no (no taskset)'}\n`,
+  )
+  console.log(
+    `import: ${importResult.seconds} s (${importResult.placesPerSecond} places/s; the CLI's own start-up is ${importResult.cliStartupSeconds} s of it), peak RSS ${importResult.peakRssMb} MB\n`,
+  )
   console.log(row(['route (median of runs)', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'KB/resp']))
   for (const { name, median: m } of results.routes) {
     console.log(row([name, Math.round(m.requestsPerSecond), m.latencyP50Ms, m.latencyP99Ms, m.non2xx, m.errors, (m.bytesPerResponse / 1024).toFixed(1)]))
   }
   console.log(`\n${row(['req/s, same bytes', 'route', 'framework', 'machine', 'route/fw', 'route/mach', 'nginx', 'nginx/mach'])}`)
   for (const r of results.routes) {
-    console.log(row([r.name, rate(r.median), rate(r.frameworkFloor), rate(r.machineFloor), r.toFrameworkFloor, r.toMachineFloor, rate(r.behindCache), r.behindCacheToMachineFloor ?? '-']))
+    console.log(
+      row([
+        r.name,
+        rate(r.median),
+        rate(r.frameworkFloor),
+        rate(r.machineFloor),
+        r.toFrameworkFloor,
+        r.toMachineFloor,
+        rate(r.behindCache),
+        r.behindCacheToMachineFloor ?? '-',
+      ]),
+    )
   }
   console.log(`\ncold, the first request after a write (${cold.samples} writes): ${cold.path} median ${cold.medianMs} ms, p90 ${cold.p90Ms} ms`)
-  console.log(`GET /attachment-exif-gps/{id}, 50 images and only the last with GPS (${gps.samples} requests, one at a time): median ${gps.medianMs} ms, p90 ${gps.p90Ms} ms`)
-  console.log(`\nnext-server RSS: ${serverRss.idleMb} MB idle, ${serverRss.peakUnderLoadMb} MB peak under load (high-water mark ${serverRss.highWaterMarkMb} MB)`)
+  console.log(
+    `GET /attachment-exif-gps/{id}, 50 images and only the last with GPS (${gps.samples} requests, one at a time): median ${gps.medianMs} ms, p90 ${gps.p90Ms} ms`,
+  )
+  console.log(
+    `\nnext-server RSS: ${serverRss.idleMb} MB idle, ${serverRss.peakUnderLoadMb} MB peak under load (high-water mark ${serverRss.highWaterMarkMb} MB)`,
+  )
   console.log('\nreading the GPS of each corpus photo, as an upload does (median of 200 reads):')
-  for (const photo of exif) console.log(`  ${photo.name.padEnd(40)} ${(photo.bytes / 1024).toFixed(0).padStart(6)} KB  ${photo.gps ? 'GPS   ' : 'no GPS'}  ${photo.medianMs.toFixed(3)} ms`)
+  for (const photo of exif)
+    console.log(
+      `  ${photo.name.padEnd(40)} ${(photo.bytes / 1024).toFixed(0).padStart(6)} KB  ${photo.gps ? 'GPS   ' : 'no GPS'}  ${photo.medianMs.toFixed(3)} ms`,
+    )
   console.log(`raw results: ${path.relative(root, resultsFile)}`)
-  const failures = results.routes.filter((r) => Object.values(r.runs).flat().some((x) => x && (x.non2xx > 0 || x.errors > 0)))
+  const failures = results.routes.filter((r) =>
+    Object.values(r.runs)
+      .flat()
+      .some((x) => x && (x.non2xx > 0 || x.errors > 0)),
+  )
   if (failures.length > 0) fail(`non-2xx answers or errors on: ${failures.map((r) => r.name).join(', ')}`)
 } catch (error) {
   const isBenchFailure = error instanceof Error && 'isBenchFailure' in error

@@ -77,7 +77,8 @@ function loadApiDataset() {
 }
 
 function loadUiDataset() {
-  for (const role of ROLES) places('user', 'create', '--email', `${role}@e2e.test`, '--password', `e2e-${role}-password`, '--role', role, '--name', `E2E ${role}`)
+  for (const role of ROLES)
+    places('user', 'create', '--email', `${role}@e2e.test`, '--password', `e2e-${role}-password`, '--role', role, '--name', `E2E ${role}`)
   importFile(DEMO, featureCount(DEMO))
 }
 

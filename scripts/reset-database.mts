@@ -23,7 +23,8 @@ export async function resetDatabase(url: string, root = process.cwd()): Promise<
   } catch {
     throw new Error('DATABASE_URL is not a valid postgresql:// URL')
   }
-  if (!LOCAL_HOSTS.has(parsed.hostname)) throw new Error(`refusing to empty the non-local database at host "${parsed.hostname}" (only localhost, 127.0.0.1, ::1)`)
+  if (!LOCAL_HOSTS.has(parsed.hostname))
+    throw new Error(`refusing to empty the non-local database at host "${parsed.hostname}" (only localhost, 127.0.0.1, ::1)`)
   const name = decodeURIComponent(parsed.pathname.slice(1))
   const maintenance = new URL(url)
   maintenance.pathname = '/postgres'

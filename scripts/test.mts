@@ -43,9 +43,15 @@ if (run('npx', ['next', 'build']) !== 0) {
 
 const tap = path.join(results, 'node.tap')
 const nodeStatus = run(process.execPath, [
-  '--conditions=react-server', '--import', 'tsx', '--test', '--test-concurrency=1',
-  '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+  '--conditions=react-server',
+  '--import',
+  'tsx',
+  '--test',
+  '--test-concurrency=1',
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  '--test-reporter=tap',
+  `--test-reporter-destination=${tap}`,
   ...['lib', 'test', 'bin'].filter((dir) => existsSync(dir)).flatMap(testFiles),
 ])
 const tapText = existsSync(tap) ? readFileSync(tap, 'utf8') : ''
