@@ -1,6 +1,14 @@
+// `npm run bench` sets BENCH_FLOOR_DIR: its build, kept apart in .next-bench, adds the framework-floor route
+// (app/api/bench-floor/[name]/route.bench.ts); the production build has no such route. Its own tsconfig names its
+// own generated types, so that the build leaves tsconfig.json as it is.
+const benchFloor = Boolean(process.env.BENCH_FLOOR_DIR)
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  ...(benchFloor
+    ? { distDir: '.next-bench', pageExtensions: ['tsx', 'ts', 'jsx', 'js', 'bench.ts'], typescript: { tsconfigPath: 'tsconfig.bench.json' } }
+    : {}),
   // ExifTool runs as a child process from the files of its package: load it from node_modules, not a bundle.
   serverExternalPackages: ['exiftool-vendored', 'exiftool-vendored.pl'],
   // Clients written for the WordPress plugin call /wp-json/places/v1/...: the same routes answer there.

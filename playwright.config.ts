@@ -1,8 +1,8 @@
 import { defineConfig, type PlaywrightTestConfig, type Project } from '@playwright/test'
 import type { E2EOptions } from './e2e/support/test'
 
-// HTTP tests against a built server (`next build` first; scripts/test.mjs does it). Each `api*` project gets its own
-// server and database, reset and loaded by scripts/e2e-server.mjs through the real command line:
+// HTTP tests against a built server (`next build` first; scripts/test.mts does it). Each `api*` project gets its own
+// server and database, reset and loaded by scripts/e2e-server.mts through the real command line:
 //   api           SQLite, always
 //   api-postgres  PostgreSQL at TEST_DATABASE_URL, only when that is set (a local database: it is emptied)
 // Ports can be moved with E2E_SQLITE_PORT / E2E_POSTGRES_PORT when another run holds them.
@@ -88,7 +88,7 @@ const projects: Project<E2EOptions>[] = servers.filter((server) => server.datase
 }))
 
 const webServer: NonNullable<PlaywrightTestConfig['webServer']> = servers.map((server) => ({
-  command: 'node scripts/e2e-server.mjs',
+  command: 'node --import tsx scripts/e2e-server.mts',
   url: `${baseUrlOf(server)}/places/v1/geojson?posts_per_page=1`,
   reuseExistingServer: false,
   timeout: 120_000,

@@ -28,13 +28,17 @@ export function proxy(request: NextRequest) {
 }
 
 function isPage(pathname: string): boolean {
-  return !/^\/(places\/|wp-json\/|ogc(\/|$)|uploads\/|api\/|healthz$|bench-floor\/|_next\/)/.test(pathname)
+  return !/^\/(places\/|wp-json\/|ogc(\/|$)|uploads\/|api\/|healthz$|_next\/)/.test(pathname)
 }
 
 /** Where map tiles come from: MAP_TILE_URL's origin, its `{s}` subdomains as a wildcard. */
 function tileSource(): string {
   try {
-    const url = new URL(getConfig().mapTiles.url.replace('{s}.', 'subdomain.').replace(/\{[^}]+\}/g, '0'))
+    const url = new URL(
+      getConfig()
+        .mapTiles.url.replace('{s}.', 'subdomain.')
+        .replace(/\{[^}]+\}/g, '0'),
+    )
     return getConfig().mapTiles.url.includes('{s}.') ? `${url.protocol}//*.${url.host.replace(/^subdomain\./, '')}` : url.origin
   } catch {
     return ''
@@ -58,7 +62,6 @@ function contentSecurityPolicy(nonce: string): string {
   ].join('; ')
 }
 
-// Paths with percent-escapes, and pages (everything but the REST and OGC routes, uploads, auth, the bench's floor
-// route and Next's files).
+// Paths with percent-escapes, and pages (everything but the REST and OGC routes, uploads, /api/ and Next's files).
 // As isPage(): `ogc` and `healthz` only as whole segments, so that pages of post types such as `ogcx` get a CSP too.
-export const config = { matcher: ['/:path(.*%.*)', '/((?!places/|wp-json/|ogc(?:/|$)|uploads/|api/|healthz$|bench-floor/|_next/).*)'] }
+export const config = { matcher: ['/:path(.*%.*)', '/((?!places/|wp-json/|ogc(?:/|$)|uploads/|api/|healthz$|_next/).*)'] }

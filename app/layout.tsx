@@ -1,5 +1,6 @@
 import type { Metadata } from 'next'
 import { connection } from 'next/server'
+import Link from 'next/link'
 import type { ReactNode } from 'react'
 import './globals.css'
 
@@ -16,7 +17,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <header className="site-header">
-          <a href="/" className="site-name">Places</a>
+          <Link href="/" className="site-name">Places</Link>
         </header>
         {children}
       </body>

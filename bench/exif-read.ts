@@ -10,7 +10,9 @@ const rounds = Number(process.argv[2] ?? 200)
 const dir = path.join(import.meta.dirname, '..', 'test', 'fixtures', 'exif')
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]!
 
-const photos = readdirSync(dir).filter((name) => !/\.(md|json)$/.test(name)).sort()
+const photos = readdirSync(dir)
+  .filter((name) => !/\.(md|json)$/.test(name))
+  .sort()
 const results = photos.map((name) => {
   const bytes = readFileSync(path.join(dir, name))
   for (let i = 0; i < 20; i++) readGps(bytes) // warm-up: the JIT, not the file

@@ -14,7 +14,7 @@ export const CORPUS_DIR = path.resolve(__dirname, '..', '..', 'test', 'fixtures'
 /** One row of test/fixtures/exif/truth.json: ExifTool's reading, with the spec's rules on coordinates applied. */
 export type TruthRow = { file: string; has_gps: boolean; latitude: number | null; longitude: number | null }
 
-export const truth: TruthRow[] = JSON.parse(readFileSync(path.join(CORPUS_DIR, 'truth.json'), 'utf8'))
+export const truth = JSON.parse(readFileSync(path.join(CORPUS_DIR, 'truth.json'), 'utf8')) as TruthRow[]
 
 export function corpusFile(name: string): Buffer {
   return readFileSync(path.join(CORPUS_DIR, name))
@@ -191,7 +191,7 @@ const LOCATION_TAG = /GPS|Location|ISO6709/i
  * `group:tag=value`; empty values (a GPS block without coordinates) are listed too.
  */
 export async function locationTags(exiftool: ExifTool, file: string): Promise<string[]> {
-  const tags = (await exiftool.readRaw(file, { readArgs: ['-a', '-G1', '-n'] })) as Record<string, unknown>
+  const tags = await exiftool.readRaw<Record<string, unknown>>(file, { readArgs: ['-a', '-G1', '-n'] })
   return Object.entries(tags)
     .filter(([key]) => key !== 'SourceFile' && LOCATION_TAG.test(key.split(':').at(-1) ?? key))
     .map(([key, value]) => `${key}=${JSON.stringify(value)}`)

@@ -44,7 +44,7 @@ function lines(text: string): string[] {
 
 /** `fn` over `items`, at most `limit` at a time (each CLI run is a second of CPU; the machine has two cores). */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length)
+  const results = new Array<R>(items.length)
   let next = 0
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { bulkFeatures } from '../fixtures/bulk.mjs'
+import { bulkFeatures } from '../fixtures/bulk.mts'
 
 // What the server must answer, computed from the fixture files and the rules of docs/api.md,
 // never from the server itself.
@@ -58,7 +58,7 @@ function toPost({ geometry, properties: p }: FixtureFeature): FixturePost {
   }
 }
 
-export const fixtureFeatures: FixtureFeature[] = JSON.parse(readFileSync(FIXTURE_FILE, 'utf8')).features
+export const fixtureFeatures = (JSON.parse(readFileSync(FIXTURE_FILE, 'utf8')) as { features: FixtureFeature[] }).features
 /** The hand-written posts, in file order. */
 export const fixturePosts: FixturePost[] = fixtureFeatures.map(toPost)
 export const bulkPosts: FixturePost[] = bulkFeatures().map(toPost)

@@ -1,4 +1,4 @@
-/** The users of the `ui` project's server (scripts/e2e-server.mjs, E2E_DATASET=ui): one of every role. */
+/** The users of the `ui` project's server (scripts/e2e-server.mts, E2E_DATASET=ui): one of every role. */
 export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const
 export type Role = (typeof ROLES)[number]
 

@@ -5,7 +5,7 @@
  * sign-in page and next-auth's own (lib/auth/config.ts).
  */
 export function safeCallbackPath(value: unknown, siteUrl: string, fallback = '/admin'): string {
-  const raw = Array.isArray(value) ? value[0] : value
+  const raw: unknown = Array.isArray(value) ? value[0] : value
   if (typeof raw !== 'string' || raw === '') return fallback
   const site = new URL(siteUrl)
   let url: URL

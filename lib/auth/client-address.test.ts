@@ -25,7 +25,7 @@ function get(from: string, headers: Record<string, string> = {}): Promise<{ clie
     const request = http.get({ host: '127.0.0.1', port, localAddress: from, headers }, (response) => {
       let body = ''
       response.on('data', (chunk) => (body += chunk))
-      response.on('end', () => resolve(JSON.parse(body)))
+      response.on('end', () => resolve(JSON.parse(body) as { client: string; forwardedFor: string | null }))
     })
     request.on('error', reject)
   })

@@ -60,6 +60,7 @@ export function installClientAddressFilter(trustedProxies: readonly string[]): v
   shared[SHARED] = secret
   const trusted = new Set(trustedProxies.map(normalizeAddress))
   for (const Server of [http.Server, https.Server]) {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called on its server, with Reflect.apply below
     const emit = Server.prototype.emit
     Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
       if (event === 'request') stamp(args[0] as IncomingMessage, trusted, secret)

@@ -18,7 +18,7 @@ const HEMISPHERES = { lat: ['N', 'S'], lng: ['E', 'W'] } as const
 const GPS_TAGS = ['GPSLatitude', 'GPSLatitudeRef', 'GPSLongitude', 'GPSLongitudeRef']
 
 function reference(tag: { value?: unknown } | undefined): string | undefined {
-  const value = Array.isArray(tag?.value) ? tag.value[0] : tag?.value
+  const value: unknown = Array.isArray(tag?.value) ? tag.value[0] : tag?.value
   return typeof value === 'string' ? value.trim().toUpperCase() : undefined
 }
 

@@ -23,7 +23,7 @@ export function assertLocalPostgres(url: string): URL {
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'places-test-'))
-    return { kind, url: `file:${path.join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+    return { kind, url: `file:${path.join(dir, 'test.db')}`, drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) }
   }
   const server = assertLocalPostgres(process.env.TEST_DATABASE_URL!)
   const name = `places_t_${randomBytes(6).toString('hex')}`

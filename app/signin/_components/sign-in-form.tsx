@@ -22,7 +22,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
   }
 
   return (
-    <form onSubmit={onSubmit} className="form" aria-describedby={error ? 'sign-in-error' : undefined}>
+    <form onSubmit={(event) => void onSubmit(event)} className="form" aria-describedby={error ? 'sign-in-error' : undefined}>
       <label>
         Email
         <input name="email" type="email" autoComplete="username" required autoFocus />

@@ -52,7 +52,7 @@ export function Users({ users, roles, currentUserId }: Props) {
         return
       }
       setErrors({})
-      setMessage({ tone: 'ok', text: `${String(values.email).toLowerCase()} was added.` })
+      setMessage({ tone: 'ok', text: `${typeof values.email === 'string' ? values.email.toLowerCase() : ''} was added.` })
       setFormKey((k) => k + 1)
     })
   }

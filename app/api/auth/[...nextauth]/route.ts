@@ -4,7 +4,8 @@ import { getAuthOptions } from '@/lib/auth/config'
 import { guardAuthRoute } from '@/lib/auth/sign-in-route'
 
 // next-auth's sign-in, sign-out, session and CSRF endpoints; bodies bounded and throttled sign-ins answered 429
-const handler = (request: NextRequest, context: RouteContext<'/api/auth/[...nextauth]'>) =>
-  guardAuthRoute(request, () => NextAuth(getAuthOptions())(request, context))
+type Handler = (request: NextRequest, context: RouteContext<'/api/auth/[...nextauth]'>) => Promise<Response>
+// next-auth declares its route handler as `any`.
+const handler: Handler = (request, context) => guardAuthRoute(request, () => (NextAuth(getAuthOptions()) as Handler)(request, context))
 
 export { handler as GET, handler as POST }

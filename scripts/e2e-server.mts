@@ -6,7 +6,7 @@
 //   ui             the demo places (prisma/demo/places.geojson) and a user of every role (ROLES below);
 //   shared         nothing reset nor loaded: a second app instance on the database of a server started before it.
 //
-//   DATABASE_URL=file:./.test-data/e2e.db PORT=3101 node scripts/e2e-server.mjs
+//   DATABASE_URL=file:./.test-data/e2e.db PORT=3101 node --import tsx scripts/e2e-server.mts
 //
 // It empties the database it is given, so it refuses a PostgreSQL database that is not on this machine.
 import { spawn, spawnSync } from 'node:child_process'
@@ -15,8 +15,8 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { bulkFeatures } from '../e2e/fixtures/bulk.mjs'
-import { resetDatabase } from './reset-database.mjs'
+import { bulkFeatures } from '../e2e/fixtures/bulk.mts'
+import { resetDatabase } from './reset-database.mts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
@@ -28,7 +28,7 @@ const DEMO = path.join(root, 'prisma', 'demo', 'places.geojson')
 const ADMIN_PASSWORD = 'e2e-admin-password-0123456789'
 const FIXTURE = path.join(root, 'e2e', 'fixtures', 'places.geojson')
 
-function fail(message) {
+function fail(message: string): never {
   console.error(`e2e-server: ${message}`)
   process.exit(1)
 }
@@ -41,7 +41,7 @@ if (!port || !/^\d+$/.test(port)) fail('PORT is required (a number)')
 const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: port, NEXT_TELEMETRY_DISABLED: '1' }
 
 /** Runs `places <args>` as an operator would; returns its stdout. */
-function places(...args) {
+function places(...args: string[]): string {
   const run = spawnSync(process.execPath, [path.join(root, 'bin', 'places.mjs'), ...args], {
     cwd: root,
     env,
@@ -52,15 +52,19 @@ function places(...args) {
   return run.stdout
 }
 
-function importFile(file, expected) {
+function importFile(file: string, expected: number): string[] {
   const ids = places('import', file, '--author', ADMIN_EMAIL).trim().split('\n').filter(Boolean)
   if (ids.length !== expected) fail(`places import ${file} printed ${ids.length} ids, expected ${expected}`)
   return ids
 }
 
+function featureCount(file: string): number {
+  return (JSON.parse(readFileSync(file, 'utf8')) as { features: unknown[] }).features.length
+}
+
 function loadApiDataset() {
   // The hand-written fixture first, on an empty database: its categories get ids 1, 2, 3… in order of first appearance.
-  importFile(FIXTURE, JSON.parse(readFileSync(FIXTURE, 'utf8')).features.length)
+  importFile(FIXTURE, featureCount(FIXTURE))
   const scratch = mkdtempSync(path.join(tmpdir(), 'places-e2e-'))
   try {
     const bulk = bulkFeatures()
@@ -73,15 +77,16 @@ function loadApiDataset() {
 }
 
 function loadUiDataset() {
-  for (const role of ROLES) places('user', 'create', '--email', `${role}@e2e.test`, '--password', `e2e-${role}-password`, '--role', role, '--name', `E2E ${role}`)
-  importFile(DEMO, JSON.parse(readFileSync(DEMO, 'utf8')).features.length)
+  for (const role of ROLES)
+    places('user', 'create', '--email', `${role}@e2e.test`, '--password', `e2e-${role}-password`, '--role', role, '--name', `E2E ${role}`)
+  importFile(DEMO, featureCount(DEMO))
 }
 
 const dataset = process.env.E2E_DATASET ?? 'api'
 if (!['api', 'ui', 'shared'].includes(dataset)) fail('E2E_DATASET must be api, ui or shared')
 // `shared`: another app instance on a database that an earlier server of the run reset and loaded.
 if (dataset !== 'shared') {
-  await resetDatabase(databaseUrl, root).catch((error) => fail(error.message))
+  await resetDatabase(databaseUrl, root).catch((error: Error) => fail(error.message))
   if (process.env.UPLOADS_DIR) rmSync(path.resolve(root, process.env.UPLOADS_DIR), { recursive: true, force: true })
   places('migrate')
   places('user', 'create', '--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD, '--role', 'administrator', '--name', 'E2E Admin')
@@ -91,7 +96,7 @@ if (dataset !== 'shared') {
 console.error(`e2e-server: ${databaseUrl} ready; starting next on port ${port}`)
 
 const next = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', port], { cwd: root, env, stdio: 'inherit' })
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
   process.on(signal, () => {
     if (next.exitCode === null && next.signalCode === null) next.kill(signal)
   })

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 export const NGINX = '/usr/sbin/nginx'
 const EXAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'nginx.conf')
 
-export function hasNginx() {
+export function hasNginx(): boolean {
   return spawnSync(NGINX, ['-v']).error === undefined
 }
 
@@ -18,14 +18,31 @@ export function hasNginx() {
  * Starts nginx with deploy/nginx.conf listening on 127.0.0.1:`port`, in front of `upstream` (host:port), keeping
  * its files in `dir`; resolves once it answers. `cpu`: the core to pin it to, where taskset is there.
  */
-export async function startNginx({ port, upstream, dir, cpu }) {
+export async function startNginx({
+  port,
+  upstream,
+  dir,
+  cpu,
+}: {
+  port: number
+  upstream: string
+  dir: string
+  cpu?: number
+}): Promise<{ url: string; stop: () => Promise<void> }> {
   let example = readFileSync(EXAMPLE, 'utf8')
-  for (const [from, to] of [['listen 80;', `listen 127.0.0.1:${port};`], ['server 127.0.0.1:3000;', `server ${upstream};`], ['/var/cache/nginx/places', path.join(dir, 'cache')]]) {
+  const replacements: [string, string][] = [
+    ['listen 80;', `listen 127.0.0.1:${port};`],
+    ['server 127.0.0.1:3000;', `server ${upstream};`],
+    ['/var/cache/nginx/places', path.join(dir, 'cache')],
+  ]
+  for (const [from, to] of replacements) {
     if (!example.includes(from)) throw new Error(`deploy/nginx.conf no longer has "${from}"`)
     example = example.replace(from, to)
   }
   writeFileSync(path.join(dir, 'places.conf'), example)
-  writeFileSync(path.join(dir, 'nginx.conf'), `
+  writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    `
     ${process.getuid?.() === 0 ? 'user root;' : ''}
     daemon off;
     worker_processes 1;
@@ -40,7 +57,8 @@ export async function startNginx({ port, upstream, dir, cpu }) {
       uwsgi_temp_path ${dir}/uwsgi;
       scgi_temp_path ${dir}/scgi;
       include ${dir}/places.conf;
-    }`)
+    }`,
+  )
   const args = ['-p', dir, '-c', path.join(dir, 'nginx.conf')]
   const pinned = cpu !== undefined && spawnSync('taskset', ['-c', String(cpu), 'true']).status === 0
   const child = pinned ? spawn('taskset', ['-c', String(cpu), NGINX, ...args], { stdio: 'inherit' }) : spawn(NGINX, args, { stdio: 'inherit' })
@@ -52,7 +70,13 @@ export async function startNginx({ port, upstream, dir, cpu }) {
   }
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${readFileSync(path.join(dir, 'error.log'), 'utf8')}`)
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break
     if (attempt > 100) {
       await stop()
       throw new Error('nginx did not answer within 10 s')

@@ -6,7 +6,7 @@
 //
 // PostgreSQL: BENCH_DATABASE_URL, else postgresql://places:places@127.0.0.1:5432/places_bench (created if missing).
 // The bench empties that database, so it refuses one that is not on this machine.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
 import pg from 'pg'
-import { prng, writePlaces } from '../bench/generate.mjs'
-import { hasNginx, NGINX, startNginx } from '../deploy/nginx.mjs'
-import { resetDatabase } from './reset-database.mjs'
+import { prng, writePlaces } from '../bench/generate.mts'
+import { hasNginx, NGINX, startNginx } from '../deploy/nginx.mts'
+import { resetDatabase } from './reset-database.mts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const PORT = 3199
@@ -27,23 +27,25 @@ const NGINX_PORT = 3197
 const COLD_SAMPLES = 40
 const GPS_SAMPLES = 500
 const DEFAULT_PG_URL = 'postgresql://places:places@127.0.0.1:5432/places_bench'
-const ADMIN = ['--email', 'bench@example.org', '--password', 'benchbench', '--role', 'administrator']
+const ADMIN_EMAIL = 'bench@example.org'
+const ADMIN = ['--email', ADMIN_EMAIL, '--password', 'benchbench', '--role', 'administrator']
 const WARM_UP_SECONDS = 10
 
-let opts
+const options = {
+  places: { type: 'string', default: '100000' },
+  db: { type: 'string', default: 'sqlite' },
+  build: { type: 'boolean', default: false },
+  runs: { type: 'string', default: '3' },
+  duration: { type: 'string', default: '10' },
+  connections: { type: 'string', default: '16' },
+} as const
+let opts: ReturnType<typeof parseArgs<{ options: typeof options }>>['values']
 try {
   opts = parseArgs({
-    options: {
-      places: { type: 'string', default: '100000' },
-      db: { type: 'string', default: 'sqlite' },
-      build: { type: 'boolean', default: false },
-      runs: { type: 'string', default: '3' },
-      duration: { type: 'string', default: '10' },
-      connections: { type: 'string', default: '16' },
-    },
+    options,
   }).values
 } catch (error) {
-  usage(error.message)
+  usage((error as Error).message)
 }
 const N = positive('places')
 const RUNS = positive('runs')
@@ -51,35 +53,36 @@ const DURATION = positive('duration')
 const CONNECTIONS = positive('connections')
 if (!['sqlite', 'postgres'].includes(opts.db)) usage('--db must be sqlite or postgres')
 
-function positive(name) {
+function positive(name: 'places' | 'runs' | 'duration' | 'connections'): number {
   const value = Number(opts[name])
   if (!Number.isInteger(value) || value < 1) usage(`--${name} must be a positive integer`)
   return value
 }
 
-function usage(message) {
+function usage(message: string): never {
   console.error(`bench: ${message}\nUsage: npm run bench -- [--places N] [--db sqlite|postgres] [--build] [--runs R] [--duration S] [--connections C]`)
   process.exit(2)
 }
 
 /** Stops the bench with a message; the `finally` below still stops the server and removes the scratch folder. */
-function fail(message) {
+function fail(message: string): never {
   throw Object.assign(new Error(message), { isBenchFailure: true })
 }
 
-const log = (message) => console.error(`bench: ${message}`)
-const seconds = (ms) => Math.round(ms / 10) / 100
+const log = (message: string) => console.error(`bench: ${message}`)
+const seconds = (ms: number) => Math.round(ms / 10) / 100
 const loadAverage = () => os.loadavg().map((x) => Math.round(x * 100) / 100)
-const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]
+const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? Number.NaN
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0
 if (spawnSync('wrk', ['--version']).error) usage('wrk, the load generator, is not installed: apt-get install wrk')
 /** A command pinned to one core when taskset is there: the server on core 0, the load generator on core 1. */
-const pinned = (core, command, args) => (hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args])
+const pinned = (core: number, command: string, args: string[]): [string, string[]] =>
+  hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
 
 // ---------------------------------------------------------------------------------------------------- processes
 /** pid → parent pid, for every process (from /proc/<pid>/stat; its second field may hold spaces and parentheses). */
-function parentPids() {
-  const parents = new Map()
+function parentPids(): Map<number, number> {
+  const parents = new Map<number, number>()
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
@@ -90,7 +93,7 @@ function parentPids() {
   return parents
 }
 
-function processTree(pid) {
+function processTree(pid: number): number[] {
   const parents = parentPids()
   const tree = [pid]
   for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child)
@@ -98,7 +101,7 @@ function processTree(pid) {
 }
 
 /** A field of /proc/<pid>/status in kB (VmRSS: resident now, VmHWM: the most resident so far); NaN once it is gone. */
-function statusKb(pid, field) {
+function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     return Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+)`, 'm'))?.[1])
   } catch {
@@ -106,7 +109,7 @@ function statusKb(pid, field) {
   }
 }
 
-const commandLine = (pid) => {
+const commandLine = (pid: number) => {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()
   } catch {
@@ -115,7 +118,7 @@ const commandLine = (pid) => {
 }
 
 /** Samples every 100 ms the resident memory of the process `pickPid()` names; `stop()` returns the peak in MB. */
-function sampleRss(pickPid) {
+function sampleRss(pickPid: () => number): { stop: () => number } {
   let peakKb = 0
   const sample = () => {
     const kb = statusKb(pickPid(), 'VmRSS')
@@ -130,15 +133,18 @@ function sampleRss(pickPid) {
  * Runs a command to its end; resolves with its stdout, the wall-clock ms and, with `measureRss`, the peak RSS of its
  * largest process (scanning /proc costs CPU: not while the load generator runs).
  */
-async function run(command, args, env, { measureRss = false } = {}) {
+type RunResult = { stdout: string; ms: number; peakRssMb: number | undefined }
+
+async function run(command: string, args: string[], env: NodeJS.ProcessEnv, { measureRss = false } = {}): Promise<RunResult> {
   const started = performance.now()
   const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })
-  const chunks = []
-  child.stdout.on('data', (chunk) => chunks.push(chunk))
+  const chunks: Buffer[] = []
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
   // `places` runs bin/cli.ts in a child node process: the largest process of the tree is the one doing the work.
-  const largest = () => processTree(child.pid).reduce((best, pid) => (statusKb(pid, 'VmRSS') > statusKb(best, 'VmRSS') ? pid : best), child.pid)
+  const childPid = child.pid ?? fail(`${command} did not start`)
+  const largest = () => processTree(childPid).reduce((best, pid) => (statusKb(pid, 'VmRSS') > statusKb(best, 'VmRSS') ? pid : best), childPid)
   const rss = measureRss ? sampleRss(largest) : undefined
-  const [code, signal] = await once(child, 'exit')
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null]
   const peakRssMb = rss?.stop()
   const stdout = Buffer.concat(chunks).toString('utf8')
   if (code !== 0) fail(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}):\n${stdout.slice(0, 2000)}`)
@@ -146,25 +152,32 @@ async function run(command, args, env, { measureRss = false } = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------------- database
-async function freshDatabase(scratch) {
+async function freshDatabase(scratch: string): Promise<string> {
   if (opts.db === 'sqlite') return `file:${path.join(scratch, 'places.db')}`
   const url = process.env.BENCH_DATABASE_URL || DEFAULT_PG_URL
-  await resetDatabase(url).catch((error) => fail(error.message))
+  await resetDatabase(url).catch((error: Error) => fail(error.message))
   return url
 }
 
 // ---------------------------------------------------------------------------------------------------- server
 let stopServer = async () => {}
 /** Set when the server exits on its own: how it ended. */
-let serverExit
+let serverExit: string | undefined
 
-/** Starts `npm run serve` on PORT (building first if need be), waits until it answers; returns the next-server pid. */
-async function startServer(env) {
-  if (opts.build || !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
-    log('building (npx next build)')
+/**
+ * Starts `npm run serve` on PORT (building first if need be), waits until it answers; returns the next-server pid.
+ * `env` sets BENCH_FLOOR_DIR: the build and the server are the bench's own, in .next-bench, with the framework-floor
+ * route that the production build lacks (next.config.mjs).
+ */
+async function startServer(env: NodeJS.ProcessEnv): Promise<number> {
+  if (opts.build || !existsSync(path.join(root, '.next-bench', 'BUILD_ID'))) {
+    log('building (npx next build, into .next-bench)')
     if (spawnSync('npx', ['next', 'build'], { cwd: root, env, stdio: 'inherit' }).status !== 0) fail('next build failed')
   }
-  const busy = await fetch(BASE_URL).then(() => true, () => false)
+  const busy = await fetch(BASE_URL).then(
+    () => true,
+    () => false,
+  )
   if (busy) fail(`port ${PORT} is already in use: is another bench running?`)
   // As a site is served (package.json: the server's heap limit), pinned to its core.
   const [command, args] = pinned(0, 'npm', ['run', '--silent', 'serve', '--', '-p', String(PORT)])
@@ -173,10 +186,11 @@ async function startServer(env) {
   child.on('exit', (code, signal) => {
     serverExit = signal ? `killed by ${signal}` : `exit code ${code}`
   })
+  const childPid = child.pid ?? fail('npm run serve did not start')
   stopServer = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return
     child.removeAllListeners('exit')
-    process.kill(-child.pid, 'SIGTERM')
+    process.kill(-childPid, 'SIGTERM')
     await once(child, 'exit')
   }
   try {
@@ -194,16 +208,29 @@ async function startServer(env) {
     throw error
   }
   // `next start` serves from a child process titled next-server; its memory is the server's.
-  const tree = processTree(child.pid)
-  const serverPid = tree.find((pid) => commandLine(pid).startsWith('next-server')) ?? tree.at(-1)
+  const tree = processTree(childPid)
+  const serverPid = tree.find((pid) => commandLine(pid).startsWith('next-server')) ?? tree.at(-1) ?? childPid
   return serverPid
 }
 
 /** One wrk run (bench/load.lua) over the paths of `pathsFile`, pinned to core 1; the figures the bench reports. */
-async function load(url, pathsFile, duration) {
+/** What bench/load.lua prints as its last line. */
+type WrkSummary = { requests: number; durationUs: number; p50Us: number; p99Us: number; non2xx: number; errors: number; bytes: number }
+type LoadFigures = {
+  requestsPerSecond: number
+  latencyP50Ms: number
+  latencyP99Ms: number
+  non2xx: number
+  errors: number
+  requests: number
+  bytesPerResponse: number
+}
+type Measured = { runs: LoadFigures[]; median: LoadFigures }
+
+async function load(url: string, pathsFile: string, duration: number): Promise<LoadFigures> {
   const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${duration}s`, '-s', path.join(root, 'bench', 'load.lua'), url])
   const output = (await run(command, args, { ...process.env, BENCH_PATHS: pathsFile })).stdout
-  const result = JSON.parse(output.trim().split('\n').at(-1))
+  const result = JSON.parse(output.trim().split('\n').at(-1) ?? '') as WrkSummary
   return {
     requestsPerSecond: Math.round(result.requests / (result.durationUs / 1e6)),
     latencyP50Ms: Math.round(result.p50Us / 10) / 100,
@@ -216,37 +243,51 @@ async function load(url, pathsFile, duration) {
 }
 
 /** A warm-up, then RUNS runs: each run's figures and their medians. */
-async function measure(label, url, paths, scratch) {
+async function measure(label: string, url: string, paths: string[], scratch: string): Promise<Measured> {
   log(`${label}: warm-up ${WARM_UP_SECONDS} s, then ${RUNS} × ${DURATION} s with ${CONNECTIONS} connections`)
   const pathsFile = path.join(scratch, 'paths.txt')
   writeFileSync(pathsFile, `${paths.join('\n')}\n`)
   await load(url, pathsFile, WARM_UP_SECONDS)
-  const runs = []
+  const runs: LoadFigures[] = []
   for (let i = 0; i < RUNS; i++) {
     runs.push(await load(url, pathsFile, DURATION))
     if (serverExit) fail(`the server stopped during the load of ${label} (${serverExit})`)
   }
-  return { runs, median: Object.fromEntries(Object.keys(runs[0]).map((key) => [key, median(runs.map((r) => r[key]))])) }
+  const keys = Object.keys(runs[0] ?? {}) as (keyof LoadFigures)[]
+  return { runs, median: Object.fromEntries(keys.map((key) => [key, median(runs.map((r) => r[key]))])) as LoadFigures }
 }
 
-/** bench/floor.mjs on MACHINE_FLOOR_PORT, pinned to the server's core. */
-async function startMachineFloor(dir) {
-  const [command, args] = pinned(0, process.execPath, [path.join(root, 'bench', 'floor.mjs'), String(MACHINE_FLOOR_PORT), dir])
+/** bench/floor.mts on MACHINE_FLOOR_PORT, pinned to the server's core. */
+async function startMachineFloor(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const [command, args] = pinned(0, process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'floor.mts'), String(MACHINE_FLOOR_PORT), dir])
   const child = spawn(command, args, { stdio: 'inherit' })
   const url = `http://127.0.0.1:${MACHINE_FLOOR_PORT}`
-  while (!(await fetch(`${url}/bench-floor/none`).then(() => true, () => false))) {
-    if (child.exitCode !== null) fail(`bench/floor.mjs exited (${child.exitCode}); is port ${MACHINE_FLOOR_PORT} free?`)
+  while (
+    !(await fetch(`${url}/api/bench-floor/none`).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    if (child.exitCode !== null) fail(`bench/floor.mts exited (${child.exitCode}); is port ${MACHINE_FLOOR_PORT} free?`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  return { url, stop: async () => (child.kill(), await once(child, 'exit')) }
+  return { url, stop: () => stopChild(child) }
 }
 
-const percentile = (numbers, p) => [...numbers].sort((a, b) => a - b)[Math.min(numbers.length - 1, Math.floor(numbers.length * p))]
-const round2 = (x) => Math.round(x * 100) / 100
+async function stopChild(child: ChildProcess): Promise<void> {
+  child.kill()
+  await once(child, 'exit')
+}
+
+const percentile = (numbers: number[], p: number) =>
+  [...numbers].sort((a, b) => a - b)[Math.min(numbers.length - 1, Math.floor(numbers.length * p))] ?? Number.NaN
+const round2 = (x: number) => Math.round(x * 100) / 100
 
 /** Times `request` once per sample, one at a time; the median and 90th percentile in ms. */
-async function timeEach(samples, before, request) {
-  const times = []
+type Timed = { samples: number; medianMs: number; p90Ms: number }
+
+async function timeEach(samples: number, before: (i: number) => unknown, request: () => Promise<void>): Promise<Timed> {
+  const times: number[] = []
   for (let i = 0; i < samples; i++) {
     await before(i)
     const started = performance.now()
@@ -261,20 +302,20 @@ async function timeEach(samples, before, request) {
  * changes through a database connection of the bench's own (as another instance or the command line would write),
  * then one GET of the largest page.
  */
-async function coldAfterWrite(databaseUrl, postId) {
+async function coldAfterWrite(databaseUrl: string, postId: number) {
   const page = '/places/v1/geojson?posts_per_page=500'
   const fetchPage = async () => {
     const response = await fetch(`${BASE_URL}${page}`)
     if (!response.ok) fail(`${page} answered ${response.status} after a write`)
     await response.arrayBuffer()
   }
-  let write
-  let close
+  let write: (i: number) => unknown
+  let close: () => unknown
   if (opts.db === 'sqlite') {
     const db = new Database(databaseUrl.replace(/^file:/, ''), { timeout: 10_000 })
     const update = db.prepare('UPDATE posts SET title = ? WHERE id = ?')
-    write = async (i) => update.run(`Cold ${i}`, postId)
-    close = async () => db.close()
+    write = (i) => update.run(`Cold ${i}`, postId)
+    close = () => db.close()
   } else {
     const client = new pg.Client({ connectionString: databaseUrl })
     await client.connect()
@@ -293,15 +334,15 @@ async function coldAfterWrite(databaseUrl, postId) {
  * GET /attachment-exif-gps/{id} for a post with 50 images of which only the last has GPS (test/fixtures/exif:
  * exr_noexif.jpg 49 times, then gox_gps.jpg), by an administrator's application password, one request at a time.
  */
-async function gpsRoute(places, postId) {
+async function gpsRoute(places: (...args: string[]) => Promise<RunResult>, postId: number) {
   const photos = path.join(root, 'test', 'fixtures', 'exif')
-  await places('media', 'import', '--post', String(postId), ...Array(49).fill(path.join(photos, 'exr_noexif.jpg')), path.join(photos, 'gox_gps.jpg'))
-  const secret = (await places('app-password', 'create', '--user', ADMIN[1])).stdout.trim().split('\n').at(-1)
-  const headers = { Authorization: `Basic ${Buffer.from(`${ADMIN[1]}:${secret}`).toString('base64')}` }
+  await places('media', 'import', '--post', String(postId), ...Array<string>(49).fill(path.join(photos, 'exr_noexif.jpg')), path.join(photos, 'gox_gps.jpg'))
+  const secret = (await places('app-password', 'create', '--user', ADMIN_EMAIL)).stdout.trim().split('\n').at(-1)
+  const headers = { Authorization: `Basic ${Buffer.from(`${ADMIN_EMAIL}:${secret}`).toString('base64')}` }
   const url = `${BASE_URL}/places/v1/attachment-exif-gps/${postId}`
   const get = async () => {
     const response = await fetch(url, { headers })
-    const body = await response.json()
+    const body = (await response.json()) as { attachment_title?: string }
     if (!response.ok || body.attachment_title !== 'gox_gps') fail(`${url} answered ${response.status}: ${JSON.stringify(body)}`)
   }
   for (let i = 0; i < 50; i++) await get() // warm-up
@@ -309,7 +350,7 @@ async function gpsRoute(places, postId) {
 }
 
 // ---------------------------------------------------------------------------------------------------- the bench
-const machine = {
+const machine: { date: string; nproc: number; cpu: string; node: string; loadAverage: number[]; taskset: boolean; loadAverageAtEnd?: number[] } = {
   date: new Date().toISOString(),
   nproc: os.availableParallelism(),
   cpu: os.cpus()[0]?.model ?? 'unknown',
@@ -318,15 +359,16 @@ const machine = {
   taskset: hasTaskset,
 }
 log(`${N} places on ${opts.db}; ${machine.nproc} cores (${machine.cpu}), node ${machine.node}, load average ${machine.loadAverage.join(' ')}`)
-if (machine.loadAverage[0] > 1) log('warning: the machine is busy (1-minute load above 1): the figures will be lower than they should')
+if ((machine.loadAverage[0] ?? 0) > 1) log('warning: the machine is busy (1-minute load above 1): the figures will be lower than they should')
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'places-bench-'))
 // The server runs in its own process group: Ctrl-C does not reach it, so stop it here.
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, async () => {
-    await stopServer()
-    rmSync(scratch, { recursive: true, force: true })
-    process.exit(130)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void stopServer().finally(() => {
+      rmSync(scratch, { recursive: true, force: true })
+      process.exit(130)
+    })
   })
 }
 try {
@@ -338,7 +380,7 @@ try {
   await once(out, 'close')
 
   const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), NEXT_TELEMETRY_DISABLED: '1' }
-  const places = (...args) => run(process.execPath, [path.join(root, 'bin', 'places.mjs'), ...args], env, { measureRss: true })
+  const places = (...args: string[]) => run(process.execPath, [path.join(root, 'bin', 'places.mjs'), ...args], env, { measureRss: true })
   await places('migrate')
   await places('user', 'create', ...ADMIN)
   // The same command with nothing to do: what any `places` command costs before its work (node, tsx, migrate check).
@@ -358,13 +400,23 @@ try {
 
   // Every place the public routes show, in a fixed shuffled order: GET /geojson/{id} walks them, not one cached row.
   const random = prng(2)
-  const publicIds = generated.publicIndexes.map((index) => ids[index])
+  const publicIds = generated.publicIndexes.map((index) => ids[index] ?? fail(`no id for place ${index}`))
   if (publicIds.length === 0) fail(`none of the ${N} places is public: use more --places`)
   for (let i = publicIds.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1))
-    ;[publicIds[i], publicIds[j]] = [publicIds[j], publicIds[i]]
+    ;[publicIds[i], publicIds[j]] = [publicIds[j]!, publicIds[i]!]
   }
-  const routes = [
+  type Route = {
+    name: string
+    floor: string
+    paths: string[]
+    features?: number
+    app?: Measured
+    frameworkFloor?: Measured
+    machineFloor?: Measured
+    behindCache?: Measured
+  }
+  const routes: Route[] = [
     { name: 'GET /geojson?posts_per_page=500', floor: 'page-500', paths: ['/places/v1/geojson?posts_per_page=500'], features: Math.min(500, publicIds.length) },
     { name: 'GET /geojson/{id}', floor: 'feature', paths: publicIds.map((id) => `/places/v1/geojson/${id}`) },
     { name: 'GET /geojson (50)', floor: 'page-50', paths: ['/places/v1/geojson'], features: Math.min(50, publicIds.length) },
@@ -378,9 +430,9 @@ try {
   log(`server up (next-server pid ${serverPid}: ${commandLine(serverPid)})`)
   for (const route of routes) {
     // A wrong answer measured fast is no result: check each route once first. Its bytes are what the floors return.
-    const response = await fetch(`${BASE_URL}${route.paths[0]}`)
+    const response = await fetch(`${BASE_URL}${route.paths[0] ?? ''}`)
     const bytes = Buffer.from(await response.arrayBuffer())
-    const body = JSON.parse(bytes.toString('utf8'))
+    const body = JSON.parse(bytes.toString('utf8')) as { features?: unknown[] }
     if (!response.ok) fail(`${route.name} answered ${response.status}: ${bytes.toString('utf8').slice(0, 300)}`)
     if (route.features !== undefined && body.features?.length !== route.features) {
       fail(`${route.name} answered ${body.features?.length} features, expected ${route.features}`)
@@ -394,10 +446,11 @@ try {
   const serverRss = { idleMb: idleRssMb, peakUnderLoadMb: rss.stop(), highWaterMarkMb: Math.round(statusKb(serverPid, 'VmHWM') / 1024) }
 
   // The two floors, with the very bytes of each route: the same build's empty route handler, and bare node:http.
-  for (const route of routes) route.frameworkFloor = await measure(`${route.name}: framework floor`, BASE_URL, [`/bench-floor/${route.floor}`], scratch)
+  for (const route of routes) route.frameworkFloor = await measure(`${route.name}: framework floor`, BASE_URL, [`/api/bench-floor/${route.floor}`], scratch)
   const machineFloor = await startMachineFloor(floorDir)
   try {
-    for (const route of routes) route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/bench-floor/${route.floor}`], scratch)
+    for (const route of routes)
+      route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/api/bench-floor/${route.floor}`], scratch)
   } finally {
     await machineFloor.stop()
   }
@@ -416,15 +469,17 @@ try {
     log(`${NGINX} is not installed (Debian package nginx): no figures behind the HTTP cache`)
   }
 
-  const cold = await coldAfterWrite(databaseUrl, publicIds[0])
+  const cold = await coldAfterWrite(databaseUrl, publicIds[0]!)
   log(`cold (first request after a write) ${cold.path}: median ${cold.medianMs} ms`)
-  const gps = await gpsRoute(places, publicIds[1] ?? publicIds[0])
+  const gps = await gpsRoute(places, publicIds[1] ?? publicIds[0]!)
   log(`GET /attachment-exif-gps/{id}, 50 images, only the last with GPS: median ${gps.medianMs} ms`)
   await stopServer()
-  const exif = JSON.parse((await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join(root, 'bench', 'exif-read.ts')], env)).stdout)
+  const exif = JSON.parse(
+    (await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join(root, 'bench', 'exif-read.ts')], env)).stdout,
+  ) as { name: string; bytes: number; gps: boolean; medianMs: number }[]
   machine.loadAverageAtEnd = loadAverage()
 
-  const ratio = (a, b) => (b ? Math.round((a / b) * 100) / 100 : null)
+  const ratio = (a: number, b: number) => (b ? Math.round((a / b) * 100) / 100 : null)
   const results = {
     machine,
     db: opts.db,
@@ -432,7 +487,7 @@ try {
     generated: { publish: generated.publish, withoutGeometry: generated.withoutGeometry, geoPrivate: generated.geoPrivate, public: publicIds.length },
     load: { connections: CONNECTIONS, runs: RUNS, durationSeconds: DURATION, warmUpSeconds: WARM_UP_SECONDS },
     import: importResult,
-    routes: routes.map(({ name, paths, app, frameworkFloor, machineFloor, behindCache }) => ({
+    routes: routes.map(({ name, paths, app = fail('unmeasured'), frameworkFloor = fail('unmeasured'), machineFloor = fail('unmeasured'), behindCache }) => ({
       name,
       path: paths[0],
       distinctPaths: paths.length,
@@ -456,29 +511,56 @@ try {
   const resultsFile = path.join(resultsDir, `${machine.date.slice(0, 10)}-${opts.db}-${N}${variant}.json`)
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`)
 
-  const row = (cells) => cells.map((cell, i) => (i === 0 ? String(cell).padEnd(34) : String(cell).padStart(9))).join(' ')
-  const rate = (m) => (m ? Math.round(m.requestsPerSecond) : '-')
+  const row = (cells: (string | number | null)[]) => cells.map((cell, i) => (i === 0 ? String(cell).padEnd(34) : String(cell).padStart(9))).join(' ')
+  const rate = (m: LoadFigures | null) => (m ? Math.round(m.requestsPerSecond) : '-')
   console.log(`\nPlaces bench: ${N} places on ${opts.db}, ${machine.nproc} cores, ${machine.cpu}, node ${machine.node}`)
-  console.log(`load average at start: ${machine.loadAverage.join(' ')}, at end: ${machine.loadAverageAtEnd.join(' ')}; server pinned to core 0, load generator to core 1: ${hasTaskset ? 'yes' : 'no (no taskset)'}\n`)
-  console.log(`import: ${importResult.seconds} s (${importResult.placesPerSecond} places/s; the CLI's own start-up is ${importResult.cliStartupSeconds} s of it), peak RSS ${importResult.peakRssMb} MB\n`)
+  console.log(
+    `load average at start: ${machine.loadAverage.join(' ')}, at end: ${machine.loadAverageAtEnd.join(' ')}; server pinned to core 0, load generator to core 1: ${hasTaskset ? 'yes' : 'no (no taskset)'}\n`,
+  )
+  console.log(
+    `import: ${importResult.seconds} s (${importResult.placesPerSecond} places/s; the CLI's own start-up is ${importResult.cliStartupSeconds} s of it), peak RSS ${importResult.peakRssMb} MB\n`,
+  )
   console.log(row(['route (median of runs)', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'KB/resp']))
   for (const { name, median: m } of results.routes) {
     console.log(row([name, Math.round(m.requestsPerSecond), m.latencyP50Ms, m.latencyP99Ms, m.non2xx, m.errors, (m.bytesPerResponse / 1024).toFixed(1)]))
   }
   console.log(`\n${row(['req/s, same bytes', 'route', 'framework', 'machine', 'route/fw', 'route/mach', 'nginx', 'nginx/mach'])}`)
   for (const r of results.routes) {
-    console.log(row([r.name, rate(r.median), rate(r.frameworkFloor), rate(r.machineFloor), r.toFrameworkFloor, r.toMachineFloor, rate(r.behindCache), r.behindCacheToMachineFloor ?? '-']))
+    console.log(
+      row([
+        r.name,
+        rate(r.median),
+        rate(r.frameworkFloor),
+        rate(r.machineFloor),
+        r.toFrameworkFloor,
+        r.toMachineFloor,
+        rate(r.behindCache),
+        r.behindCacheToMachineFloor ?? '-',
+      ]),
+    )
   }
   console.log(`\ncold, the first request after a write (${cold.samples} writes): ${cold.path} median ${cold.medianMs} ms, p90 ${cold.p90Ms} ms`)
-  console.log(`GET /attachment-exif-gps/{id}, 50 images and only the last with GPS (${gps.samples} requests, one at a time): median ${gps.medianMs} ms, p90 ${gps.p90Ms} ms`)
-  console.log(`\nnext-server RSS: ${serverRss.idleMb} MB idle, ${serverRss.peakUnderLoadMb} MB peak under load (high-water mark ${serverRss.highWaterMarkMb} MB)`)
+  console.log(
+    `GET /attachment-exif-gps/{id}, 50 images and only the last with GPS (${gps.samples} requests, one at a time): median ${gps.medianMs} ms, p90 ${gps.p90Ms} ms`,
+  )
+  console.log(
+    `\nnext-server RSS: ${serverRss.idleMb} MB idle, ${serverRss.peakUnderLoadMb} MB peak under load (high-water mark ${serverRss.highWaterMarkMb} MB)`,
+  )
   console.log('\nreading the GPS of each corpus photo, as an upload does (median of 200 reads):')
-  for (const photo of exif) console.log(`  ${photo.name.padEnd(40)} ${(photo.bytes / 1024).toFixed(0).padStart(6)} KB  ${photo.gps ? 'GPS   ' : 'no GPS'}  ${photo.medianMs.toFixed(3)} ms`)
+  for (const photo of exif)
+    console.log(
+      `  ${photo.name.padEnd(40)} ${(photo.bytes / 1024).toFixed(0).padStart(6)} KB  ${photo.gps ? 'GPS   ' : 'no GPS'}  ${photo.medianMs.toFixed(3)} ms`,
+    )
   console.log(`raw results: ${path.relative(root, resultsFile)}`)
-  const failures = results.routes.filter((r) => Object.values(r.runs).flat().some((x) => x && (x.non2xx > 0 || x.errors > 0)))
+  const failures = results.routes.filter((r) =>
+    Object.values(r.runs)
+      .flat()
+      .some((x) => x && (x.non2xx > 0 || x.errors > 0)),
+  )
   if (failures.length > 0) fail(`non-2xx answers or errors on: ${failures.map((r) => r.name).join(', ')}`)
 } catch (error) {
-  console.error(`bench: ${error.isBenchFailure ? error.message : error.stack}`)
+  const isBenchFailure = error instanceof Error && 'isBenchFailure' in error
+  console.error(`bench: ${isBenchFailure ? error.message : error instanceof Error ? error.stack : String(error)}`)
   process.exitCode = 1
 } finally {
   await stopServer()

@@ -1,5 +1,5 @@
-// Empties the database at a DATABASE_URL, for the tests' servers (scripts/e2e-server.mjs) and the bench
-// (scripts/bench.mjs): a SQLite file is removed with its journal; a PostgreSQL database is created if missing, else
+// Empties the database at a DATABASE_URL, for the tests' servers (scripts/e2e-server.mts) and the bench
+// (scripts/bench.mts): a SQLite file is removed with its journal; a PostgreSQL database is created if missing, else
 // its `public` schema is dropped and made again. A guard against emptying a shared or production database named by a
 // mistaken variable: PostgreSQL only on this machine (localhost, 127.0.0.1, ::1).
 import { mkdirSync, rmSync } from 'node:fs'
@@ -9,7 +9,7 @@ import pg from 'pg'
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
 
 /** Throws an Error whose message says what is wrong with the URL. */
-export async function resetDatabase(url, root = process.cwd()) {
+export async function resetDatabase(url: string, root = process.cwd()): Promise<void> {
   if (url.startsWith('file:')) {
     const file = path.resolve(root, url.replace(/^file:/, '').replace(/\?.*$/, ''))
     mkdirSync(path.dirname(file), { recursive: true })
@@ -17,13 +17,14 @@ export async function resetDatabase(url, root = process.cwd()) {
     return
   }
   if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL)')
-  let parsed
+  let parsed: URL
   try {
     parsed = new URL(url)
   } catch {
     throw new Error('DATABASE_URL is not a valid postgresql:// URL')
   }
-  if (!LOCAL_HOSTS.has(parsed.hostname)) throw new Error(`refusing to empty the non-local database at host "${parsed.hostname}" (only localhost, 127.0.0.1, ::1)`)
+  if (!LOCAL_HOSTS.has(parsed.hostname))
+    throw new Error(`refusing to empty the non-local database at host "${parsed.hostname}" (only localhost, 127.0.0.1, ::1)`)
   const name = decodeURIComponent(parsed.pathname.slice(1))
   const maintenance = new URL(url)
   maintenance.pathname = '/postgres'

@@ -13,18 +13,18 @@ const results = 'test-results'
 let passed = 0
 let failed = 0
 /** What did not run, and why: one line each. */
-const skipped = []
+const skipped: string[] = []
 // Suites that register only where they can run: said here, so that a green run never hides them.
 if (!process.env.TEST_DATABASE_URL) {
   skipped.push('suite: every database, command-line and HTTP test on PostgreSQL (test/, e2e api-postgres) and e2e/instances: TEST_DATABASE_URL is not set')
 }
 
-function run(command, args) {
+function run(command: string, args: string[]): number | null {
   console.log(`\n$ ${command} ${args.join(' ')}`)
   return spawnSync(command, args, { stdio: 'inherit', env }).status
 }
 
-function testFiles(dir) {
+function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name)
     if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'generated' ? [] : testFiles(full)
@@ -43,17 +43,23 @@ if (run('npx', ['next', 'build']) !== 0) {
 
 const tap = path.join(results, 'node.tap')
 const nodeStatus = run(process.execPath, [
-  '--conditions=react-server', '--import', 'tsx', '--test', '--test-concurrency=1',
-  '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+  '--conditions=react-server',
+  '--import',
+  'tsx',
+  '--test',
+  '--test-concurrency=1',
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  '--test-reporter=tap',
+  `--test-reporter-destination=${tap}`,
   ...['lib', 'test', 'bin'].filter((dir) => existsSync(dir)).flatMap(testFiles),
 ])
 const tapText = existsSync(tap) ? readFileSync(tap, 'utf8') : ''
 // Each failed test with its error, as TAP gives it, to repeat at the end where a truncated log still shows it.
 const nodeFailures = [...tapText.matchAll(/^( *)not ok \d+ - (.*)\n\1  ---\n([\s\S]*?)\n\1  \.\.\.$/gm)]
-  .filter(([, , , details]) => !/failureType: 'subtestsFailed'/.test(details))
-  .map(([, , name, details]) => `✖ ${name}\n${details.split('\n').slice(0, 30).join('\n')}`)
-const count = (name) => Number(tapText.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0)
+  .filter(([, , , details = '']) => !/failureType: 'subtestsFailed'/.test(details))
+  .map(([, , name, details = '']) => `✖ ${name}\n${details.split('\n').slice(0, 30).join('\n')}`)
+const count = (name: string) => Number(tapText.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0)
 passed += count('pass')
 failed += count('fail') + count('cancelled')
 for (const [, name, reason] of tapText.matchAll(/^ *ok \d+ - (.*?) # SKIP ?(.*)$/gm)) skipped.push(`node: ${name}: ${reason || 'skipped'}`)
@@ -62,7 +68,7 @@ if (nodeStatus !== 0 && count('fail') + count('cancelled') === 0) failed += 1
 const json = path.join(results, 'playwright.json')
 const playwrightStatus = run('npx', ['playwright', 'test'])
 if (existsSync(json)) {
-  const report = JSON.parse(readFileSync(json, 'utf8'))
+  const report = JSON.parse(readFileSync(json, 'utf8')) as PlaywrightReport
   const { stats } = report
   passed += stats.expected + stats.flaky
   failed += stats.unexpected
@@ -78,10 +84,17 @@ const skippedTests = skipped.filter((line) => !line.startsWith('suite: ')).lengt
 console.log(`\n${passed} passed, ${failed} failed, ${skippedTests} skipped`)
 process.exit(failed > 0 ? 1 : 0)
 
+/** The parts of Playwright's JSON report read here. */
+type PlaywrightSuite = {
+  specs?: { file: string; title: string; tests?: { status: string; projectName: string; annotations?: { type: string; description?: string }[] }[] }[]
+  suites?: PlaywrightSuite[]
+}
+type PlaywrightReport = { stats: { expected: number; flaky: number; unexpected: number }; suites?: PlaywrightSuite[] }
+
 /** Playwright's skipped tests with their reasons (a test.skip annotation), from its JSON report. */
-function playwrightSkips(report) {
-  const lines = []
-  const walk = (suite) => {
+function playwrightSkips(report: PlaywrightReport): string[] {
+  const lines: string[] = []
+  const walk = (suite: PlaywrightSuite) => {
     for (const spec of suite.specs ?? []) {
       for (const run of spec.tests ?? []) {
         if (run.status !== 'skipped') continue

@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 // The machine floor of `npm run bench` (BENCHMARKS.md): a bare node:http server returning stored bytes, the same
-// bytes and path as the framework floor (app/bench-floor/[name]/route.ts), from memory.
+// bytes and path as the framework floor (app/api/bench-floor/[name]/route.bench.ts), from memory.
 //
-//   node bench/floor.mjs PORT DIR      GET /bench-floor/NAME answers the file DIR/NAME
+//   node --import tsx bench/floor.mts PORT DIR      GET /api/bench-floor/NAME answers the file DIR/NAME
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import path from 'node:path'
 
 const [port, dir] = process.argv.slice(2)
-const stored = new Map()
+if (!port || !dir) {
+  console.error('Usage: node --import tsx bench/floor.mts PORT DIR')
+  process.exit(2)
+}
+const stored = new Map<string, Buffer>()
 createServer((request, response) => {
-  const name = /^\/bench-floor\/([a-z0-9-]+)$/.exec(request.url ?? '')?.[1]
+  const name = /^\/api\/bench-floor\/([a-z0-9-]+)$/.exec(request.url ?? '')?.[1]
   if (!name || !existsSync(path.join(dir, name))) return response.writeHead(404).end()
   let bytes = stored.get(name)
   if (!bytes) stored.set(name, (bytes = readFileSync(path.join(dir, name))))

@@ -3,7 +3,7 @@
 // a fresh SQLite database, the built app (`next build` first) on a spare port, and Debian's Chromium opening the home
 // page.
 //
-//   node bench/map-browser.mjs [--places 100000] [--port 3198] [--runs 5] [--data DIR] [--fresh]
+//   node --import tsx bench/map-browser.mts [--places 100000] [--port 3198] [--runs 5] [--data DIR] [--fresh]
 //
 // Prints, as a table and as JSON on the last line:
 // - first-load JavaScript of `/`, gzipped: from the build's manifests (what the page's HTML loads, plus the map's
@@ -21,7 +21,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
-import { chromium } from '@playwright/test'
+import { chromium, type Browser, type Page } from '@playwright/test'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
@@ -44,42 +44,90 @@ const databaseUrl = `file:${path.join(dataDir, 'places.db')}`
 // As playwright.config.ts launches it (the `chromium` constant there).
 const CHROMIUM = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
 }
 const VIEWPORT = { width: 1280, height: 800 }
 const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), SITE_URL: BASE_URL, NEXT_TELEMETRY_DISABLED: '1' }
 
-function log(message) {
+function log(message: string): void {
   process.stderr.write(`map-browser: ${message}\n`)
 }
 
-function places(...args) {
+function places(...args: string[]): string {
   const run = spawnSync(process.execPath, [path.join(root, 'bin', 'places.mjs'), ...args], { cwd: root, env, encoding: 'utf8', maxBuffer: 64 << 20 })
   if (run.status !== 0) throw new Error(`places ${args.join(' ')} failed:\n${run.stderr}`)
   return run.stdout
 }
 
-const CITIES = [
-  [48.8566, 2.3522, 'Paris'], [51.5072, -0.1276, 'London'], [52.52, 13.405, 'Berlin'], [40.4168, -3.7038, 'Madrid'],
-  [41.9028, 12.4964, 'Rome'], [52.3676, 4.9041, 'Amsterdam'], [48.2082, 16.3738, 'Vienna'], [59.3293, 18.0686, 'Stockholm'],
-  [38.7223, -9.1393, 'Lisbon'], [50.0755, 14.4378, 'Prague'], [47.4979, 19.0402, 'Budapest'], [37.9838, 23.7275, 'Athens'],
-  [41.0082, 28.9784, 'Istanbul'], [55.7558, 37.6173, 'Moscow'], [30.0444, 31.2357, 'Cairo'], [-1.2921, 36.8219, 'Nairobi'],
-  [-33.9249, 18.4241, 'Cape Town'], [6.5244, 3.3792, 'Lagos'], [25.2048, 55.2708, 'Dubai'], [19.076, 72.8777, 'Mumbai'],
-  [28.6139, 77.209, 'Delhi'], [13.7563, 100.5018, 'Bangkok'], [1.3521, 103.8198, 'Singapore'], [-6.2088, 106.8456, 'Jakarta'],
-  [39.9042, 116.4074, 'Beijing'], [31.2304, 121.4737, 'Shanghai'], [37.5665, 126.978, 'Seoul'], [35.6762, 139.6503, 'Tokyo'],
-  [-33.8688, 151.2093, 'Sydney'], [-36.8485, 174.7633, 'Auckland'], [-18.1416, 178.4419, 'Suva'], [21.3069, -157.8583, 'Honolulu'],
-  [61.2181, -149.9003, 'Anchorage'], [37.7749, -122.4194, 'San Francisco'], [34.0522, -118.2437, 'Los Angeles'],
-  [19.4326, -99.1332, 'Mexico City'], [41.8781, -87.6298, 'Chicago'], [40.7128, -74.006, 'New York'],
-  [-23.5558, -46.6396, 'São Paulo'], [-34.6037, -58.3816, 'Buenos Aires'],
+const CITIES: [latitude: number, longitude: number, name: string][] = [
+  [48.8566, 2.3522, 'Paris'],
+  [51.5072, -0.1276, 'London'],
+  [52.52, 13.405, 'Berlin'],
+  [40.4168, -3.7038, 'Madrid'],
+  [41.9028, 12.4964, 'Rome'],
+  [52.3676, 4.9041, 'Amsterdam'],
+  [48.2082, 16.3738, 'Vienna'],
+  [59.3293, 18.0686, 'Stockholm'],
+  [38.7223, -9.1393, 'Lisbon'],
+  [50.0755, 14.4378, 'Prague'],
+  [47.4979, 19.0402, 'Budapest'],
+  [37.9838, 23.7275, 'Athens'],
+  [41.0082, 28.9784, 'Istanbul'],
+  [55.7558, 37.6173, 'Moscow'],
+  [30.0444, 31.2357, 'Cairo'],
+  [-1.2921, 36.8219, 'Nairobi'],
+  [-33.9249, 18.4241, 'Cape Town'],
+  [6.5244, 3.3792, 'Lagos'],
+  [25.2048, 55.2708, 'Dubai'],
+  [19.076, 72.8777, 'Mumbai'],
+  [28.6139, 77.209, 'Delhi'],
+  [13.7563, 100.5018, 'Bangkok'],
+  [1.3521, 103.8198, 'Singapore'],
+  [-6.2088, 106.8456, 'Jakarta'],
+  [39.9042, 116.4074, 'Beijing'],
+  [31.2304, 121.4737, 'Shanghai'],
+  [37.5665, 126.978, 'Seoul'],
+  [35.6762, 139.6503, 'Tokyo'],
+  [-33.8688, 151.2093, 'Sydney'],
+  [-36.8485, 174.7633, 'Auckland'],
+  [-18.1416, 178.4419, 'Suva'],
+  [21.3069, -157.8583, 'Honolulu'],
+  [61.2181, -149.9003, 'Anchorage'],
+  [37.7749, -122.4194, 'San Francisco'],
+  [34.0522, -118.2437, 'Los Angeles'],
+  [19.4326, -99.1332, 'Mexico City'],
+  [41.8781, -87.6298, 'Chicago'],
+  [40.7128, -74.006, 'New York'],
+  [-23.5558, -46.6396, 'São Paulo'],
+  [-34.6037, -58.3816, 'Buenos Aires'],
 ]
 const KINDS = ['café', 'museum', 'park', 'bakery', 'bridge', 'market', 'gallery', 'viewpoint', 'library', 'theatre', 'garden', 'tower']
-const CATEGORIES = ['Food & Drink > Cafés', 'Culture > Museums', 'Nature > Parks', 'Food & Drink > Bakeries', 'Heritage > Bridges',
-  'Food & Drink > Markets', 'Culture > Galleries', 'Nature > Viewpoints', 'Culture > Libraries', 'Culture > Theatres',
-  'Nature > Gardens', 'Heritage > Towers']
+const CATEGORIES = [
+  'Food & Drink > Cafés',
+  'Culture > Museums',
+  'Nature > Parks',
+  'Food & Drink > Bakeries',
+  'Heritage > Bridges',
+  'Food & Drink > Markets',
+  'Culture > Galleries',
+  'Nature > Viewpoints',
+  'Culture > Libraries',
+  'Culture > Theatres',
+  'Nature > Gardens',
+  'Heritage > Towers',
+]
 
 /** N published places of type post with public geodata, deterministic: dense in cities, thin between them. */
-function makePlaces(n) {
+function makePlaces(n: number) {
   let seed = 1
   const random = () => {
     seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
@@ -87,27 +135,28 @@ function makePlaces(n) {
   }
   const from = Date.UTC(2015, 0, 1)
   return Array.from({ length: n }, (_, i) => {
-    const [lat, lng, city] = CITIES[i % CITIES.length]
+    const [lat, lng, city] = CITIES[i % CITIES.length]!
     // Three places in four within ~15 km of a city centre, the rest up to ~300 km out.
     const spread = random() < 0.75 ? 0.15 : 3
     const latitude = Math.max(-89.9, Math.min(89.9, lat + (random() - 0.5) * spread))
     const longitude = ((lng + (random() - 0.5) * spread + 540) % 360) - 180
     const kind = Math.floor(random() * KINDS.length)
+    const kindName = KINDS[kind]!
     return {
       type: 'Feature',
       geometry: { type: 'Point', coordinates: [Math.round(longitude * 1e6) / 1e6, Math.round(latitude * 1e6) / 1e6] },
       properties: {
-        title: `${KINDS[kind][0].toUpperCase()}${KINDS[kind].slice(1)} no. ${i + 1} in ${city}`,
+        title: `${kindName.charAt(0).toUpperCase()}${kindName.slice(1)} no. ${i + 1} in ${city}`,
         slug: `place-${i + 1}`,
         address: `${1 + Math.floor(random() * 200)} Main Street, ${city}`,
         date: new Date(from + Math.floor(random() * 10 * 365 * 86_400) * 1000).toISOString(),
-        categories: [CATEGORIES[kind]],
+        categories: [CATEGORIES[kind]!],
       },
     }
   })
 }
 
-async function prepareDatabase() {
+function prepareDatabase() {
   const done = path.join(dataDir, 'ready')
   if (opts.fresh) rmSync(dataDir, { recursive: true, force: true })
   if (existsSync(done)) return log(`reusing ${dataDir} (--fresh to make it anew)`)
@@ -127,10 +176,17 @@ async function prepareDatabase() {
 
 async function startServer() {
   if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) throw new Error('no build: run `NEXT_TELEMETRY_DISABLED=1 npx next build` first')
-  const server = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', String(PORT)], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] })
+  const server = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', String(PORT)], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   for (let i = 0; i < 600; i++) {
     // A route that does not touch the map's index, so that the first page view finds it cold.
-    const ok = await fetch(`${BASE_URL}/places/v1/geojson?posts_per_page=1`).then((r) => r.ok, () => false)
+    const ok = await fetch(`${BASE_URL}/places/v1/geojson?posts_per_page=1`).then(
+      (r) => r.ok,
+      () => false,
+    )
     if (ok) return server
     if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
@@ -138,8 +194,8 @@ async function startServer() {
   throw new Error('the server did not start within 60 s')
 }
 
-const gzipSize = (bytes) => gzipSync(bytes, { level: 9 }).length
-const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
+const gzipSize = (bytes: Buffer) => gzipSync(bytes, { level: 9 }).length
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
 /**
  * First-load JS of `/` from the build: the page's bootstrap chunks and its client entry (what its HTML loads), and
@@ -147,24 +203,29 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
  */
 function firstLoadFromBuild() {
   const next = path.join(root, '.next')
-  const manifest = JSON.parse(readFileSync(path.join(next, 'server', 'app', 'page', 'build-manifest.json'), 'utf8'))
-  globalThis.__RSC_MANIFEST = {}
+  const manifest = JSON.parse(readFileSync(path.join(next, 'server', 'app', 'page', 'build-manifest.json'), 'utf8')) as { rootMainFiles: string[] }
+  // The client reference manifest is a script that sets this global.
+  const global = globalThis as { __RSC_MANIFEST?: Record<string, { entryJSFiles: Record<string, string[]> }> }
+  global.__RSC_MANIFEST = {}
   require(path.join(next, 'server', 'app', 'page_client-reference-manifest.js'))
-  const entries = globalThis.__RSC_MANIFEST['/page'].entryJSFiles
-  const html = new Set([...manifest.rootMainFiles, ...entries['[project]/app/layout'], ...entries['[project]/app/page']])
-  const loadable = JSON.parse(readFileSync(path.join(next, 'server', 'app', 'page', 'react-loadable-manifest.json'), 'utf8'))
+  const entries = global.__RSC_MANIFEST['/page']?.entryJSFiles ?? {}
+  const html = new Set([...manifest.rootMainFiles, ...(entries['[project]/app/layout'] ?? []), ...(entries['[project]/app/page'] ?? [])])
+  const loadable = JSON.parse(readFileSync(path.join(next, 'server', 'app', 'page', 'react-loadable-manifest.json'), 'utf8')) as Record<
+    string,
+    { files: string[] }
+  >
   const dynamic = new Set(Object.values(loadable).flatMap((entry) => entry.files.filter((file) => file.endsWith('.js') && !html.has(file))))
-  const size = (files) => [...files].reduce((sum, file) => sum + gzipSize(readFileSync(path.join(next, file))), 0)
+  const size = (files: Set<string>) => [...files].reduce((sum, file) => sum + gzipSize(readFileSync(path.join(next, file))), 0)
   return { htmlGzip: size(html), mapChunkGzip: size(dynamic), files: html.size + dynamic.size }
 }
 
 /** Opens the map in a new browser context (an empty cache); returns when its first view is drawn. */
-async function openMap(browser, { trackJs = false } = {}) {
+async function openMap(browser: Browser, { trackJs = false } = {}) {
   const context = await browser.newContext({ viewport: VIEWPORT })
   const page = await context.newPage()
   // Tiles cannot load here (no internet); fail them at once, as they fail on these machines anyway.
   await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort('internetdisconnected'))
-  const scripts = new Map()
+  const scripts = new Map<string, number>()
   if (trackJs) {
     page.on('response', async (response) => {
       if (response.request().resourceType() === 'script' && response.url().startsWith(BASE_URL)) {
@@ -175,36 +236,45 @@ async function openMap(browser, { trackJs = false } = {}) {
   await page.goto(BASE_URL, { waitUntil: 'commit' })
   await page.waitForFunction(() => performance.getEntriesByName('places-map:ready').length > 0, null, { timeout: 60_000, polling: 16 })
   const timing = await page.evaluate(() => {
-    const nav = performance.getEntriesByType('navigation')[0]
-    const api = performance.getEntriesByType('resource').filter((r) => r.name.includes('/places/v1/geojson'))
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
+    const api = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.name.includes('/places/v1/geojson'))
     return {
-      ready: performance.getEntriesByName('places-map:ready')[0].startTime,
-      html: nav.responseEnd,
+      ready: performance.getEntriesByName('places-map:ready')[0]?.startTime ?? Number.NaN,
+      html: nav?.responseEnd ?? Number.NaN,
       // The map's code has run when it asks for its first view's extent; the last answer is its first view's.
       firstRequest: api[0]?.startTime ?? 0,
       firstAnswer: api[0]?.responseEnd ?? 0,
       lastAnswer: Math.max(0, ...api.map((r) => r.responseEnd)),
       markers: document.querySelectorAll('.cluster-marker, path.place-marker').length,
-      places: Number(document.querySelector('.place-count')?.textContent?.match(/^([\d,]+)/)?.[1].replace(/,/g, '') ?? 0),
+      places: Number(
+        document
+          .querySelector('.place-count')
+          ?.textContent?.match(/^([\d,]+)/)?.[1]
+          ?.replace(/,/g, '') ?? 0,
+      ),
     }
   })
   return { context, page, timing, scripts }
 }
 
 /** Pans and zooms as a visitor would, recording every frame, long tasks, and how long each move took to show its view. */
-async function panAndZoom(page) {
+type BenchState = { frames: number[]; longTasks: number[]; recording: boolean }
+
+async function panAndZoom(page: Page) {
   const map = await page.locator('.places-map').boundingBox()
+  if (!map) throw new Error('the map is not on the page')
   const centre = { x: map.x + map.width / 2, y: map.y + map.height / 2 }
   await page.evaluate(() => {
-    const state = (window.__bench = { frames: [], longTasks: [], recording: true })
-    const tick = (t) => {
+    const state: BenchState = { frames: [], longTasks: [], recording: true }
+    ;(window as unknown as { __bench: BenchState }).__bench = state
+    const tick = (t: number) => {
       state.frames.push(t)
       if (state.recording) requestAnimationFrame(tick)
     }
     requestAnimationFrame(tick)
     new PerformanceObserver((list) => state.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' })
   })
-  const settle = []
+  const settle: number[] = []
   const waitForView = async () => {
     const started = Date.now()
     // The move's view is loaded 80 ms after the move ends; data-ready is false while it loads.
@@ -212,32 +282,52 @@ async function panAndZoom(page) {
     await page.waitForSelector('.map-app[data-ready="true"]', { timeout: 30_000 })
     settle.push(Date.now() - started + 0)
   }
-  const drag = async (dx, dy) => {
+  const drag = async (dx: number, dy: number) => {
     await page.mouse.move(centre.x, centre.y)
     await page.mouse.down()
     for (let step = 1; step <= 20; step++) await page.mouse.move(centre.x + (dx * step) / 20, centre.y + (dy * step) / 20)
     await page.mouse.up()
     await waitForView()
   }
-  const wheel = async (deltaY) => {
+  const wheel = async (deltaY: number) => {
     await page.mouse.move(centre.x + 40, centre.y - 30)
     await page.mouse.wheel(0, deltaY)
     await page.waitForTimeout(400) // Leaflet's wheel debounce and zoom animation
     await waitForView()
   }
   const started = Date.now()
-  for (const [dx, dy] of [[300, 0], [-200, 150], [0, -250]]) await drag(dx, dy)
+  type Move = [dx: number, dy: number]
+  for (const [dx, dy] of [
+    [300, 0],
+    [-200, 150],
+    [0, -250],
+  ] as Move[])
+    await drag(dx, dy)
   for (let i = 0; i < 6; i++) await wheel(-120)
-  for (const [dx, dy] of [[250, 100], [-400, 0], [100, -200], [200, 200]]) await drag(dx, dy)
+  for (const [dx, dy] of [
+    [250, 100],
+    [-400, 0],
+    [100, -200],
+    [200, 200],
+  ] as Move[])
+    await drag(dx, dy)
   for (let i = 0; i < 6; i++) await wheel(120)
-  for (const [dx, dy] of [[-300, 0], [300, 100]]) await drag(dx, dy)
+  for (const [dx, dy] of [
+    [-300, 0],
+    [300, 100],
+  ] as Move[])
+    await drag(dx, dy)
   const seconds = (Date.now() - started) / 1000
   const { frames, longTasks } = await page.evaluate(() => {
-    window.__bench.recording = false
-    return window.__bench
+    const state = (window as unknown as { __bench: BenchState }).__bench
+    state.recording = false
+    return state
   })
-  const gaps = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b)
-  const pick = (q) => gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))]
+  const gaps = frames
+    .slice(1)
+    .map((t, i) => t - frames[i]!)
+    .sort((a, b) => a - b)
+  const pick = (q: number) => gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))] ?? Number.NaN
   settle.sort((a, b) => a - b)
   return {
     moves: settle.length,
@@ -246,20 +336,21 @@ async function panAndZoom(page) {
     frameP50: pick(0.5),
     frameP95: pick(0.95),
     frameP99: pick(0.99),
-    frameMax: gaps.at(-1),
+    frameMax: gaps.at(-1) ?? Number.NaN,
     framesOver50ms: gaps.filter((gap) => gap > 50).length,
     frames: gaps.length,
     longTasks: longTasks.length,
     longestTask: Math.max(0, ...longTasks),
-    viewP50: settle[Math.floor(settle.length / 2)],
-    viewMax: settle.at(-1),
+    viewP50: settle[Math.floor(settle.length / 2)] ?? Number.NaN,
+    viewMax: settle.at(-1) ?? Number.NaN,
   }
 }
 
-const steps = (timing) => [timing.html, timing.firstRequest, timing.firstAnswer, timing.lastAnswer].map(Math.round)
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+type Timing = Awaited<ReturnType<typeof openMap>>['timing']
+const steps = (timing: Timing) => [timing.html, timing.firstRequest, timing.firstAnswer, timing.lastAnswer].map(Math.round)
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
 
-await prepareDatabase()
+prepareDatabase()
 const build = firstLoadFromBuild()
 log('starting next start…')
 const server = await startServer()
@@ -268,7 +359,7 @@ try {
   const cold = await openMap(browser, { trackJs: true })
   const browserJs = [...cold.scripts.values()].reduce((a, b) => a + b, 0)
   await cold.context.close()
-  const warm = []
+  const warm: Timing[] = []
   for (let i = 0; i < RUNS; i++) {
     const run = await openMap(browser)
     warm.push(run.timing)
@@ -279,23 +370,35 @@ try {
   await moving.context.close()
   // A write (any: it bumps the data version) makes the next visit rebuild the index, on a server that is warm.
   const touch = path.join(dataDir, 'touch.geojson')
-  writeFileSync(touch, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: `touch ${Date.now()}`, type: 'bench-touch' } }] }))
+  writeFileSync(
+    touch,
+    JSON.stringify({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', geometry: null, properties: { title: `touch ${Date.now()}`, type: 'bench-touch' } }],
+    }),
+  )
   places('import', touch)
   const afterWrite = await openMap(browser)
   await afterWrite.context.close()
 
   const result = {
     places: cold.timing.places,
-    firstLoadJsGzip: { fromBuild: build.htmlGzip + build.mapChunkGzip, pageHtml: build.htmlGzip, mapChunk: build.mapChunkGzip, browser: browserJs, browserFiles: cold.scripts.size },
+    firstLoadJsGzip: {
+      fromBuild: build.htmlGzip + build.mapChunkGzip,
+      pageHtml: build.htmlGzip,
+      mapChunk: build.mapChunkGzip,
+      browser: browserJs,
+      browserFiles: cold.scripts.size,
+    },
     readyColdMs: Math.round(cold.timing.ready),
     readyWarmMsMedian: Math.round(median(warm.map((t) => t.ready))),
     readyWarmMs: warm.map((t) => Math.round(t.ready)),
     readyAfterWriteMs: Math.round(afterWrite.timing.ready),
     // Where the time goes: HTML, the map's code running, its first answer (the extent), the first view's answers.
     coldSteps: steps(cold.timing),
-    warmSteps: ['html', 'firstRequest', 'firstAnswer', 'lastAnswer'].map((step) => Math.round(median(warm.map((t) => t[step])))),
+    warmSteps: (['html', 'firstRequest', 'firstAnswer', 'lastAnswer'] as const).map((step) => Math.round(median(warm.map((t) => t[step])))),
     afterWriteSteps: steps(afterWrite.timing),
-    markers: warm[0].markers,
+    markers: warm[0]?.markers ?? 0,
     motion: Object.fromEntries(Object.entries(motion).map(([k, v]) => [k, Math.round(v * 10) / 10])),
   }
   console.log(`
