@@ -28,7 +28,7 @@ import {
 
 type Schema = Record<string, unknown>
 type Parameter = { name: string; in: 'query' | 'path' | 'header'; required?: boolean; description: string; schema: Schema }
-type Response = { description: string; headers?: Record<string, { description: string; schema: Schema }>; content?: Record<string, { schema: Schema }> }
+type ResponseObject = { description: string; headers?: Record<string, { description: string; schema: Schema }>; content?: Record<string, { schema: Schema }> }
 type Operation = {
   operationId: string
   summary: string
@@ -36,7 +36,7 @@ type Operation = {
   parameters?: Parameter[]
   requestBody?: { required: boolean; content: Record<string, { schema: Schema }> }
   security?: Record<string, string[]>[]
-  responses: Record<string, Response>
+  responses: Record<string, ResponseObject>
 }
 type Server = { url: string; description: string }
 type PathItem = { servers?: Server[]; get?: Operation; post?: Operation }
@@ -83,9 +83,9 @@ function parameter(name: string, where: Parameter['in'], schema: z.ZodType, requ
 }
 const queryParameters = (params: Record<string, z.ZodType>) => Object.entries(params).map(([name, schema]) => parameter(name, 'query', schema))
 
-const json = (description: string, schema: z.ZodType): Response => ({ description, content: { 'application/json': { schema: ref(schema) } } })
+const json = (description: string, schema: z.ZodType): ResponseObject => ({ description, content: { 'application/json': { schema: ref(schema) } } })
 const error = (description: string) => json(description, errorSchema)
-const notModified: Response = { description: 'Not modified: the If-None-Match header names the current ETag. No body.' }
+const notModified: ResponseObject = { description: 'Not modified: the If-None-Match header names the current ETag. No body.' }
 const credentials: Record<string, string[]>[] = [{ applicationPassword: [] }, { sessionCookie: [] }]
 const postId = parameter('id', 'path', postIdSchema)
 const collectionId = parameter('collectionId', 'path', z.string().meta({ description: 'A post type with public places' }))
@@ -102,7 +102,7 @@ export function getOpenApiDocument(config: DocumentConfig): OpenApiDocument {
 }
 
 function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiDocument {
-  const geojson = (description: string, schema: z.ZodType): Response => ({
+  const geojson = (description: string, schema: z.ZodType): ResponseObject => ({
     description,
     headers: {
       ETag: { description: 'Changes whenever any data the answer depends on changes', schema: jsonSchema(z.string()) },
