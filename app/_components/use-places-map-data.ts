@@ -2,19 +2,13 @@
 import { latLngBounds, type FitBoundsOptions, type LatLngBounds, type LatLngTuple, type Map as LeafletMap } from 'leaflet'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { MAX_MERCATOR_LATITUDE } from '@/lib/geo/web-mercator'
-import type { BBox, MapState } from '@/lib/places/schemas'
+import type { BBox, ClusterFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
+import type { MapState } from '@/lib/places/schemas'
 import type { ListedPlace, PlaceListState } from './place-panel'
 
 // The public map's data: what GET /places/v1/geojson answers for the view (clusters and places, and the list of the
 // places in view), fetched on every move with the previous request cancelled, and the view kept in the address.
 // Used by places-map.tsx only, which the browser alone loads (it needs Leaflet).
-
-// CONTRACT TYPES
-type Point = { type: 'Point'; coordinates: [number, number] }
-export type PlaceFeature = { type: 'Feature'; geometry: Point; properties: { id: number; title: string; url: string; address: string } }
-export type ClusterFeature = { type: 'Feature'; geometry: Point; properties: { cluster: true; point_count: number; expansion_zoom: number } }
-/** GET /places/v1/geojson with bbox or cluster: a FeatureCollection with `total` and `extent` (README, The API). */
-type MapAnswer<F> = { type: 'FeatureCollection'; total: number; extent: BBox | null; features: F[] }
 
 export function isCluster(feature: ClusterFeature | PlaceFeature): feature is ClusterFeature {
   return 'cluster' in feature.properties
@@ -119,11 +113,11 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
     const category = categoryId ?? undefined
     try {
       const [clusters, page] = await Promise.all([
-        getJson<MapAnswer<ClusterFeature | PlaceFeature>>(
+        getJson<MapCollection<ClusterFeature | PlaceFeature>>(
           geojsonUrl({ post_type: postType, category, cluster: 'true', zoom, bbox: toBBox(bounds.pad(CLUSTER_MARGIN)).join(',') }),
           controller.signal,
         ),
-        getJson<MapAnswer<PlaceFeature>>(
+        getJson<MapCollection<PlaceFeature>>(
           geojsonUrl({ post_type: postType, category, bbox: inView.join(','), posts_per_page: LIST_PAGE }),
           controller.signal,
         ),
@@ -171,7 +165,7 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
     if (!list) return
     setIsLoadingMore(true)
     try {
-      const page = await getJson<MapAnswer<PlaceFeature>>(
+      const page = await getJson<MapCollection<PlaceFeature>>(
         geojsonUrl({ post_type: postType, category: categoryId ?? undefined, bbox: list.bbox.join(','), posts_per_page: LIST_PAGE, page: list.page + 1 }),
       )
       setList((current) => current && current.bbox === list.bbox
@@ -198,7 +192,7 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
   useEffect(() => {
     if (initial) return
     const controller = new AbortController()
-    getJson<MapAnswer<unknown>>(geojsonUrl({ post_type: postType, category: categoryId ?? undefined, cluster: 'true', zoom: 0 }), controller.signal)
+    getJson<MapCollection<unknown>>(geojsonUrl({ post_type: postType, category: categoryId ?? undefined, cluster: 'true', zoom: 0 }), controller.signal)
       .then((answer) => setInitial(answer.extent ? { bounds: toBounds(answer.extent), boundsOptions: FIT } : WORLD_VIEW))
       .catch((error) => {
         if (controller.signal.aborted) return

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import Ajv2020 from 'ajv/dist/2020'
@@ -7,11 +7,18 @@ import addFormats from 'ajv-formats'
 import type { APIResponse } from '@playwright/test'
 import { expect, test } from '../support/test'
 
-// The OpenAPI document (/places/v1/openapi.json) validates as OpenAPI 3.1, and every route's real answers — each
-// status it documents — match the schema it gives for them. GET /places/v1 is WordPress's namespace index.
+// The OpenAPI document (/places/v1/openapi.json) validates as OpenAPI 3.1; every route's real answers — each status it
+// documents but 413 (a body past the upload limit) — match the schema and headers it gives for them; every route
+// answers at each server the document names for it, and only there; the document has every route the app serves.
+// GET /places/v1 is WordPress's namespace index.
 
-type Operation = { parameters?: { name: string }[]; responses: Record<string, { content?: Record<string, { schema: object }> }> }
-type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, object> } }
+type Response = { headers?: Record<string, { schema: object }>; content?: Record<string, { schema: object }> }
+type Operation = { parameters?: { name: string }[]; responses: Record<string, Response> }
+type Server = { url: string }
+type PathItem = Record<string, Operation> & { servers?: Server[] }
+type Document = { servers: Server[]; paths: Record<string, PathItem>; components: { schemas: Record<string, object> } }
+
+const operationsOf = ({ servers: _, ...item }: PathItem) => Object.entries(item) as [string, Operation][]
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const EMAIL = 'openapi-editor@e2e.test'
@@ -56,6 +63,11 @@ test.describe('OpenAPI', () => {
     const status = String(response.status())
     const documented = operation!.responses[status]
     expect(documented, `${method.toUpperCase()} ${pathKey} documents status ${status}`).toBeTruthy()
+    for (const [name, header] of Object.entries(documented!.headers ?? {})) {
+      const validateHeader = ajv.compile(header.schema)
+      const value = response.headers()[name.toLowerCase()]
+      expect(validateHeader(value), `${method.toUpperCase()} ${pathKey} ${status} header ${name}: ${value} (${ajv.errorsText(validateHeader.errors)})`).toBe(true)
+    }
     const [mediaType, content] = Object.entries(documented!.content ?? {})[0] ?? []
     if (!content) return expect(await response.body()).toHaveLength(0)
     expect(response.headers()['content-type']).toContain(mediaType!.replace('/*', ''))
@@ -127,7 +139,7 @@ test.describe('OpenAPI', () => {
     await check('/ogc/collections/{collectionId}/items/{featureId}', 'get', await request.get('/ogc/collections/post/items/999999'))
 
     const documented = Object.entries(document.paths).flatMap(([p, item]) =>
-      Object.entries(item).flatMap(([method, op]) => Object.keys(op.responses).filter((s) => s !== '413').map((s) => `${method} ${p} ${s}`)))
+      operationsOf(item).flatMap(([method, op]) => Object.keys(op.responses).filter((s) => s !== '413').map((s) => `${method} ${p} ${s}`)))
     expect([...checked].sort()).toEqual(documented.sort())
   })
 
@@ -142,5 +154,44 @@ test.describe('OpenAPI', () => {
       expect(index.routes['/places/v1/geojson']!.endpoints[0]!.args.posts_per_page!.default).toBe('50')
       expect(index._links.up[0]!.href).toBe(`${baseURL}/wp-json/`)
     }
+  })
+
+  test('every route answers at each server the document names for it, and under no other', async ({ request, baseURL }) => {
+    const collection = (await (await request.get('/places/v1/geojson?posts_per_page=1')).json()) as { features: { properties: { id: number } }[] }
+    const id = String(collection.features[0]!.properties.id)
+    const concrete = (pathKey: string) => pathKey.replace('{id}', id).replace('{collectionId}', 'post').replace('{featureId}', id)
+    const prefixes = ['', '/wp-json']
+    for (const [pathKey, item] of Object.entries(document.paths)) {
+      const servers = (item.servers ?? document.servers).map((server) => server.url)
+      for (const [method] of operationsOf(item)) {
+        for (const prefix of prefixes) {
+          const url = `${baseURL}${prefix}${concrete(pathKey)}`
+          // Without credentials: a protected route answers 401 where it exists, a missing one 404.
+          const response = await request.fetch(url, { method, ...(method === 'post' ? { data: Buffer.from('x') } : {}) })
+          const named = servers.includes(`${baseURL}${prefix}`)
+          expect(response.status() !== 404, `${method.toUpperCase()} ${url}: ${response.status()}, ${named ? 'a server the document names' : 'no server the document names'}`).toBe(named)
+        }
+      }
+    }
+  })
+
+  test('every route the app serves is in the document, with its methods', async () => {
+    // app/places/v1/… and app/ogc/…: each route.ts is a path; [name] is the parameter {name}; [...rest] is the
+    // catch-all that answers rest_no_route.
+    const served: string[] = []
+    const walk = (dir: string, urlPath: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory() && !entry.name.startsWith('[...')) walk(path.join(dir, entry.name), `${urlPath}/${entry.name.replace(/^\[(\w+)\]$/, '{$1}')}`)
+        if (entry.isFile() && entry.name === 'route.ts') {
+          const source = readFileSync(path.join(dir, entry.name), 'utf8')
+          const methods = [...source.matchAll(/export (?:const |\{ \w+ as )(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!.toLowerCase())
+          for (const method of methods) served.push(`${method} ${urlPath}`)
+        }
+      }
+    }
+    walk(path.join(ROOT, 'app', 'places', 'v1'), '/places/v1')
+    walk(path.join(ROOT, 'app', 'ogc'), '/ogc')
+    const documented = Object.entries(document.paths).flatMap(([p, item]) => operationsOf(item).map(([method]) => `${method} ${p}`))
+    expect(served.sort()).toEqual(documented.sort())
   })
 })

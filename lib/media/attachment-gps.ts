@@ -1,10 +1,11 @@
 import 'server-only'
+import type { AttachmentGps } from '../api/contract'
 import { canEditPost, type Actor } from '../auth/capabilities'
 import { getDb } from '../db'
 import { ApiError, forbidden, notSignedIn } from '../http/errors'
 import { ATTACHMENT_ORDER } from './storage'
 
-export type AttachmentGps = { latitude: number; longitude: number; attachment_id: number; attachment_title: string }
+export type { AttachmentGps }
 
 /**
  * GET /places/v1/attachment-exif-gps/{id}: the GPS of the first image attached to the post that has usable GPS.

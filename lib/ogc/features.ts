@@ -1,10 +1,12 @@
 import 'server-only'
+import { z } from 'zod'
+import type { BBox, OgcCollection, OgcCollections, OgcConformance, OgcFeature, OgcItems, OgcLandingPage, OgcLink } from '../api/contract'
 import { getConfig } from '../config'
 import { getDb } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
-import { ApiError, invalidParams } from '../http/errors'
+import { ApiError } from '../http/errors'
 import { postUrl } from '../places/geojson'
-import { isPostTypeKey } from '../places/schemas'
+import { bboxParam, isPostTypeKey, parseQuery, queryValues } from '../places/schemas'
 import { PUBLIC_PLACE_WHERE } from '../places/visibility'
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from './limits'
 
@@ -12,7 +14,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from './limits'
 // collection per post type that has public places, GeoJSON items, bbox, limit and offset paging. It shows only what
 // GET /places/v1/geojson would show: published posts with public geodata.
 
-export const CONFORMANCE = [
+const CONFORMANCE = [
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
 ]
@@ -20,7 +22,7 @@ const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84'
 const JSON_TYPE = 'application/json'
 const GEOJSON_TYPE = 'application/geo+json'
 
-type Link = { href: string; rel: string; type?: string; title?: string }
+type Link = OgcLink
 
 function base(): string {
   return `${getConfig().siteUrl}/ogc`
@@ -30,7 +32,11 @@ function publicPlaces(type: string): Prisma.PostWhereInput {
   return { type, ...PUBLIC_PLACE_WHERE }
 }
 
-export function getLandingPage() {
+export function getConformance(): OgcConformance {
+  return { conformsTo: CONFORMANCE }
+}
+
+export function getLandingPage(): OgcLandingPage {
   const root = base()
   return {
     title: 'Places',
@@ -40,11 +46,11 @@ export function getLandingPage() {
       { href: `${getConfig().siteUrl}/places/v1/openapi.json`, rel: 'service-desc', type: 'application/vnd.oai.openapi+json;version=3.1', title: 'The API definition' },
       { href: `${root}/conformance`, rel: 'conformance', type: JSON_TYPE, title: 'Conformance classes' },
       { href: `${root}/collections`, rel: 'data', type: JSON_TYPE, title: 'The collections' },
-    ] satisfies Link[],
+    ],
   }
 }
 
-function collectionDocument(type: string, count: number, bbox: [number, number, number, number]) {
+function collectionDocument(type: string, count: number, bbox: BBox): OgcCollection {
   const href = `${base()}/collections/${encodeURIComponent(type)}`
   return {
     id: type,
@@ -56,11 +62,11 @@ function collectionDocument(type: string, count: number, bbox: [number, number, 
     links: [
       { href, rel: 'self', type: JSON_TYPE },
       { href: `${href}/items`, rel: 'items', type: GEOJSON_TYPE, title: `The ${type} places` },
-    ] satisfies Link[],
+    ],
   }
 }
 
-async function collectionSummaries() {
+async function collectionSummaries(): Promise<OgcCollection[]> {
   const groups = await getDb().post.groupBy({
     by: ['type'],
     where: PUBLIC_PLACE_WHERE,
@@ -72,60 +78,57 @@ async function collectionSummaries() {
   return groups.map((g) => collectionDocument(g.type, g._count._all, [g._min.longitude ?? -180, g._min.latitude ?? -90, g._max.longitude ?? 180, g._max.latitude ?? 90]))
 }
 
-export async function getCollections() {
-  return { links: [{ href: `${base()}/collections`, rel: 'self', type: JSON_TYPE }] satisfies Link[], collections: await collectionSummaries() }
+export async function getCollections(): Promise<OgcCollections> {
+  return { links: [{ href: `${base()}/collections`, rel: 'self', type: JSON_TYPE }], collections: await collectionSummaries() }
 }
 
 function noCollection(id: string): ApiError {
   return new ApiError('ogc_no_collection', `There is no collection "${id}".`, 404)
 }
 
-export async function getCollection(id: string) {
+export async function getCollection(id: string): Promise<OgcCollection> {
   const collection = isPostTypeKey(id) ? (await collectionSummaries()).find((c) => c.id === id) : undefined
   if (!collection) throw noCollection(id)
   return collection
 }
 
-export type ItemsQuery = { bbox: [number, number, number, number] | null; limit: number; offset: number }
+/**
+ * The parameters of /items. Unknown parameters are a 400, as the standard requires (a strict object); a repeated
+ * parameter keeps its first value.
+ */
+export const itemsParams = {
+  'bbox-crs': z.literal(CRS84, { error: `Only ${CRS84} is supported.` }).meta({ description: 'The CRS of bbox: only CRS84.' }),
+  f: z.enum(['json', 'geojson'], { error: 'f must be json or geojson.' }).meta({ description: 'The format: GeoJSON, whichever is asked.' }),
+  bbox: bboxParam(({ problem }) =>
+    problem === 'format'
+      ? 'bbox must be four numbers: min longitude, min latitude, max longitude, max latitude.'
+      : 'bbox is out of range, or its minimum latitude is above its maximum.').meta({
+    description: 'min longitude, min latitude, max longitude, max latitude (CRS84), in the grammar of docs/api.md, bbox; a west edge east of the east edge crosses the antimeridian.',
+  }),
+  limit: z
+    .string()
+    .regex(/^\d+$/, 'limit must be an integer of at least 1.')
+    .refine((text) => Number(text) >= 1, 'limit must be an integer of at least 1.')
+    .meta({ description: `How many items, 1 to ${MAX_LIMIT} (larger values are capped).`, default: String(DEFAULT_LIMIT) })
+    // The standard asks that a limit above the maximum be served as the maximum, not refused: any size is capped.
+    .transform((text) => Math.min(Number(text), MAX_LIMIT)),
+  offset: z
+    .string()
+    .regex(/^\d+$/, 'offset must be an integer of at least 0.')
+    .refine((text) => Number(text) <= MAX_OFFSET, `offset must be at most ${MAX_OFFSET}.`)
+    .meta({ description: `How many items to skip, 0 to ${MAX_OFFSET} (larger values are a 400); the \`next\` and \`prev\` links carry it.`, default: '0' })
+    .transform(Number),
+}
 
-const KNOWN_PARAMS = new Set(['bbox', 'limit', 'offset', 'f', 'bbox-crs'])
+export const itemsQuerySchema = z
+  .strictObject(itemsParams)
+  .partial()
+  .transform(({ bbox, limit, offset }) => ({ bbox: bbox ?? null, limit: limit ?? DEFAULT_LIMIT, offset: offset ?? 0 }))
+export type ItemsQuery = z.output<typeof itemsQuerySchema>
 
-/** The query of /items; unknown parameters are a 400, as the standard requires. */
+/** The query of /items; throws 400 `rest_invalid_param` naming every invalid or unknown parameter. */
 export function parseItemsQuery(params: URLSearchParams): ItemsQuery {
-  const invalid: Record<string, string> = {}
-  for (const name of params.keys()) if (!KNOWN_PARAMS.has(name)) invalid[name] = `${name} is not a parameter of this request.`
-  const crs = params.get('bbox-crs')
-  if (crs !== null && crs !== CRS84) invalid['bbox-crs'] = `Only ${CRS84} is supported.`
-  const format = params.get('f')
-  if (format !== null && !['json', 'geojson'].includes(format)) invalid.f = 'f must be json or geojson.'
-
-  let bbox: ItemsQuery['bbox'] = null
-  const rawBbox = params.get('bbox')
-  if (rawBbox !== null) {
-    const numbers = rawBbox.split(',').map((n) => (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(n.trim()) ? Number(n) : Number.NaN))
-    const [w, s, e, n] = numbers
-    if (numbers.length !== 4 || numbers.some((x) => !Number.isFinite(x))) invalid.bbox = 'bbox must be four numbers: min longitude, min latitude, max longitude, max latitude.'
-    else if (Math.abs(w!) > 180 || Math.abs(e!) > 180 || Math.abs(s!) > 90 || Math.abs(n!) > 90 || s! > n!) invalid.bbox = 'bbox is out of range, or its minimum latitude is above its maximum.'
-    else bbox = [w!, s!, e!, n!]
-  }
-  const integer = (name: string, fallback: number, min: number, max = Number.POSITIVE_INFINITY): number => {
-    const raw = params.get(name)
-    if (raw === null) return fallback
-    if (!/^\d+$/.test(raw) || Number(raw) < min) {
-      invalid[name] = `${name} must be an integer of at least ${min}.`
-      return fallback
-    }
-    if (Number(raw) > max) {
-      invalid[name] = `${name} must be at most ${max}.`
-      return fallback
-    }
-    return Number(raw)
-  }
-  // The standard asks that a limit above the maximum be served as the maximum, not refused: any size is capped.
-  const limit = Math.min(integer('limit', DEFAULT_LIMIT, 1), MAX_LIMIT)
-  const offset = integer('offset', 0, 0, MAX_OFFSET)
-  if (Object.keys(invalid).length > 0) throw invalidParams(invalid)
-  return { bbox, limit, offset }
+  return parseQuery(itemsQuerySchema, queryValues(params, 'first'))
 }
 
 function bboxWhere(bbox: ItemsQuery['bbox']): Prisma.PostWhereInput {
@@ -139,16 +142,16 @@ function bboxWhere(bbox: ItemsQuery['bbox']): Prisma.PostWhereInput {
 const FIELDS = { id: true, type: true, slug: true, title: true, address: true, latitude: true, longitude: true } as const
 type Row = { id: number; type: string; slug: string; title: string; address: string; latitude: number | null; longitude: number | null }
 
-function toOgcFeature(row: Row) {
+function toOgcFeature(row: Row): OgcFeature {
   return {
-    type: 'Feature' as const,
+    type: 'Feature',
     id: row.id,
-    geometry: { type: 'Point' as const, coordinates: [row.longitude!, row.latitude!] },
+    geometry: { type: 'Point', coordinates: [row.longitude!, row.latitude!] },
     properties: { title: row.title, url: postUrl(getConfig().siteUrl, row.type, row.slug), address: row.address },
   }
 }
 
-export async function getItems(collectionId: string, query: ItemsQuery) {
+export async function getItems(collectionId: string, query: ItemsQuery): Promise<OgcItems> {
   await getCollection(collectionId)
   const where = { ...publicPlaces(collectionId), ...bboxWhere(query.bbox) }
   const db = getDb()
@@ -169,7 +172,7 @@ export async function getItems(collectionId: string, query: ItemsQuery) {
   if (query.offset + rows.length < matched) links.push({ href: page(query.offset + query.limit), rel: 'next', type: GEOJSON_TYPE })
   if (query.offset > 0) links.push({ href: page(Math.max(0, query.offset - query.limit)), rel: 'prev', type: GEOJSON_TYPE })
   return {
-    type: 'FeatureCollection' as const,
+    type: 'FeatureCollection',
     features: rows.map(toOgcFeature),
     numberMatched: matched,
     numberReturned: rows.length,
@@ -178,10 +181,13 @@ export async function getItems(collectionId: string, query: ItemsQuery) {
   }
 }
 
-export async function getItem(collectionId: string, featureId: string) {
+/** A feature id: a post id, of the database's integer range; anything else names no feature. */
+const featureIdSchema = z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.int().min(1).max(2_147_483_647))
+
+export async function getItem(collectionId: string, featureId: string): Promise<OgcFeature> {
   await getCollection(collectionId)
-  const id = /^\d{1,10}$/.test(featureId) ? Number(featureId) : 0
-  const row = id > 0 && id <= 2_147_483_647 ? await getDb().post.findFirst({ where: { id, ...publicPlaces(collectionId) }, select: FIELDS }) : null
+  const id = featureIdSchema.safeParse(featureId)
+  const row = id.success ? await getDb().post.findFirst({ where: { id: id.data, ...publicPlaces(collectionId) }, select: FIELDS }) : null
   if (!row) throw new ApiError('ogc_no_feature', `Collection "${collectionId}" has no feature ${featureId}.`, 404)
   const href = `${base()}/collections/${encodeURIComponent(collectionId)}`
   return {
@@ -189,6 +195,6 @@ export async function getItem(collectionId: string, featureId: string) {
     links: [
       { href: `${href}/items/${row.id}`, rel: 'self', type: GEOJSON_TYPE },
       { href, rel: 'collection', type: JSON_TYPE },
-    ] satisfies Link[],
+    ],
   }
 }

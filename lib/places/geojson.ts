@@ -1,12 +1,8 @@
+import type { PlaceCollection, PlaceFeature } from '../api/contract'
 import type { Place } from './query'
 
-export type PlaceFeature = {
-  type: 'Feature'
-  geometry: { type: 'Point'; coordinates: [number, number] }
-  properties: { id: number; title: string; url: string; address: string }
-}
-
-export type PlaceCollection = { type: 'FeatureCollection'; features: PlaceFeature[] }
+// The shapes are lib/api/contract.ts's, the one description of the API's answers.
+export type { PlaceCollection, PlaceFeature }
 
 /** The absolute URL of a post's public page (app/[type]/[slug]/page.tsx). */
 export function postUrl(siteUrl: string, type: string, slug: string): string {

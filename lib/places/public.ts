@@ -5,9 +5,10 @@ import { readDataVersion } from '../db'
 import { cachedBody, type Bytes } from '../http/cache'
 import { ApiError } from '../http/errors'
 import { countPlacesIn, getPlaceIndex, mapItemsIn, placeIdsIn, type PlaceIndex } from './clusters'
-import { toFeature, toFeatureCollection, type PlaceFeature } from './geojson'
+import type { BBox, ClusterFeature, MapCollection, PlaceFeature } from '../api/contract'
+import { toFeature, toFeatureCollection } from './geojson'
 import { findPublicPlace, findPublicPlacesByIds, listPublicPlaces } from './query'
-import type { BBox, CollectionQuery } from './schemas'
+import type { CollectionQuery } from './schemas'
 
 /** A public GeoJSON answer: its ETag, known before the body is built, and the body. */
 export type GeojsonAnswer = { etag: string; body: () => Promise<Bytes> }
@@ -43,12 +44,6 @@ async function buildCollection(query: CollectionQuery, version: number): Promise
   return JSON.stringify(query.clusterZoom === undefined ? await placesInBox(index, query, query.bbox!) : await mapView(index, query.bbox, query.clusterZoom))
 }
 
-/**
- * A collection for the map: as any other, plus two foreign members (RFC 7946, 6.1): `total`, the number of places
- * inside the box, and `extent`, the box of every place of the post type and category, whatever the box asked.
- */
-type MapCollection<F> = { type: 'FeatureCollection'; total: number; extent: BBox | null; features: F[] }
-
 // GET /geojson?bbox=…: a page of the places in the box, newest first, as without it
 async function placesInBox(index: PlaceIndex, query: CollectionQuery, bbox: BBox): Promise<MapCollection<PlaceFeature>> {
   const total = countPlacesIn(index, bbox)
@@ -56,12 +51,6 @@ async function placesInBox(index: PlaceIndex, query: CollectionQuery, bbox: BBox
   const places = await findPublicPlacesByIds(ids)
   const siteUrl = getConfig().siteUrl
   return { type: 'FeatureCollection', total, extent: index.extent, features: places.map((place) => toFeature(place, siteUrl)) }
-}
-
-type ClusterFeature = {
-  type: 'Feature'
-  geometry: { type: 'Point'; coordinates: [number, number] }
-  properties: { cluster: true; point_count: number; expansion_zoom: number }
 }
 
 // GET /geojson?cluster=true&zoom=Z[&bbox=…]: what a map at zoom Z draws in the box

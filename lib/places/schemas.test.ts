@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { ApiError } from '../http/errors'
-import { importFeatureSchema, isoDateSchema, parseCategoryPath, parseCollectionQuery, parseMapState, parsePostId, postTypeSchema } from './schemas'
+import { importFeatureSchema, isoDateSchema, parseBBox, parseCategoryPath, parseCollectionQuery, parseMapState, parsePostId, postTypeSchema, type BBoxProblem } from './schemas'
 
 const query = (qs: string) => parseCollectionQuery(new URLSearchParams(qs))
 const invalidParams = (qs: string) => {
@@ -133,5 +133,20 @@ describe('parseMapState: the map page address', () => {
     assert.deepEqual(parseMapState({ zoom: '3', lat: '1' }).view, null)
     assert.deepEqual(parseMapState({ category: 'x', post_type: 'No/Type' }), { postType: 'post', categoryId: null, view: null })
     assert.deepEqual(parseMapState({ zoom: ['1', '4'], lat: '0', lng: '0' }).view, { zoom: 4, latitude: 0, longitude: 0 })
+  })
+})
+
+describe('parseBBox: the one bbox grammar of GET /geojson and /ogc (docs/api.md, bbox)', () => {
+  test('four decimal numbers; west > east crosses the antimeridian', () => {
+    assert.deepEqual(parseBBox('-10.5,35,20,60'), [-10.5, 35, 20, 60])
+    assert.deepEqual(parseBBox('170,-50,-170,-30'), [170, -50, -170, -30])
+  })
+  test('what is wrong, for each route to word', () => {
+    for (const bad of ['', '1,2,3', '1, 2,3,4', ' 1,2,3,4', '1e1,2,3,4', '+1,2,3,4', '0x1,2,3,4', '1.,2,3,4', '.5,2,3,4']) {
+      assert.equal((parseBBox(bad) as BBoxProblem).problem, 'format', bad)
+    }
+    assert.equal((parseBBox('181,0,0,1') as BBoxProblem).problem, 'range')
+    assert.equal((parseBBox('0,-91,1,1') as BBoxProblem).problem, 'range')
+    assert.equal((parseBBox('0,10,1,5') as BBoxProblem).problem, 'order')
   })
 })

@@ -1,25 +1,13 @@
 import { z } from 'zod'
+import { bboxSchema, latitudeSchema, longitudeSchema, type BBox } from '../api/contract'
 import { mercatorY } from '../geo/web-mercator'
 import { invalidParams } from '../http/errors'
+
+export { latitudeSchema, longitudeSchema, type BBox }
 
 /** The cap of GET /geojson, and what `-1` (WordPress's "all") means. */
 export const MAX_PER_PAGE = 500
 export const DEFAULT_PER_PAGE = 50
-
-/** `[west, south, east, north]` in degrees; west > east when the box crosses the antimeridian (RFC 7946, 5.2). */
-export type BBox = [number, number, number, number]
-
-export type CollectionQuery = {
-  postType: string
-  limit: number
-  categoryId: number | null
-  /** only the places inside this box (`bbox`) */
-  bbox?: BBox
-  /** the page of `limit` places, from 1 (`page`) */
-  page?: number
-  /** clusters and places for a map at this zoom level instead of a page of places (`cluster=true&zoom=Z`) */
-  clusterZoom?: number
-}
 
 /** The zoom levels `zoom` takes: those of web map tiles. */
 export const MAX_ZOOM = 24
@@ -32,95 +20,161 @@ export const MAX_CLUSTER_BOX_PIXELS = 8192
 const positiveInteger = /^\d+$/
 const POST_TYPE_KEY = /^[a-z0-9_-]{1,20}$/
 const MAX_ID = 2_147_483_647
-const integer = /^-?\d+$/
 
-// Query strings are parsed as PHP does for WordPress: a repeated parameter's last value wins.
-function last(params: URLSearchParams, name: string): string | null {
-  return params.getAll(name).at(-1) ?? null
+/**
+ * A query string as an object of strings. Repeated parameters: `last` keeps the last value, as PHP reads query
+ * strings for WordPress (docs/api.md, Query parameters of GET /geojson); `first` the first, as /ogc always has.
+ */
+export function queryValues(params: URLSearchParams, keep: 'first' | 'last'): Record<string, string> {
+  const values: Record<string, string> = {}
+  for (const [name, value] of params) if (keep === 'last' || !(name in values)) values[name] = value
+  return values
 }
 
 /**
- * GET /geojson's query, as docs/api.md decides it. `post_status` is accepted and ignored, unknown parameters too.
- * Throws 400 `rest_invalid_param` naming every invalid parameter.
+ * Parses a query with a zod schema of its parameters; a query that does not pass is a 400 `rest_invalid_param` whose
+ * `data.params` names each bad parameter with the first thing wrong with it: first the parameters a strict schema
+ * does not know, then the others in the order of the schema.
  */
-export function parseCollectionQuery(params: URLSearchParams): CollectionQuery {
+export function parseQuery<S extends z.ZodType>(schema: S, values: Record<string, string>): z.output<S> {
+  const result = schema.safeParse(values)
+  if (result.success) return result.data
   const invalid: Record<string, string> = {}
-
-  const perPage = last(params, 'posts_per_page')
-  let limit = DEFAULT_PER_PAGE
-  if (perPage !== null) {
-    if (perPage === '-1') limit = MAX_PER_PAGE
-    else if (positiveInteger.test(perPage) && Number(perPage) > 0) limit = Math.min(Number(perPage), MAX_PER_PAGE)
-    else invalid.posts_per_page = 'posts_per_page must be a positive integer, or -1 for the maximum (500).'
+  for (const issue of result.error.issues) {
+    if (issue.code === 'unrecognized_keys') for (const name of issue.keys) invalid[name] = `${name} is not a parameter of this request.`
   }
-
-  const category = last(params, 'category')
-  let categoryId: number | null = null
-  if (category !== null) {
-    // An id past the database's integer range names no category: an empty collection, as for any unknown id.
-    if (integer.test(category)) categoryId = Math.abs(Number(category)) <= MAX_ID ? Number(category) : 0
-    else invalid.category = 'category must be a category id (an integer).'
-  }
-
-  const query: CollectionQuery = { postType: last(params, 'post_type') || 'post', limit, categoryId }
-  parseMapParams(params, query, invalid)
-  if (Object.keys(invalid).length > 0) throw invalidParams(invalid)
-  return query
+  for (const issue of result.error.issues) if (issue.code !== 'unrecognized_keys') invalid[String(issue.path[0])] ??= issue.message
+  throw invalidParams(invalid)
 }
 
 const DECIMAL = /^-?\d+(\.\d+)?$/
 
+/** What is wrong with a bbox, for each caller to say in its own words. */
+export type BBoxProblem = { problem: 'format' | 'range' | 'order'; message: string }
+
 /**
- * The parameters the map adds to GET /geojson (README "The API"): `bbox`, `page`, `cluster` and `zoom`. Each takes
- * effect only when present, so a request without them is answered as before.
+ * The one bbox grammar of GET /geojson and /ogc (docs/api.md, bbox): `west,south,east,north`, exactly four decimal
+ * numbers (an optional `-`, digits, optionally `.` and digits: no spaces, no exponent, no `+`) separated by commas;
+ * longitudes from -180 to 180, latitudes from -90 to 90, south not above north. West may be greater than east: the
+ * box then crosses the antimeridian.
  */
-function parseMapParams(params: URLSearchParams, query: CollectionQuery, invalid: Record<string, string>): void {
-  const bbox = last(params, 'bbox')
-  if (bbox !== null) {
-    const parsed = parseBBox(bbox)
-    if (typeof parsed === 'string') invalid.bbox = parsed
-    else query.bbox = parsed
-  }
-
-  const page = last(params, 'page')
-  if (page !== null) {
-    if (positiveInteger.test(page) && Number(page) > 0) query.page = Math.min(Number(page), MAX_ID)
-    else invalid.page = 'page must be a positive integer (1 is the first page).'
-  }
-
-  const cluster = last(params, 'cluster')
-  let isClustered = false
-  if (cluster !== null) {
-    if (cluster === 'true' || cluster === '1') isClustered = true
-    else if (cluster !== 'false' && cluster !== '0') invalid.cluster = 'cluster must be true or false (or 1 or 0).'
-  }
-  // zoom means something only for a clustered answer; without cluster=true it is ignored, as unknown parameters are.
-  if (isClustered) {
-    const zoom = last(params, 'zoom')
-    if (zoom === null) invalid.zoom = `zoom is required with cluster=true: the map's zoom level, an integer from 0 to ${MAX_ZOOM}.`
-    else if (!positiveInteger.test(zoom) || Number(zoom) > MAX_ZOOM) invalid.zoom = `zoom must be an integer from 0 to ${MAX_ZOOM}.`
-    else query.clusterZoom = Number(zoom)
-  }
-
-  if (query.clusterZoom !== undefined && query.bbox && !invalid.bbox) {
-    const [width, height] = bboxPixels(query.bbox, query.clusterZoom)
-    if (width > MAX_CLUSTER_BOX_PIXELS || height > MAX_CLUSTER_BOX_PIXELS) {
-      invalid.bbox = `bbox is too large for zoom ${query.clusterZoom}: with cluster=true it may span at most ${MAX_CLUSTER_BOX_PIXELS} pixels of the map each way at that zoom (this one spans ${Math.ceil(width)} by ${Math.ceil(height)}). Send the box of the map's view, or a lower zoom.`
-    }
-  }
-}
-
-/** `"west,south,east,north"` → the box, or what is wrong with it. */
-export function parseBBox(text: string): BBox | string {
+export function parseBBox(text: string): BBox | BBoxProblem {
   const parts = text.split(',')
   if (parts.length !== 4 || !parts.every((part) => DECIMAL.test(part))) {
-    return 'bbox must be four comma-separated decimal numbers: west,south,east,north (degrees, WGS 84).'
+    return { problem: 'format', message: 'bbox must be four comma-separated decimal numbers: west,south,east,north (degrees, WGS 84).' }
   }
   const [west, south, east, north] = parts.map(Number) as BBox
-  if (west < -180 || west > 180 || east < -180 || east > 180) return 'bbox longitudes (west, east) must be from -180 to 180.'
-  if (south < -90 || south > 90 || north < -90 || north > 90) return 'bbox latitudes (south, north) must be from -90 to 90.'
-  if (south > north) return `bbox south (${south}) must not be greater than north (${north}). A west greater than east is allowed: the box then crosses the antimeridian.`
+  if (west < -180 || west > 180 || east < -180 || east > 180) return { problem: 'range', message: 'bbox longitudes (west, east) must be from -180 to 180.' }
+  if (south < -90 || south > 90 || north < -90 || north > 90) return { problem: 'range', message: 'bbox latitudes (south, north) must be from -90 to 90.' }
+  if (south > north) return { problem: 'order', message: `bbox south (${south}) must not be greater than north (${north}). A west greater than east is allowed: the box then crosses the antimeridian.` }
   return [west, south, east, north]
+}
+
+/**
+ * A `bbox` parameter, with `message` for what is wrong with it. A bad one is an issue that does not stop the parse
+ * (`continue`), so that every bad parameter of the query is named; the field then holds no box.
+ */
+export function bboxParam(message: (problem: BBoxProblem) => string) {
+  return z.string().transform((text, ctx): BBox => {
+    const parsed = parseBBox(text)
+    if (Array.isArray(parsed)) return parsed
+    ctx.addIssue({ code: 'custom', message: message(parsed), continue: true })
+    return z.NEVER
+  })
+}
+
+const ZOOM_MESSAGE = `zoom must be an integer from 0 to ${MAX_ZOOM}.`
+const zoomParam = z
+  .string()
+  .regex(positiveInteger, ZOOM_MESSAGE)
+  .refine((text) => Number(text) <= MAX_ZOOM, ZOOM_MESSAGE)
+  .meta({ description: `With cluster=true (and required then): the map's zoom level, 0 to ${MAX_ZOOM}.` })
+
+/**
+ * GET /geojson's parameters, as docs/api.md decides them; the map's own (`bbox`, `page`, `cluster`, `zoom`: README,
+ * "Parameters for maps") take effect only when present, so a request without them is answered as before.
+ * `post_status` is accepted and ignored, unknown parameters too.
+ */
+export const collectionParams = {
+  post_type: z.string().meta({ description: 'Post type; an unknown type gives an empty collection.', default: 'post' }),
+  posts_per_page: z
+    .string()
+    .regex(/^(-1|\d*[1-9]\d*)$/, `posts_per_page must be a positive integer, or -1 for the maximum (${MAX_PER_PAGE}).`)
+    .meta({ description: `How many places: a positive integer, at most ${MAX_PER_PAGE} (larger values are capped); -1 means ${MAX_PER_PAGE}. Anything else is a 400.`, default: String(DEFAULT_PER_PAGE) })
+    .transform((text) => (text === '-1' ? MAX_PER_PAGE : Math.min(Number(text), MAX_PER_PAGE))),
+  category: z
+    .string()
+    .regex(/^-?\d+$/, 'category must be a category id (an integer).')
+    .meta({ description: 'A category id; posts in its descendant categories match too. An unknown id gives an empty collection; a non-integer is a 400.' })
+    // An id past the database's integer range names no category: an empty collection, as for any unknown id.
+    .transform((text) => (Math.abs(Number(text)) <= MAX_ID ? Number(text) : 0)),
+  post_status: z.string().meta({ description: 'Accepted and ignored: only published posts are returned.', default: 'publish' }),
+  bbox: bboxParam((problem) => problem.message).meta({
+    description: 'For maps: only places inside `west,south,east,north` (degrees; west > east crosses the antimeridian; grammar: docs/api.md, bbox). The answer then also carries `total` (places in the box) and `extent` (the box of all places of the type and category).',
+  }),
+  page: z
+    .string()
+    .regex(/^\d*[1-9]\d*$/, 'page must be a positive integer (1 is the first page).')
+    .meta({ description: 'For maps, with bbox: the page of posts_per_page places, from 1.' })
+    .transform((text) => Math.min(Number(text), MAX_ID)),
+  cluster: z
+    .enum(['true', 'false', '1', '0'], { error: 'cluster must be true or false (or 1 or 0).' })
+    .meta({ description: `For maps: \`true\` answers clusters and places as a map at \`zoom\` draws them (cluster features have \`cluster\`, \`point_count\`, \`expansion_zoom\`); the bbox may then span at most ${MAX_CLUSTER_BOX_PIXELS} pixels each way at that zoom.` })
+    .transform((value) => value === 'true' || value === '1'),
+  // zoom means something only for a clustered answer; without cluster=true it is ignored, as unknown parameters are.
+  zoom: zoomParam,
+}
+
+/** What GET /geojson answers for: the query, parsed. */
+export const collectionQueryOutput = z.object({
+  postType: z.string(),
+  limit: z.int().min(1).max(MAX_PER_PAGE),
+  categoryId: z.int().nullable(),
+  /** only the places inside this box (`bbox`) */
+  bbox: bboxSchema.optional(),
+  /** the page of `limit` places, from 1 (`page`) */
+  page: z.int().min(1).optional(),
+  /** clusters and places for a map at this zoom level instead of a page of places (`cluster=true&zoom=Z`) */
+  clusterZoom: z.int().min(0).max(MAX_ZOOM).optional(),
+})
+export type CollectionQuery = z.output<typeof collectionQueryOutput>
+
+export const collectionQuerySchema = z
+  .object({ ...collectionParams, zoom: z.string() }).partial()
+  .superRefine((query, ctx) => {
+    if (query.cluster !== true) return
+    if (query.zoom === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['zoom'], message: `zoom is required with cluster=true: the map's zoom level, an integer from 0 to ${MAX_ZOOM}.` })
+      return
+    }
+    const zoom = zoomParam.safeParse(query.zoom)
+    if (!zoom.success) {
+      ctx.addIssue({ code: 'custom', path: ['zoom'], message: ZOOM_MESSAGE })
+      return
+    }
+    // A bbox that failed holds no box (bboxParam): only a parsed one is measured.
+    if (!Array.isArray(query.bbox)) return
+    const [width, height] = bboxPixels(query.bbox, Number(zoom.data))
+    if (width > MAX_CLUSTER_BOX_PIXELS || height > MAX_CLUSTER_BOX_PIXELS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bbox'],
+        message: `bbox is too large for zoom ${zoom.data}: with cluster=true it may span at most ${MAX_CLUSTER_BOX_PIXELS} pixels of the map each way at that zoom (this one spans ${Math.ceil(width)} by ${Math.ceil(height)}). Send the box of the map's view, or a lower zoom.`,
+      })
+    }
+  }, { when: () => true })
+  .transform(({ post_type, posts_per_page, category, bbox, page, cluster, zoom }) => {
+    const query: CollectionQuery = { postType: post_type || 'post', limit: posts_per_page ?? DEFAULT_PER_PAGE, categoryId: category ?? null }
+    if (bbox) query.bbox = bbox
+    if (page !== undefined) query.page = page
+    if (cluster && zoom !== undefined) query.clusterZoom = Number(zoom)
+    return query
+  })
+  .pipe(collectionQueryOutput)
+
+/** GET /geojson's query; throws 400 `rest_invalid_param` naming every invalid parameter. */
+export function parseCollectionQuery(params: URLSearchParams): CollectionQuery {
+  return parseQuery(collectionQuerySchema, queryValues(params, 'last'))
 }
 
 /** How many pixels wide and high a box is on a map of 256-pixel tiles at `zoom`. */
@@ -136,17 +190,20 @@ export function isPostTypeKey(value: string): boolean {
 }
 
 /**
- * A post id in a route path, as WordPress's `(?P<id>[\d]+)` matches it; null when the path does not match
- * (the route then answers 404 `rest_no_route`). Ids past the database's integer range match but name no post.
+ * A post id in a route path, as WordPress's `(?P<id>[\d]+)` matches it. Ids past the database's integer range match
+ * but name no post (0).
  */
-export function parsePostId(raw: string): number | null {
-  if (!positiveInteger.test(raw)) return null
-  const id = Number(raw)
-  return id <= MAX_ID ? id : 0
-}
+export const postIdSchema = z
+  .string()
+  .regex(positiveInteger)
+  .transform((text) => (Number(text) <= MAX_ID ? Number(text) : 0))
+  .meta({ description: 'A post id (digits only; anything else matches no route: 404 `rest_no_route`).' })
 
-export const latitudeSchema = z.number().finite().min(-90).max(90)
-export const longitudeSchema = z.number().finite().min(-180).max(180)
+/** A post id in a route path (postIdSchema); null when the path does not match (the route then answers 404 `rest_no_route`). */
+export function parsePostId(raw: string): number | null {
+  const id = postIdSchema.safeParse(raw)
+  return id.success ? id.data : null
+}
 
 export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
 

@@ -1,5 +1,5 @@
 import { route } from '@/lib/http/route'
-import { CONFORMANCE } from '@/lib/ogc/features'
+import { getConformance } from '@/lib/ogc/features'
 
 // GET /ogc/conformance – the conformance classes this API meets
-export const GET = route(async () => Response.json({ conformsTo: CONFORMANCE }), { cors: true })
+export const GET = route(async () => Response.json(getConformance()), { cors: true })

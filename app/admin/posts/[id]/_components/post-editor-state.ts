@@ -2,7 +2,7 @@ import { formatCoordinate } from '@/app/admin/_components/format'
 import type { NoticeValue } from '@/app/admin/_components/notice'
 import { fieldErrorsOf, latitudeFieldSchema, longitudeFieldSchema, postFormSchema, type FieldErrors, type PostFormValues } from '@/lib/admin/forms'
 import type { EditablePost, PostEditorContext } from '@/lib/admin/posts'
-import type { AttachmentGps } from '@/lib/media/attachment-gps'
+import type { AttachmentGps } from '@/lib/api/contract'
 
 // The post editor's state and every change to it, as named actions: the form's values and their problems, the
 // saved post, and "Import location from media" (looking, asking before replacing a location, what it found).

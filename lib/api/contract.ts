@@ -1,0 +1,184 @@
+import { z } from 'zod'
+
+// The answers of places/v1 and /ogc as zod schemas: the one description of their shape. The types below are derived
+// from them, and lib/api/openapi.ts makes the OpenAPI document's schemas from them (each `id` is a component there).
+// Safe to import from client components: zod only, nothing of the server.
+
+export const latitudeSchema = z.number().min(-90).max(90)
+export const longitudeSchema = z.number().min(-180).max(180)
+
+/** `[west, south, east, north]` in degrees; west > east when the box crosses the antimeridian (RFC 7946, 5.2). */
+export const bboxSchema = z
+  .tuple([longitudeSchema, latitudeSchema, longitudeSchema, latitudeSchema])
+  .meta({ id: 'BBox', description: '[west, south, east, north] in degrees; west > east when the box crosses the antimeridian' })
+export type BBox = z.output<typeof bboxSchema>
+
+export const pointSchema = z
+  .strictObject({
+    type: z.literal('Point'),
+    coordinates: z.tuple([longitudeSchema, latitudeSchema]).meta({ description: '[longitude, latitude]' }),
+  })
+  .meta({ id: 'Point' })
+
+/** docs/api.md, The Feature: properties are exactly id, title, url and address. */
+export const placeFeatureSchema = z
+  .strictObject({
+    type: z.literal('Feature'),
+    geometry: pointSchema,
+    properties: z.strictObject({
+      id: z.int().meta({ description: 'The post id' }),
+      title: z.string(),
+      url: z.url().meta({ description: "The absolute URL of the post's page" }),
+      address: z.string().meta({ description: 'Empty when the post has none' }),
+    }),
+  })
+  .meta({ id: 'Feature', description: 'A published post with public geodata' })
+export type PlaceFeature = z.output<typeof placeFeatureSchema>
+
+export const placeCollectionSchema = z
+  .strictObject({ type: z.literal('FeatureCollection'), features: z.array(placeFeatureSchema) })
+  .meta({ id: 'FeatureCollection' })
+export type PlaceCollection = z.output<typeof placeCollectionSchema>
+
+/** What a map at some zoom draws instead of the places close together: their centre and how many they are. */
+export const clusterFeatureSchema = z
+  .strictObject({
+    type: z.literal('Feature'),
+    geometry: pointSchema,
+    properties: z.strictObject({
+      cluster: z.literal(true),
+      point_count: z.int().meta({ description: 'How many places the cluster holds' }),
+      expansion_zoom: z.int().meta({ description: 'The zoom at which the cluster splits' }),
+    }),
+  })
+  .meta({ id: 'ClusterFeature' })
+export type ClusterFeature = z.output<typeof clusterFeatureSchema>
+
+/**
+ * A collection for the map (`bbox` or `cluster`): as any other, plus two foreign members (RFC 7946, 6.1): `total`,
+ * the number of places inside the box, and `extent`, the box of every place of the post type and category.
+ */
+export function mapCollectionOf<F extends z.ZodType>(feature: F) {
+  return z.strictObject({
+    type: z.literal('FeatureCollection'),
+    total: z.int().min(0).meta({ description: 'How many places are inside the box' }),
+    extent: bboxSchema.nullable().meta({ description: 'The box of every place of the post type and category; null when there is none' }),
+    features: z.array(feature),
+  })
+}
+export const mapCollectionSchema = mapCollectionOf(z.union([placeFeatureSchema, clusterFeatureSchema]))
+  .meta({ id: 'MapCollection', description: 'With bbox: places; with cluster=true: clusters and places' })
+export type MapCollection<F> = Omit<z.output<typeof mapCollectionSchema>, 'features'> & { features: F[] }
+
+/** docs/api.md, Types in the attachment GPS result. */
+export const attachmentGpsSchema = z
+  .strictObject({ latitude: latitudeSchema, longitude: longitudeSchema, attachment_id: z.int(), attachment_title: z.string() })
+  .meta({ id: 'AttachmentGps' })
+export type AttachmentGps = z.output<typeof attachmentGpsSchema>
+
+/** An uploaded image, as POST /media answers it. */
+export const attachmentSchema = z
+  .strictObject({
+    id: z.int(),
+    postId: z.int(),
+    position: z.int(),
+    title: z.string(),
+    mimeType: z.string().regex(/^image\//),
+    size: z.int(),
+    url: z.url().meta({ description: 'Where visitors load it' }),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+  })
+  .meta({ id: 'Attachment' })
+export type Attachment = z.output<typeof attachmentSchema>
+
+/** WordPress's error shape (docs/api.md, Errors); `data` may carry more, e.g. `params` for rest_invalid_param. */
+export const errorSchema = z
+  .strictObject({
+    code: z.string(),
+    message: z.string(),
+    data: z.looseObject({
+      status: z.int(),
+      params: z.record(z.string(), z.string()).optional().meta({ description: 'rest_invalid_param: what is wrong with each parameter' }),
+    }),
+  })
+  .meta({ id: 'Error' })
+export type ErrorBody = z.output<typeof errorSchema>
+
+const argSchema = z.strictObject({ type: z.string(), required: z.boolean(), description: z.string(), default: z.unknown().optional() })
+const linksSchema = z.record(z.string(), z.array(z.strictObject({ href: z.url() })))
+
+/** GET /places/v1: the namespace index WordPress gives for a namespace. */
+export const namespaceIndexSchema = z
+  .strictObject({
+    namespace: z.literal('places/v1'),
+    routes: z.record(
+      z.string(),
+      z.strictObject({
+        namespace: z.literal('places/v1'),
+        methods: z.array(z.string()),
+        endpoints: z.array(z.strictObject({ methods: z.array(z.string()), args: z.record(z.string(), argSchema) })),
+        _links: linksSchema.optional(),
+      }),
+    ),
+    _links: linksSchema,
+  })
+  .meta({ id: 'NamespaceIndex' })
+export type NamespaceIndex = z.output<typeof namespaceIndexSchema>
+export type NamespaceArg = z.output<typeof argSchema>
+
+// OGC API – Features, Part 1: Core: the documents of /ogc, as far as this site fills them.
+
+export const ogcLinkSchema = z
+  .strictObject({ href: z.url(), rel: z.string(), type: z.string().optional(), title: z.string().optional() })
+  .meta({ id: 'OgcLink' })
+export type OgcLink = z.output<typeof ogcLinkSchema>
+
+export const ogcLandingPageSchema = z
+  .strictObject({ title: z.string(), description: z.string(), links: z.array(ogcLinkSchema) })
+  .meta({ id: 'OgcLandingPage' })
+export type OgcLandingPage = z.output<typeof ogcLandingPageSchema>
+
+export const ogcConformanceSchema = z.strictObject({ conformsTo: z.array(z.url()) }).meta({ id: 'OgcConformance' })
+export type OgcConformance = z.output<typeof ogcConformanceSchema>
+
+export const ogcCollectionSchema = z
+  .strictObject({
+    id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    itemType: z.literal('feature'),
+    crs: z.array(z.url()),
+    extent: z.strictObject({ spatial: z.strictObject({ bbox: z.array(bboxSchema), crs: z.url() }) }),
+    links: z.array(ogcLinkSchema),
+  })
+  .meta({ id: 'OgcCollection' })
+export type OgcCollection = z.output<typeof ogcCollectionSchema>
+
+export const ogcCollectionsSchema = z
+  .strictObject({ links: z.array(ogcLinkSchema), collections: z.array(ogcCollectionSchema) })
+  .meta({ id: 'OgcCollections' })
+export type OgcCollections = z.output<typeof ogcCollectionsSchema>
+
+export const ogcFeatureSchema = z
+  .strictObject({
+    type: z.literal('Feature'),
+    id: z.int().meta({ description: 'The post id' }),
+    geometry: pointSchema,
+    properties: z.strictObject({ title: z.string(), url: z.url(), address: z.string() }),
+    links: z.array(ogcLinkSchema).optional(),
+  })
+  .meta({ id: 'OgcFeature' })
+export type OgcFeature = z.output<typeof ogcFeatureSchema>
+
+export const ogcItemsSchema = z
+  .strictObject({
+    type: z.literal('FeatureCollection'),
+    features: z.array(ogcFeatureSchema),
+    numberMatched: z.int().min(0),
+    numberReturned: z.int().min(0),
+    timeStamp: z.iso.datetime(),
+    links: z.array(ogcLinkSchema),
+  })
+  .meta({ id: 'OgcItems' })
+export type OgcItems = z.output<typeof ogcItemsSchema>
