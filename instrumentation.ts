@@ -7,6 +7,9 @@ export async function register() {
   const { getConfig } = await import('./lib/config')
   const { installClientAddressFilter } = await import('./lib/auth/client-address')
   installClientAddressFilter(getConfig().trustedProxies)
+  // An answer that leaves the request's body unread closes the connection, rather than keep one it will not read.
+  const { installCloseAfterUnreadBody } = await import('./lib/http/unread-body')
+  installCloseAfterUnreadBody()
   const { migrate } = await import('./lib/migrate')
   const applied = await migrate()
   if (applied.length > 0) console.log(`Places: database migrated (${applied.join(', ')})`)

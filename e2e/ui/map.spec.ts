@@ -149,11 +149,16 @@ test('the address keeps the view and the category: a link reopens the same map',
   await landmarks.selectOption(id!)
   await expect.poll(() => new URL(page.url()).searchParams.get('category')).toBe(id)
   await expectReady(page)
-  // Let the view settle (choosing a category fits its places), then take the link.
+  // Let the view settle (choosing a category fits its places: a move, which writes the address and loads its view
+  // again), then take the link: settled is loaded, not moving, and the same address at two polls in a row.
+  let previous = ''
   await expect.poll(async () => {
     const url = page.url()
-    await page.waitForTimeout(300)
-    return url === page.url()
+    const settled = url === previous
+      && await page.locator('.map-app[data-ready="true"]').count() === 1
+      && await page.locator('.leaflet-pan-anim, .leaflet-zoom-anim').count() === 0
+    previous = url
+    return settled
   }).toBe(true)
   const link = page.url()
   const params = new URL(link).searchParams

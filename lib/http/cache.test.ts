@@ -8,12 +8,17 @@ const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
 test('one build per data version and key, shared by requests that ask at once', async () => {
   let builds = 0
+  // The first build is held until all three have asked: they ask while it is under way.
+  let finishBuilding!: () => void
+  const held = new Promise<void>((resolve) => (finishBuilding = resolve))
   const build = async () => {
     builds++
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await held
     return `answer ${builds}`
   }
-  const answers = await Promise.all([cachedBody(1, 'a', build), cachedBody(1, 'a', build), cachedBody(1, 'a', build)])
+  const asking = Promise.all([cachedBody(1, 'a', build), cachedBody(1, 'a', build), cachedBody(1, 'a', build)])
+  finishBuilding()
+  const answers = await asking
   assert.deepEqual(answers.map(text), ['answer 1', 'answer 1', 'answer 1'])
   assert.equal(text(await cachedBody(1, 'a', build)), 'answer 1')
   assert.equal(builds, 1)

@@ -90,11 +90,33 @@ const places3 = {
   ],
 }
 
+/** A usage line's command: its words up to the first argument or option (`places media import --post ID` → `media import`). */
+function commandOf(usage: string): string {
+  const words = usage.replace(/^places /, '').split(' ')
+  const end = words.findIndex((word) => !/^[a-z][a-z-]*$/.test(word))
+  return words.slice(0, end === -1 ? undefined : end).join(' ')
+}
+
+/** The commands the documentation lists: the table of README's "Command line", which docs/cli.md points to. */
+function documentedCommands(): string[] {
+  const readme = readFileSync('README.md', 'utf8')
+  const section = readme.slice(readme.indexOf('\n## Command line\n'), readme.indexOf('\n## ', readme.indexOf('\n## Command line\n') + 1))
+  return [...section.matchAll(/^\| `(places [^`]+)` \|/gm)].map((match) => commandOf(match[1]!))
+}
+
 test('help lists every command; mistakes in the call exit 2 with the usage', () => {
   const url = `file:${path.join(dir, 'help.db')}`
   const help = ok(places(url, '--help'))
   for (const command of ['migrate', 'seed', 'user create', 'app-password create', 'app-password list', 'app-password revoke', 'import', 'export']) {
     assert.match(help, new RegExp(`places ${command}`), command)
+  }
+  // Every command the help lists is documented, and every documented command is in the help and has its own.
+  const documented = documentedCommands()
+  assert.ok(documented.length >= 12, `README lists ${documented.length} commands`)
+  const listed = [...help.matchAll(/^ {2}(places .+?) {2,}\S/gm)].map((match) => commandOf(match[1]!))
+  assert.deepEqual([...listed].sort(), [...documented].sort(), 'the commands of --help are those README documents')
+  for (const command of documented) {
+    assert.match(ok(places(url, ...command.split(' '), '--help')), new RegExp(`^Usage: places ${command}( |$)`, 'm'), command)
   }
   assert.equal(places(url).status, 2)
   const unknown = places(url, 'frobnicate')

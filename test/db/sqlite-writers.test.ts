@@ -6,6 +6,7 @@ import { disconnectDb, getDb, sqliteFile, transaction } from '../../lib/db'
 import { migrate } from '../../lib/migrate'
 import { createUser } from '../../lib/users'
 import { createTestDatabase, type TestDatabase } from '../support/databases'
+import { waitFor } from '../support/wait'
 
 // The server on SQLite beside another writer (a command-line import, say, in its own process): its transactions wait
 // for the lock and are retried whole, and its other queries never run inside a transaction nor see a stale snapshot.
@@ -16,7 +17,25 @@ let database: TestDatabase
 let other: Database.Database
 let authorId: number
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/**
+ * How many statements SQLite has refused with SQLITE_BUSY in this process so far: the server's connections (Prisma's
+ * adapter) and this test's use the same better-sqlite3, whose statements this counts as they run, unchanged.
+ */
+let refusedBusy = 0
+function countBusyRefusals(db: Database.Database): void {
+  const statement = Object.getPrototypeOf(db.prepare('SELECT 1')) as Record<'run' | 'all' | 'get', (...args: unknown[]) => unknown>
+  for (const method of ['run', 'all', 'get'] as const) {
+    const original = statement[method]
+    statement[method] = function (this: unknown, ...args: unknown[]) {
+      try {
+        return Reflect.apply(original, this, args)
+      } catch (error) {
+        if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) refusedBusy++
+        throw error
+      }
+    }
+  }
+}
 const insertPost = (title: string) =>
   other.prepare(`INSERT INTO posts (title, slug, type, status, published_at, modified_at, author_id) VALUES (?, ?, 'post', 'publish', 0, 0, ?)`)
     .run(title, title.toLowerCase().replace(/\W+/g, '-'), authorId)
@@ -27,6 +46,7 @@ before(async () => {
   await migrate()
   authorId = await createUser({ email: 'author@writers.test', password: 'long enough', role: 'author' })
   other = new Database(sqliteFile(database.url), { timeout: 0 })
+  countBusyRefusals(other)
 })
 
 after(async () => {
@@ -53,8 +73,12 @@ test('a transaction whose snapshot another writer made stale is run again, whole
 test('while another process holds the write lock, drafts wait for it and reads go on with what is committed', async () => {
   other.exec('BEGIN IMMEDIATE')
   insertPost('Uncommitted')
-  const draft = createDraft({ id: authorId, role: 'author' }, { title: 'Waited for the lock', type: 'post' })
-  await sleep(300)
+  const refusedBefore = refusedBusy
+  let settled = false
+  const draft = createDraft({ id: authorId, role: 'author' }, { title: 'Waited for the lock', type: 'post' }).finally(() => (settled = true))
+  // Refused the lock, and tried again after waiting: it waits for the lock rather than failing.
+  await waitFor('the draft to be refused the lock twice', () => (refusedBusy >= refusedBefore + 2 ? true : undefined))
+  assert.equal(settled, false, 'the draft is still waiting')
   // The draft is still waiting, and a read meanwhile sees neither it nor the other process's open work.
   assert.equal(await getDb().post.count({ where: { title: { in: ['Uncommitted', 'Waited for the lock'] } } }), 0)
   other.exec('COMMIT')

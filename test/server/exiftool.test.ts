@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test'
 import { runPlaces } from '../support/cli'
 import { createTestDatabase, type TestDatabase } from '../support/databases'
 import { startServer, type RunningServer } from '../support/server'
+import { waitFor } from '../support/wait'
 
 // ExifTool runs beside the server as a long-lived child (`exiftool -stay_open True -@ -`) that never notices its
 // parent is gone: a server killed outright must not leave it running (lib/media/exiftool-process.ts).
@@ -94,8 +95,8 @@ describe('ExifTool and a server killed outright', { skip: process.platform !== '
     const exited = new Promise((resolve) => server.process.once('exit', resolve))
     server.process.kill('SIGKILL')
     await exited
-    const deadline = Date.now() + 5_000
-    while (isRunning(exiftoolPid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
-    assert.equal(isRunning(exiftoolPid), false, `ExifTool (pid ${exiftoolPid}) outlived its server: ${exiftools[0]!.cmdline}`)
+    const pid = exiftoolPid
+    await waitFor('ExifTool to exit', () => (isRunning(pid) ? undefined : true), 5_000).catch(() => undefined)
+    assert.equal(isRunning(pid), false, `ExifTool (pid ${pid}) outlived its server: ${exiftools[0]!.cmdline}`)
   })
 })

@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import autocannon from 'autocannon'
 import { runPlaces, runPlacesAsync } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
+import { hasOpen } from '../support/processes'
 import { startServer, type RunningServer } from '../support/server'
+import { queryRows, writeLockHeld } from '../support/sql'
+import { waitFor } from '../support/wait'
 
 // Mixed traffic at 64 connections while imports and uploads write, on each database: no request may fail and
 // every write must be there afterwards. Then crashes: an import or an upload killed half-way leaves nothing.
@@ -127,8 +130,14 @@ for (const kind of databaseKinds) {
     test('an import killed half-way imports nothing', { timeout: 120_000 }, async () => {
       const before = await countPosts()
       writePlaces(path.join(dir, 'big.geojson'), 30_000)
-      const child = spawn(process.execPath, ['bin/places.mjs', 'import', path.join(dir, 'big.geojson')], { env, stdio: 'ignore' })
-      await new Promise((resolve) => setTimeout(resolve, 2500))
+      const file = path.join(dir, 'big.geojson')
+      const child = spawn(process.execPath, ['bin/places.mjs', 'import', file], { env, stdio: 'ignore' })
+      // Half-way: writing, in its transaction. That is when it holds the write lock and reads the file (a second
+      // time: the first is the check, before the transaction; the lock taken before that is the migration's).
+      await waitFor('the import to be writing', async () => {
+        assert.equal(child.exitCode, null, 'the import is still running')
+        return hasOpen(child.pid!, file) && await writeLockHeld(db.url, 'posts') ? true : undefined
+      }, 60_000)
       assert.equal(child.exitCode, null, 'the import is still running when it is killed')
       child.kill('SIGKILL')
       await new Promise((resolve) => child.once('exit', resolve))
@@ -138,19 +147,21 @@ for (const kind of databaseKinds) {
 
     test('a server killed during an upload restarts with no partial file and no row for it', { timeout: 120_000 }, async () => {
       const attachmentsBefore = (await fetch(`${server.url}/places/v1/attachment-exif-gps/${photoPost}`, { headers: { authorization } })).status
+      const rowsBefore = await queryRows<{ id: number; file_path: string }>(db.url, 'SELECT id, file_path FROM attachments ORDER BY id')
       const request = fetch(`${server.url}/places/v1/media?post=${photoPost}`, {
         method: 'POST',
         headers: { authorization, 'Content-Type': 'image/jpeg', 'Content-Disposition': 'attachment; filename="cut.jpg"' },
         body: new ReadableStream({
           async start(controller) {
             controller.enqueue(PHOTO.subarray(0, 4096))
-            await new Promise((resolve) => setTimeout(resolve, 60_000))
+            // The rest of the file never comes: the server is killed while it waits for it.
+            await new Promise<never>(() => {})
           },
         }),
         duplex: 'half',
       } as RequestInit).catch(() => 'cut')
-      await new Promise((resolve) => setTimeout(resolve, 1000))
       const incoming = path.join(dir, 'uploads', 'incoming')
+      await waitFor('the upload to be written to incoming/', () => (existsSync(incoming) && readdirSync(incoming).length > 0 ? true : undefined))
       assert.equal(readdirSync(incoming).length, 1, 'the upload is being written')
       server.process.kill('SIGKILL')
       assert.equal(await request, 'cut')
@@ -159,6 +170,9 @@ for (const kind of databaseKinds) {
       const originals = readdirSync(path.join(dir, 'uploads', 'originals'), { recursive: true }).map(String)
       assert.ok(!originals.some((f) => f.includes('cut')), 'no stored file for it')
       assert.equal((await fetch(`${server.url}/places/v1/attachment-exif-gps/${photoPost}`, { headers: { authorization } })).status, attachmentsBefore)
+      const rowsAfter = await queryRows<{ id: number; file_path: string }>(db.url, 'SELECT id, file_path FROM attachments ORDER BY id')
+      assert.deepEqual(rowsAfter, rowsBefore, 'no attachment row was added')
+      assert.ok(!rowsAfter.some((row) => row.file_path.includes('cut')), 'no row names the cut upload')
     })
   })
 }

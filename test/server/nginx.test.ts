@@ -7,6 +7,7 @@ import { hasNginx, NGINX, startNginx } from '../../deploy/nginx.mts'
 import { runPlaces } from '../support/cli'
 import { createTestDatabase, type TestDatabase } from '../support/databases'
 import { freePort, startServer, type RunningServer } from '../support/server'
+import { waitFor } from '../support/wait'
 
 // deploy/nginx.conf, the example HTTP cache in front of Places, run as written by Debian's nginx in front of the
 // built server: it keeps the public GeoJSON answers for the routes' s-maxage, answers If-None-Match itself, lets
@@ -95,16 +96,16 @@ describe('deploy/nginx.conf in front of the server', { skip: !hasNginx() && !pro
     const written = Date.now()
     // The app has it at once; the cache until the answer's s-maxage runs out, then at its next request.
     assert.equal(((await (await fetch(`${server.url}/places/v1/geojson?post_type=nginxtest`)).json()) as { features: unknown[] }).features.length, 1)
-    for (;;) {
+    await waitFor('the new answer through nginx', async () => {
       const response = await fetch(url)
       const ids = ((await response.json()) as { features: { properties: { id: number } }[] }).features.map((f) => f.properties.id)
       if (ids.includes(id)) {
         assert.notEqual(response.headers.get('x-cache-status'), 'HIT', 'the new answer came from the app')
-        break
+        return true
       }
       assert.equal(response.headers.get('x-cache-status'), 'HIT', 'the old answer is only ever served from the cache')
       assert.ok(Date.now() - written < 2_000, 'the write shows within 1 s and one request')
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+      return undefined
+    })
   })
 })

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -70,7 +70,7 @@ describe('operations', () => {
         response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: response.statusCode!, body }))
       })
       request.on('error', reject)
-      // The photo trickles in over about two seconds; the server is told to stop after the first half second.
+      // The photo trickles in over about two seconds; the server is told to stop once it has begun to store it.
       const chunks = 20
       let sent = 0
       const timer = setInterval(() => {
@@ -82,7 +82,8 @@ describe('operations', () => {
         }
       }, 100)
     })
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    const incoming = path.join(path.dirname(db.url.slice('file:'.length)), 'uploads', 'incoming')
+    await waitFor('the upload to be coming in', () => (existsSync(incoming) && readdirSync(incoming).length > 0 ? true : undefined))
     const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)))
     server.process.kill('SIGTERM')
     // Once it has taken the signal in, the server accepts no new connection (asked until it refuses, not after a
