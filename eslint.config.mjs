@@ -1,12 +1,27 @@
-// ESLint (`npm run lint`): Next.js's rules (React, hooks, accessibility, imports, Core Web Vitals) and
-// typescript-eslint's type-aware recommended rules. Formatting is Prettier's (.prettierrc.json), not ESLint's.
-import nextVitals from 'eslint-config-next/core-web-vitals'
+// ESLint (`npm run lint`): Next.js's plugin (Core Web Vitals), React's, the rules of hooks, accessibility (jsx-a11y)
+// and typescript-eslint's type-aware recommended rules. Formatting is Prettier's (.prettierrc.json), not ESLint's.
+// The plugins are named one by one rather than through eslint-config-next: that preset also brings eslint-plugin-import,
+// whose resolver ships native binaries per platform that the lockfile cannot all record here, and `npm ci` then fails.
+import nextPlugin from '@next/eslint-plugin-next'
+import jsxA11y from 'eslint-plugin-jsx-a11y'
+import react from 'eslint-plugin-react'
+import reactHooks from 'eslint-plugin-react-hooks'
 import { defineConfig, globalIgnores } from 'eslint/config'
 import tseslint from 'typescript-eslint'
 
 export default defineConfig([
   globalIgnores(['.next/**', '.next-bench/**', 'lib/generated/**', 'test-results/**', 'playwright-report/**', 'bench/results/**', 'next-env.d.ts']),
-  ...nextVitals,
+  {
+    files: ['**/*.{ts,tsx,mts}'],
+    extends: [react.configs.flat.recommended, react.configs.flat['jsx-runtime'], reactHooks.configs.flat.recommended, jsxA11y.flatConfigs.recommended],
+    plugins: { '@next/next': nextPlugin },
+    settings: { react: { version: 'detect' } },
+    rules: {
+      ...nextPlugin.configs['core-web-vitals'].rules,
+      // TypeScript checks props; React's prop-types are for JavaScript.
+      'react/prop-types': 'off',
+    },
+  },
   // recommendedTypeChecked: the type-aware rules that find bugs (floating and misused promises, `any` leaking out of
   // JSON.parse and untyped packages, awaiting what is not a promise). Not strictTypeChecked: its no-non-null-assertion
   // forbids `list[i]!`, the idiom of an index known to be in range under tsconfig's noUncheckedIndexedAccess, and its
