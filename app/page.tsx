@@ -33,6 +33,7 @@ export default async function HomePage({ searchParams }: PageProps<'/'>) {
       <noscript>
         <p className="map-noscript">
           The map needs JavaScript. The places are also published as GeoJSON at{' '}
+          {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- a JSON route, not a page */}
           <a href="/places/v1/geojson?posts_per_page=500">/places/v1/geojson</a>.
         </p>
       </noscript>

@@ -1,6 +1,6 @@
 'use client'
 import { latLngBounds, type FitBoundsOptions, type LatLngBounds, type LatLngTuple, type Map as LeafletMap } from 'leaflet'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react'
 import { MAX_MERCATOR_LATITUDE } from '@/lib/geo/web-mercator'
 import type { BBox, ClusterFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
 import type { MapState } from '@/lib/places/schemas'
@@ -135,18 +135,19 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
   }, [postType])
 
   // Every move (pan, zoom, keyboard) loads its view and goes into the address; a burst of moves loads once.
-  const categoryRef = useRef(categoryId)
-  categoryRef.current = categoryId
+  const currentCategory = useEffectEvent(() => categoryId)
   useEffect(() => {
     if (!map) return
     let timer: ReturnType<typeof setTimeout> | undefined
     const onMoveEnd = () => {
-      writeAddress(map, postType, categoryRef.current)
+      writeAddress(map, postType, currentCategory())
       clearTimeout(timer)
-      timer = setTimeout(() => void load(map, categoryRef.current, false), MOVE_SETTLE_MS)
+      timer = setTimeout(() => void load(map, currentCategory(), false), MOVE_SETTLE_MS)
     }
     map.on('moveend', onMoveEnd)
-    void load(map, categoryRef.current, false)
+    // The map is the outside system: its first view is loaded as soon as it exists, then each move.
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets the loading state before it fetches
+    void load(map, currentCategory(), false)
     return () => {
       clearTimeout(timer)
       map.off('moveend', onMoveEnd)
@@ -200,7 +201,8 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
         setInitial(WORLD_VIEW)
       })
     return () => controller.abort()
-  }, []) // once: the first view only
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once: the first view only; later changes move the map, not this
+  }, [])
 
   return { initial, categoryId, changeCategory, markers, list, status, isLoadingMore, showMore }
 }

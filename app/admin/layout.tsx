@@ -1,3 +1,4 @@
+import Link from 'next/link'
 import type { Metadata } from 'next'
 import type { ReactNode } from 'react'
 import { canCreatePosts, canManageUsers } from '@/lib/auth/capabilities'
@@ -16,13 +17,13 @@ export default async function AdminLayout({ children }: { children: ReactNode })
       {actor && (
         <nav className="admin-nav" aria-label="Admin">
           <ul>
-            <li><a href="/admin">Posts</a></li>
-            {canCreatePosts(actor) && <li><a href="/admin/posts/new">New post</a></li>}
-            <li><a href="/admin/app-passwords">Application passwords</a></li>
-            {canManageUsers(actor) && <li><a href="/admin/users">Users</a></li>}
+            <li><Link href="/admin">Posts</Link></li>
+            {canCreatePosts(actor) && <li><Link href="/admin/posts/new">New post</Link></li>}
+            <li><Link href="/admin/app-passwords">Application passwords</Link></li>
+            {canManageUsers(actor) && <li><Link href="/admin/users">Users</Link></li>}
           </ul>
           <div className="admin-who">
-            {actor.name || actor.email} <span className="admin-role">({actor.role})</span> · <a href="/signout">Sign out</a> ·{' '}
+            {actor.name || actor.email} <span className="admin-role">({actor.role})</span> · <Link href="/signout">Sign out</Link> ·{' '}
             <form action={signOutEverywhereAction}>
               <button type="submit" className="link-button" title="Ends your sessions in every browser; application passwords keep working">Sign out everywhere</button>
             </form>

@@ -1,3 +1,4 @@
+import Link from 'next/link'
 import type { Metadata } from 'next'
 import { z } from 'zod'
 import { listCategoryOptions, listEditablePosts, listPostTypes } from '@/lib/admin/posts'
@@ -49,7 +50,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
     <>
       <div className="admin-heading">
         <h1>Posts</h1>
-        {canCreatePosts(actor) && <a className="button" href="/admin/posts/new">New post</a>}
+        {canCreatePosts(actor) && <Link className="button" href="/admin/posts/new">New post</Link>}
       </div>
       {first(params.deleted) && <p role="status" className="notice">The post was deleted.</p>}
       <form className="filters" method="get" action="/admin" role="search" aria-label="Filter posts">
@@ -79,7 +80,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
           </select>
         </label>
         <button type="submit">Filter</button>
-        {filtered && <a href="/admin">Clear filters</a>}
+        {filtered && <Link href="/admin">Clear filters</Link>}
       </form>
       <p className="muted" aria-live="polite">
         {list.total === 0 ? 'No posts you may edit match.' : `${list.total} post${list.total === 1 ? '' : 's'} you may edit${filtered ? ' match' : ''}; page ${list.page} of ${list.pageCount}.`}

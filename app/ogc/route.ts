@@ -2,4 +2,4 @@ import { route } from '@/lib/http/route'
 import { getLandingPage } from '@/lib/ogc/features'
 
 // GET /ogc – OGC API – Features landing page
-export const GET = route(async () => Response.json(getLandingPage()), { cors: true })
+export const GET = route(() => Response.json(getLandingPage()), { cors: true })

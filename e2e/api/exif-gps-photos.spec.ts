@@ -66,7 +66,7 @@ const route = (postId: number) => `/places/v1/attachment-exif-gps/${postId}`
 
 function expectClose(actual: unknown, expected: number | null, what: string): void {
   expect(typeof actual, `${what} is a JSON number`).toBe('number')
-  expect(Math.abs((actual as number) - expected!), `${what}: ${actual} vs ExifTool's ${expected}`).toBeLessThanOrEqual(TOLERANCE)
+  expect(Math.abs((actual as number) - expected!), `${what}: ${String(actual)} vs ExifTool's ${expected}`).toBeLessThanOrEqual(TOLERANCE)
 }
 
 async function uploadPhoto(request: APIRequestContext, postId: number, file: string, title?: string): Promise<UploadedAttachment> {

@@ -41,7 +41,7 @@ test.describe('GET /geojson?bbox=west,south,east,north', () => {
   const EAST: BBox = [0, -90, 180, 90]
 
   test('the places in the box, newest first, 50 a page, with total and extent', async ({ request }) => {
-    const collection = await getMap(request, `?bbox=${EAST}`)
+    const collection = await getMap(request, `?bbox=${EAST.join()}`)
     const inBox = posts().filter((p) => isInBox(p, EAST)).length
     expect(inBox, 'the fixtures have more than a page of places there').toBeGreaterThan(50)
     expect(collection.features.map((f) => f.properties.id)).toEqual(expectedInBox(EAST))
@@ -55,11 +55,11 @@ test.describe('GET /geojson?bbox=west,south,east,north', () => {
   })
 
   test('posts_per_page and page walk through the box', async ({ request }) => {
-    const first = await getMap(request, `?bbox=${EAST}&posts_per_page=20`)
-    const second = await getMap(request, `?bbox=${EAST}&posts_per_page=20&page=2`)
+    const first = await getMap(request, `?bbox=${EAST.join()}&posts_per_page=20`)
+    const second = await getMap(request, `?bbox=${EAST.join()}&posts_per_page=20&page=2`)
     expect(first.features.map((f) => f.properties.id)).toEqual(expectedInBox(EAST, { limit: 20 }))
     expect(second.features.map((f) => f.properties.id)).toEqual(expectedInBox(EAST, { limit: 20, page: 2 }))
-    const past = await getMap(request, `?bbox=${EAST}&page=1000`)
+    const past = await getMap(request, `?bbox=${EAST.join()}&page=1000`)
     expect(past.features).toEqual([])
     expect(past.total).toBe(first.total)
   })
@@ -74,18 +74,18 @@ test.describe('GET /geojson?bbox=west,south,east,north', () => {
     const box: BBox = [170, -60, -170, 60]
     const expected = expectedInBox(box, { limit: 500 })
     expect(expected.length, 'the fixtures have places near the antimeridian').toBeGreaterThan(0)
-    const collection = await getMap(request, `?bbox=${box}&posts_per_page=500`)
+    const collection = await getMap(request, `?bbox=${box.join()}&posts_per_page=500`)
     expect(collection.features.map((f) => f.properties.id)).toEqual(expected)
   })
 
   test('with category and post_type', async ({ request, databaseUrl }) => {
     const paris = categoryIdsByPath(await readCategories(databaseUrl)).get('Europe > France > Paris')!
     const box: BBox = [-180, -90, 180, 90]
-    const collection = await getMap(request, `?bbox=${box}&category=${paris}&posts_per_page=500`)
+    const collection = await getMap(request, `?bbox=${box.join()}&category=${paris}&posts_per_page=500`)
     const inParis = new Set(posts().filter((p) => isInCategory(p, 'Europe > France > Paris')).map((p) => p.id))
     expect(collection.features.map((f) => f.properties.id)).toEqual(expectedIds({ limit: 100_000 }).filter((id) => inParis.has(id)))
     expect(collection.total).toBe(inParis.size)
-    const landmarks = await getMap(request, `?bbox=${box}&post_type=landmark&posts_per_page=500`)
+    const landmarks = await getMap(request, `?bbox=${box.join()}&post_type=landmark&posts_per_page=500`)
     expect(landmarks.features.map((f) => f.properties.id)).toEqual(expectedInBox(box, { postType: 'landmark', limit: 500 }))
   })
 
@@ -117,7 +117,7 @@ test.describe('GET /geojson?cluster=true&zoom=Z', () => {
     const tower = fixturePost('Tokyo Tower')
     const [longitude, latitude] = tower.coordinates!
     const box: BBox = [longitude - 0.001, latitude - 0.001, longitude + 0.001, latitude + 0.001]
-    const collection = (await getCollection(request, `?cluster=true&zoom=17&bbox=${box}`)) as unknown as ClusterCollection
+    const collection = (await getCollection(request, `?cluster=true&zoom=17&bbox=${box.join()}`)) as unknown as ClusterCollection
     expect(collection.features).toContainEqual(expectedFeature(baseURL!, tower))
     expect(collection.total).toBe(collection.features.length)
   })
@@ -130,7 +130,7 @@ test.describe('GET /geojson?cluster=true&zoom=Z', () => {
     // A box a few hundred pixels across at that zoom, around the cluster.
     const half = 200 * (360 / (256 * 2 ** zoom))
     const box: BBox = [Math.max(-180, longitude - half), Math.max(-90, latitude - half / 2), Math.min(180, longitude + half), Math.min(90, latitude + half / 2)]
-    const after = (await getCollection(request, `?cluster=true&zoom=${zoom}&bbox=${box}`)) as unknown as ClusterCollection
+    const after = (await getCollection(request, `?cluster=true&zoom=${zoom}&bbox=${box.join()}`)) as unknown as ClusterCollection
     expect(after.features.length).toBeGreaterThan(1)
   })
 

@@ -72,7 +72,7 @@ test('a photo’s GPS becomes the post’s location: upload with progress, impor
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
 })
 
-test('photos without GPS: the editor says how many were looked at and changes nothing', async ({ page, request }, testInfo) => {
+test('photos without GPS: the editor says how many were looked at and changes nothing', async ({ page }, testInfo) => {
   const id = await createPost(page, uniqueTitle('No GPS here'))
   await page.getByLabel('Latitude').fill('48.8584')
   await page.getByLabel('Longitude').fill('2.2945')

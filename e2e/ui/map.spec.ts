@@ -146,7 +146,7 @@ test('the address keeps the view and the category: a link reopens the same map',
   const landmarks = page.getByLabel('Category')
   const option = landmarks.locator('option', { hasText: 'Landmarks' })
   const id = await option.getAttribute('value')
-  await landmarks.selectOption(id!)
+  await landmarks.selectOption(id)
   await expect.poll(() => new URL(page.url()).searchParams.get('category')).toBe(id)
   await expectReady(page)
   // Let the view settle (choosing a category fits its places: a move, which writes the address and loads its view

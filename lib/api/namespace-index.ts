@@ -21,7 +21,7 @@ export function getNamespaceIndex(config: Pick<Config, 'siteUrl' | 'sharedCacheS
       endpoints: operations.map(({ method, operation }) => ({
         methods: [method],
         args: Object.fromEntries((operation.parameters ?? []).filter((p) => p.in !== 'header').map((p) => {
-          const arg: NamespaceArg = { type: String(p.schema.type ?? 'string'), required: p.required ?? false, description: p.description }
+          const arg: NamespaceArg = { type: typeof p.schema.type === 'string' ? p.schema.type : 'string', required: p.required ?? false, description: p.description }
           if (p.schema.default !== undefined) arg.default = p.schema.default
           return [p.name, arg]
         })),

@@ -79,7 +79,7 @@ const ref = (schema: z.ZodType): Schema => jsonSchema(schema)
 /** A parameter from a zod schema of its string; its description is the schema's. */
 function parameter(name: string, where: Parameter['in'], schema: z.ZodType, required = where === 'path'): Parameter {
   const { description, ...rest } = jsonSchema(schema, 'input')
-  return { name, in: where, ...(required ? { required } : {}), description: String(description ?? ''), schema: rest }
+  return { name, in: where, ...(required ? { required } : {}), description: typeof description === 'string' ? description : '', schema: rest }
 }
 const queryParameters = (params: Record<string, z.ZodType>) => Object.entries(params).map(([name, schema]) => parameter(name, 'query', schema))
 

@@ -29,12 +29,12 @@ test('one build per data version and key, shared by requests that ask at once', 
 
 test('a failed build is not kept: the next request builds again', async () => {
   let calls = 0
-  const failing = async (): Promise<string> => {
+  const failing = (): Promise<string> => {
     calls++
-    throw new Error('no such post')
+    return Promise.reject(new Error('no such post'))
   }
   await assert.rejects(cachedBody(1, 'missing', failing), /no such post/)
   await assert.rejects(cachedBody(1, 'missing', failing), /no such post/)
   assert.equal(calls, 2)
-  assert.equal(text(await cachedBody(1, 'missing', async () => 'found now')), 'found now')
+  assert.equal(text(await cachedBody(1, 'missing', () => Promise.resolve('found now'))), 'found now')
 })

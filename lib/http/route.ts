@@ -4,6 +4,8 @@ import type { Bytes } from './cache'
 import { ApiError } from './errors'
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>
+/** What a route file writes: async or not, route() awaits it. */
+type RouteHandler<C> = (request: Request, context: C) => Response | Promise<Response>
 
 // As WordPress's REST server sends them: any origin may read the public routes.
 const CORS_HEADERS = {
@@ -39,7 +41,7 @@ function logRequest(request: Request, status: number, started: number): void {
 }
 
 /** The one place where errors become responses; anything unexpected is logged and answered with a bare 500. */
-export function route<C>(handler: Handler<C>, options: RouteOptions = {}): Handler<C> {
+export function route<C>(handler: RouteHandler<C>, options: RouteOptions = {}): Handler<C> {
   return async (request, context) => {
     const started = performance.now()
     let response: Response

@@ -21,6 +21,7 @@ export function installCloseAfterUnreadBody(): void {
   if (shared[INSTALLED]) return
   shared[INSTALLED] = true
   for (const Server of [http.Server, https.Server]) {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the server as this
     const emit = Server.prototype.emit
     Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
       if (event === 'request') closeIfBodyUnread(args[0] as IncomingMessage, args[1] as ServerResponse)
@@ -30,10 +31,11 @@ export function installCloseAfterUnreadBody(): void {
 }
 
 function closeIfBodyUnread(request: IncomingMessage, response: ServerResponse): void {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the response as this
   const writeHead = response.writeHead
   // Every answer's headers go out through writeHead (an implicit header too: ServerResponse#_implicitHeader).
   response.writeHead = function (this: ServerResponse, ...args: unknown[]) {
     if (request.readableDidRead && !request.complete) this.shouldKeepAlive = false
     return Reflect.apply(writeHead, this, args) as ServerResponse
-  } as typeof writeHead
+  }
 }

@@ -23,7 +23,8 @@ export type ImportOptions = {
  * Where an import's features come from, read twice: once to check them all, once more to write them. So an import
  * holds one feature at a time, not the file: a file of any size can be imported.
  */
-export type FeatureSource = () => AsyncIterable<unknown>
+/** The features, read anew on each call (the import reads them twice: to check, then to write). */
+export type FeatureSource = () => AsyncIterable<unknown> | Iterable<unknown>
 
 const MAX_LISTED_ERRORS = 20
 const CHECKED_STEP = 10_000
@@ -61,9 +62,7 @@ export function featuresOfCollection(input: unknown): FeatureSource {
   const collection = importCollectionSchema.safeParse(input)
   if (!collection.success) throw notACollection()
   const { features } = collection.data
-  return async function* () {
-    yield* features
-  }
+  return () => features
 }
 
 /**

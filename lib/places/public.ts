@@ -93,5 +93,5 @@ export async function getPlaceFeature(id: number): Promise<GeojsonAnswer> {
     }
     return JSON.stringify(toFeature(lookup.found, getConfig().siteUrl))
   })
-  return { etag: etagOf(version), body: async () => body }
+  return { etag: etagOf(version), body: () => Promise.resolve(body) }
 }

@@ -90,7 +90,7 @@ export async function* readWxr(file: string, onBytes?: (bytes: number) => void):
     else if (tag.name === 'wp:author' && parent === 'channel') author = {}
     else if (tag.name === 'wp:category' && parent === 'channel') category = {}
     else if (item && tag.name === 'category' && parent === 'item') {
-      itemCategory = { domain: String(tag.attributes.domain ?? ''), slug: String(tag.attributes.nicename ?? '') }
+      itemCategory = { domain: attribute(tag, 'domain'), slug: attribute(tag, 'nicename') }
     }
   }
   parser.ontext = (chunk) => {
@@ -146,4 +146,10 @@ export async function* readWxr(file: string, onBytes?: (bytes: number) => void):
   parser.write(decoder.decode()).close()
   yield* ready.splice(0)
   if (!sawRss) throw new WxrSyntaxError('The file is empty or is not a WordPress export (no <rss> element).')
+}
+
+/** An attribute's text: the parser runs without namespaces (xmlns off), so an attribute is a plain string. */
+function attribute(tag: sax.Tag | sax.QualifiedTag, name: string): string {
+  const value = tag.attributes[name]
+  return typeof value === 'string' ? value : (value?.value ?? '')
 }

@@ -36,7 +36,7 @@ function send(agent: http.Agent, url: string, options: http.RequestOptions = {},
 function advertisedTimeout(answer: Answer): number {
   assert.equal(answer.headers.connection, 'keep-alive')
   const seconds = Number(/timeout=(\d+)/.exec(String(answer.headers['keep-alive']))?.[1])
-  assert.ok(seconds > 0, `Keep-Alive: ${answer.headers['keep-alive']}`)
+  assert.ok(seconds > 0, `Keep-Alive: ${String(answer.headers['keep-alive'])}`)
   return seconds
 }
 

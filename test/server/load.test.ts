@@ -105,7 +105,7 @@ for (const kind of databaseKinds) {
         // What is asserted is that nothing fails and nothing is lost, not how fast: latency is the bench's to measure
         // (BENCHMARKS.md). So a slow answer on a starved 2-core machine, which runs this client, the server and the
         // imports at once, is waited for (autocannon's own limit is 10 s) rather than counted as an error.
-        const load = autocannon({ url: server.url, connections: 64, duration: SECONDS, timeout: 120, requests: reads }, (error, done) => (error ? reject(error) : resolve(done)))
+        const load = autocannon({ url: server.url, connections: 64, duration: SECONDS, timeout: 120, requests: reads }, (error, done) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done)))
         load.on('reqError', (error: NodeJS.ErrnoException) => {
           connectionErrors[error.code ?? error.message] = (connectionErrors[error.code ?? error.message] ?? 0) + 1
         })

@@ -2,7 +2,7 @@
 
 import 'leaflet/dist/leaflet.css'
 import { divIcon, type LatLngTuple, type Marker as LeafletMarker } from 'leaflet'
-import { useEffect, useMemo, useRef } from 'react'
+import { useEffect, useEffectEvent, useMemo, useRef } from 'react'
 import { MapContainer, Marker, TileLayer, useMap, useMapEvents } from 'react-leaflet'
 
 // The editor's map: click to put the location, drag the marker to move it. Browser-only (Leaflet touches
@@ -37,11 +37,13 @@ function ClickToPick({ onPick }: { onPick: LocationPickerProps['onPick'] }) {
 
 function Recenter({ position, recenter }: { position: LatLngTuple | null; recenter: number }) {
   const map = useMap()
-  const latest = useRef(position)
-  latest.current = position
+  // The position as of the request, not a dependency: moving the marker does not recentre, asking does.
+  const recenterOnPosition = useEffectEvent(() => {
+    if (position) map.setView(position, Math.max(map.getZoom(), PICKED_ZOOM))
+  })
   useEffect(() => {
-    if (recenter > 0 && latest.current) map.setView(latest.current, Math.max(map.getZoom(), PICKED_ZOOM))
-  }, [map, recenter])
+    if (recenter > 0) recenterOnPosition()
+  }, [recenter])
   return null
 }
 

@@ -25,6 +25,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
     <form onSubmit={(event) => void onSubmit(event)} className="form" aria-describedby={error ? 'sign-in-error' : undefined}>
       <label>
         Email
+        {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the page is this form and nothing else: its first field is where everyone starts */}
         <input name="email" type="email" autoComplete="username" required autoFocus />
       </label>
       <label>

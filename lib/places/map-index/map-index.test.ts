@@ -135,10 +135,10 @@ describe('the index against a plain scan of its places', () => {
   test('the places in a box and their number, in the collection\'s order, page by page', () => {
     for (const box of boxes) {
       const expected = points.filter((p) => inBox(box, p)).map(([id]) => id)
-      assert.equal(countPlacesIn(index, box), expected.length, `count in ${box}`)
+      assert.equal(countPlacesIn(index, box), expected.length, `count in ${box.join()}`)
       for (const [offset, limit] of [[0, 10], [0, 500], [7, 3], [expected.length - 2, 50]] as const) {
         if (offset < 0) continue
-        assert.deepEqual(placeIdsIn(index, box, offset, limit), expected.slice(offset, offset + limit), `page ${offset}+${limit} of ${box}`)
+        assert.deepEqual(placeIdsIn(index, box, offset, limit), expected.slice(offset, offset + limit), `page ${offset}+${limit} of ${box.join()}`)
       }
     }
   })
@@ -160,7 +160,7 @@ describe('the index against a plain scan of its places', () => {
         for (const item of items) {
           const place = item.cluster ? null : points.find(([id]) => id === item.id)!
           const [latitude, longitude] = item.cluster ? [item.latitude, item.longitude] : [place![1], place![2]]
-          assert.ok(inBox(box, [0, latitude, longitude]), `zoom ${zoom}, ${box}: ${JSON.stringify(item)}`)
+          assert.ok(inBox(box, [0, latitude, longitude]), `zoom ${zoom}, ${box.join()}: ${JSON.stringify(item)}`)
         }
       }
     }

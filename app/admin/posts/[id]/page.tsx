@@ -1,3 +1,4 @@
+import Link from 'next/link'
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
 import { findEditablePost, listCategoryOptions, listPostTypes } from '@/lib/admin/posts'
@@ -22,7 +23,7 @@ export default async function EditPostPage({ params }: PageProps<'/admin/posts/[
     <>
       <div className="admin-heading">
         <h1>Edit post</h1>
-        <a href="/admin">← All posts</a>
+        <Link href="/admin">← All posts</Link>
       </div>
       <PostEditor {...editor} categories={categories} types={types} tiles={getConfig().mapTiles} />
       <MediaManager postId={editor.post.id} initial={attachments} />

@@ -2,7 +2,7 @@ import { noRoute } from '@/lib/http/errors'
 import { route } from '@/lib/http/route'
 
 // Any other path under /places/v1: WordPress's answer for a route that does not exist
-const notFound = route(async () => {
+const notFound = route(() => {
   throw noRoute()
 })
 

@@ -23,7 +23,7 @@ function uploadFile(postId: number, file: File, onProgress: (loaded: number, tot
     xhr.onload = () => {
       let body: { message?: string } | AttachmentDto | null = null
       try {
-        body = JSON.parse(xhr.responseText)
+        body = JSON.parse(xhr.responseText) as { message?: string } | AttachmentDto
       } catch {}
       if (xhr.status === 201 && body && 'id' in body) resolve(body)
       else reject(new Error((body && 'message' in body && body.message) || `The upload failed (HTTP ${xhr.status}).`))
@@ -179,7 +179,8 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
                   className="inline"
                   onSubmit={(event) => {
                     event.preventDefault()
-                    rename(item, String(new FormData(event.currentTarget).get('title') ?? ''))
+                    const title = new FormData(event.currentTarget).get('title')
+                    rename(item, typeof title === 'string' ? title : '')
                   }}
                 >
                   <label htmlFor={`media-title-${item.id}`} className="visually-hidden">Title of photo {index + 1}</label>
