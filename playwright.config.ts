@@ -36,16 +36,27 @@ function instancesDatabase(url: string): string {
 
 const servers: Server[] = [
   { name: 'api', port: sqlitePort, databaseUrl: `file:./.test-data/e2e-${sqlitePort}.db`, dataset: 'api' },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'api-postgres', port: postgresPort, databaseUrl: process.env.TEST_DATABASE_URL, dataset: 'api' as const }]
-    : []),
+  ...(process.env.TEST_DATABASE_URL ? [{ name: 'api-postgres', port: postgresPort, databaseUrl: process.env.TEST_DATABASE_URL, dataset: 'api' as const }] : []),
   { name: 'ui', port: uiPort, databaseUrl: `file:./.test-data/e2e-${uiPort}.db`, dataset: 'ui' },
   // Started in this order (Playwright starts its web servers one after the other): the second finds the data loaded.
   ...(process.env.TEST_DATABASE_URL
     ? [
-        { name: 'instances', port: instancePorts[0]!, databaseUrl: instancesDatabase(process.env.TEST_DATABASE_URL), dataset: 'ui' as const, authSecret: INSTANCES_AUTH_SECRET },
+        {
+          name: 'instances',
+          port: instancePorts[0]!,
+          databaseUrl: instancesDatabase(process.env.TEST_DATABASE_URL),
+          dataset: 'ui' as const,
+          authSecret: INSTANCES_AUTH_SECRET,
+        },
         // The same database, secret and uploads (shared storage) as the first instance.
-        { name: 'second-instance', port: instancePorts[1]!, databaseUrl: instancesDatabase(process.env.TEST_DATABASE_URL), dataset: 'shared' as const, authSecret: INSTANCES_AUTH_SECRET, uploadsDir: `.test-data/uploads-${instancePorts[0]}` },
+        {
+          name: 'second-instance',
+          port: instancePorts[1]!,
+          databaseUrl: instancesDatabase(process.env.TEST_DATABASE_URL),
+          dataset: 'shared' as const,
+          authSecret: INSTANCES_AUTH_SECRET,
+          uploadsDir: `.test-data/uploads-${instancePorts[0]}`,
+        },
       ]
     : []),
 ]
@@ -74,18 +85,20 @@ export const chromium = {
   },
 } satisfies Project['use']
 
-const projects: Project<E2EOptions>[] = servers.filter((server) => server.dataset !== 'shared').map((server) => ({
-  name: server.name,
-  testDir: server.name === 'instances' ? './e2e/instances' : server.dataset === 'ui' ? './e2e/ui' : './e2e/api',
-  testMatch: '**/*.spec.ts',
-  use: {
-    baseURL: baseUrlOf(server),
-    databaseUrl: server.databaseUrl,
-    uploadsDir: uploadsDirOf(server),
-    ...(server.name === 'instances' ? { secondInstanceURL: `http://127.0.0.1:${instancePorts[1]}` } : {}),
-    ...(server.dataset === 'ui' ? { ...chromium, screenshot: 'on', trace: 'retain-on-failure' } : {}),
-  },
-}))
+const projects: Project<E2EOptions>[] = servers
+  .filter((server) => server.dataset !== 'shared')
+  .map((server) => ({
+    name: server.name,
+    testDir: server.name === 'instances' ? './e2e/instances' : server.dataset === 'ui' ? './e2e/ui' : './e2e/api',
+    testMatch: '**/*.spec.ts',
+    use: {
+      baseURL: baseUrlOf(server),
+      databaseUrl: server.databaseUrl,
+      uploadsDir: uploadsDirOf(server),
+      ...(server.name === 'instances' ? { secondInstanceURL: `http://127.0.0.1:${instancePorts[1]}` } : {}),
+      ...(server.dataset === 'ui' ? { ...chromium, screenshot: 'on', trace: 'retain-on-failure' } : {}),
+    },
+  }))
 
 const webServer: NonNullable<PlaywrightTestConfig['webServer']> = servers.map((server) => ({
   command: 'node --import tsx scripts/e2e-server.mts',

@@ -17,7 +17,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <header className="site-header">
-          <Link href="/" className="site-name">Places</Link>
+          <Link href="/" className="site-name">
+            Places
+          </Link>
         </header>
         {children}
       </body>

@@ -23,13 +23,7 @@ export default async function HomePage({ searchParams }: PageProps<'/'>) {
   return (
     <main className="map-page">
       <h1 className="visually-hidden">Places</h1>
-      <PlacesMapLoader
-        postType={state.postType}
-        categoryId={categoryId}
-        view={state.view}
-        categories={categories}
-        tiles={getConfig().mapTiles}
-      />
+      <PlacesMapLoader postType={state.postType} categoryId={categoryId} view={state.view} categories={categories} tiles={getConfig().mapTiles} />
       <noscript>
         <p className="map-noscript">
           The map needs JavaScript. The places are also published as GeoJSON at{' '}

@@ -118,7 +118,7 @@ const commands: Record<string, Command> = {
   },
   'user sign-out-everywhere': {
     usage: 'places user sign-out-everywhere EMAIL',
-    summary: "end every session of a user, in every browser (their application passwords keep working)",
+    summary: 'end every session of a user, in every browser (their application passwords keep working)',
     options: {},
     positionals: 'one',
     run: async (_values, [email]) => {
@@ -192,7 +192,8 @@ const commands: Record<string, Command> = {
   },
   'import-wxr': {
     usage: 'places import-wxr FILE.xml [--uploads DIR]',
-    summary: "import a WordPress export (WXR): authors, categories, posts of every type, geo_* meta, attachments (files from DIR, WordPress's wp-content/uploads)",
+    summary:
+      "import a WordPress export (WXR): authors, categories, posts of every type, geo_* meta, attachments (files from DIR, WordPress's wp-content/uploads)",
     options: { uploads: { type: 'string' }, ...json },
     positionals: 'one',
     run: async (values, [file]) => {
@@ -202,7 +203,9 @@ const commands: Record<string, Command> = {
       })
       for (const warning of summary.warnings) process.stderr.write(`warning: ${warning}\n`)
       if (values.json) return out(JSON.stringify(summary))
-      out(`Imported ${summary.posts} posts, ${summary.categories} categories and ${summary.attachments} attachments; ${summary.skipped} items were already imported.`)
+      out(
+        `Imported ${summary.posts} posts, ${summary.categories} categories and ${summary.attachments} attachments; ${summary.skipped} items were already imported.`,
+      )
       if (summary.newUsers.length > 0) {
         out(`New users, who cannot sign in until a password is set (places user set-password): ${summary.newUsers.join(', ')}`)
       }

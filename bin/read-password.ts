@@ -30,7 +30,9 @@ async function readStdinLine(): Promise<string> {
     if (size > MAX_BYTES) throw new PasswordUsageError('--password-stdin: standard input is far too long for a password')
     chunks.push(chunk)
   }
-  const text = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
+  const text = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '')
   if (/[\r\n]/.test(text)) throw new PasswordUsageError('--password-stdin: standard input must hold the password alone, on one line')
   if (text === '') throw new PasswordUsageError('--password-stdin: standard input holds no password')
   return text

@@ -12,7 +12,11 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
   UPLOADS_DIR: z.string().min(1).default('./data/uploads'),
-  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(50 * 1024 * 1024),
   INCOMING_STALE_SECONDS: z.coerce.number().int().min(0).default(60),
   KEEP_IMAGE_METADATA: z.enum(['true', 'false', '1', '0']).default('false'),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -23,7 +27,12 @@ const schema = z.object({
   TRUSTED_PROXIES: z
     .string()
     .default('')
-    .transform((list) => list.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .transform((list) =>
+      list
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
     .refine((list) => list.every((entry) => isIP(entry) !== 0), 'must be a comma-separated list of IP addresses'),
 })
 

@@ -1,7 +1,7 @@
 import 'server-only'
 import { getDialect, readDataVersion } from './db'
 
-export type Health = { status: 'ok' | 'unavailable'; database: { dialect: string; ok: boolean; } }
+export type Health = { status: 'ok' | 'unavailable'; database: { dialect: string; ok: boolean } }
 
 /** For load balancers and monitors: is the database answering? Says nothing a visitor should not know. */
 export async function checkHealth(): Promise<Health> {

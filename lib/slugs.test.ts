@@ -13,8 +13,21 @@ test('slugify as WordPress: lower case, accents dropped, dashes', () => {
 
 test('freeSlug appends -2, -3… as wp_unique_post_slug', () => {
   const taken = new Set(['paris', 'paris-2'])
-  assert.equal(freeSlug('paris', (s) => taken.has(s)), 'paris-3')
-  assert.equal(freeSlug('lyon', (s) => taken.has(s)), 'lyon')
-  assert.equal(freeSlug('', () => false), 'untitled')
-  assert.equal(freeSlug('Paris!', (s) => taken.has(s)), 'paris-3', 'a title is slugified first')
+  assert.equal(
+    freeSlug('paris', (s) => taken.has(s)),
+    'paris-3',
+  )
+  assert.equal(
+    freeSlug('lyon', (s) => taken.has(s)),
+    'lyon',
+  )
+  assert.equal(
+    freeSlug('', () => false),
+    'untitled',
+  )
+  assert.equal(
+    freeSlug('Paris!', (s) => taken.has(s)),
+    'paris-3',
+    'a title is slugified first',
+  )
 })

@@ -35,7 +35,8 @@ export function PlacePanel({ categories, categoryId, onCategoryChange, list, sta
   if (status === 'error') summary = 'The places could not be loaded. Move the map or choose a category to try again.'
   else if (!list) summary = 'Loading places…'
   else if (count === 0) summary = categoryId === null ? 'No places in view.' : 'No places of this category in view.'
-  else summary = `${count.toLocaleString('en')} ${count === 1 ? 'place' : 'places'} in view${shown < count ? `, the ${shown.toLocaleString('en')} newest listed` : ''}.`
+  else
+    summary = `${count.toLocaleString('en')} ${count === 1 ? 'place' : 'places'} in view${shown < count ? `, the ${shown.toLocaleString('en')} newest listed` : ''}.`
 
   return (
     <aside className="place-panel" aria-labelledby="place-panel-heading">
@@ -48,16 +49,23 @@ export function PlacePanel({ categories, categoryId, onCategoryChange, list, sta
         >
           <option value="">All categories</option>
           {categories.map((category) => (
-            <option key={category.id} value={category.id}>{INDENT.repeat(category.depth)}{category.name}</option>
+            <option key={category.id} value={category.id}>
+              {INDENT.repeat(category.depth)}
+              {category.name}
+            </option>
           ))}
         </select>
       </div>
       <h2 id="place-panel-heading">Places in view</h2>
-      <p className="place-count" role="status" aria-live="polite">{summary}</p>
+      <p className="place-count" role="status" aria-live="polite">
+        {summary}
+      </p>
       <ul className="place-list" aria-busy={status === 'loading'}>
         {list?.places.map((place) => (
           <li key={place.id}>
-            <a href={place.url} className="place-title">{place.title}</a>
+            <a href={place.url} className="place-title">
+              {place.title}
+            </a>
             {place.address && <span className="post-meta place-address">{place.address}</span>}
             <button
               type="button"

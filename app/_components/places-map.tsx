@@ -32,34 +32,45 @@ function nearCentre(longitude: number, centre: number): number {
  */
 export default function PlacesMap({ postType, categoryId: initialCategoryId, view, categories, tiles }: PlacesMapProps) {
   const [map, setMap] = useState<LeafletMap | null>(null)
-  const { initial, categoryId, changeCategory, markers, list, status, isLoadingMore, showMore } =
-    usePlacesMapData({ map, postType, initialCategoryId, view })
+  const { initial, categoryId, changeCategory, markers, list, status, isLoadingMore, showMore } = usePlacesMapData({ map, postType, initialCategoryId, view })
   const [selection, setSelection] = useState<Selection | null>(null)
   const [tileState, setTileState] = useState({ loaded: 0, failed: 0 })
 
-  const onCategoryChange = useCallback((next: number | null) => {
-    setSelection(null)
-    changeCategory(next)
-  }, [changeCategory])
+  const onCategoryChange = useCallback(
+    (next: number | null) => {
+      setSelection(null)
+      changeCategory(next)
+    },
+    [changeCategory],
+  )
 
-  const select = useCallback((place: ListedPlace, options: { focus: boolean; opener: HTMLElement | null }) => {
-    const centre = map?.getCenter().lng ?? 0
-    setSelection({ place, latitude: place.latitude, longitude: nearCentre(place.longitude, centre), ...options })
-  }, [map])
+  const select = useCallback(
+    (place: ListedPlace, options: { focus: boolean; opener: HTMLElement | null }) => {
+      const centre = map?.getCenter().lng ?? 0
+      setSelection({ place, latitude: place.latitude, longitude: nearCentre(place.longitude, centre), ...options })
+    },
+    [map],
+  )
 
   const showOnMap = useCallback((place: ListedPlace, opener: HTMLElement) => select(place, { focus: true, opener }), [select])
 
-  const closed = useCallback((closing: Selection) => {
-    setSelection((current) => (current === closing ? null : current))
-    // Back to the list item it was opened from, when the popup had the focus.
-    const active = document.activeElement
-    if (closing.opener?.isConnected && (!active || active === document.body || map?.getContainer().contains(active))) closing.opener.focus()
-  }, [map])
+  const closed = useCallback(
+    (closing: Selection) => {
+      setSelection((current) => (current === closing ? null : current))
+      // Back to the list item it was opened from, when the popup had the focus.
+      const active = document.activeElement
+      if (closing.opener?.isConnected && (!active || active === document.body || map?.getContainer().contains(active))) closing.opener.focus()
+    },
+    [map],
+  )
 
-  const tileHandlers = useMemo(() => ({
-    tileload: () => setTileState((s) => (s.loaded ? s : { ...s, loaded: 1 })),
-    tileerror: () => setTileState((s) => (s.failed ? s : { ...s, failed: 1 })),
-  }), [])
+  const tileHandlers = useMemo(
+    () => ({
+      tileload: () => setTileState((s) => (s.loaded ? s : { ...s, loaded: 1 })),
+      tileerror: () => setTileState((s) => (s.failed ? s : { ...s, failed: 1 })),
+    }),
+    [],
+  )
 
   return (
     <div className="map-app" data-ready={status === 'ready'}>
@@ -74,19 +85,31 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, vie
         onShowMore={() => void showMore()}
       />
       <section className="map-area" aria-label="Map of the places">
-        {initial && <MapContainer ref={setMap} className="places-map" maxZoom={MAX_ZOOM} minZoom={1} worldCopyJump {...initial}>
-          <TileLayer url={tiles.url} attribution={tiles.attribution} maxZoom={MAX_ZOOM} eventHandlers={tileHandlers} />
-          {markers?.features.map((feature) => {
-            const [longitude, latitude] = feature.geometry.coordinates
-            const shown = nearCentre(longitude, markers.centre)
-            return isCluster(feature)
-              ? <ClusterMarker key={`c${longitude},${latitude},${feature.properties.point_count}`} latitude={latitude} longitude={shown} count={feature.properties.point_count} expansionZoom={feature.properties.expansion_zoom} />
-              : <PlaceMarker key={`p${feature.properties.id}`} {...feature.properties} latitude={latitude} longitude={shown} onSelect={select} />
-          })}
-          {selection && <PlacePopup key={selection.place.id} selection={selection} onClosed={closed} />}
-        </MapContainer>}
+        {initial && (
+          <MapContainer ref={setMap} className="places-map" maxZoom={MAX_ZOOM} minZoom={1} worldCopyJump {...initial}>
+            <TileLayer url={tiles.url} attribution={tiles.attribution} maxZoom={MAX_ZOOM} eventHandlers={tileHandlers} />
+            {markers?.features.map((feature) => {
+              const [longitude, latitude] = feature.geometry.coordinates
+              const shown = nearCentre(longitude, markers.centre)
+              return isCluster(feature) ? (
+                <ClusterMarker
+                  key={`c${longitude},${latitude},${feature.properties.point_count}`}
+                  latitude={latitude}
+                  longitude={shown}
+                  count={feature.properties.point_count}
+                  expansionZoom={feature.properties.expansion_zoom}
+                />
+              ) : (
+                <PlaceMarker key={`p${feature.properties.id}`} {...feature.properties} latitude={latitude} longitude={shown} onSelect={select} />
+              )
+            })}
+            {selection && <PlacePopup key={selection.place.id} selection={selection} onClosed={closed} />}
+          </MapContainer>
+        )}
         {tileState.failed > 0 && tileState.loaded === 0 && (
-          <p className="map-notice" role="status">The background map could not be loaded. The places are all here, and in the list.</p>
+          <p className="map-notice" role="status">
+            The background map could not be loaded. The places are all here, and in the list.
+          </p>
         )}
       </section>
     </div>
@@ -114,9 +137,12 @@ const ClusterMarker = memo(function ClusterMarker({ latitude, longitude, count, 
   const map = useMap()
   const position = useMemo<LatLngTuple>(() => [latitude, longitude], [latitude, longitude])
   // The list is the way through the places for the keyboard; clusters are for the pointer, and zoom in on a click.
-  const handlers = useMemo(() => ({
-    click: () => map.setView(position, Math.min(Math.max(expansionZoom, map.getZoom() + 1), MAX_ZOOM)),
-  }), [map, position, expansionZoom])
+  const handlers = useMemo(
+    () => ({
+      click: () => map.setView(position, Math.min(Math.max(expansionZoom, map.getZoom() + 1), MAX_ZOOM)),
+    }),
+    [map, position, expansionZoom],
+  )
   return <Marker position={position} icon={clusterIcon(count)} keyboard={false} title={`${count} places: zoom in`} eventHandlers={handlers} />
 })
 
@@ -129,18 +155,14 @@ type PlaceMarkerProps = Omit<ListedPlace, 'latitude' | 'longitude'> & {
 
 const PlaceMarker = memo(function PlaceMarker({ onSelect, id, title, url, address, latitude, longitude }: PlaceMarkerProps) {
   const position = useMemo<LatLngTuple>(() => [latitude, longitude], [latitude, longitude])
-  const handlers = useMemo(() => ({
-    click: () => onSelect({ id, title, url, address, latitude, longitude }, { focus: false, opener: null }),
-  }), [onSelect, id, title, url, address, latitude, longitude])
+  const handlers = useMemo(
+    () => ({
+      click: () => onSelect({ id, title, url, address, latitude, longitude }, { focus: false, opener: null }),
+    }),
+    [onSelect, id, title, url, address, latitude, longitude],
+  )
   return (
-    <CircleMarker
-      center={position}
-      radius={8}
-      className="place-marker"
-      bubblingMouseEvents={false}
-      pathOptions={PLACE_MARKER_STYLE}
-      eventHandlers={handlers}
-    />
+    <CircleMarker center={position} radius={8} className="place-marker" bubblingMouseEvents={false} pathOptions={PLACE_MARKER_STYLE} eventHandlers={handlers} />
   )
 })
 
@@ -153,11 +175,14 @@ function PlacePopup({ selection, onClosed }: { selection: Selection; onClosed: (
   const handlers = useMemo(() => ({ remove: () => onClosed(selection) }), [selection, onClosed])
   const hasFocused = useRef(false)
   // Opened from the list: the focus moves into the popup, to its link; Escape closes it and goes back.
-  const focusLink = useCallback((link: HTMLAnchorElement | null) => {
-    if (!link || !selection.focus || hasFocused.current) return
-    hasFocused.current = true
-    link.focus({ preventScroll: true })
-  }, [selection])
+  const focusLink = useCallback(
+    (link: HTMLAnchorElement | null) => {
+      if (!link || !selection.focus || hasFocused.current) return
+      hasFocused.current = true
+      link.focus({ preventScroll: true })
+    },
+    [selection],
+  )
   return (
     <Popup position={position} eventHandlers={handlers} className="place-popup" autoPanPadding={[24, 24]}>
       {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions -- Escape bubbles up from the link inside; the div itself takes no focus */}
@@ -168,7 +193,11 @@ function PlacePopup({ selection, onClosed }: { selection: Selection; onClosed: (
           onClosed(selection)
         }}
       >
-        <p className="place-popup-title"><a ref={focusLink} href={place.url}>{place.title}</a></p>
+        <p className="place-popup-title">
+          <a ref={focusLink} href={place.url}>
+            {place.title}
+          </a>
+        </p>
         {place.address && <p className="place-popup-address">{place.address}</p>}
       </div>
     </Popup>

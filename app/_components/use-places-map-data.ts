@@ -41,7 +41,7 @@ function toBBox(bounds: LatLngBounds): BBox {
   const north = toPole(round(bounds.getNorth(), 5))
   const width = bounds.getEast() - bounds.getWest()
   if (width >= 360) return [-180, south, 180, north]
-  const west = round((((bounds.getWest() + 180) % 360) + 360) % 360 - 180, 5)
+  const west = round(((((bounds.getWest() + 180) % 360) + 360) % 360) - 180, 5)
   let east = round(west + width, 5)
   if (east > 180) east = round(east - 360, 5) // west > east: the box crosses the antimeridian
   return [west, south, east, north]
@@ -102,37 +102,40 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
   const [isLoadingMore, setIsLoadingMore] = useState(false)
   const loading = useRef<AbortController | null>(null)
 
-  const load = useCallback(async (map: LeafletMap, categoryId: number | null, fitToExtent: boolean) => {
-    loading.current?.abort()
-    const controller = new AbortController()
-    loading.current = controller
-    setStatus('loading')
-    const zoom = map.getZoom()
-    const bounds = map.getBounds()
-    const inView = toBBox(bounds)
-    const category = categoryId ?? undefined
-    try {
-      const [clusters, page] = await Promise.all([
-        getJson<MapCollection<ClusterFeature | PlaceFeature>>(
-          geojsonUrl({ post_type: postType, category, cluster: 'true', zoom, bbox: toBBox(bounds.pad(CLUSTER_MARGIN)).join(',') }),
-          controller.signal,
-        ),
-        getJson<MapCollection<PlaceFeature>>(
-          geojsonUrl({ post_type: postType, category, bbox: inView.join(','), posts_per_page: LIST_PAGE }),
-          controller.signal,
-        ),
-      ])
-      setMarkers({ centre: map.getCenter().lng, features: clusters.features })
-      setList({ places: page.features.map(toListedPlace), total: page.total, bbox: inView, page: 1 })
-      setStatus('ready')
-      // A new category: show all its places (the move loads them).
-      if (fitToExtent && clusters.extent) map.fitBounds(toBounds(clusters.extent), FIT)
-    } catch (error) {
-      if (controller.signal.aborted) return
-      console.error(error)
-      setStatus('error')
-    }
-  }, [postType])
+  const load = useCallback(
+    async (map: LeafletMap, categoryId: number | null, fitToExtent: boolean) => {
+      loading.current?.abort()
+      const controller = new AbortController()
+      loading.current = controller
+      setStatus('loading')
+      const zoom = map.getZoom()
+      const bounds = map.getBounds()
+      const inView = toBBox(bounds)
+      const category = categoryId ?? undefined
+      try {
+        const [clusters, page] = await Promise.all([
+          getJson<MapCollection<ClusterFeature | PlaceFeature>>(
+            geojsonUrl({ post_type: postType, category, cluster: 'true', zoom, bbox: toBBox(bounds.pad(CLUSTER_MARGIN)).join(',') }),
+            controller.signal,
+          ),
+          getJson<MapCollection<PlaceFeature>>(
+            geojsonUrl({ post_type: postType, category, bbox: inView.join(','), posts_per_page: LIST_PAGE }),
+            controller.signal,
+          ),
+        ])
+        setMarkers({ centre: map.getCenter().lng, features: clusters.features })
+        setList({ places: page.features.map(toListedPlace), total: page.total, bbox: inView, page: 1 })
+        setStatus('ready')
+        // A new category: show all its places (the move loads them).
+        if (fitToExtent && clusters.extent) map.fitBounds(toBounds(clusters.extent), FIT)
+      } catch (error) {
+        if (controller.signal.aborted) return
+        console.error(error)
+        setStatus('error')
+      }
+    },
+    [postType],
+  )
 
   // Every move (pan, zoom, keyboard) loads its view and goes into the address; a burst of moves loads once.
   const currentCategory = useEffectEvent(() => categoryId)
@@ -155,12 +158,15 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
     }
   }, [map, load, postType])
 
-  const changeCategory = useCallback((next: number | null) => {
-    setCategoryId(next)
-    if (!map) return
-    writeAddress(map, postType, next)
-    void load(map, next, true)
-  }, [map, load, postType])
+  const changeCategory = useCallback(
+    (next: number | null) => {
+      setCategoryId(next)
+      if (!map) return
+      writeAddress(map, postType, next)
+      void load(map, next, true)
+    },
+    [map, load, postType],
+  )
 
   const showMore = useCallback(async () => {
     if (!list) return
@@ -169,9 +175,9 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
       const page = await getJson<MapCollection<PlaceFeature>>(
         geojsonUrl({ post_type: postType, category: categoryId ?? undefined, bbox: list.bbox.join(','), posts_per_page: LIST_PAGE, page: list.page + 1 }),
       )
-      setList((current) => current && current.bbox === list.bbox
-        ? { ...current, places: [...current.places, ...page.features.map(toListedPlace)], page: list.page + 1 }
-        : current)
+      setList((current) =>
+        current && current.bbox === list.bbox ? { ...current, places: [...current.places, ...page.features.map(toListedPlace)], page: list.page + 1 } : current,
+      )
     } catch (error) {
       console.error(error)
     } finally {
@@ -189,7 +195,8 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
   // The first view: the address's, else one that fits every place of the post type and category (their extent,
   // from the smallest answer of the API: the clusters of zoom 0).
   const [initial, setInitial] = useState<InitialView | null>(() =>
-    view ? { center: [view.latitude, view.longitude], zoom: Math.min(view.zoom, MAX_ZOOM) } : null)
+    view ? { center: [view.latitude, view.longitude], zoom: Math.min(view.zoom, MAX_ZOOM) } : null,
+  )
   useEffect(() => {
     if (initial) return
     const controller = new AbortController()

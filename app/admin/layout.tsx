@@ -17,15 +17,29 @@ export default async function AdminLayout({ children }: { children: ReactNode })
       {actor && (
         <nav className="admin-nav" aria-label="Admin">
           <ul>
-            <li><Link href="/admin">Posts</Link></li>
-            {canCreatePosts(actor) && <li><Link href="/admin/posts/new">New post</Link></li>}
-            <li><Link href="/admin/app-passwords">Application passwords</Link></li>
-            {canManageUsers(actor) && <li><Link href="/admin/users">Users</Link></li>}
+            <li>
+              <Link href="/admin">Posts</Link>
+            </li>
+            {canCreatePosts(actor) && (
+              <li>
+                <Link href="/admin/posts/new">New post</Link>
+              </li>
+            )}
+            <li>
+              <Link href="/admin/app-passwords">Application passwords</Link>
+            </li>
+            {canManageUsers(actor) && (
+              <li>
+                <Link href="/admin/users">Users</Link>
+              </li>
+            )}
           </ul>
           <div className="admin-who">
             {actor.name || actor.email} <span className="admin-role">({actor.role})</span> · <Link href="/signout">Sign out</Link> ·{' '}
             <form action={signOutEverywhereAction}>
-              <button type="submit" className="link-button" title="Ends your sessions in every browser; application passwords keep working">Sign out everywhere</button>
+              <button type="submit" className="link-button" title="Ends your sessions in every browser; application passwords keep working">
+                Sign out everywhere
+              </button>
             </form>
           </div>
         </nav>

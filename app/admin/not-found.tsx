@@ -4,7 +4,9 @@ export default function AdminNotFound() {
     <>
       <h1>Not found</h1>
       <p>There is nothing here that you may edit: it does not exist, or your role does not allow it.</p>
-      <p><Link href="/admin">Back to the posts</Link></p>
+      <p>
+        <Link href="/admin">Back to the posts</Link>
+      </p>
     </>
   )
 }

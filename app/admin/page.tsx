@@ -50,9 +50,17 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
     <>
       <div className="admin-heading">
         <h1>Posts</h1>
-        {canCreatePosts(actor) && <Link className="button" href="/admin/posts/new">New post</Link>}
+        {canCreatePosts(actor) && (
+          <Link className="button" href="/admin/posts/new">
+            New post
+          </Link>
+        )}
       </div>
-      {first(params.deleted) && <p role="status" className="notice">The post was deleted.</p>}
+      {first(params.deleted) && (
+        <p role="status" className="notice">
+          The post was deleted.
+        </p>
+      )}
       <form className="filters" method="get" action="/admin" role="search" aria-label="Filter posts">
         <label>
           Search titles
@@ -62,28 +70,42 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
           Status
           <select name="status" defaultValue={filters.status ?? ''}>
             <option value="">Any status</option>
-            {STATUSES.map((status) => <option key={status} value={status}>{STATUS_LABELS[status]}</option>)}
+            {STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {STATUS_LABELS[status]}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Type
           <select name="type" defaultValue={filters.type ?? ''}>
             <option value="">Any type</option>
-            {types.map((type) => <option key={type} value={type}>{type}</option>)}
+            {types.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Category
           <select name="category" defaultValue={filters.category ?? ''}>
             <option value="">Any category</option>
-            {categories.map((category) => <option key={category.id} value={category.id}>{category.path}</option>)}
+            {categories.map((category) => (
+              <option key={category.id} value={category.id}>
+                {category.path}
+              </option>
+            ))}
           </select>
         </label>
         <button type="submit">Filter</button>
         {filtered && <Link href="/admin">Clear filters</Link>}
       </form>
       <p className="muted" aria-live="polite">
-        {list.total === 0 ? 'No posts you may edit match.' : `${list.total} post${list.total === 1 ? '' : 's'} you may edit${filtered ? ' match' : ''}; page ${list.page} of ${list.pageCount}.`}
+        {list.total === 0
+          ? 'No posts you may edit match.'
+          : `${list.total} post${list.total === 1 ? '' : 's'} you may edit${filtered ? ' match' : ''}; page ${list.page} of ${list.pageCount}.`}
       </p>
       {list.posts.length > 0 && (
         <table className="post-table">
@@ -101,12 +123,16 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
           <tbody>
             {list.posts.map((post) => (
               <tr key={post.id}>
-                <td><a href={`/admin/posts/${post.id}`}>{post.title}</a></td>
+                <td>
+                  <a href={`/admin/posts/${post.id}`}>{post.title}</a>
+                </td>
                 <td>{post.type}</td>
                 <td>{STATUS_LABELS[post.status] ?? post.status}</td>
                 <td>{post.authorName}</td>
-                <td><time dateTime={post.publishedAt}>{formatUtcMinute(post.publishedAt)}</time></td>
-                <td>{post.hasLocation ? (post.locationPublic ? 'Yes' : 'Yes (private)') : <span className="muted">No</span>}</td>
+                <td>
+                  <time dateTime={post.publishedAt}>{formatUtcMinute(post.publishedAt)}</time>
+                </td>
+                <td>{post.hasLocation ? post.locationPublic ? 'Yes' : 'Yes (private)' : <span className="muted">No</span>}</td>
                 <td>{post.attachmentCount}</td>
               </tr>
             ))}
@@ -115,9 +141,23 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
       )}
       {list.pageCount > 1 && (
         <nav className="pagination" aria-label="Pages">
-          {list.page > 1 ? <a href={pageLink(list.page - 1)} rel="prev">← Newer</a> : <span />}
-          <span>Page {list.page} of {list.pageCount}</span>
-          {list.page < list.pageCount ? <a href={pageLink(list.page + 1)} rel="next">Older →</a> : <span />}
+          {list.page > 1 ? (
+            <a href={pageLink(list.page - 1)} rel="prev">
+              ← Newer
+            </a>
+          ) : (
+            <span />
+          )}
+          <span>
+            Page {list.page} of {list.pageCount}
+          </span>
+          {list.page < list.pageCount ? (
+            <a href={pageLink(list.page + 1)} rel="next">
+              Older →
+            </a>
+          ) : (
+            <span />
+          )}
         </nav>
       )}
     </>

@@ -2,16 +2,7 @@ import type { APIRequestContext, APIResponse } from '@playwright/test'
 import { basic, expectPrivateNoStore, openSignIn, signIn, signInOrThrow } from '../support/auth'
 import { expectWordPressError } from '../support/http'
 import { PHOTOS, CORPUS_DIR } from '../support/media'
-import {
-  createAppPassword,
-  createUser,
-  importMedia,
-  importPosts,
-  listAppPasswords,
-  places,
-  runId,
-  type ServerEnv,
-} from '../support/places-cli'
+import { createAppPassword, createUser, importMedia, importPosts, listAppPasswords, places, runId, type ServerEnv } from '../support/places-cli'
 import { expect, test } from '../support/test'
 
 // Application passwords (docs/api.md, Credentials: HTTP Basic `user:app-password`, as WordPress's; created,
@@ -35,7 +26,11 @@ test.beforeAll(async ({ databaseUrl, uploadsDir }, testInfo) => {
   await createUser(server, owner.email, owner.password, 'author')
   await createUser(server, stranger.email, stranger.password, 'editor')
   stranger.appPassword = await createAppPassword(server, stranger.email, `stranger-${run}`)
-  ;[postId] = (await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title: `gps auth ${run}`, type: 'gpstest', status: 'draft' } }], owner.email)) as [number]
+  ;[postId] = (await importPosts(
+    server,
+    [{ type: 'Feature', geometry: null, properties: { title: `gps auth ${run}`, type: 'gpstest', status: 'draft' } }],
+    owner.email,
+  )) as [number]
   await importMedia(server, postId, [`${CORPUS_DIR}/${PHOTOS.nikon}`])
 })
 
@@ -69,7 +64,7 @@ test.describe('application passwords', () => {
     expect(lastUsed).toBeLessThanOrEqual(Date.now() + 5_000)
   })
 
-  test('a revoked password is refused at once; the user\'s other passwords still work', async ({ request }) => {
+  test("a revoked password is refused at once; the user's other passwords still work", async ({ request }) => {
     const kept = await createAppPassword(server, owner.email, `kept-${run}`)
     const name = `to-revoke-${run}`
     const password = await createAppPassword(server, owner.email, name)
@@ -81,13 +76,16 @@ test.describe('application passwords', () => {
     await expectOk(await request.get(route(), { headers: { Authorization: basic(owner.email, kept) } }), 'another password of the same user')
   })
 
-  test('a valid password with another user\'s email, or an unknown email, is 401 rest_invalid_credentials', async ({ request }) => {
+  test("a valid password with another user's email, or an unknown email, is 401 rest_invalid_credentials", async ({ request }) => {
     const password = await createAppPassword(server, owner.email, `borrowed-${run}`)
     await expectOk(await request.get(route(), { headers: { Authorization: basic(owner.email, password) } }), 'its own user')
     // The stranger is an editor, who could read this route: the password must not lend the owner's access to them…
-    await expectInvalidCredentials(await request.get(route(), { headers: { Authorization: basic(stranger.email, password) } }), 'another user\'s email')
+    await expectInvalidCredentials(await request.get(route(), { headers: { Authorization: basic(stranger.email, password) } }), "another user's email")
     // …nor the stranger's password the owner's.
-    await expectInvalidCredentials(await request.get(route(), { headers: { Authorization: basic(owner.email, stranger.appPassword) } }), 'another user\'s password')
+    await expectInvalidCredentials(
+      await request.get(route(), { headers: { Authorization: basic(owner.email, stranger.appPassword) } }),
+      "another user's password",
+    )
     await expectInvalidCredentials(await request.get(route(), { headers: { Authorization: basic(`nobody-${run}@e2e.test`, password) } }), 'an unknown email')
   })
 
@@ -97,7 +95,10 @@ test.describe('application passwords', () => {
     expect(spaced).toContain(' ')
     await expectOk(await request.get(route(), { headers: { Authorization: basic(owner.email.toUpperCase(), password) } }), 'upper-case email')
     await expectOk(await request.get(route(), { headers: { Authorization: basic(owner.email, spaced) } }), 'in groups of four')
-    await expectOk(await request.get(route(), { headers: { Authorization: `basic ${Buffer.from(`${owner.email}:${password}`).toString('base64')}` } }), 'lower-case scheme')
+    await expectOk(
+      await request.get(route(), { headers: { Authorization: `basic ${Buffer.from(`${owner.email}:${password}`).toString('base64')}` } }),
+      'lower-case scheme',
+    )
   })
 
   test('malformed Basic headers are 401 JSON, never a 500', async ({ request }) => {

@@ -66,7 +66,10 @@ test.describe('GET /geojson?category=', () => {
     expect(orsay.categories.length).toBeGreaterThan(1)
     for (const path of ['Europe', 'Europe > France']) {
       const found = ids(await getFeatures(request, `?category=${idOf(path)}`))
-      expect(found.filter((id) => id === orsay.id), path).toHaveLength(1)
+      expect(
+        found.filter((id) => id === orsay.id),
+        path,
+      ).toHaveLength(1)
     }
     const istanbul = fixturePost('Istanbul')
     expect(ids(await getFeatures(request, `?category=${idOf('Europe')}`)).filter((id) => id === istanbul.id)).toHaveLength(1)

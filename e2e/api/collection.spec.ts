@@ -1,15 +1,6 @@
 import { expect, test } from '../support/test'
 import { expectCors, expectFeatureShape, expectWordPressError, getCollection, PREFIXES, type Collection } from '../support/http'
-import {
-  allPosts,
-  bulkPosts,
-  expectedCollectionFeatures,
-  expectedIds,
-  fixturePost,
-  hiddenPosts,
-  normaliseFeature,
-  publicPlaces,
-} from '../support/places'
+import { allPosts, bulkPosts, expectedCollectionFeatures, expectedIds, fixturePost, hiddenPosts, normaliseFeature, publicPlaces } from '../support/places'
 
 // GET /places/v1/geojson: docs/api.md, Routes, Ordering, Query parameters, Errors.
 
@@ -61,7 +52,10 @@ test.describe('GET /geojson', () => {
     const hidden = new Set(hiddenPosts.map((p) => p.id))
     for (const query of ['?posts_per_page=500', '?post_type=landmark&posts_per_page=500', '?posts_per_page=-1']) {
       const ids = idsOf(await getCollection(request, query))
-      expect(ids.filter((id) => hidden.has(id)), query).toEqual([])
+      expect(
+        ids.filter((id) => hidden.has(id)),
+        query,
+      ).toEqual([])
     }
   })
 

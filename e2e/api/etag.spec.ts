@@ -142,14 +142,19 @@ test.describe('ETag and If-None-Match', () => {
     try {
       const file = path.join(dir, 'etag.geojson')
       const title = 'ETag test place'
-      await writeFile(file, JSON.stringify({
-        type: 'FeatureCollection',
-        features: [{
-          type: 'Feature',
-          geometry: { type: 'Point', coordinates: [7.4474, 46.948] },
-          properties: { title, slug: 'etag-test-place', type: WRITE_TYPE, date: '2024-01-01T00:00:00Z', address: 'Bern' },
-        }],
-      }))
+      await writeFile(
+        file,
+        JSON.stringify({
+          type: 'FeatureCollection',
+          features: [
+            {
+              type: 'Feature',
+              geometry: { type: 'Point', coordinates: [7.4474, 46.948] },
+              properties: { title, slug: 'etag-test-place', type: WRITE_TYPE, date: '2024-01-01T00:00:00Z', address: 'Bern' },
+            },
+          ],
+        }),
+      )
       const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'bin', 'places.mjs'), 'import', file], {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: '1' },
@@ -167,11 +172,13 @@ test.describe('ETag and If-None-Match', () => {
     expect(after.status()).toBe(200)
     expect(after.headers().etag).toBeTruthy()
     expect(after.headers().etag).not.toBe(typeEtag)
-    expect((await after.json()).features.map(normaliseFeature)).toEqual([{
-      type: 'Feature',
-      geometry: { type: 'Point', coordinates: [7.4474, 46.948] },
-      properties: { id: newId, title: 'ETag test place', url: new URL(`${baseURL}/${WRITE_TYPE}/etag-test-place`).href, address: 'Bern' },
-    }])
+    expect((await after.json()).features.map(normaliseFeature)).toEqual([
+      {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [7.4474, 46.948] },
+        properties: { id: newId, title: 'ETag test place', url: new URL(`${baseURL}/${WRITE_TYPE}/etag-test-place`).href, address: 'Bern' },
+      },
+    ])
     await expectNotModified(request, typeUrl, after.headers().etag!, after.headers().etag!)
 
     // The new place is served by id, and through the alias.

@@ -49,8 +49,16 @@ test.beforeAll(async ({ databaseUrl, uploadsDir }, testInfo) => {
   authorization = basic(email, await createAppPassword(server, email, `photos-${run}`))
   // The author's own drafts and published posts of this spec's post type, without geodata.
   const features: ImportFeature[] = [
-    ...truth.map((row) => ({ type: 'Feature' as const, geometry: null, properties: { title: `gps photo ${row.file} ${run}`, type: 'gpstest', status: 'publish' } })),
-    ...ORDERING_POSTS.map((name) => ({ type: 'Feature' as const, geometry: null, properties: { title: `gps order ${name} ${run}`, type: 'gpstest', status: 'draft' } })),
+    ...truth.map((row) => ({
+      type: 'Feature' as const,
+      geometry: null,
+      properties: { title: `gps photo ${row.file} ${run}`, type: 'gpstest', status: 'publish' },
+    })),
+    ...ORDERING_POSTS.map((name) => ({
+      type: 'Feature' as const,
+      geometry: null,
+      properties: { title: `gps order ${name} ${run}`, type: 'gpstest', status: 'draft' },
+    })),
   ]
   const ids = await importPosts(server, features, email)
   truth.forEach((row, i) => corpusPosts.set(row.file, ids[i]!))
@@ -136,7 +144,7 @@ test.describe('every photo of the corpus, uploaded over HTTP', () => {
 })
 
 test.describe('the first image with GPS', () => {
-  test('an image without GPS, then one with: the second one\'s GPS, id and title', async ({ request }) => {
+  test("an image without GPS, then one with: the second one's GPS, id and title", async ({ request }) => {
     const postId = orderingPosts.get('second has gps')!
     const first = await uploadPhoto(request, postId, PHOTOS.noExif, 'first, without GPS')
     const second = await uploadPhoto(request, postId, PHOTOS.nikon, 'second, with GPS')

@@ -57,9 +57,7 @@ test.beforeAll(async ({ playwright, databaseUrl, uploadsDir }, testInfo) => {
   users = Object.fromEntries(
     ROLES.map((role) => [role, { email: emailOf(role), password: `gps-${role}-password-${run}`, appPassword: '', revokedAppPassword: '' }]),
   ) as Record<Role, User>
-  await mapLimit([...ROLES, OWNER] as Owner[], 2, (who) =>
-    createUser(server, emailOf(who), `gps-${who}-password-${run}`, who === OWNER ? 'author' : who),
-  )
+  await mapLimit([...ROLES, OWNER] as Owner[], 2, (who) => createUser(server, emailOf(who), `gps-${who}-password-${run}`, who === OWNER ? 'author' : who))
   await mapLimit(ROLES, 2, async (role) => {
     const user = users[role]
     user.appPassword = await createAppPassword(server, user.email, `matrix-${run}`)
@@ -91,12 +89,16 @@ test.beforeAll(async ({ playwright, databaseUrl, uploadsDir }, testInfo) => {
   try {
     const auth = basic(users.administrator.email, users.administrator.appPassword)
     const image = corpusFile(PHOTOS.nikon)
-    posts = await mapLimit(owners.flatMap((owner) => STATUSES.map((status) => ({ owner, status }))), 4, async ({ owner, status }, index) => {
-      const id = ids[index]!
-      const title = `matrix photo ${id}`
-      const attachment = await uploadOrThrow(admin, id, image, 'matrix.jpg', { authorization: auth, title })
-      return { id, owner, status, attachmentId: attachment.id, title }
-    })
+    posts = await mapLimit(
+      owners.flatMap((owner) => STATUSES.map((status) => ({ owner, status }))),
+      4,
+      async ({ owner, status }, index) => {
+        const id = ids[index]!
+        const title = `matrix photo ${id}`
+        const attachment = await uploadOrThrow(admin, id, image, 'matrix.jpg', { authorization: auth, title })
+        return { id, owner, status, attachmentId: attachment.id, title }
+      },
+    )
     await uploadOrThrow(admin, noGpsPostId, corpusFile(PHOTOS.noExif), 'no-gps.jpg', { authorization: auth })
   } finally {
     await admin.dispose()
@@ -141,7 +143,12 @@ async function mismatch(response: APIResponse, expected: Expected, post: MatrixP
   const keys = Object.keys(body).sort().join(',')
   if (keys !== 'attachment_id,attachment_title,latitude,longitude') return `${label}: fields ${keys}`
   const close = (a: unknown, b: number | null) => typeof a === 'number' && b !== null && Math.abs(a - b) <= 1e-6
-  if (!close(body.latitude, wanted.latitude) || !close(body.longitude, wanted.longitude) || body.attachment_id !== wanted.attachment_id || body.attachment_title !== wanted.attachment_title) {
+  if (
+    !close(body.latitude, wanted.latitude) ||
+    !close(body.longitude, wanted.longitude) ||
+    body.attachment_id !== wanted.attachment_id ||
+    body.attachment_title !== wanted.attachment_title
+  ) {
     return `${label}: expected ${JSON.stringify(wanted)}, got ${text}`
   }
   return null
@@ -174,7 +181,7 @@ test.describe('attachment-exif-gps: who may read it', () => {
     expect(mayEditPost('contributor', true, 'trash', 'private')).toBe(true)
   })
 
-  test('the matrix covers every role and status, own and another\'s', () => {
+  test("the matrix covers every role and status, own and another's", () => {
     expect(posts).toHaveLength((ROLES.length + 1) * STATUSES.length)
     for (const role of ROLES) {
       for (const status of STATUSES) {
@@ -223,7 +230,7 @@ test.describe('attachment-exif-gps: who may read it', () => {
     )
   })
 
-  test('a wrong password, for every role: 401 rest_invalid_credentials for every post, never the post\'s answer', async () => {
+  test("a wrong password, for every role: 401 rest_invalid_credentials for every post, never the post's answer", async () => {
     await checkAll(
       ROLES.flatMap((role) =>
         [...posts.map((post) => ({ id: String(post.id), post })), { id: MISSING_IDS[0]!, post: null }].map(({ id, post }) => ({
@@ -239,12 +246,14 @@ test.describe('attachment-exif-gps: who may read it', () => {
   test('the account password is not an application password: 401 rest_invalid_credentials', async () => {
     await checkAll(
       ROLES.flatMap((role) =>
-        posts.filter((p) => p.owner === role).map((post) => ({
-          label: `${role} account password over Basic → post ${post.id}`,
-          send: () => anonymous.get(route(post.id), { headers: { Authorization: basic(users[role].email, users[role].password) } }),
-          expected: { status: 401, code: 'rest_invalid_credentials' },
-          post,
-        })),
+        posts
+          .filter((p) => p.owner === role)
+          .map((post) => ({
+            label: `${role} account password over Basic → post ${post.id}`,
+            send: () => anonymous.get(route(post.id), { headers: { Authorization: basic(users[role].email, users[role].password) } }),
+            expected: { status: 401, code: 'rest_invalid_credentials' },
+            post,
+          })),
       ),
     )
   })
@@ -329,7 +338,12 @@ test.describe('attachment-exif-gps: what it never tells', () => {
     await checkAll(
       NON_NUMERIC_IDS.flatMap((id) => [
         { label: `anonymous → ${id}`, send: () => anonymous.get(route(id)), expected: { status: 404 as const, code: 'rest_no_route' }, post: null },
-        { label: `administrator session → ${id}`, send: () => sessions.administrator!.get(route(id)), expected: { status: 404 as const, code: 'rest_no_route' }, post: null },
+        {
+          label: `administrator session → ${id}`,
+          send: () => sessions.administrator!.get(route(id)),
+          expected: { status: 404 as const, code: 'rest_no_route' },
+          post: null,
+        },
         {
           label: `editor app password → ${id}`,
           send: () => anonymous.get(route(id), { headers: { Authorization: basic(users.editor.email, users.editor.appPassword) } }),
@@ -383,8 +397,13 @@ test.describe('attachment-exif-gps: answers and headers', () => {
 
       const cases: [string, APIResponse, number, string][] = [
         ['no credentials', await anonymous.get(route(own.id, prefix)), 401, 'rest_forbidden'],
-        ['a wrong password', await anonymous.get(route(own.id, prefix), { headers: { Authorization: basic(users.contributor.email, 'wrong') } }), 401, 'rest_invalid_credentials'],
-        ['another\'s draft', await anonymous.get(route(others.id, prefix), { headers: contributor }), 403, 'rest_forbidden'],
+        [
+          'a wrong password',
+          await anonymous.get(route(own.id, prefix), { headers: { Authorization: basic(users.contributor.email, 'wrong') } }),
+          401,
+          'rest_invalid_credentials',
+        ],
+        ["another's draft", await anonymous.get(route(others.id, prefix), { headers: contributor }), 403, 'rest_forbidden'],
         ['a missing post', await anonymous.get(route(MISSING_IDS[0]!, prefix), { headers: contributor }), 403, 'rest_forbidden'],
         ['no image with GPS', await sessions.editor!.get(route(noGpsPostId, prefix)), 404, 'rest_no_exif_gps'],
         ['a non-numeric id', await anonymous.get(route('abc', prefix), { headers: contributor }), 404, 'rest_no_route'],
@@ -398,9 +417,7 @@ test.describe('attachment-exif-gps: answers and headers', () => {
   }
 
   test('/wp-json/places/v1 answers as /places/v1 for every role and credential', async () => {
-    const pairs = ROLES.flatMap((role) =>
-      posts.filter((p) => p.status === 'publish' || p.status === 'private').map((post) => ({ role, post })),
-    )
+    const pairs = ROLES.flatMap((role) => posts.filter((p) => p.status === 'publish' || p.status === 'private').map((post) => ({ role, post })))
     await checkAll(
       pairs.flatMap(({ role, post }) => [
         {

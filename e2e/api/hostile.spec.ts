@@ -4,8 +4,50 @@ import { expectNoLeak } from '../support/http'
 // Hostile and malformed input on every route: always a 4xx (or the normal 200 for what the contract ignores),
 // never a 5xx, a stack trace or SQL. Errors keep WordPress's shape.
 
-const IDS = ['-1', '0', '00', '0001', '99999999999999999999999', '2147483648', '1e3', '0x10', '1.0', ' 1', '١٢٣', 'é', '%00', '1%00', '%2e%2e%2f', '..%2F..%2Fetc%2Fpasswd', "1'%20OR%20'1'='1", '%3Cscript%3E', 'x'.repeat(5000), '%FF%FE']
-const VALUES = ['', '-1', '0', 'abc', '1.5', '1e309', '2147483648', '9007199254740993', '99999999999999999999999', 'NaN', "' OR 1=1 --", '"; DROP TABLE posts; --', '<script>alert(1)</script>', '%00', '%FF', 'ü', '[]', '{}', 'x'.repeat(4000), '１２']
+const IDS = [
+  '-1',
+  '0',
+  '00',
+  '0001',
+  '99999999999999999999999',
+  '2147483648',
+  '1e3',
+  '0x10',
+  '1.0',
+  ' 1',
+  '١٢٣',
+  'é',
+  '%00',
+  '1%00',
+  '%2e%2e%2f',
+  '..%2F..%2Fetc%2Fpasswd',
+  "1'%20OR%20'1'='1",
+  '%3Cscript%3E',
+  'x'.repeat(5000),
+  '%FF%FE',
+]
+const VALUES = [
+  '',
+  '-1',
+  '0',
+  'abc',
+  '1.5',
+  '1e309',
+  '2147483648',
+  '9007199254740993',
+  '99999999999999999999999',
+  'NaN',
+  "' OR 1=1 --",
+  '"; DROP TABLE posts; --',
+  '<script>alert(1)</script>',
+  '%00',
+  '%FF',
+  'ü',
+  '[]',
+  '{}',
+  'x'.repeat(4000),
+  '１２',
+]
 const PARAMS = ['posts_per_page', 'category', 'post_type', 'post_status', 'bbox', 'limit', 'offset']
 
 async function expectSafe(response: Awaited<ReturnType<import('@playwright/test').APIRequestContext['get']>>, what: string) {
@@ -45,11 +87,26 @@ test('hostile, repeated and empty query parameters on the collection routes', as
 
 test('malformed credentials and huge headers are refused cleanly', async ({ request }) => {
   const gps = '/places/v1/attachment-exif-gps/1001'
-  for (const authorization of ['Basic', 'Basic ', 'Basic !!!!', 'Basic ' + Buffer.from('no-colon').toString('base64'), 'Basic ' + Buffer.from(':').toString('base64'), 'Basic ' + Buffer.from('a@b.c:').toString('base64'), 'Basic ' + 'A'.repeat(6000), 'Bearer abc', 'Digest x', 'basic ' + Buffer.from('x@y.z:\u0000').toString('base64')]) {
+  for (const authorization of [
+    'Basic',
+    'Basic ',
+    'Basic !!!!',
+    'Basic ' + Buffer.from('no-colon').toString('base64'),
+    'Basic ' + Buffer.from(':').toString('base64'),
+    'Basic ' + Buffer.from('a@b.c:').toString('base64'),
+    'Basic ' + 'A'.repeat(6000),
+    'Bearer abc',
+    'Digest x',
+    'basic ' + Buffer.from('x@y.z:\u0000').toString('base64'),
+  ]) {
     const status = await expectSafe(await request.get(gps, { headers: { Authorization: authorization } }), `Authorization: ${authorization.slice(0, 30)}`)
     expect([401, 403]).toContain(status)
   }
-  for (const cookie of ['next-auth.session-token=garbage', `next-auth.session-token=${'x'.repeat(7000)}`, 'next-auth.session-token=eyJhbGciOiJub25lIn0.eyJ1aWQiOjF9.']) {
+  for (const cookie of [
+    'next-auth.session-token=garbage',
+    `next-auth.session-token=${'x'.repeat(7000)}`,
+    'next-auth.session-token=eyJhbGciOiJub25lIn0.eyJ1aWQiOjF9.',
+  ]) {
     expect(await expectSafe(await request.get(gps, { headers: { Cookie: cookie } }), `cookie ${cookie.slice(0, 30)}`)).toBe(401)
   }
   // Past Node's header limit the server refuses the request itself (431), still without a 5xx.
@@ -67,8 +124,18 @@ test('writes to the public routes and to unknown routes are refused', async ({ r
 
 // Where next-auth sends a browser after signing in or out (its redirect callback; the sign-in page's own check is
 // tested in Chromium, e2e/ui/sign-in-out.spec.ts): this site, whatever callbackUrl a forged form names.
-const CALLBACKS = ['https://evil.example/', '//evil.example', '/\t/evil.example', '/\n/evil.example', '/\\evil.example', '\\\\evil.example',
-  'http://evil.example@127.0.0.1/', 'javascript:alert(1)', '%2F%2Fevil.example', `/${'%2F'.repeat(2)}evil.example`]
+const CALLBACKS = [
+  'https://evil.example/',
+  '//evil.example',
+  '/\t/evil.example',
+  '/\n/evil.example',
+  '/\\evil.example',
+  '\\\\evil.example',
+  'http://evil.example@127.0.0.1/',
+  'javascript:alert(1)',
+  '%2F%2Fevil.example',
+  `/${'%2F'.repeat(2)}evil.example`,
+]
 
 test('sign-out redirects only to this site, whatever callbackUrl says', async ({ request, baseURL }) => {
   const origin = new URL(baseURL!).origin

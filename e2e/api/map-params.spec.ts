@@ -25,8 +25,14 @@ function isInBox(post: FixturePost, [west, south, east, north]: BBox): boolean {
 
 /** The ids GET /geojson?bbox= must list: the places in the box, in the collection's order. */
 function expectedInBox(bbox: BBox, { limit = 50, page = 1, postType = 'post' } = {}): number[] {
-  const inBox = new Set(posts(postType).filter((p) => isInBox(p, bbox)).map((p) => p.id))
-  return expectedIds({ limit: 100_000, postType }).filter((id) => inBox.has(id)).slice((page - 1) * limit, page * limit)
+  const inBox = new Set(
+    posts(postType)
+      .filter((p) => isInBox(p, bbox))
+      .map((p) => p.id),
+  )
+  return expectedIds({ limit: 100_000, postType })
+    .filter((id) => inBox.has(id))
+    .slice((page - 1) * limit, page * limit)
 }
 
 async function getMap(request: Parameters<typeof getCollection>[0], query: string): Promise<MapCollection> {
@@ -64,7 +70,7 @@ test.describe('GET /geojson?bbox=west,south,east,north', () => {
     expect(past.total).toBe(first.total)
   })
 
-  test('page works without a box too: the collection\'s next page', async ({ request }) => {
+  test("page works without a box too: the collection's next page", async ({ request }) => {
     const page = await getCollection(request, '?posts_per_page=7&page=3')
     expect(page.features.map((f) => f.properties.id)).toEqual(expectedIds({ limit: 21 }).slice(14))
     expect(Object.keys(page)).toEqual(['type', 'features'])
@@ -82,7 +88,11 @@ test.describe('GET /geojson?bbox=west,south,east,north', () => {
     const paris = categoryIdsByPath(await readCategories(databaseUrl)).get('Europe > France > Paris')!
     const box: BBox = [-180, -90, 180, 90]
     const collection = await getMap(request, `?bbox=${box.join()}&category=${paris}&posts_per_page=500`)
-    const inParis = new Set(posts().filter((p) => isInCategory(p, 'Europe > France > Paris')).map((p) => p.id))
+    const inParis = new Set(
+      posts()
+        .filter((p) => isInCategory(p, 'Europe > France > Paris'))
+        .map((p) => p.id),
+    )
     expect(collection.features.map((f) => f.properties.id)).toEqual(expectedIds({ limit: 100_000 }).filter((id) => inParis.has(id)))
     expect(collection.total).toBe(inParis.size)
     const landmarks = await getMap(request, `?bbox=${box.join()}&post_type=landmark&posts_per_page=500`)
@@ -170,7 +180,7 @@ test.describe('the map parameters: errors, caching, CORS', () => {
     })
   }
 
-  test('the ETag is the data version\'s: the same as the plain collection\'s, and answered with 304', async ({ request }) => {
+  test("the ETag is the data version's: the same as the plain collection's, and answered with 304", async ({ request }) => {
     for (const query of ['?bbox=-10,35,30,60', '?cluster=true&zoom=3', '?cluster=true&zoom=12&bbox=2.2,48.8,2.4,48.9']) {
       // Other spec files import posts meanwhile (two workers): retried until no write fell between the requests.
       await expect(async () => {

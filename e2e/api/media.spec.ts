@@ -186,7 +186,10 @@ test.describe('uploads: what is accepted', () => {
 
   test('the upload answer: 201 with the attachment, its title from ?title= or else the file name', async () => {
     const postId = posts.draft
-    const titled = await uploadOrThrow(anonymous, postId, corpusFile(PHOTOS.nikon), 'holiday.jpg', { authorization: appPassword('author'), title: 'On the pier' })
+    const titled = await uploadOrThrow(anonymous, postId, corpusFile(PHOTOS.nikon), 'holiday.jpg', {
+      authorization: appPassword('author'),
+      title: 'On the pier',
+    })
     expect(titled.title).toBe('On the pier')
     expect(titled.mimeType).toBe('image/jpeg')
     expect(titled.size).toBe(corpusFile(PHOTOS.nikon).length)
@@ -222,15 +225,15 @@ test.describe('uploads: who may upload', () => {
     expect(await filesContaining(uploadsDir, mark)).toEqual([])
   })
 
-  test('edit_post decides, as for the GPS route: own drafts yes, others\' no; a missing post is 403, not 404', async () => {
+  test("edit_post decides, as for the GPS route: own drafts yes, others' no; a missing post is 403, not 404", async () => {
     const image = corpusFile(PHOTOS.nikon)
     const cases: [string, Who, number | string, number][] = [
       ['a contributor, its own draft', 'contributor', posts['contributor draft'], 201],
       ['a contributor, its own published post', 'contributor', posts['contributor published'], 403],
-      ['a contributor, another\'s draft', 'contributor', posts.draft, 403],
-      ['an author, another\'s draft', 'author', posts['contributor draft'], 403],
+      ["a contributor, another's draft", 'contributor', posts.draft, 403],
+      ["an author, another's draft", 'author', posts['contributor draft'], 403],
       ['an author, its own published post', 'author', posts.published, 201],
-      ['an editor, another\'s published post', 'editor', posts.published, 201],
+      ["an editor, another's published post", 'editor', posts.published, 201],
       ['an editor, a post that does not exist', 'editor', 2147483647, 403],
       ['a subscriber, a post that does not exist', 'subscriber', 2147483647, 403],
     ]
@@ -248,7 +251,7 @@ test.describe('uploads: who may upload', () => {
     }
   })
 
-  test('a session cookie uploads only from this site: no Origin or another site\'s is 401, this site\'s is 201', async ({ uploadsDir }) => {
+  test("a session cookie uploads only from this site: no Origin or another site's is 401, this site's is 201", async ({ uploadsDir }) => {
     const session = sessions.author!
     const mark = marker('origin')
     for (const origin of [undefined, 'https://evil.example', 'null', `${baseURL}.evil.example`]) {
@@ -270,7 +273,7 @@ test.describe('uploaded images as visitors load them', () => {
     expect(response.status()).toBe(200)
     expect(response.headers()['content-type']).toBe('image/jpeg')
     expect(response.headers()['x-content-type-options']).toBe('nosniff')
-    expect(response.headers()['cache-control'], 'a published post\'s image may be cached').toBe('public, no-cache')
+    expect(response.headers()['cache-control'], "a published post's image may be cached").toBe('public, no-cache')
     const served = await response.body()
     expect(readGps(served), 'the copy visitors load').toBeNull()
     const original = await readFile(originalPath(uploadsDir, attachment.url))
@@ -280,15 +283,22 @@ test.describe('uploaded images as visitors load them', () => {
     expect(Math.abs(gps!.longitude - photo.longitude!)).toBeLessThanOrEqual(1e-6)
     // The originals are never served: no path reaches them.
     const relative = relativeUploadPath(attachment.url)
-    for (const guess of [`/uploads/originals/${relative}`, `/uploads/../originals/${relative}`, `/uploads/%2e%2e/originals/${relative}`, `/uploads/..%2Foriginals%2F${relative.replace(/\//g, '%2F')}`]) {
+    for (const guess of [
+      `/uploads/originals/${relative}`,
+      `/uploads/../originals/${relative}`,
+      `/uploads/%2e%2e/originals/${relative}`,
+      `/uploads/..%2Foriginals%2F${relative.replace(/\//g, '%2F')}`,
+    ]) {
       const attempt = await anonymous.get(guess)
       if (attempt.status() === 200) expect(readGps(await attempt.body()), guess).toBeNull()
       else expect(attempt.status(), guess).toBe(404)
     }
   })
 
-  test('a published post\'s image: any cache may keep it but must ask each time (304); once unpublished it is a 404 at once', async ({ databaseUrl }) => {
-    const attachment = await uploadOrThrow(anonymous, posts['unpublished later'], corpusFile(PHOTOS.nikon), 'later.jpg', { authorization: appPassword('author') })
+  test("a published post's image: any cache may keep it but must ask each time (304); once unpublished it is a 404 at once", async ({ databaseUrl }) => {
+    const attachment = await uploadOrThrow(anonymous, posts['unpublished later'], corpusFile(PHOTOS.nikon), 'later.jpg', {
+      authorization: appPassword('author'),
+    })
     const first = await anonymous.get(attachment.url)
     expect(first.status()).toBe(200)
     // no-cache, not max-age: a cache (a CDN, a proxy, the browser) asks again before each use, so it learns at once
@@ -310,8 +320,14 @@ test.describe('uploaded images as visitors load them', () => {
       expect(again.headers().etag, what).toBe(etag)
       expect((await again.body()).length, what).toBe(0)
     }
-    expect((await anonymous.get(attachment.url, { headers: { 'If-None-Match': '"other"', 'If-Modified-Since': lastModified } })).status(), 'If-None-Match decides').toBe(200)
-    expect((await anonymous.get(attachment.url, { headers: { 'If-Modified-Since': new Date(Date.parse(lastModified) - 60_000).toUTCString() } })).status(), 'modified since').toBe(200)
+    expect(
+      (await anonymous.get(attachment.url, { headers: { 'If-None-Match': '"other"', 'If-Modified-Since': lastModified } })).status(),
+      'If-None-Match decides',
+    ).toBe(200)
+    expect(
+      (await anonymous.get(attachment.url, { headers: { 'If-Modified-Since': new Date(Date.parse(lastModified) - 60_000).toUTCString() } })).status(),
+      'modified since',
+    ).toBe(200)
 
     await execSql(databaseUrl, 'UPDATE posts SET status = ? WHERE id = ?', ['draft', posts['unpublished later']])
     // What a cache holding the image asks, and what a client without a copy asks: both are now told there is nothing.
@@ -331,7 +347,7 @@ test.describe('uploaded images as visitors load them', () => {
 
     const hidden = await anonymous.get(attachment.url)
     expect(hidden.status(), 'anonymous').toBe(404)
-    expect(hidden.headers()['cache-control'] ?? '', 'a 404 for a draft\'s image is not cached publicly').not.toMatch(/public/)
+    expect(hidden.headers()['cache-control'] ?? '', "a 404 for a draft's image is not cached publicly").not.toMatch(/public/)
     const missing = await anonymous.get(attachment.url.replace(/\/([^/]+)$/, '/0000aaaa-no-such-file.jpg'))
     expect(missing.status()).toBe(404)
     expect(await hidden.text(), 'a hidden image answers as a missing one').toBe(await missing.text())

@@ -32,7 +32,9 @@ test.describe('OpenAPI', () => {
   test.beforeAll(async ({ request, databaseUrl, uploadsDir, baseURL }) => {
     const places = (...args: string[]) => {
       const run = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'places.mjs'), ...args], {
-        cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: databaseUrl, UPLOADS_DIR: uploadsDir, SITE_URL: baseURL },
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, DATABASE_URL: databaseUrl, UPLOADS_DIR: uploadsDir, SITE_URL: baseURL },
       })
       if (run.status !== 0) throw new Error(`places ${args.join(' ')}: ${run.stderr}`)
       return run.stdout.trim()
@@ -40,7 +42,13 @@ test.describe('OpenAPI', () => {
     places('user', 'create', '--email', EMAIL, '--password', 'openapi-password', '--role', 'editor')
     basic = `Basic ${Buffer.from(`${EMAIL}:${places('app-password', 'create', '--user', EMAIL).split('\n').at(-1)}`).toString('base64')}`
     const file = path.join(uploadsDir, '..', `openapi-${path.basename(uploadsDir)}.geojson`)
-    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'OpenAPI photos', type: 'openapitest', status: 'draft' } }] }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [{ type: 'Feature', geometry: null, properties: { title: 'OpenAPI photos', type: 'openapitest', status: 'draft' } }],
+      }),
+    )
     postId = Number(places('import', file, '--author', EMAIL))
     places('media', 'import', '--post', String(postId), path.join(ROOT, 'test', 'fixtures', 'exif', 'exr_noexif.jpg'))
 
@@ -66,7 +74,9 @@ test.describe('OpenAPI', () => {
     for (const [name, header] of Object.entries(documented!.headers ?? {})) {
       const validateHeader = ajv.compile(header.schema)
       const value = response.headers()[name.toLowerCase()]
-      expect(validateHeader(value), `${method.toUpperCase()} ${pathKey} ${status} header ${name}: ${value} (${ajv.errorsText(validateHeader.errors)})`).toBe(true)
+      expect(validateHeader(value), `${method.toUpperCase()} ${pathKey} ${status} header ${name}: ${value} (${ajv.errorsText(validateHeader.errors)})`).toBe(
+        true,
+      )
     }
     const [mediaType, content] = Object.entries(documented!.content ?? {})[0] ?? []
     if (!content) return expect(await response.body()).toHaveLength(0)
@@ -114,7 +124,10 @@ test.describe('OpenAPI', () => {
     await check('/places/v1/attachment-exif-gps/{id}', 'get', await request.get(gps, { headers: { Authorization: basic } }))
 
     const upload = (file: Buffer, query = `post=${postId}`, headers: Record<string, string> = { Authorization: basic }) =>
-      request.post(`/places/v1/media?${query}`, { data: file, headers: { 'Content-Disposition': 'attachment; filename="photo.jpg"', 'Content-Type': 'image/jpeg', ...headers } })
+      request.post(`/places/v1/media?${query}`, {
+        data: file,
+        headers: { 'Content-Disposition': 'attachment; filename="photo.jpg"', 'Content-Type': 'image/jpeg', ...headers },
+      })
     const jpeg = readFileSync(path.join(ROOT, 'test', 'fixtures', 'exif', 'gox_gps.jpg'))
     const created = await upload(jpeg)
     await check('/places/v1/media', 'post', created)
@@ -139,16 +152,28 @@ test.describe('OpenAPI', () => {
     await check('/ogc/collections/{collectionId}/items/{featureId}', 'get', await request.get('/ogc/collections/post/items/999999'))
 
     const documented = Object.entries(document.paths).flatMap(([p, item]) =>
-      operationsOf(item).flatMap(([method, op]) => Object.keys(op.responses).filter((s) => s !== '413').map((s) => `${method} ${p} ${s}`)))
+      operationsOf(item).flatMap(([method, op]) =>
+        Object.keys(op.responses)
+          .filter((s) => s !== '413')
+          .map((s) => `${method} ${p} ${s}`),
+      ),
+    )
     expect([...checked].sort()).toEqual(documented.sort())
   })
 
   test('GET /places/v1 is the namespace index WordPress gives, listing every route', async ({ request, baseURL }) => {
     for (const prefix of ['', '/wp-json']) {
-      const index = (await (await request.get(`${prefix}/places/v1`)).json()) as { namespace: string; routes: Record<string, { methods: string[]; endpoints: { args: Record<string, { default?: unknown }> }[] }>; _links: { up: { href: string }[] } }
+      const index = (await (await request.get(`${prefix}/places/v1`)).json()) as {
+        namespace: string
+        routes: Record<string, { methods: string[]; endpoints: { args: Record<string, { default?: unknown }> }[] }>
+        _links: { up: { href: string }[] }
+      }
       expect(index.namespace).toBe('places/v1')
       expect(Object.keys(index.routes).sort()).toEqual(
-        Object.keys(document.paths).filter((p) => p.startsWith('/places/v1')).map((p) => p.replace(/\{(\w+)\}/g, '(?P<$1>[\\d]+)')).sort(),
+        Object.keys(document.paths)
+          .filter((p) => p.startsWith('/places/v1'))
+          .map((p) => p.replace(/\{(\w+)\}/g, '(?P<$1>[\\d]+)'))
+          .sort(),
       )
       expect(index.routes['/places/v1/geojson/(?P<id>[\\d]+)']!.methods).toEqual(['GET'])
       expect(index.routes['/places/v1/geojson']!.endpoints[0]!.args.posts_per_page!.default).toBe('50')
@@ -169,7 +194,10 @@ test.describe('OpenAPI', () => {
           // Without credentials: a protected route answers 401 where it exists, a missing one 404.
           const response = await request.fetch(url, { method, ...(method === 'post' ? { data: Buffer.from('x') } : {}) })
           const named = servers.includes(`${baseURL}${prefix}`)
-          expect(response.status() !== 404, `${method.toUpperCase()} ${url}: ${response.status()}, ${named ? 'a server the document names' : 'no server the document names'}`).toBe(named)
+          expect(
+            response.status() !== 404,
+            `${method.toUpperCase()} ${url}: ${response.status()}, ${named ? 'a server the document names' : 'no server the document names'}`,
+          ).toBe(named)
         }
       }
     }

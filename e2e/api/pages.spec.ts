@@ -124,11 +124,15 @@ test.describe('what the public sees of a location', () => {
     // A post type of its own, whose map is /?post_type=…: the other tests compare the `post` collection with the fixtures.
     const type = `filtertest${run}`
     const point = { type: 'Point' as const, coordinates: [7.44, 46.95] as [number, number] }
-    await importPosts(server, [
-      { type: 'Feature', geometry: point, properties: { type, title: `Draft in a secret ${run}`, status: 'draft', categories: [`Draft plans ${run}`] } },
-      { type: 'Feature', geometry: point, properties: { type, title: `Hidden in a secret ${run}`, geo_public: false, categories: [`Hidden trips ${run}`] } },
-      { type: 'Feature', geometry: point, properties: { type, title: `Public ${run}`, categories: [`Shown ${run} > Bern ${run}`] } },
-    ], author)
+    await importPosts(
+      server,
+      [
+        { type: 'Feature', geometry: point, properties: { type, title: `Draft in a secret ${run}`, status: 'draft', categories: [`Draft plans ${run}`] } },
+        { type: 'Feature', geometry: point, properties: { type, title: `Hidden in a secret ${run}`, geo_public: false, categories: [`Hidden trips ${run}`] } },
+        { type: 'Feature', geometry: point, properties: { type, title: `Public ${run}`, categories: [`Shown ${run} > Bern ${run}`] } },
+      ],
+      author,
+    )
     const html = decodeHtml(await (await request.get(`${baseURL}/?post_type=${type}`)).text())
     expect(html).toContain(`Bern ${run}`)
     expect(html, 'the parent of a category with public places').toContain(`Shown ${run}`)

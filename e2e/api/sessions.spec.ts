@@ -29,7 +29,12 @@ async function execute(databaseUrl: string, sql: string, value: string | number)
   }
 }
 
-test('a demoted or deleted user loses their rights at once, whatever session or password they hold', async ({ playwright, baseURL, databaseUrl, uploadsDir }) => {
+test('a demoted or deleted user loses their rights at once, whatever session or password they hold', async ({
+  playwright,
+  baseURL,
+  databaseUrl,
+  uploadsDir,
+}) => {
   test.setTimeout(120_000)
   const server = { databaseUrl, uploadsDir, baseURL: baseURL! }
   const run = runId()
@@ -38,14 +43,18 @@ test('a demoted or deleted user loses their rights at once, whatever session or 
   const owner = `session-owner-${run}@e2e.test`
   await createUser(server, email, password, 'editor')
   await createUser(server, owner, `owner-password-${run}`, 'author')
-  const [postId] = await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title: `Session target ${run}`, type: 'sessiontest', status: 'draft' } }], owner)
+  const [postId] = await importPosts(
+    server,
+    [{ type: 'Feature', geometry: null, properties: { title: `Session target ${run}`, type: 'sessiontest', status: 'draft' } }],
+    owner,
+  )
   await places(server, 'media', 'import', '--post', String(postId), path.join(__dirname, '..', '..', 'test', 'fixtures', 'exif', 'gox_gps.jpg'))
   const appPassword = (await places(server, 'app-password', 'create', '--user', email)).trim().split('\n').at(-1)!
 
   const session = await signInOrThrow(playwright.request, baseURL!, email, password)
   const route = `/places/v1/attachment-exif-gps/${postId}`
   const withPassword = { headers: { Authorization: basic(email, appPassword) } }
-  expect((await session.get(route)).status(), 'an editor edits another\'s draft').toBe(200)
+  expect((await session.get(route)).status(), "an editor edits another's draft").toBe(200)
   expect((await session.get(route, withPassword)).status()).toBe(200)
 
   await execute(databaseUrl, 'UPDATE "users" SET "role" = \'subscriber\' WHERE "email" = ?', email)
@@ -65,7 +74,12 @@ async function hasSession(context: APIRequestContext): Promise<boolean> {
   return ((await (await context.get('/api/auth/session')).json()) as { user?: unknown }).user !== undefined
 }
 
-test('sessions end at once on a new password, on "sign out everywhere", and with a user made anew; application passwords stay', async ({ playwright, baseURL, databaseUrl, uploadsDir }) => {
+test('sessions end at once on a new password, on "sign out everywhere", and with a user made anew; application passwords stay', async ({
+  playwright,
+  baseURL,
+  databaseUrl,
+  uploadsDir,
+}) => {
   test.setTimeout(120_000)
   const server = { databaseUrl, uploadsDir, baseURL: baseURL! }
   const run = runId()

@@ -44,18 +44,27 @@ test('an email or password too large to be real is refused before any work; the 
   // The attack that took the server past its heap: 200 sign-ins with 5 MB emails. Refused on their length alone.
   const huge = `${'a'.repeat(5 * 1024 * 1024)}@e2e.test`
   const start = performance.now()
-  const answers = await mapLimit(Array.from({ length: 200 }, (_, i) => i), 8, () => client.signIn(huge, 'password', { csrfToken }))
+  const answers = await mapLimit(
+    Array.from({ length: 200 }, (_, i) => i),
+    8,
+    () => client.signIn(huge, 'password', { csrfToken }),
+  )
   const seconds = (performance.now() - start) / 1000
   // 413, or (the server closing the connection on a body it will not read) no answer at all; never a sign-in.
   for (const answer of answers) expect([0, 413], answer.text.slice(0, 200)).toContain(answer.status)
   for (const answer of answers.filter((a) => a.status === 413)) expect(answer.error).toBe('The email address or password is too long.')
   expect(answers.filter((a) => a.status === 413).length, 'most are answered').toBeGreaterThan(100)
   expect(seconds, 'refused without reading: 1 GB sent in').toBeLessThan(60)
-  console.log(`200 sign-ins with 5 MB emails refused in ${seconds.toFixed(1)} s (${answers.filter((a) => a.status === 413).length} answered 413, the others closed)`)
+  console.log(
+    `200 sign-ins with 5 MB emails refused in ${seconds.toFixed(1)} s (${answers.filter((a) => a.status === 413).length} answered 413, the others closed)`,
+  )
 
   // Within the form's size but over the limits (254, 1,024): refused as wrong, and never counted. (Counted, the
   // fourth failure for one email would make the next attempt wait.)
-  for (const [email, password] of [[`${'b'.repeat(300)}@e2e.test`, 'password'], [owner.email, 'p'.repeat(1025)]] as const) {
+  for (const [email, password] of [
+    [`${'b'.repeat(300)}@e2e.test`, 'password'],
+    [owner.email, 'p'.repeat(1025)],
+  ] as const) {
     for (let i = 0; i < 6; i++) {
       const attempt = await client.signIn(email, password, { csrfToken })
       expect(attempt.status, `attempt ${i + 1} with a ${email.length}-character email`).toBe(401)
@@ -63,13 +72,20 @@ test('an email or password too large to be real is refused before any work; the 
     }
   }
   // A sign-in body that does not say its length is not read at all.
-  const chunked = await client.request('POST', '/api/auth/callback/credentials', { headers: { 'Transfer-Encoding': 'chunked', 'Content-Type': 'application/x-www-form-urlencoded' }, body: undefined })
+  const chunked = await client.request('POST', '/api/auth/callback/credentials', {
+    headers: { 'Transfer-Encoding': 'chunked', 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: undefined,
+  })
   expect(chunked.status).toBe(411)
 
   // HTTP Basic: a header too long to hold credentials is a 401 at once.
   const route = '/places/v1/attachment-exif-gps/1'
   const appPassword = await createAppPassword(server, other.email, `abuse-${run}`)
-  for (const value of [`Basic ${'QUFB'.repeat(3000)}`, basic(other.email, `${appPassword}${'x'.repeat(1025)}`), basic(`${'c'.repeat(255)}@e2e.test`, appPassword)]) {
+  for (const value of [
+    `Basic ${'QUFB'.repeat(3000)}`,
+    basic(other.email, `${appPassword}${'x'.repeat(1025)}`),
+    basic(`${'c'.repeat(255)}@e2e.test`, appPassword),
+  ]) {
     const response = await client.request('GET', route, { headers: { Authorization: value } })
     expect(response.status, value.slice(0, 40)).toBe(401)
     expect(JSON.parse(response.text).code).toBe('rest_invalid_credentials')
@@ -128,7 +144,11 @@ test('a client naming other addresses in X-Forwarded-For is still one client, wi
   // the budget is not about to refill before the next request arrives).
   if (retryAfter >= 2) {
     expectThrottled(await client.signIn(other.email, other.password, { csrfToken, headers: spoof() }), TOO_MANY_FAILURES, 'the right password')
-    expectThrottled(await client.signIn(other.email, other.password, { csrfToken, headers: { 'X-Forwarded-For': '127.0.0.1' } }), TOO_MANY_FAILURES, 'claiming to be 127.0.0.1')
+    expectThrottled(
+      await client.signIn(other.email, other.password, { csrfToken, headers: { 'X-Forwarded-For': '127.0.0.1' } }),
+      TOO_MANY_FAILURES,
+      'claiming to be 127.0.0.1',
+    )
     // A stranger who spent the address's budget does not lock out the owner's browser at the same address.
     const owners = await ownersBrowser.signIn(other.email, other.password)
     expect(owners.ok, `the owner's browser at the spent address: ${owners.status} ${owners.url}`).toBe(true)
@@ -171,7 +191,10 @@ test("strangers who lock an account out do not lock out its owner's browser", as
   // The right password from a browser without the cookie is held too, and so is one with a forged cookie.
   expectThrottled(await at(18).signIn(email, password), TOO_MANY_FAILURES, 'the right password, no device cookie')
   const forged = at(18)
-  forged.cookies.set('places-device', browser.cookies.get('places-device')!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))
+  forged.cookies.set(
+    'places-device',
+    browser.cookies.get('places-device')!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+  )
   expectThrottled(await forged.signIn(email, password), TOO_MANY_FAILURES, 'a forged device cookie')
   // The owner's browser is not: a typo of its own, then the right password, at once.
   const typo = await browser.signIn(email, 'a typo')

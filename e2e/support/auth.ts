@@ -60,13 +60,7 @@ export async function openSignIn(request: APIRequest, baseURL: string): Promise<
 }
 
 /** Signs in once, in a fresh context (see openSignIn). */
-export async function signIn(
-  request: APIRequest,
-  baseURL: string,
-  email: string,
-  password: string,
-  headers: Record<string, string> = {},
-): Promise<SignIn> {
+export async function signIn(request: APIRequest, baseURL: string, email: string, password: string, headers: Record<string, string> = {}): Promise<SignIn> {
   return (await openSignIn(request, baseURL)).submit(email, password, headers)
 }
 

@@ -169,7 +169,10 @@ export async function execSql(databaseUrl: string, sql: string, params: (string 
     const client = new pg.Client({ connectionString: databaseUrl })
     await client.connect()
     try {
-      await client.query(sql.replace(/\?/g, () => `$${++n}`), params)
+      await client.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        params,
+      )
     } finally {
       await client.end()
     }

@@ -39,7 +39,10 @@ export function places(server: ServerEnv, ...args: string[]): Promise<string> {
 }
 
 function lines(text: string): string[] {
-  return text.split('\n').map((line) => line.trim()).filter(Boolean)
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
 }
 
 /** `fn` over `items`, at most `limit` at a time (each CLI run is a second of CPU; the machine has two cores). */
@@ -76,8 +79,15 @@ export type ImportFeature = {
   type: 'Feature'
   geometry: { type: 'Point'; coordinates: [number, number] } | null
   properties: {
-    title: string; type?: string; status?: string; date?: string; author?: string; slug?: string
-    address?: string; geo_public?: boolean; categories?: string[]
+    title: string
+    type?: string
+    status?: string
+    date?: string
+    author?: string
+    slug?: string
+    address?: string
+    geo_public?: boolean
+    categories?: string[]
   }
 }
 

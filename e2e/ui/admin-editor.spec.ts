@@ -23,10 +23,13 @@ test('a photo’s GPS becomes the post’s location: upload with progress, impor
   const upload = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: 'gox_gps.jpg' })
   const progress = upload.getByRole('progressbar', { name: 'Upload of gox_gps.jpg' })
   await expect
-    .poll(async () => {
-      const [value, max] = await Promise.all([progress.getAttribute('value'), progress.getAttribute('max')])
-      return Number(value) > 0 && Number(value) < Number(max)
-    }, { message: 'the progress bar shows a part of the file sent', intervals: [50] })
+    .poll(
+      async () => {
+        const [value, max] = await Promise.all([progress.getAttribute('value'), progress.getAttribute('max')])
+        return Number(value) > 0 && Number(value) < Number(max)
+      },
+      { message: 'the progress bar shows a part of the file sent', intervals: [50] },
+    )
     .toBe(true)
   await expect(upload).toContainText('Uploaded', { timeout: 15_000 })
   expect(await progress.getAttribute('value')).toBe(await progress.getAttribute('max'))
@@ -67,7 +70,8 @@ test('a photo’s GPS becomes the post’s location: upload with progress, impor
   // …and on the home page, where it lists places by title (it is being rebuilt around the map: checked when it does).
   await page.goto('/')
   const onHome = page.getByRole('link', { name: title })
-  if ((await onHome.count()) > 0) await expect(onHome.first()).toHaveAttribute('href', new RegExp(`/post/${encodeURIComponent(feature.properties.url.split('/').at(-1)!)}$`))
+  if ((await onHome.count()) > 0)
+    await expect(onHome.first()).toHaveAttribute('href', new RegExp(`/post/${encodeURIComponent(feature.properties.url.split('/').at(-1)!)}$`))
   await page.goto(feature.properties.url)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
 })
@@ -81,7 +85,9 @@ test('photos without GPS: the editor says how many were looked at and changes no
   await expect(page.getByRole('list', { name: 'Photos, in order' }).getByRole('listitem')).toHaveCount(2)
 
   await page.getByRole('button', { name: 'Import location from media' }).click()
-  await expect(page.getByRole('status').filter({ hasText: 'No photo of this post has GPS data: 2 photos were looked at. The location was not changed.' })).toBeVisible()
+  await expect(
+    page.getByRole('status').filter({ hasText: 'No photo of this post has GPS data: 2 photos were looked at. The location was not changed.' }),
+  ).toBeVisible()
   await expect(page.getByLabel('Latitude')).toHaveValue('48.8584')
   await expect(page.getByLabel('Longitude')).toHaveValue('2.2945')
   await expect(page.getByText('Unsaved changes.')).toHaveCount(0)
@@ -110,7 +116,11 @@ test('photos in order, renamed and removed; import asks before replacing a locat
   const id = await createPost(page, uniqueTitle('Ordered photos'))
   await uploadPhotos(page, 'exr_noexif.jpg', 'gox_gps.jpg', 'gox_gps-2000-scaled.jpg')
   const photos = page.getByRole('list', { name: 'Photos, in order' })
-  const titles = () => photos.getByRole('listitem').getByRole('img').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('alt')))
+  const titles = () =>
+    photos
+      .getByRole('listitem')
+      .getByRole('img')
+      .evaluateAll((imgs) => imgs.map((img) => img.getAttribute('alt')))
   await expect.poll(titles).toEqual(['exr_noexif', 'gox_gps', 'gox_gps-2000-scaled'])
 
   // The last one first: it is now the first photo with GPS.

@@ -17,8 +17,9 @@ type DemoFeature = {
   properties: { title: string; type?: string; status?: string; geo_public?: boolean; categories?: string[] }
 }
 const demo: DemoFeature[] = JSON.parse(readFileSync(path.join(ROOT, 'prisma', 'demo', 'places.geojson'), 'utf8')).features
-const demoPlaces = demo.filter((f) => f.geometry && (f.properties.type ?? 'post') === 'post'
-  && (f.properties.status ?? 'publish') === 'publish' && f.properties.geo_public !== false)
+const demoPlaces = demo.filter(
+  (f) => f.geometry && (f.properties.type ?? 'post') === 'post' && (f.properties.status ?? 'publish') === 'publish' && f.properties.geo_public !== false,
+)
 
 test.beforeEach(async ({ page }) => {
   await page.route(/tile\.openstreetmap\.org/, (route) => route.abort('internetdisconnected'))
@@ -152,14 +153,17 @@ test('the address keeps the view and the category: a link reopens the same map',
   // Let the view settle (choosing a category fits its places: a move, which writes the address and loads its view
   // again), then take the link: settled is loaded, not moving, and the same address at two polls in a row.
   let previous = ''
-  await expect.poll(async () => {
-    const url = page.url()
-    const settled = url === previous
-      && await page.locator('.map-app[data-ready="true"]').count() === 1
-      && await page.locator('.leaflet-pan-anim, .leaflet-zoom-anim').count() === 0
-    previous = url
-    return settled
-  }).toBe(true)
+  await expect
+    .poll(async () => {
+      const url = page.url()
+      const settled =
+        url === previous &&
+        (await page.locator('.map-app[data-ready="true"]').count()) === 1 &&
+        (await page.locator('.leaflet-pan-anim, .leaflet-zoom-anim').count()) === 0
+      previous = url
+      return settled
+    })
+    .toBe(true)
   const link = page.url()
   const params = new URL(link).searchParams
   expect([...params.keys()].sort()).toEqual(['category', 'lat', 'lng', 'zoom'])
@@ -179,18 +183,27 @@ test('the address keeps the view and the category: a link reopens the same map',
   await keep(page, testInfo, 'map-category')
 })
 
-test('titles and addresses are text, never markup: Ben & Jerry\'s, and a <script> title', async ({ page, databaseUrl }, testInfo) => {
+test("titles and addresses are text, never markup: Ben & Jerry's, and a <script> title", async ({ page, databaseUrl }, testInfo) => {
   // A post type of this test's own, so that no other test of the shared server sees the post.
   const postType = `map-${Date.now().toString(36)}`
   const title = `<script>window.__mapXss = 1</script><img src=x onerror="window.__mapXss = 2"> & "Co"`
-  const address = '<b>1 Rue de l\'Église</b> & fils'
+  const address = "<b>1 Rue de l'Église</b> & fils"
   const dir = await mkdtemp(path.join(tmpdir(), 'places-e2e-map-'))
   try {
     const file = path.join(dir, 'xss.geojson')
-    await writeFile(file, JSON.stringify({
-      type: 'FeatureCollection',
-      features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [6.1432, 46.2044] }, properties: { title, address, type: postType, slug: 'markup-title' } }],
-    }))
+    await writeFile(
+      file,
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [
+          {
+            type: 'Feature',
+            geometry: { type: 'Point', coordinates: [6.1432, 46.2044] },
+            properties: { title, address, type: postType, slug: 'markup-title' },
+          },
+        ],
+      }),
+    )
     await promisify(execFile)(process.execPath, [path.join(ROOT, 'bin', 'places.mjs'), 'import', file], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: '1' },
@@ -213,16 +226,19 @@ test('titles and addresses are text, never markup: Ben & Jerry\'s, and a <script
 
   await openMap(page, '?zoom=14&lat=44.3537&lng=-72.7397')
   const ben = page.locator('.place-list li').filter({ hasText: 'Ben & Jerry' })
-  await expect(ben.locator('a')).toHaveText('Ben & Jerry\'s Factory')
+  await expect(ben.locator('a')).toHaveText("Ben & Jerry's Factory")
   await ben.getByRole('button').click()
-  await expect(popupLink(page)).toHaveText('Ben & Jerry\'s Factory')
+  await expect(popupLink(page)).toHaveText("Ben & Jerry's Factory")
 })
 
 test('without map tiles the map still works: markers, popups, the list, and a notice', async ({ page }, testInfo) => {
   const failed: string[] = []
   page.on('requestfailed', (request) => failed.push(request.url()))
   await openMap(page, '?zoom=13&lat=51.5072&lng=-0.1276')
-  expect(failed.some((url) => /tile\.openstreetmap\.org/.test(url)), 'tiles were asked for, and failed').toBe(true)
+  expect(
+    failed.some((url) => /tile\.openstreetmap\.org/.test(url)),
+    'tiles were asked for, and failed',
+  ).toBe(true)
   await expect(page.getByText('The background map could not be loaded')).toBeVisible()
   const marker = await zoomToAPlace(page)
   await page.mouse.click(marker.x, marker.y)

@@ -47,10 +47,11 @@ test('a signed-in session counts for nothing in an upload another site sends', a
   await signIn(page, 'editor')
   const postId = await createPost(page, uniqueTitle('CSRF target'))
   const cookies = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ')
-  const upload = (origin: string) => page.request.post(`/places/v1/media?post=${postId}`, {
-    data: readFileSync(photo('exr_noexif.jpg')),
-    headers: { Cookie: cookies, Origin: origin, 'Content-Type': 'image/jpeg', 'Content-Disposition': 'attachment; filename="csrf.jpg"' },
-  })
+  const upload = (origin: string) =>
+    page.request.post(`/places/v1/media?post=${postId}`, {
+      data: readFileSync(photo('exr_noexif.jpg')),
+      headers: { Cookie: cookies, Origin: origin, 'Content-Type': 'image/jpeg', 'Content-Disposition': 'attachment; filename="csrf.jpg"' },
+    })
   expect((await upload('https://evil.example')).status()).toBe(401)
   expect((await upload(baseURL!)).status()).toBe(201)
 })

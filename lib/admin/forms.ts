@@ -28,19 +28,22 @@ export const idSchema = z.number().int().positive().max(2_147_483_647)
 
 /** A coordinate typed into a text field: empty for none, else a number within `range`. */
 function coordinateField(range: z.ZodNumber, bounds: string) {
-  return z.string().trim().transform((text, ctx) => {
-    if (text === '') return null
-    const value = Number(text)
-    if (!Number.isFinite(value)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a number, e.g. 48.8584' })
-      return z.NEVER
-    }
-    if (!range.safeParse(value).success) {
-      ctx.addIssue({ code: 'custom', message: `must be between ${bounds}` })
-      return z.NEVER
-    }
-    return value
-  })
+  return z
+    .string()
+    .trim()
+    .transform((text, ctx) => {
+      if (text === '') return null
+      const value = Number(text)
+      if (!Number.isFinite(value)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a number, e.g. 48.8584' })
+        return z.NEVER
+      }
+      if (!range.safeParse(value).success) {
+        ctx.addIssue({ code: 'custom', message: `must be between ${bounds}` })
+        return z.NEVER
+      }
+      return value
+    })
 }
 
 /** A latitude or longitude field as typed: null when empty. */

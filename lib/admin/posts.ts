@@ -1,7 +1,14 @@
 import 'server-only'
 import {
-  canCreatePosts, canDeletePost, canEditPost, canManageCategories, canSetPostStatus, editablePostStatuses, STATUSES_NEEDING_PUBLISH,
-  type Actor, type PostForCapability,
+  canCreatePosts,
+  canDeletePost,
+  canEditPost,
+  canManageCategories,
+  canSetPostStatus,
+  editablePostStatuses,
+  STATUSES_NEEDING_PUBLISH,
+  type Actor,
+  type PostForCapability,
 } from '../auth/capabilities'
 import { containsIgnoringCase, getDb, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
@@ -46,7 +53,12 @@ function hasEffectiveStatus(statuses: string[]): Prisma.PostWhereInput {
 /** Exactly the posts `actor` may edit, as a query: the statuses come from canEditPost itself. */
 function editableBy(actor: Actor): Prisma.PostWhereInput {
   const { own, others } = editablePostStatuses(actor, STATUSES)
-  return { OR: [{ authorId: actor.id, ...hasEffectiveStatus(own) }, { authorId: { not: actor.id }, ...hasEffectiveStatus(others) }] }
+  return {
+    OR: [
+      { authorId: actor.id, ...hasEffectiveStatus(own) },
+      { authorId: { not: actor.id }, ...hasEffectiveStatus(others) },
+    ],
+  }
 }
 
 /** The admin's list of posts: only those `actor` may edit, newest first, filtered and one page of them. */
@@ -70,7 +82,14 @@ export async function listEditablePosts(actor: Actor, filters: PostListFilters):
     skip: (page - 1) * POSTS_PER_PAGE,
     take: POSTS_PER_PAGE,
     select: {
-      id: true, title: true, type: true, status: true, publishedAt: true, latitude: true, longitude: true, locationPublic: true,
+      id: true,
+      title: true,
+      type: true,
+      status: true,
+      publishedAt: true,
+      latitude: true,
+      longitude: true,
+      locationPublic: true,
       author: { select: { name: true, email: true } },
       _count: { select: { attachments: true } },
     },
@@ -135,8 +154,20 @@ export type PostEditorContext = {
 }
 
 const EDITABLE_SELECT = {
-  id: true, title: true, content: true, status: true, statusBeforeTrash: true, type: true, slug: true, publishedAt: true,
-  address: true, locationPublic: true, latitude: true, longitude: true, authorId: true, modifiedAt: true,
+  id: true,
+  title: true,
+  content: true,
+  status: true,
+  statusBeforeTrash: true,
+  type: true,
+  slug: true,
+  publishedAt: true,
+  address: true,
+  locationPublic: true,
+  latitude: true,
+  longitude: true,
+  authorId: true,
+  modifiedAt: true,
   author: { select: { name: true, email: true } },
   categories: { select: { categoryId: true } },
 } as const satisfies Prisma.PostSelect
@@ -180,7 +211,10 @@ export async function findEditablePost(actor: Actor, id: number): Promise<PostEd
 
 /** The first free slug for `wanted` among the posts of `type` other than `exceptId` (lib/slugs.ts's rule). */
 async function freePostSlug(tx: Tx, type: string, wanted: string, exceptId?: number): Promise<string> {
-  const rows = await tx.post.findMany({ where: { type, slug: { startsWith: slugBase(wanted) }, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { slug: true } })
+  const rows = await tx.post.findMany({
+    where: { type, slug: { startsWith: slugBase(wanted) }, ...(exceptId ? { id: { not: exceptId } } : {}) },
+    select: { slug: true },
+  })
   const taken = new Set(rows.map((row) => row.slug))
   return freeSlug(wanted, (slug) => taken.has(slug))
 }
@@ -207,7 +241,8 @@ export async function createDraft(actor: Actor, { title, type }: { title: string
       tx.post.create({
         data: { title, type, slug: await freePostSlug(tx, type, title), status: 'draft', publishedAt: new Date(), authorId: actor.id },
         select: { id: true },
-      }))
+      }),
+    )
     return post.id
   })
 }
@@ -233,44 +268,46 @@ async function lockPostForChange(tx: Tx, id: number): Promise<PostForCapability 
 
 /** Saves the editor's form. Who may edit the post as it is now decides; publishing also needs publish_posts. */
 export async function updatePost(actor: Actor, id: number, input: PostInput): Promise<PostEditorContext> {
-  const row = await withSlugConflictAsFieldError(() => transaction(async (tx) => {
-    const current = await lockPostForChange(tx, id)
-    if (!canEditPost(actor, current) || !current) throw forbidden()
-    const statusChanges = input.status !== current.status
-    if (statusChanges && !canSetPostStatus(actor, input.status)) {
-      throw (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(input.status) ? cannotPublish(input.status) : forbidden()
-    }
-    // Trashing is deleting in WordPress's terms; the status it had is kept for restoring and for canEditPost.
-    if (statusChanges && input.status === 'trash' && !canDeletePost(actor, current)) throw forbidden()
-    const statusBeforeTrash = input.status !== 'trash' ? null : current.status === 'trash' ? current.statusBeforeTrash : current.status
+  const row = await withSlugConflictAsFieldError(() =>
+    transaction(async (tx) => {
+      const current = await lockPostForChange(tx, id)
+      if (!canEditPost(actor, current) || !current) throw forbidden()
+      const statusChanges = input.status !== current.status
+      if (statusChanges && !canSetPostStatus(actor, input.status)) {
+        throw (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(input.status) ? cannotPublish(input.status) : forbidden()
+      }
+      // Trashing is deleting in WordPress's terms; the status it had is kept for restoring and for canEditPost.
+      if (statusChanges && input.status === 'trash' && !canDeletePost(actor, current)) throw forbidden()
+      const statusBeforeTrash = input.status !== 'trash' ? null : current.status === 'trash' ? current.statusBeforeTrash : current.status
 
-    const known = await tx.category.findMany({ where: { id: { in: input.categoryIds } }, select: { id: true } })
-    if (known.length !== new Set(input.categoryIds).size) throw invalidParams({ categoryIds: 'names a category that no longer exists; reload the page' })
-    const created = await resolveCategoryPaths(tx, input.newCategories, { mayCreate: canManageCategories(actor) })
-    const categoryIds = [...new Set([...input.categoryIds, ...created.values()])]
-    await tx.postCategory.deleteMany({ where: { postId: id, categoryId: { notIn: categoryIds } } })
-    const kept = await tx.postCategory.findMany({ where: { postId: id }, select: { categoryId: true } })
-    const keptIds = new Set(kept.map((link) => link.categoryId))
-    await tx.postCategory.createMany({ data: categoryIds.filter((c) => !keptIds.has(c)).map((categoryId) => ({ postId: id, categoryId })) })
-    return tx.post.update({
-      where: { id },
-      select: EDITABLE_SELECT,
-      data: {
-        title: input.title,
-        content: input.content,
-        status: input.status,
-        statusBeforeTrash,
-        type: input.type,
-        slug: await freePostSlug(tx, input.type, input.slug || input.title, id),
-        publishedAt: input.date,
-        address: input.address,
-        locationPublic: input.locationPublic,
-        latitude: input.latitude,
-        longitude: input.longitude,
-        modifiedAt: new Date(),
-      },
-    })
-  }))
+      const known = await tx.category.findMany({ where: { id: { in: input.categoryIds } }, select: { id: true } })
+      if (known.length !== new Set(input.categoryIds).size) throw invalidParams({ categoryIds: 'names a category that no longer exists; reload the page' })
+      const created = await resolveCategoryPaths(tx, input.newCategories, { mayCreate: canManageCategories(actor) })
+      const categoryIds = [...new Set([...input.categoryIds, ...created.values()])]
+      await tx.postCategory.deleteMany({ where: { postId: id, categoryId: { notIn: categoryIds } } })
+      const kept = await tx.postCategory.findMany({ where: { postId: id }, select: { categoryId: true } })
+      const keptIds = new Set(kept.map((link) => link.categoryId))
+      await tx.postCategory.createMany({ data: categoryIds.filter((c) => !keptIds.has(c)).map((categoryId) => ({ postId: id, categoryId })) })
+      return tx.post.update({
+        where: { id },
+        select: EDITABLE_SELECT,
+        data: {
+          title: input.title,
+          content: input.content,
+          status: input.status,
+          statusBeforeTrash,
+          type: input.type,
+          slug: await freePostSlug(tx, input.type, input.slug || input.title, id),
+          publishedAt: input.date,
+          address: input.address,
+          locationPublic: input.locationPublic,
+          latitude: input.latitude,
+          longitude: input.longitude,
+          modifiedAt: new Date(),
+        },
+      })
+    }),
+  )
   return editorContext(actor, row)
 }
 

@@ -52,7 +52,9 @@ export async function changeUserRole(actor: Actor, userId: number, role: Role): 
     if (user.role === 'administrator' && role !== 'administrator') {
       const administrators = await tx.user.count({ where: { role: 'administrator' } })
       if (administrators <= 1) {
-        throw new ApiError('last_administrator', 'This is the last administrator: make another user an administrator first.', 409, { params: { role: 'must stay administrator: there is no other' } })
+        throw new ApiError('last_administrator', 'This is the last administrator: make another user an administrator first.', 409, {
+          params: { role: 'must stay administrator: there is no other' },
+        })
       }
     }
     await tx.user.update({ where: { id: userId }, data: { role } })

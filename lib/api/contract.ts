@@ -66,8 +66,10 @@ export function mapCollectionOf<F extends z.ZodType>(feature: F) {
     features: z.array(feature),
   })
 }
-export const mapCollectionSchema = mapCollectionOf(z.union([placeFeatureSchema, clusterFeatureSchema]))
-  .meta({ id: 'MapCollection', description: 'With bbox: places; with cluster=true: clusters and places' })
+export const mapCollectionSchema = mapCollectionOf(z.union([placeFeatureSchema, clusterFeatureSchema])).meta({
+  id: 'MapCollection',
+  description: 'With bbox: places; with cluster=true: clusters and places',
+})
 export type MapCollection<F> = Omit<z.output<typeof mapCollectionSchema>, 'features'> & { features: F[] }
 
 /** docs/api.md, Types in the attachment GPS result. */
@@ -134,9 +136,7 @@ export const ogcLinkSchema = z
   .meta({ id: 'OgcLink' })
 export type OgcLink = z.output<typeof ogcLinkSchema>
 
-export const ogcLandingPageSchema = z
-  .strictObject({ title: z.string(), description: z.string(), links: z.array(ogcLinkSchema) })
-  .meta({ id: 'OgcLandingPage' })
+export const ogcLandingPageSchema = z.strictObject({ title: z.string(), description: z.string(), links: z.array(ogcLinkSchema) }).meta({ id: 'OgcLandingPage' })
 export type OgcLandingPage = z.output<typeof ogcLandingPageSchema>
 
 export const ogcConformanceSchema = z.strictObject({ conformsTo: z.array(z.url()) }).meta({ id: 'OgcConformance' })
@@ -155,9 +155,7 @@ export const ogcCollectionSchema = z
   .meta({ id: 'OgcCollection' })
 export type OgcCollection = z.output<typeof ogcCollectionSchema>
 
-export const ogcCollectionsSchema = z
-  .strictObject({ links: z.array(ogcLinkSchema), collections: z.array(ogcCollectionSchema) })
-  .meta({ id: 'OgcCollections' })
+export const ogcCollectionsSchema = z.strictObject({ links: z.array(ogcLinkSchema), collections: z.array(ogcCollectionSchema) }).meta({ id: 'OgcCollections' })
 export type OgcCollections = z.output<typeof ogcCollectionsSchema>
 
 export const ogcFeatureSchema = z

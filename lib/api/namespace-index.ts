@@ -20,11 +20,19 @@ export function getNamespaceIndex(config: Pick<Config, 'siteUrl' | 'sharedCacheS
       methods: operations.map((o) => o.method),
       endpoints: operations.map(({ method, operation }) => ({
         methods: [method],
-        args: Object.fromEntries((operation.parameters ?? []).filter((p) => p.in !== 'header').map((p) => {
-          const arg: NamespaceArg = { type: typeof p.schema.type === 'string' ? p.schema.type : 'string', required: p.required ?? false, description: p.description }
-          if (p.schema.default !== undefined) arg.default = p.schema.default
-          return [p.name, arg]
-        })),
+        args: Object.fromEntries(
+          (operation.parameters ?? [])
+            .filter((p) => p.in !== 'header')
+            .map((p) => {
+              const arg: NamespaceArg = {
+                type: typeof p.schema.type === 'string' ? p.schema.type : 'string',
+                required: p.required ?? false,
+                description: p.description,
+              }
+              if (p.schema.default !== undefined) arg.default = p.schema.default
+              return [p.name, arg]
+            }),
+        ),
       })),
       ...(path.includes('{') ? {} : { _links: { self: [{ href: `${siteUrl}${path}` }] } }),
     }

@@ -33,7 +33,11 @@ describe('the OpenAPI document', () => {
 })
 
 describe('the answers’ schemas', () => {
-  const feature = { type: 'Feature', geometry: { type: 'Point', coordinates: [2.35, 48.85] }, properties: { id: 1, title: 'Paris', url: 'https://places.example/post/paris', address: '' } }
+  const feature = {
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: [2.35, 48.85] },
+    properties: { id: 1, title: 'Paris', url: 'https://places.example/post/paris', address: '' },
+  }
   const cluster = { type: 'Feature', geometry: { type: 'Point', coordinates: [2, 48] }, properties: { cluster: true, point_count: 3, expansion_zoom: 5 } }
 
   test('a Feature has exactly its four properties', () => {

@@ -68,10 +68,12 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Schem
 /** Every schema with an `id` (`.meta({ id })`), as the document's components. */
 function components(): Record<string, Schema> {
   const { schemas } = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', uri: (id) => `${COMPONENTS}${id}` })
-  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => {
-    const { $schema: _, $id: __, ...rest } = schema as Schema
-    return [id, rest]
-  }))
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      const { $schema: _, $id: __, ...rest } = schema as Schema
+      return [id, rest]
+    }),
+  )
 }
 
 const ref = (schema: z.ZodType): Schema => jsonSchema(schema)
@@ -125,7 +127,8 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
     info: {
       title: 'Places REST API (places/v1)',
       version: '1.0.0',
-      description: 'Posts with geodata as GeoJSON (RFC 7946), compatible with the WordPress Places plugin. Every places/v1 route also answers under `/wp-json` (its `servers`); the OGC API – Features (`/ogc`) only at the site itself. Errors have WordPress\'s shape: `{"code", "message", "data": {"status"}}`.',
+      description:
+        'Posts with geodata as GeoJSON (RFC 7946), compatible with the WordPress Places plugin. Every places/v1 route also answers under `/wp-json` (its `servers`); the OGC API – Features (`/ogc`) only at the site itself. Errors have WordPress\'s shape: `{"code", "message", "data": {"status"}}`.',
     },
     servers: [{ url: siteUrl, description: 'This site' }],
     paths: {
@@ -172,7 +175,8 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
         get: {
           operationId: 'getAttachmentExifGps',
           summary: 'Where the first photo of a post with usable EXIF GPS was taken',
-          description: 'Images in their order (position, then upload time, then id); out-of-range coordinates and 0,0 count as no GPS. Needs `edit_post` on the post. Sent with `Cache-Control: private, no-store`.',
+          description:
+            'Images in their order (position, then upload time, then id); out-of-range coordinates and 0,0 count as no GPS. Needs `edit_post` on the post. Sent with `Cache-Control: private, no-store`.',
           parameters: [postId],
           security: credentials,
           responses: {
@@ -187,7 +191,8 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
         post: {
           operationId: 'uploadMedia',
           summary: 'Upload one image to a post',
-          description: 'The raw file is the body (as WordPress\'s POST /wp/v2/media takes it); its type is decided from its bytes. Needs `edit_post` on the post. Visitors load a copy without location metadata.',
+          description:
+            "The raw file is the body (as WordPress's POST /wp/v2/media takes it); its type is decided from its bytes. Needs `edit_post` on the post. Visitors load a copy without location metadata.",
           parameters: [
             parameter('post', 'query', postIdSchema.meta({ description: 'The id of the post the image is for.' }), true),
             parameter('title', 'query', z.string().meta({ description: 'The attachment title; default: the file name without its extension.' })),
@@ -205,12 +210,26 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
           },
         },
       }),
-      '/ogc': { get: { operationId: 'getOgcLandingPage', summary: 'OGC API – Features: the landing page', responses: { 200: json('Links to the API definition, conformance and collections', ogcLandingPageSchema) } } },
+      '/ogc': {
+        get: {
+          operationId: 'getOgcLandingPage',
+          summary: 'OGC API – Features: the landing page',
+          responses: { 200: json('Links to the API definition, conformance and collections', ogcLandingPageSchema) },
+        },
+      },
       '/ogc/conformance': {
-        get: { operationId: 'getOgcConformance', summary: 'OGC API – Features: the conformance classes met (Core, GeoJSON)', responses: { 200: json('The classes', ogcConformanceSchema) } },
+        get: {
+          operationId: 'getOgcConformance',
+          summary: 'OGC API – Features: the conformance classes met (Core, GeoJSON)',
+          responses: { 200: json('The classes', ogcConformanceSchema) },
+        },
       },
       '/ogc/collections': {
-        get: { operationId: 'getOgcCollections', summary: 'OGC API – Features: one collection per post type with public places', responses: { 200: json('The collections', ogcCollectionsSchema) } },
+        get: {
+          operationId: 'getOgcCollections',
+          summary: 'OGC API – Features: one collection per post type with public places',
+          responses: { 200: json('The collections', ogcCollectionsSchema) },
+        },
       },
       '/ogc/collections/{collectionId}': {
         get: {
@@ -248,7 +267,11 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
     components: {
       schemas: components(),
       securitySchemes: {
-        applicationPassword: { type: 'http', scheme: 'basic', description: '`email:application-password`, as WordPress Application Passwords (create one with `places app-password create`)' },
+        applicationPassword: {
+          type: 'http',
+          scheme: 'basic',
+          description: '`email:application-password`, as WordPress Application Passwords (create one with `places app-password create`)',
+        },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token', description: "The site's sign-in session (browsers)" },
       },
     },

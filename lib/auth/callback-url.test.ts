@@ -14,11 +14,23 @@ test('paths and queries on the site are kept', () => {
 
 test('anything that leaves the site falls back', () => {
   const hostile = [
-    '/\t/evil.example', '/\n/evil.example', '/\r\n/evil.example', '\t//evil.example',
-    '//evil.example', '///evil.example', '/\\evil.example', '\\\\evil.example', '\\/evil.example',
-    'https://evil.example/admin', 'http://places.example.org/admin', 'https://places.example.org.evil.example/',
-    'https://places.example.org@evil.example/', '//places.example.org@evil.example',
-    'javascript:alert(1)', 'data:text/html,hi', ' //evil.example',
+    '/\t/evil.example',
+    '/\n/evil.example',
+    '/\r\n/evil.example',
+    '\t//evil.example',
+    '//evil.example',
+    '///evil.example',
+    '/\\evil.example',
+    '\\\\evil.example',
+    '\\/evil.example',
+    'https://evil.example/admin',
+    'http://places.example.org/admin',
+    'https://places.example.org.evil.example/',
+    'https://places.example.org@evil.example/',
+    '//places.example.org@evil.example',
+    'javascript:alert(1)',
+    'data:text/html,hi',
+    ' //evil.example',
   ]
   for (const value of hostile) assert.equal(safeCallbackPath(value, SITE), '/admin', JSON.stringify(value))
 })

@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { canCreatePosts, canDeletePost, canEditPost, canManageCategories, canManageUsers, canSetPostStatus, editablePostStatuses, hasCapability, ROLES, type Capability, type Role } from './capabilities'
+import {
+  canCreatePosts,
+  canDeletePost,
+  canEditPost,
+  canManageCategories,
+  canManageUsers,
+  canSetPostStatus,
+  editablePostStatuses,
+  hasCapability,
+  ROLES,
+  type Capability,
+  type Role,
+} from './capabilities'
 
 const STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const
 const ME = 1
@@ -13,19 +25,19 @@ const OTHER = 2
 /** WordPress's roles as populate_roles() (wp-admin/includes/schema.php) makes them, for each capability Places has. */
 const PRIMITIVE: Record<Capability, string> = {
   //                       administrator  editor  author  contributor  subscriber
-  edit_posts:                   '✓          ✓       ✓         ✓            ·',
-  edit_others_posts:            '✓          ✓       ·         ·            ·',
-  edit_published_posts:         '✓          ✓       ✓         ·            ·',
-  edit_private_posts:           '✓          ✓       ·         ·            ·',
-  delete_posts:                 '✓          ✓       ✓         ✓            ·',
-  delete_others_posts:          '✓          ✓       ·         ·            ·',
-  delete_published_posts:       '✓          ✓       ✓         ·            ·',
-  delete_private_posts:         '✓          ✓       ·         ·            ·',
-  publish_posts:                '✓          ✓       ✓         ·            ·',
-  manage_categories:            '✓          ✓       ·         ·            ·',
-  list_users:                   '✓          ·       ·         ·            ·',
-  create_users:                 '✓          ·       ·         ·            ·',
-  promote_users:                '✓          ·       ·         ·            ·',
+  edit_posts: '✓          ✓       ✓         ✓            ·',
+  edit_others_posts: '✓          ✓       ·         ·            ·',
+  edit_published_posts: '✓          ✓       ✓         ·            ·',
+  edit_private_posts: '✓          ✓       ·         ·            ·',
+  delete_posts: '✓          ✓       ✓         ✓            ·',
+  delete_others_posts: '✓          ✓       ·         ·            ·',
+  delete_published_posts: '✓          ✓       ✓         ·            ·',
+  delete_private_posts: '✓          ✓       ·         ·            ·',
+  publish_posts: '✓          ✓       ✓         ·            ·',
+  manage_categories: '✓          ✓       ·         ·            ·',
+  list_users: '✓          ·       ·         ·            ·',
+  create_users: '✓          ·       ·         ·            ·',
+  promote_users: '✓          ·       ·         ·            ·',
 }
 const PRIMITIVE_COLUMNS: Role[] = ['administrator', 'editor', 'author', 'contributor', 'subscriber']
 
@@ -35,11 +47,11 @@ const PRIMITIVE_COLUMNS: Role[] = ['administrator', 'editor', 'author', 'contrib
  */
 const ON_POSTS: Record<Role, string> = {
   //            own: publish  future  draft  pending  private   other: publish  future  draft  pending  private
-  administrator:       '✓        ✓       ✓       ✓        ✓              ✓        ✓       ✓       ✓        ✓',
-  editor:              '✓        ✓       ✓       ✓        ✓              ✓        ✓       ✓       ✓        ✓',
-  author:              '✓        ✓       ✓       ✓        ✓              ·        ·       ·       ·        ·',
-  contributor:         '·        ·       ✓       ✓        ✓              ·        ·       ·       ·        ·',
-  subscriber:          '·        ·       ·       ·        ·              ·        ·       ·       ·        ·',
+  administrator: '✓        ✓       ✓       ✓        ✓              ✓        ✓       ✓       ✓        ✓',
+  editor: '✓        ✓       ✓       ✓        ✓              ✓        ✓       ✓       ✓        ✓',
+  author: '✓        ✓       ✓       ✓        ✓              ·        ·       ·       ·        ·',
+  contributor: '·        ·       ✓       ✓        ✓              ·        ·       ·       ·        ·',
+  subscriber: '·        ·       ·       ·        ·              ·        ·       ·       ·        ·',
 }
 const ON_POSTS_COLUMNS = ['publish', 'future', 'draft', 'pending', 'private'] as const
 
@@ -60,14 +72,21 @@ test('every role × every capability Places has, as WordPress gives them', () =>
   assert.deepEqual([...ROLES].sort(), [...PRIMITIVE_COLUMNS].sort())
   for (const role of ROLES) {
     const actor = { id: ME, role }
-    for (const capability of Object.keys(PRIMITIVE) as Capability[]) assert.equal(hasCapability(actor, capability), has(role, capability), `${role} ${capability}`)
+    for (const capability of Object.keys(PRIMITIVE) as Capability[])
+      assert.equal(hasCapability(actor, capability), has(role, capability), `${role} ${capability}`)
     assert.equal(canCreatePosts(actor), has(role, 'edit_posts'), `${role} creates posts`)
     assert.equal(canManageCategories(actor), has(role, 'manage_categories'), `${role} manages categories`)
     assert.equal(canManageUsers(actor), has(role, 'list_users'), `${role} manages users`)
-    for (const status of STATUSES) assert.equal(canSetPostStatus(actor, status), has(role, status === 'draft' || status === 'pending' ? 'edit_posts' : 'publish_posts'), `${role} sets ${status}`)
+    for (const status of STATUSES)
+      assert.equal(
+        canSetPostStatus(actor, status),
+        has(role, status === 'draft' || status === 'pending' ? 'edit_posts' : 'publish_posts'),
+        `${role} sets ${status}`,
+      )
   }
   for (const actor of [null, { id: ME, role: 'superuser' }]) {
-    for (const capability of Object.keys(PRIMITIVE) as Capability[]) assert.equal(hasCapability(actor, capability), false, `${actor?.role ?? 'anonymous'} ${capability}`)
+    for (const capability of Object.keys(PRIMITIVE) as Capability[])
+      assert.equal(hasCapability(actor, capability), false, `${actor?.role ?? 'anonymous'} ${capability}`)
     assert.equal(canManageCategories(actor), false)
   }
 })
@@ -76,9 +95,15 @@ test('edit_post and delete_post: every role × own or another’s post × each s
   for (const role of ROLES) {
     const row = cells(ON_POSTS[role], 2 * ON_POSTS_COLUMNS.length)
     ON_POSTS_COLUMNS.forEach((status, i) => {
-      for (const [own, expected] of [[true, row[i]!], [false, row[ON_POSTS_COLUMNS.length + i]!]] as const) {
+      for (const [own, expected] of [
+        [true, row[i]!],
+        [false, row[ON_POSTS_COLUMNS.length + i]!],
+      ] as const) {
         const authorId = own ? ME : OTHER
-        for (const post of [{ authorId, status, statusBeforeTrash: null }, { authorId, status: 'trash', statusBeforeTrash: status }]) {
+        for (const post of [
+          { authorId, status, statusBeforeTrash: null },
+          { authorId, status: 'trash', statusBeforeTrash: status },
+        ]) {
           const what = `${role} ${own ? 'own' : 'other'} ${post.status === 'trash' ? `trashed ${status}` : status}`
           assert.equal(canEditPost({ id: ME, role }, post), expected, `edit_post ${what}`)
           assert.equal(canDeletePost({ id: ME, role }, post), expected, `delete_post ${what}`)
@@ -129,7 +154,10 @@ test('delete_post for every role × own or another’s post × status is edit_po
   for (const role of ROLES) {
     for (const own of [true, false]) {
       for (const status of STATUSES) {
-        for (const post of [{ authorId: own ? ME : OTHER, status, statusBeforeTrash: null }, { authorId: own ? ME : OTHER, status: 'trash', statusBeforeTrash: status }]) {
+        for (const post of [
+          { authorId: own ? ME : OTHER, status, statusBeforeTrash: null },
+          { authorId: own ? ME : OTHER, status: 'trash', statusBeforeTrash: status },
+        ]) {
           assert.equal(canDeletePost({ id: ME, role }, post), expected(role, own, status), `${role} ${own ? 'own' : 'other'} ${post.status} ${status}`)
         }
       }
@@ -155,7 +183,8 @@ test('publish_posts: administrators, editors and authors; contributors may only 
 test('list_users, create_users and promote_users: administrators only', () => {
   for (const role of ROLES) {
     const actor = { id: ME, role }
-    for (const cap of ['list_users', 'create_users', 'promote_users'] as const) assert.equal(hasCapability(actor, cap), role === 'administrator', `${role} ${cap}`)
+    for (const cap of ['list_users', 'create_users', 'promote_users'] as const)
+      assert.equal(hasCapability(actor, cap), role === 'administrator', `${role} ${cap}`)
     assert.equal(canManageUsers(actor), role === 'administrator', role)
   }
   assert.equal(canManageUsers(null), false)

@@ -10,22 +10,48 @@ export function isRole(value: string): value is Role {
 }
 
 export type Capability =
-  | 'edit_posts' | 'edit_others_posts' | 'edit_published_posts' | 'edit_private_posts'
-  | 'delete_posts' | 'delete_others_posts' | 'delete_published_posts' | 'delete_private_posts'
-  | 'publish_posts' | 'manage_categories'
-  | 'list_users' | 'create_users' | 'promote_users'
+  | 'edit_posts'
+  | 'edit_others_posts'
+  | 'edit_published_posts'
+  | 'edit_private_posts'
+  | 'delete_posts'
+  | 'delete_others_posts'
+  | 'delete_published_posts'
+  | 'delete_private_posts'
+  | 'publish_posts'
+  | 'manage_categories'
+  | 'list_users'
+  | 'create_users'
+  | 'promote_users'
 
 // As WordPress's populate_roles(), restricted to what Places has.
 const ROLE_CAPABILITIES: Record<Role, ReadonlySet<Capability>> = {
   administrator: new Set([
-    'edit_posts', 'edit_others_posts', 'edit_published_posts', 'edit_private_posts',
-    'delete_posts', 'delete_others_posts', 'delete_published_posts', 'delete_private_posts',
-    'publish_posts', 'manage_categories', 'list_users', 'create_users', 'promote_users',
+    'edit_posts',
+    'edit_others_posts',
+    'edit_published_posts',
+    'edit_private_posts',
+    'delete_posts',
+    'delete_others_posts',
+    'delete_published_posts',
+    'delete_private_posts',
+    'publish_posts',
+    'manage_categories',
+    'list_users',
+    'create_users',
+    'promote_users',
   ]),
   editor: new Set([
-    'edit_posts', 'edit_others_posts', 'edit_published_posts', 'edit_private_posts',
-    'delete_posts', 'delete_others_posts', 'delete_published_posts', 'delete_private_posts',
-    'publish_posts', 'manage_categories',
+    'edit_posts',
+    'edit_others_posts',
+    'edit_published_posts',
+    'edit_private_posts',
+    'delete_posts',
+    'delete_others_posts',
+    'delete_published_posts',
+    'delete_private_posts',
+    'publish_posts',
+    'manage_categories',
   ]),
   author: new Set(['edit_posts', 'edit_published_posts', 'delete_posts', 'delete_published_posts', 'publish_posts']),
   contributor: new Set(['edit_posts', 'delete_posts']),
@@ -50,9 +76,14 @@ function mayActOnPost(family: 'edit' | 'delete', actor: Actor | null, post: Post
   // A trashed post counts with the status it had before; one whose earlier status is unknown, as a draft.
   const status = post.status === 'trash' ? (post.statusBeforeTrash ?? 'draft') : post.status
   const isPublic = status === 'publish' || status === 'future'
-  const needed: Capability[] = post.authorId === actor.id
-    ? [isPublic ? `${family}_published_posts` : `${family}_posts`]
-    : [`${family}_others_posts`, ...(isPublic ? [`${family}_published_posts` as const] : []), ...(status === 'private' ? [`${family}_private_posts` as const] : [])]
+  const needed: Capability[] =
+    post.authorId === actor.id
+      ? [isPublic ? `${family}_published_posts` : `${family}_posts`]
+      : [
+          `${family}_others_posts`,
+          ...(isPublic ? [`${family}_published_posts` as const] : []),
+          ...(status === 'private' ? [`${family}_private_posts` as const] : []),
+        ]
   return needed.every((cap) => hasCapability(actor, cap))
 }
 
@@ -101,8 +132,7 @@ export function canManageUsers(actor: Actor | null): boolean {
  * itself, so the two cannot disagree.
  */
 export function editablePostStatuses(actor: Actor | null, statuses: readonly string[]): { own: string[]; others: string[] } {
-  const editable = (authorId: number) =>
-    statuses.filter((status) => actor && canEditPost(actor, { authorId, status, statusBeforeTrash: null }))
+  const editable = (authorId: number) => statuses.filter((status) => actor && canEditPost(actor, { authorId, status, statusBeforeTrash: null }))
   const me = actor?.id ?? 0
   return { own: editable(me), others: editable(me + 1) } // any id but the actor's stands for "another author"
 }

@@ -31,7 +31,7 @@ function get(from: string, headers: Record<string, string> = {}): Promise<{ clie
   })
 }
 
-test('from a client, X-Forwarded-For is dropped: the client is the socket\'s address, whatever it claims', async () => {
+test("from a client, X-Forwarded-For is dropped: the client is the socket's address, whatever it claims", async () => {
   assert.deepEqual(await get('127.0.0.1'), { client: '127.0.0.1', forwardedFor: null })
   assert.deepEqual(await get('127.0.0.1', { 'X-Forwarded-For': '203.0.113.7' }), { client: '127.0.0.1', forwardedFor: null })
   assert.deepEqual(await get('127.0.0.3', { 'X-Forwarded-For': '127.0.0.2, 203.0.113.7' }), { client: '127.0.0.3', forwardedFor: null })

@@ -19,7 +19,9 @@ function current(client: string, now: number): Budget {
   const budget = budgets.get(client)
   if (!budget) return { tokens: BURST, at: now }
   const refilled = Math.floor((now - budget.at) / REFILL_MS)
-  return refilled > 0 ? { tokens: Math.min(BURST, budget.tokens + refilled), at: budget.tokens + refilled >= BURST ? now : budget.at + refilled * REFILL_MS } : budget
+  return refilled > 0
+    ? { tokens: Math.min(BURST, budget.tokens + refilled), at: budget.tokens + refilled >= BURST ? now : budget.at + refilled * REFILL_MS }
+    : budget
 }
 
 /** Milliseconds before this address may try again, 0 if it may now. */

@@ -27,7 +27,11 @@ test('at most 2 hashes run at once and 16 wait; more sign-ins at once are refuse
   const refusedMs = performance.now() - start
   const results = await Promise.all(attempts)
   clearInterval(watch)
-  assert.deepEqual(settled.slice(0, 22).sort((a, b) => a - b), Array.from({ length: 22 }, (_, i) => 18 + i), 'the 22 beyond the bound are answered before any hash is done')
+  assert.deepEqual(
+    settled.slice(0, 22).sort((a, b) => a - b),
+    Array.from({ length: 22 }, (_, i) => 18 + i),
+    'the 22 beyond the bound are answered before any hash is done',
+  )
   assert.deepEqual(results.slice(0, 18), Array(18).fill('hashed'))
   for (const retryAfter of results.slice(18)) assert.ok(typeof retryAfter === 'number' && retryAfter >= 1, `Retry-After ${retryAfter}`)
   assert.equal(mostRunning, 2)
@@ -38,7 +42,10 @@ test('at most 2 hashes run at once and 16 wait; more sign-ins at once are refuse
 test('one client address holds at most 4 places; others still get theirs', async () => {
   const stored = await hashPassword('a password')
   const flood = Array.from({ length: 10 }, () => outcome(verifyPassword('wrong', stored, { client: '198.51.100.1' })))
-  const others = [outcome(verifyPassword('a password', stored, { client: '198.51.100.2' })), outcome(verifyPassword('wrong', stored, { client: '198.51.100.3' }))]
+  const others = [
+    outcome(verifyPassword('a password', stored, { client: '198.51.100.2' })),
+    outcome(verifyPassword('wrong', stored, { client: '198.51.100.3' })),
+  ]
   const results = await Promise.all(flood)
   assert.equal(results.filter((result) => result === 'hashed').length, 4)
   assert.deepEqual(await Promise.all(others), ['hashed', 'hashed'])
@@ -47,7 +54,11 @@ test('one client address holds at most 4 places; others still get theirs', async
 test('an owner with a device cookie goes before the waiting strangers; setting a password always waits its turn', async () => {
   const stored = await hashPassword('a password')
   const finished: string[] = []
-  const track = (name: string, attempt: Promise<unknown>) => attempt.then(() => finished.push(name), () => finished.push(`${name} refused`))
+  const track = (name: string, attempt: Promise<unknown>) =>
+    attempt.then(
+      () => finished.push(name),
+      () => finished.push(`${name} refused`),
+    )
   const strangers = Array.from({ length: 18 }, (_, i) => track(`stranger ${i}`, verifyPassword('wrong', stored, { client: `203.0.113.${i}` })))
   const owner = track('owner', verifyPassword('a password', stored, { client: '203.0.113.200', priority: true }))
   const operators = Array.from({ length: 5 }, (_, i) => track(`operator ${i}`, hashPassword(`new password ${i}`)))

@@ -60,14 +60,17 @@ export class HashSlots {
 
   private release(): void {
     const next = this.lanes.priority.shift() ?? this.lanes.normal.shift()
-    if (next) next() // the slot passes to the next waiter: `active` stays the same
+    if (next)
+      next() // the slot passes to the next waiter: `active` stays the same
     else this.active--
   }
 
   private busy(): ApiError {
     const queued = this.active + this.lanes.priority.length + this.lanes.normal.length
     const seconds = Math.max(1, Math.ceil((queued * this.meanMs) / this.limits.running / 1000))
-    return new ApiError('too_many_sign_ins', `Too many sign-ins at once. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, 429, { retryAfter: seconds })
+    return new ApiError('too_many_sign_ins', `Too many sign-ins at once. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, 429, {
+      retryAfter: seconds,
+    })
   }
 }
 

@@ -29,4 +29,3 @@ export async function findSessionUser(claims: SessionClaims): Promise<SessionUse
 export function sessionsEnded(): { sessionVersion: string } {
   return { sessionVersion: randomUUID() }
 }
-

@@ -44,7 +44,7 @@ test("a device's failures are counted apart from the account's strangers", () =>
   const device = deviceKey(account, 'device-1')
   for (let i = 0; i < 8; i++) recordFailedSignIn(account)
   assert.ok(signInWait(account) > 0, 'strangers wait')
-  assert.equal(signInWait(device), 0, 'the owner\'s device does not')
+  assert.equal(signInWait(device), 0, "the owner's device does not")
   for (let i = 0; i < 4; i++) recordFailedSignIn(device)
   assert.ok(signInWait(device) > 0, 'a device that keeps failing waits too')
   assert.equal(signInWait(deviceKey(account, 'device-2')), 0, 'another device of the owner does not')

@@ -47,7 +47,12 @@ async function* streamRows(pool: pg.Pool, query: Prisma.Sql, size: number): Asyn
   } finally {
     // Stopped early (the caller's loop broke or threw): the transaction ends before the connection goes back, or
     // the connection is dropped if it cannot.
-    const broken = !done && (await client.query('ROLLBACK').then(() => false, () => true))
+    const broken =
+      !done &&
+      (await client.query('ROLLBACK').then(
+        () => false,
+        () => true,
+      ))
     client.release(broken)
   }
 }

@@ -64,8 +64,7 @@ function connect(url: string): Connection {
   const closeReader = () => reader?.database.close()
   const stream = (query: Prisma.Sql, size: number) => streamRows(url, query, size)
   const transactions = client(url)
-  const transaction = <T>(write: (tx: Tx) => Promise<T>, options: { maxWait: number; timeout?: number }) =>
-    transactions.$transaction(write, options)
+  const transaction = <T>(write: (tx: Tx) => Promise<T>, options: { maxWait: number; timeout?: number }) => transactions.$transaction(write, options)
   if (!isServer()) {
     return { db: transactions, transaction, readVersion, stream, close: async () => (closeReader(), await transactions.$disconnect()) }
   }
@@ -90,7 +89,10 @@ async function* streamRows(url: string, query: Prisma.Sql, size: number): AsyncG
   const db = readOnlyConnection(url)
   try {
     let chunk: unknown[][] = []
-    for (const row of db.prepare<unknown[], unknown[]>(query.sql).raw(true).iterate(...query.values)) {
+    for (const row of db
+      .prepare<unknown[], unknown[]>(query.sql)
+      .raw(true)
+      .iterate(...query.values)) {
       chunk.push(row)
       if (chunk.length === size) {
         yield chunk
@@ -114,15 +116,17 @@ function migrate(url: string, pending: PendingMigrations): string[] {
     const record = db.prepare(`INSERT INTO "${LEDGER}" ("name", "checksum", "applied_at") VALUES (?, ?, ?)`)
     // All or nothing, under the write lock from the ledger's read to the last file (one IMMEDIATE transaction):
     // another process waits, then finds nothing pending.
-    return db.transaction(() => {
-      const rows = db.prepare(`SELECT "name", "checksum" FROM "${LEDGER}"`).all() as { name: string; checksum: string }[]
-      const todo = pending(new Map(rows.map((r) => [r.name, r.checksum])))
-      for (const m of todo) {
-        db.exec(m.sql)
-        record.run(m.name, m.checksum, new Date().toISOString())
-      }
-      return todo.map((m) => m.name)
-    }).immediate()
+    return db
+      .transaction(() => {
+        const rows = db.prepare(`SELECT "name", "checksum" FROM "${LEDGER}"`).all() as { name: string; checksum: string }[]
+        const todo = pending(new Map(rows.map((r) => [r.name, r.checksum])))
+        for (const m of todo) {
+          db.exec(m.sql)
+          record.run(m.name, m.checksum, new Date().toISOString())
+        }
+        return todo.map((m) => m.name)
+      })
+      .immediate()
   } finally {
     db.close()
   }

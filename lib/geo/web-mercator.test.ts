@@ -19,7 +19,13 @@ test('latitudes nearer a pole than the limit, the poles included, are on the edg
 })
 
 test('longitudeOf and latitudeOf undo the projection inside the square', () => {
-  for (const [longitude, latitude] of [[2.35, 48.85], [-179.9, -17.8], [139.7, 35.7], [0, 85], [10, -85]] as const) {
+  for (const [longitude, latitude] of [
+    [2.35, 48.85],
+    [-179.9, -17.8],
+    [139.7, 35.7],
+    [0, 85],
+    [10, -85],
+  ] as const) {
     assert.ok(Math.abs(longitudeOf(mercatorX(longitude)) - longitude) < 1e-9)
     assert.ok(Math.abs(latitudeOf(mercatorY(latitude)) - latitude) < 1e-9)
   }

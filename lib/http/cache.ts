@@ -18,12 +18,15 @@ let cache: LRUCache<string, Bytes, Build> | null | undefined
 export async function cachedBody(version: number, key: string, build: Build): Promise<Bytes> {
   if (cache === undefined) {
     const maxSize = getConfig().responseCacheBytes
-    cache = maxSize === 0 ? null : new LRUCache<string, Bytes, Build>({
-      maxSize,
-      // The bytes, and roughly what the key and the cache's own bookkeeping take beside them.
-      sizeCalculation: (bytes, key) => bytes.byteLength + 2 * key.length + 200,
-      fetchMethod: async (_key, _stale, { context }) => encoder.encode(await context()),
-    })
+    cache =
+      maxSize === 0
+        ? null
+        : new LRUCache<string, Bytes, Build>({
+            maxSize,
+            // The bytes, and roughly what the key and the cache's own bookkeeping take beside them.
+            sizeCalculation: (bytes, key) => bytes.byteLength + 2 * key.length + 200,
+            fetchMethod: async (_key, _stale, { context }) => encoder.encode(await context()),
+          })
   }
   if (cache === null) return encoder.encode(await build())
   // An answer too large to keep is still returned; fetch gives undefined only when aborted, which nothing here does.

@@ -37,7 +37,9 @@ const LOG_REQUESTS = process.env.LOG_REQUESTS !== 'false'
 function logRequest(request: Request, status: number, started: number): void {
   if (!LOG_REQUESTS) return
   const { pathname } = new URL(request.url)
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), method: request.method, path: pathname, status, ms: Math.round((performance.now() - started) * 10) / 10 })}\n`)
+  process.stdout.write(
+    `${JSON.stringify({ time: new Date().toISOString(), method: request.method, path: pathname, status, ms: Math.round((performance.now() - started) * 10) / 10 })}\n`,
+  )
 }
 
 /** The one place where errors become responses; anything unexpected is logged and answered with a bare 500. */

@@ -120,5 +120,7 @@ export async function removeAttachments(ids: number[]): Promise<void> {
 
 /** Removes the files of attachments whose rows are gone (both copies: the original and the public one). */
 export async function removeAttachmentFiles(filePaths: string[]): Promise<void> {
-  await Promise.all(filePaths.flatMap((filePath) => [rm(uploadsPath('originals', filePath), { force: true }), rm(uploadsPath('public', filePath), { force: true })]))
+  await Promise.all(
+    filePaths.flatMap((filePath) => [rm(uploadsPath('originals', filePath), { force: true }), rm(uploadsPath('public', filePath), { force: true })]),
+  )
 }

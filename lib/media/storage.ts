@@ -75,7 +75,10 @@ function stem(filename: string): string {
 }
 
 function storedName(filename: string, ext: string, now: Date): string {
-  const base = slugify(stem(filename)).replace(/[^a-z0-9_-]/g, '').slice(0, 60) || 'image'
+  const base =
+    slugify(stem(filename))
+      .replace(/[^a-z0-9_-]/g, '')
+      .slice(0, 60) || 'image'
   const month = String(now.getUTCMonth() + 1).padStart(2, '0')
   return `${now.getUTCFullYear()}/${month}/${randomUUID().slice(0, 8)}-${base}.${ext}`
 }
@@ -123,7 +126,10 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
 
 /** A title from a client: control characters (NUL among them, which PostgreSQL refuses) go, spaces are trimmed. */
 export function cleanTitle(title: string): string {
-  return title.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200)
+  return title
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, 200)
 }
 
 export function titleFromFilename(filename: string): string {
@@ -133,7 +139,17 @@ export function titleFromFilename(filename: string): string {
 /** The order of a post's attachments (docs/api.md): position, as WordPress's menu_order, then upload time, then id. */
 export const ATTACHMENT_ORDER = [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }] as const
 
-export const ATTACHMENT_FIELDS = { id: true, postId: true, position: true, title: true, mimeType: true, size: true, filePath: true, latitude: true, longitude: true } as const
+export const ATTACHMENT_FIELDS = {
+  id: true,
+  postId: true,
+  position: true,
+  title: true,
+  mimeType: true,
+  size: true,
+  filePath: true,
+  latitude: true,
+  longitude: true,
+} as const
 
 /**
  * Stores an uploaded image for a post and records it as its last attachment. All or nothing: a refused or failed

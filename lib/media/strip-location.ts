@@ -20,9 +20,13 @@ function getExiftool(): ExifTool {
  */
 export async function stripMetadata(file: string): Promise<boolean> {
   try {
-    await getExiftool().write(file, {}, {
-      writeArgs: ['-all=', '-Orientation<Orientation', '-ICC_Profile<ICC_Profile', '-overwrite_original'],
-    })
+    await getExiftool().write(
+      file,
+      {},
+      {
+        writeArgs: ['-all=', '-Orientation<Orientation', '-ICC_Profile<ICC_Profile', '-overwrite_original'],
+      },
+    )
     return true
   } catch (error) {
     console.warn(`An image could not be stripped of its metadata, so it will not be served: ${(error as Error).message.split(' - ')[0]}`)

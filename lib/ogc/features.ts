@@ -14,10 +14,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from './limits'
 // collection per post type that has public places, GeoJSON items, bbox, limit and offset paging. It shows only what
 // GET /places/v1/geojson would show: published posts with public geodata.
 
-const CONFORMANCE = [
-  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
-  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
-]
+const CONFORMANCE = ['http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core', 'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson']
 const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84'
 const JSON_TYPE = 'application/json'
 const GEOJSON_TYPE = 'application/geo+json'
@@ -43,7 +40,12 @@ export function getLandingPage(): OgcLandingPage {
     description: 'Published places as OGC API – Features: one collection per post type.',
     links: [
       { href: root, rel: 'self', type: JSON_TYPE, title: 'This document' },
-      { href: `${getConfig().siteUrl}/places/v1/openapi.json`, rel: 'service-desc', type: 'application/vnd.oai.openapi+json;version=3.1', title: 'The API definition' },
+      {
+        href: `${getConfig().siteUrl}/places/v1/openapi.json`,
+        rel: 'service-desc',
+        type: 'application/vnd.oai.openapi+json;version=3.1',
+        title: 'The API definition',
+      },
       { href: `${root}/conformance`, rel: 'conformance', type: JSON_TYPE, title: 'Conformance classes' },
       { href: `${root}/collections`, rel: 'data', type: JSON_TYPE, title: 'The collections' },
     ],
@@ -75,7 +77,9 @@ async function collectionSummaries(): Promise<OgcCollection[]> {
     _max: { latitude: true, longitude: true },
     orderBy: { type: 'asc' },
   })
-  return groups.map((g) => collectionDocument(g.type, g._count._all, [g._min.longitude ?? -180, g._min.latitude ?? -90, g._max.longitude ?? 180, g._max.latitude ?? 90]))
+  return groups.map((g) =>
+    collectionDocument(g.type, g._count._all, [g._min.longitude ?? -180, g._min.latitude ?? -90, g._max.longitude ?? 180, g._max.latitude ?? 90]),
+  )
 }
 
 export async function getCollections(): Promise<OgcCollections> {
@@ -102,8 +106,10 @@ export const itemsParams = {
   bbox: bboxParam(({ problem }) =>
     problem === 'format'
       ? 'bbox must be four numbers: min longitude, min latitude, max longitude, max latitude.'
-      : 'bbox is out of range, or its minimum latitude is above its maximum.').meta({
-    description: 'min longitude, min latitude, max longitude, max latitude (CRS84), in the grammar of docs/api.md, bbox; a west edge east of the east edge crosses the antimeridian.',
+      : 'bbox is out of range, or its minimum latitude is above its maximum.',
+  ).meta({
+    description:
+      'min longitude, min latitude, max longitude, max latitude (CRS84), in the grammar of docs/api.md, bbox; a west edge east of the east edge crosses the antimeridian.',
   }),
   limit: z
     .string()
@@ -182,7 +188,11 @@ export async function getItems(collectionId: string, query: ItemsQuery): Promise
 }
 
 /** A feature id: a post id, of the database's integer range; anything else names no feature. */
-const featureIdSchema = z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.int().min(1).max(2_147_483_647))
+const featureIdSchema = z
+  .string()
+  .regex(/^\d{1,10}$/)
+  .transform(Number)
+  .pipe(z.int().min(1).max(2_147_483_647))
 
 export async function getItem(collectionId: string, featureId: string): Promise<OgcFeature> {
   await getCollection(collectionId)

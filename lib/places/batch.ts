@@ -21,7 +21,10 @@ export class PostBatch {
   written = 0
 
   /** `onWritten(n)`: called after each chunk, with the posts written so far. */
-  constructor(private readonly tx: Tx, private readonly onWritten?: (posts: number) => void) {}
+  constructor(
+    private readonly tx: Tx,
+    private readonly onWritten?: (posts: number) => void,
+  ) {}
 
   async addPost(post: PostRow, categoryIds: Iterable<number>): Promise<void> {
     this.posts.push(post)

@@ -35,8 +35,17 @@ export async function* exportPlaces({ postType, allStatuses = false }: ExportOpt
       orderBy: { id: 'asc' },
       take: BATCH,
       select: {
-        id: true, title: true, content: true, slug: true, type: true, status: true, publishedAt: true, address: true,
-        latitude: true, longitude: true, locationPublic: true,
+        id: true,
+        title: true,
+        content: true,
+        slug: true,
+        type: true,
+        status: true,
+        publishedAt: true,
+        address: true,
+        latitude: true,
+        longitude: true,
+        locationPublic: true,
         author: { select: { email: true } },
         categories: { select: { categoryId: true } },
       },
@@ -57,7 +66,10 @@ export async function* exportPlaces({ postType, allStatuses = false }: ExportOpt
           address: location?.address ?? '',
           // The public copy holds public locations only: a hidden one looks like none at all.
           geo_public: allStatuses ? post.locationPublic : true,
-          categories: post.categories.map((c) => categoryPaths.get(c.categoryId) ?? '').filter(Boolean).sort(),
+          categories: post.categories
+            .map((c) => categoryPaths.get(c.categoryId) ?? '')
+            .filter(Boolean)
+            .sort(),
           // Who wrote a post is not shown to visitors: only the full copy names authors.
           ...(allStatuses ? { author: post.author.email } : {}),
         },

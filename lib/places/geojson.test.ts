@@ -19,5 +19,8 @@ test('urls encode the type and slug', () => {
 test('a collection keeps the order it is given', () => {
   const collection = toFeatureCollection([place, { ...place, id: 3 }], 'https://example.org')
   assert.equal(collection.type, 'FeatureCollection')
-  assert.deepEqual(collection.features.map((f) => f.properties.id), [7, 3])
+  assert.deepEqual(
+    collection.features.map((f) => f.properties.id),
+    [7, 3],
+  )
 })

@@ -209,9 +209,11 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
     const email = p.author?.toLowerCase()
     const authorId = email ? authors.byEmail.get(email) : authors.fallback
     if (authorId === undefined) {
-      problems.add(email
-        ? `feature ${index}: properties.author: no user has the email ${email}`
-        : `feature ${index}: properties.author: not given, no --author, and there is no administrator to default to`)
+      problems.add(
+        email
+          ? `feature ${index}: properties.author: no user has the email ${email}`
+          : `feature ${index}: properties.author: not given, no --author, and there is no administrator to default to`,
+      )
     }
     if (p.id !== undefined && taken.has(p.id)) problems.add(`feature ${index}: properties.id: post ${p.id} already exists`)
     if (problems.count > 0) batch.discard()
@@ -234,7 +236,10 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
       locationPublic: p.geo_public,
     }
     // A path of no names ("", " > ") names no category.
-    await batch.addPost(post, p.categories.flatMap((path) => categoryIds.get(path) ?? []))
+    await batch.addPost(
+      post,
+      p.categories.flatMap((path) => categoryIds.get(path) ?? []),
+    )
   }
   if (ids.length !== checked.count) {
     problems.add(`the file changed while it was imported: ${checked.count} features, then ${ids.length}`)

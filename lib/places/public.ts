@@ -60,11 +60,13 @@ async function mapView(index: PlaceIndex, bbox: BBox | undefined, zoom: number):
   const siteUrl = getConfig().siteUrl
   const features = items.flatMap((item): (ClusterFeature | PlaceFeature)[] => {
     if (item.cluster) {
-      return [{
-        type: 'Feature',
-        geometry: { type: 'Point', coordinates: [item.longitude, item.latitude] },
-        properties: { cluster: true, point_count: item.count, expansion_zoom: item.expansionZoom },
-      }]
+      return [
+        {
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [item.longitude, item.latitude] },
+          properties: { cluster: true, point_count: item.count, expansion_zoom: item.expansionZoom },
+        },
+      ]
     }
     const place = places.get(item.id)
     return place ? [toFeature(place, siteUrl)] : []

@@ -28,7 +28,9 @@ function categoryTree(categoryId: number | null): Prisma.Sql {
 }
 
 function inCategoryTree(categoryId: number | null): Prisma.Sql {
-  return categoryId === null ? Prisma.empty : Prisma.sql`AND EXISTS (SELECT 1 FROM "post_categories" pc
+  return categoryId === null
+    ? Prisma.empty
+    : Prisma.sql`AND EXISTS (SELECT 1 FROM "post_categories" pc
       WHERE pc."post_id" = p."id" AND pc."category_id" IN (SELECT "id" FROM tree))`
 }
 
@@ -56,15 +58,21 @@ export type PlacePoint = [id: number, latitude: number, longitude: number]
  * Every published post of one type (and category) with public geodata, in the collection's order (newest first,
  * ties by id descending), in chunks of `size`, all from one snapshot of the data.
  */
-export async function* streamPublicPlacePoints({ postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>, size: number): AsyncGenerator<PlacePoint[]> {
+export async function* streamPublicPlacePoints(
+  { postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>,
+  size: number,
+): AsyncGenerator<PlacePoint[]> {
   if (!isPostTypeKey(postType)) return
-  yield* streamRows(Prisma.sql`
+  yield* streamRows(
+    Prisma.sql`
     ${categoryTree(categoryId)}
     SELECT p."id", p."latitude", p."longitude"
     FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
-    ORDER BY p."published_at" DESC, p."id" DESC`, size) as AsyncGenerator<PlacePoint[]>
+    ORDER BY p."published_at" DESC, p."id" DESC`,
+    size,
+  ) as AsyncGenerator<PlacePoint[]>
 }
 
 /** Whether a post type (and category) has any public place: one probe of the partial index, however many there are. */
@@ -124,8 +132,15 @@ export async function findPublicPost(type: string, slug: string): Promise<Public
   const post = await getDb().post.findUnique({
     where: { type_slug: { type, slug } },
     select: {
-      id: true, title: true, content: true, address: true, publishedAt: true, status: true,
-      latitude: true, longitude: true, locationPublic: true,
+      id: true,
+      title: true,
+      content: true,
+      address: true,
+      publishedAt: true,
+      status: true,
+      latitude: true,
+      longitude: true,
+      locationPublic: true,
       categories: { select: { category: { select: { name: true } } } },
     },
   })

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { ApiError } from '../http/errors'
-import { importFeatureSchema, isoDateSchema, parseBBox, parseCategoryPath, parseCollectionQuery, parseMapState, parsePostId, postTypeSchema, type BBoxProblem } from './schemas'
+import {
+  importFeatureSchema,
+  isoDateSchema,
+  parseBBox,
+  parseCategoryPath,
+  parseCollectionQuery,
+  parseMapState,
+  parsePostId,
+  postTypeSchema,
+  type BBoxProblem,
+} from './schemas'
 
 const query = (qs: string) => parseCollectionQuery(new URLSearchParams(qs))
 const invalidParams = (qs: string) => {
@@ -74,7 +84,11 @@ test('importFeatureSchema: defaults, coordinate ranges, null geometry', () => {
   assert.deepEqual(feature.properties, { title: 'A', content: '', type: 'post', status: 'publish', address: '', geo_public: true, categories: [] })
   assert.ok(importFeatureSchema.safeParse({ type: 'Feature', geometry: { type: 'Point', coordinates: [180, -90, 12] }, properties: { title: 'A' } }).success)
   for (const coordinates of [[181, 0], [0, 91], [0], ['1', '2'], [Number.NaN, 0]]) {
-    assert.equal(importFeatureSchema.safeParse({ type: 'Feature', geometry: { type: 'Point', coordinates }, properties: { title: 'A' } }).success, false, JSON.stringify(coordinates))
+    assert.equal(
+      importFeatureSchema.safeParse({ type: 'Feature', geometry: { type: 'Point', coordinates }, properties: { title: 'A' } }).success,
+      false,
+      JSON.stringify(coordinates),
+    )
   }
   assert.equal(importFeatureSchema.safeParse({ type: 'Feature', geometry: null, properties: { title: '  ' } }).success, false)
   assert.equal(importFeatureSchema.safeParse({ type: 'Feature', geometry: null, properties: { title: 'A', status: 'published' } }).success, false)
@@ -123,7 +137,9 @@ describe('the map parameters of GET /geojson', () => {
 describe('parseMapState: the map page address', () => {
   test('zoom, lat, lng, category and post_type', () => {
     assert.deepEqual(parseMapState({ zoom: '12', lat: '48.8566', lng: '-2.35', category: '7', post_type: 'landmark' }), {
-      postType: 'landmark', categoryId: 7, view: { zoom: 12, latitude: 48.8566, longitude: -2.35 },
+      postType: 'landmark',
+      categoryId: 7,
+      view: { zoom: 12, latitude: 48.8566, longitude: -2.35 },
     })
   })
   test('anything invalid is left out, never an error', () => {

@@ -66,7 +66,11 @@ export function parseBBox(text: string): BBox | BBoxProblem {
   const [west, south, east, north] = parts.map(Number) as BBox
   if (west < -180 || west > 180 || east < -180 || east > 180) return { problem: 'range', message: 'bbox longitudes (west, east) must be from -180 to 180.' }
   if (south < -90 || south > 90 || north < -90 || north > 90) return { problem: 'range', message: 'bbox latitudes (south, north) must be from -90 to 90.' }
-  if (south > north) return { problem: 'order', message: `bbox south (${south}) must not be greater than north (${north}). A west greater than east is allowed: the box then crosses the antimeridian.` }
+  if (south > north)
+    return {
+      problem: 'order',
+      message: `bbox south (${south}) must not be greater than north (${north}). A west greater than east is allowed: the box then crosses the antimeridian.`,
+    }
   return [west, south, east, north]
 }
 
@@ -100,7 +104,10 @@ export const collectionParams = {
   posts_per_page: z
     .string()
     .regex(/^(-1|\d*[1-9]\d*)$/, `posts_per_page must be a positive integer, or -1 for the maximum (${MAX_PER_PAGE}).`)
-    .meta({ description: `How many places: a positive integer, at most ${MAX_PER_PAGE} (larger values are capped); -1 means ${MAX_PER_PAGE}. Anything else is a 400.`, default: String(DEFAULT_PER_PAGE) })
+    .meta({
+      description: `How many places: a positive integer, at most ${MAX_PER_PAGE} (larger values are capped); -1 means ${MAX_PER_PAGE}. Anything else is a 400.`,
+      default: String(DEFAULT_PER_PAGE),
+    })
     .transform((text) => (text === '-1' ? MAX_PER_PAGE : Math.min(Number(text), MAX_PER_PAGE))),
   category: z
     .string()
@@ -110,7 +117,8 @@ export const collectionParams = {
     .transform((text) => (Math.abs(Number(text)) <= MAX_ID ? Number(text) : 0)),
   post_status: z.string().meta({ description: 'Accepted and ignored: only published posts are returned.', default: 'publish' }),
   bbox: bboxParam((problem) => problem.message).meta({
-    description: 'For maps: only places inside `west,south,east,north` (degrees; west > east crosses the antimeridian; grammar: docs/api.md, bbox). The answer then also carries `total` (places in the box) and `extent` (the box of all places of the type and category).',
+    description:
+      'For maps: only places inside `west,south,east,north` (degrees; west > east crosses the antimeridian; grammar: docs/api.md, bbox). The answer then also carries `total` (places in the box) and `extent` (the box of all places of the type and category).',
   }),
   page: z
     .string()
@@ -119,7 +127,9 @@ export const collectionParams = {
     .transform((text) => Math.min(Number(text), MAX_ID)),
   cluster: z
     .enum(['true', 'false', '1', '0'], { error: 'cluster must be true or false (or 1 or 0).' })
-    .meta({ description: `For maps: \`true\` answers clusters and places as a map at \`zoom\` draws them (cluster features have \`cluster\`, \`point_count\`, \`expansion_zoom\`); the bbox may then span at most ${MAX_CLUSTER_BOX_PIXELS} pixels each way at that zoom.` })
+    .meta({
+      description: `For maps: \`true\` answers clusters and places as a map at \`zoom\` draws them (cluster features have \`cluster\`, \`point_count\`, \`expansion_zoom\`); the bbox may then span at most ${MAX_CLUSTER_BOX_PIXELS} pixels each way at that zoom.`,
+    })
     .transform((value) => value === 'true' || value === '1'),
   // zoom means something only for a clustered answer; without cluster=true it is ignored, as unknown parameters are.
   zoom: zoomParam,
@@ -140,29 +150,33 @@ export const collectionQueryOutput = z.object({
 export type CollectionQuery = z.output<typeof collectionQueryOutput>
 
 export const collectionQuerySchema = z
-  .object({ ...collectionParams, zoom: z.string() }).partial()
-  .superRefine((query, ctx) => {
-    if (query.cluster !== true) return
-    if (query.zoom === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['zoom'], message: `zoom is required with cluster=true: the map's zoom level, an integer from 0 to ${MAX_ZOOM}.` })
-      return
-    }
-    const zoom = zoomParam.safeParse(query.zoom)
-    if (!zoom.success) {
-      ctx.addIssue({ code: 'custom', path: ['zoom'], message: ZOOM_MESSAGE })
-      return
-    }
-    // A bbox that failed holds no box (bboxParam): only a parsed one is measured.
-    if (!Array.isArray(query.bbox)) return
-    const [width, height] = bboxPixels(query.bbox, Number(zoom.data))
-    if (width > MAX_CLUSTER_BOX_PIXELS || height > MAX_CLUSTER_BOX_PIXELS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['bbox'],
-        message: `bbox is too large for zoom ${zoom.data}: with cluster=true it may span at most ${MAX_CLUSTER_BOX_PIXELS} pixels of the map each way at that zoom (this one spans ${Math.ceil(width)} by ${Math.ceil(height)}). Send the box of the map's view, or a lower zoom.`,
-      })
-    }
-  }, { when: () => true })
+  .object({ ...collectionParams, zoom: z.string() })
+  .partial()
+  .superRefine(
+    (query, ctx) => {
+      if (query.cluster !== true) return
+      if (query.zoom === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['zoom'], message: `zoom is required with cluster=true: the map's zoom level, an integer from 0 to ${MAX_ZOOM}.` })
+        return
+      }
+      const zoom = zoomParam.safeParse(query.zoom)
+      if (!zoom.success) {
+        ctx.addIssue({ code: 'custom', path: ['zoom'], message: ZOOM_MESSAGE })
+        return
+      }
+      // A bbox that failed holds no box (bboxParam): only a parsed one is measured.
+      if (!Array.isArray(query.bbox)) return
+      const [width, height] = bboxPixels(query.bbox, Number(zoom.data))
+      if (width > MAX_CLUSTER_BOX_PIXELS || height > MAX_CLUSTER_BOX_PIXELS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['bbox'],
+          message: `bbox is too large for zoom ${zoom.data}: with cluster=true it may span at most ${MAX_CLUSTER_BOX_PIXELS} pixels of the map each way at that zoom (this one spans ${Math.ceil(width)} by ${Math.ceil(height)}). Send the box of the map's view, or a lower zoom.`,
+        })
+      }
+    },
+    { when: () => true },
+  )
   .transform(({ post_type, posts_per_page, category, bbox, page, cluster, zoom }) => {
     const query: CollectionQuery = { postType: post_type || 'post', limit: posts_per_page ?? DEFAULT_PER_PAGE, categoryId: category ?? null }
     if (bbox) query.bbox = bbox
@@ -243,9 +257,7 @@ export const isoDateSchema = z
 export const importFeatureSchema = z.object({
   type: z.literal('Feature'),
   // RFC 7946 positions may carry an altitude after longitude and latitude; it is not kept.
-  geometry: z
-    .object({ type: z.literal('Point'), coordinates: z.tuple([longitudeSchema, latitudeSchema]).rest(z.number()) })
-    .nullable(),
+  geometry: z.object({ type: z.literal('Point'), coordinates: z.tuple([longitudeSchema, latitudeSchema]).rest(z.number()) }).nullable(),
   properties: z.object({
     id: z.number().int().positive().max(MAX_ID).optional(),
     title: z.string().trim().min(1, 'is required').max(1000).regex(NO_NUL, NO_NUL_MESSAGE),
@@ -270,7 +282,10 @@ export const importCollectionSchema = z.object({
 
 /** `"Europe > France > Paris"` → `["Europe", "France", "Paris"]`. */
 export function parseCategoryPath(path: string): string[] {
-  return path.split('>').map((name) => name.trim()).filter(Boolean)
+  return path
+    .split('>')
+    .map((name) => name.trim())
+    .filter(Boolean)
 }
 
 /** What the home page's address keeps: `?zoom=&lat=&lng=&category=&post_type=`. */
@@ -292,8 +307,8 @@ export function parseMapState(params: Record<string, string | string[] | undefin
   const zoom = one('zoom') ?? ''
   const latitude = Number(one('lat') || Number.NaN)
   const longitude = Number(one('lng') || Number.NaN)
-  const hasView = positiveInteger.test(zoom) && Number(zoom) <= MAX_ZOOM
-    && latitudeSchema.safeParse(latitude).success && longitudeSchema.safeParse(longitude).success
+  const hasView =
+    positiveInteger.test(zoom) && Number(zoom) <= MAX_ZOOM && latitudeSchema.safeParse(latitude).success && longitudeSchema.safeParse(longitude).success
   return {
     postType: postType && isPostTypeKey(postType) ? postType : 'post',
     categoryId: positiveInteger.test(category) && Number(category) > 0 && Number(category) <= MAX_ID ? Number(category) : null,

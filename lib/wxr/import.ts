@@ -31,8 +31,19 @@ export type WxrSummary = {
 
 // WordPress's own bookkeeping, not content.
 const INTERNAL_TYPES = new Set([
-  'revision', 'nav_menu_item', 'custom_css', 'customize_changeset', 'oembed_cache', 'user_request', 'wp_block',
-  'wp_template', 'wp_template_part', 'wp_global_styles', 'wp_navigation', 'wp_font_family', 'wp_font_face',
+  'revision',
+  'nav_menu_item',
+  'custom_css',
+  'customize_changeset',
+  'oembed_cache',
+  'user_request',
+  'wp_block',
+  'wp_template',
+  'wp_template_part',
+  'wp_global_styles',
+  'wp_navigation',
+  'wp_font_family',
+  'wp_font_face',
 ])
 const STATUS_SET = new Set<string>(STATUSES)
 const MAX_ID = 2_147_483_647
@@ -53,10 +64,10 @@ export async function importWxr(file: string, options: WxrOptions = {}): Promise
   if (total === undefined) throw new ApiError('places_wxr_missing', `Cannot read ${file}: no such file.`, 400)
   const stored: StoredImage[] = []
   try {
-    return await transaction(
-      (tx) => new WxrImport(tx, options, stored).run(readWxr(file, (bytes) => options.onProgress?.(bytes, total))),
-      { maxWait: 60_000, timeout: 24 * 3_600_000 },
-    )
+    return await transaction((tx) => new WxrImport(tx, options, stored).run(readWxr(file, (bytes) => options.onProgress?.(bytes, total))), {
+      maxWait: 60_000,
+      timeout: 24 * 3_600_000,
+    })
   } catch (error) {
     await Promise.all(stored.map((image) => image.discard()))
     if (error instanceof WxrSyntaxError) throw new ApiError('places_wxr_invalid', `Nothing was imported. ${error.message}`, 400)
@@ -153,7 +164,8 @@ class WxrImport {
   private async addAuthor(login: string, rawEmail: string, displayName: string): Promise<number> {
     const email = (rawEmail || `${slugify(login) || 'author'}@wordpress-import.invalid`).toLowerCase()
     const existing = await this.tx.user.findUnique({ where: { email }, select: { id: true } })
-    const id = existing?.id ?? (await this.tx.user.create({ data: { email, name: displayName || login, role: 'author', passwordHash: null }, select: { id: true } })).id
+    const id =
+      existing?.id ?? (await this.tx.user.create({ data: { email, name: displayName || login, role: 'author', passwordHash: null }, select: { id: true } })).id
     if (!existing) this.summary.newUsers.push(email)
     this.userByLogin.set(login, id)
     return id
@@ -217,7 +229,8 @@ class WxrImport {
     if (lat === undefined && lng === undefined) return { latitude: null, longitude: null, address, locationPublic }
     const latitude = Number(lat)
     const longitude = Number(lng)
-    const valid = lat?.trim() && lng?.trim() && Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
+    const valid =
+      lat?.trim() && lng?.trim() && Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
     if (!valid) {
       this.warn(`${describe(item)}: geo_latitude "${lat ?? ''}" / geo_longitude "${lng ?? ''}" is not a valid coordinate; imported without a location`)
       return { latitude: null, longitude: null, address, locationPublic }

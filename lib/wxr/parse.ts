@@ -57,8 +57,23 @@ const ITEM_FIELDS: Record<string, keyof WxrItem> = {
 
 function newItem(line: number): WxrItem {
   return {
-    kind: 'item', line, title: '', guid: '', creator: '', content: '', postId: null, postDate: '', postDateGmt: '', postName: '',
-    status: '', postParent: 0, menuOrder: 0, postType: '', attachmentUrl: '', categories: [], meta: new Map(),
+    kind: 'item',
+    line,
+    title: '',
+    guid: '',
+    creator: '',
+    content: '',
+    postId: null,
+    postDate: '',
+    postDateGmt: '',
+    postName: '',
+    status: '',
+    postParent: 0,
+    menuOrder: 0,
+    postType: '',
+    attachmentUrl: '',
+    categories: [],
+    meta: new Map(),
   }
 }
 

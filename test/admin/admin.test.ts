@@ -50,8 +50,19 @@ async function storeFixturePhotos(id: number): Promise<number[]> {
 
 function form(overrides: Record<string, unknown> = {}) {
   return postFormSchema.parse({
-    title: 'A place', content: '', status: 'draft', type: 'post', slug: '', date: '2024-05-01T12:00:00', categoryIds: [], newCategories: [],
-    address: '', locationPublic: true, latitude: '', longitude: '', ...overrides,
+    title: 'A place',
+    content: '',
+    status: 'draft',
+    type: 'post',
+    slug: '',
+    date: '2024-05-01T12:00:00',
+    categoryIds: [],
+    newCategories: [],
+    address: '',
+    locationPublic: true,
+    latitude: '',
+    longitude: '',
+    ...overrides,
   })
 }
 
@@ -74,10 +85,14 @@ after(async () => {
 
 if (kind === 'sqlite' && databaseKinds.includes('postgresql')) {
   test('all of the above on PostgreSQL', () => {
-    const child = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', fileURLToPath(import.meta.url)], {
-      env: { ...process.env, ADMIN_TEST_KIND: 'postgresql' },
-      encoding: 'utf8',
-    })
+    const child = spawnSync(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', fileURLToPath(import.meta.url)],
+      {
+        env: { ...process.env, ADMIN_TEST_KIND: 'postgresql' },
+        encoding: 'utf8',
+      },
+    )
     assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
   })
 }
@@ -91,7 +106,14 @@ describe('the posts list', () => {
       for (const status of STATUSES) {
         for (const before of status === 'trash' ? [null, ...STATUSES.filter((s) => s !== 'trash')] : [null]) {
           const post = await db.post.create({
-            data: { title: `scope ${owner.role} ${status} ${before}`, slug: `scope-${owner.id}-${status}-${before}`, status, statusBeforeTrash: before, publishedAt: new Date(), authorId: owner.id },
+            data: {
+              title: `scope ${owner.role} ${status} ${before}`,
+              slug: `scope-${owner.id}-${status}-${before}`,
+              status,
+              statusBeforeTrash: before,
+              publishedAt: new Date(),
+              authorId: owner.id,
+            },
             select: { id: true, authorId: true, status: true, statusBeforeTrash: true },
           })
           posts.push(post)
@@ -107,7 +129,11 @@ describe('the posts list', () => {
         assert.equal(listed.length <= list.total, true)
       }
       const expected = posts.filter((p) => canEditPost(actor(role), p)).map((p) => p.id)
-      assert.deepEqual(listed.sort((a, b) => a - b), expected.sort((a, b) => a - b), role)
+      assert.deepEqual(
+        listed.sort((a, b) => a - b),
+        expected.sort((a, b) => a - b),
+        role,
+      )
       for (const p of posts) assert.equal((await findEditablePost(actor(role), p.id)) !== null, expected.includes(p.id), `${role} opens ${p.id}`)
     }
   })
@@ -141,11 +167,17 @@ describe('saving a post', () => {
     const id = await createDraft(actor('editor'), { title: 'Trash me', type: 'post' })
     await updatePost(actor('editor'), id, form({ status: 'publish' }))
     await updatePost(actor('editor'), id, form({ status: 'trash' }))
-    assert.deepEqual(await getDb().post.findUniqueOrThrow({ where: { id }, select: { status: true, statusBeforeTrash: true } }), { status: 'trash', statusBeforeTrash: 'publish' })
+    assert.deepEqual(await getDb().post.findUniqueOrThrow({ where: { id }, select: { status: true, statusBeforeTrash: true } }), {
+      status: 'trash',
+      statusBeforeTrash: 'publish',
+    })
     await updatePost(actor('editor'), id, form({ status: 'trash', title: 'Still trash' }))
     assert.equal((await getDb().post.findUniqueOrThrow({ where: { id } })).statusBeforeTrash, 'publish')
     await updatePost(actor('editor'), id, form({ status: 'draft' }))
-    assert.deepEqual(await getDb().post.findUniqueOrThrow({ where: { id }, select: { status: true, statusBeforeTrash: true } }), { status: 'draft', statusBeforeTrash: null })
+    assert.deepEqual(await getDb().post.findUniqueOrThrow({ where: { id }, select: { status: true, statusBeforeTrash: true } }), {
+      status: 'draft',
+      statusBeforeTrash: null,
+    })
   })
 
   test('slugs: from the title when empty, unique within a type, free across types', async () => {
@@ -164,12 +196,15 @@ describe('saving a post', () => {
     const rows = await getDb().category.findMany({ select: { id: true, name: true, parentId: true } })
     const europe = rows.find((r) => r.name === 'Europe' && r.parentId === null)!
     const france = rows.find((r) => r.name === 'France' && r.parentId === europe.id)!
-    assert.deepEqual(first.post.categoryIds, [europe.id, france.id].sort((x, y) => x - y))
+    assert.deepEqual(
+      first.post.categoryIds,
+      [europe.id, france.id].sort((x, y) => x - y),
+    )
     assert.deepEqual((await updatePost(actor('editor'), id, form({ categoryIds: [france.id] }))).post.categoryIds, [france.id])
     await rejectsWith(updatePost(actor('editor'), id, form({ categoryIds: [987654] })), 'rest_invalid_param', 400)
   })
 
-  test('the list filtered by a category shows its posts and those of its descendants, not its parent\'s', async () => {
+  test("the list filtered by a category shows its posts and those of its descendants, not its parent's", async () => {
     const inParis = await createDraft(actor('editor'), { title: 'Filter Paris', type: 'post' })
     await updatePost(actor('editor'), inParis, form({ title: 'Filter Paris', newCategories: ['Filter Europe > Filter France > Filter Paris'] }))
     const inEurope = await createDraft(actor('editor'), { title: 'Filter Europe', type: 'post' })
@@ -179,10 +214,17 @@ describe('saving a post', () => {
       const list = await listEditablePosts(actor('editor'), { search: 'filter', status: null, type: null, categoryId: category.id, page: 1 })
       return list.posts.map((p) => p.id).sort((a, b) => a - b)
     }
-    assert.deepEqual(await ids('Filter Europe'), [inParis, inEurope].sort((a, b) => a - b))
+    assert.deepEqual(
+      await ids('Filter Europe'),
+      [inParis, inEurope].sort((a, b) => a - b),
+    )
     assert.deepEqual(await ids('Filter France'), [inParis])
     assert.deepEqual(await ids('Filter Paris'), [inParis])
-    assert.equal((await listEditablePosts(actor('editor'), { search: '', status: null, type: null, categoryId: 987654, page: 1 })).total, 0, 'an unknown category has no posts')
+    assert.equal(
+      (await listEditablePosts(actor('editor'), { search: '', status: null, type: null, categoryId: 987654, page: 1 })).total,
+      0,
+      'an unknown category has no posts',
+    )
   })
 
   test('only editors and administrators add categories; others pick existing ones', async () => {
@@ -194,7 +236,11 @@ describe('saving a post', () => {
       assert.deepEqual(Object.keys(error.data.params as object), ['newCategories'])
       assert.equal(await getDb().category.count({ where: { name: `Invented by a ${role}` } }), 0, 'nothing was created')
       const japan = await getDb().category.findFirstOrThrow({ where: { name: 'Japan' } })
-      assert.deepEqual((await updatePost(actor(role), id, form({ newCategories: ['asia > JAPAN'] }))).post.categoryIds, [japan.id], 'an existing path is picked')
+      assert.deepEqual(
+        (await updatePost(actor(role), id, form({ newCategories: ['asia > JAPAN'] }))).post.categoryIds,
+        [japan.id],
+        'an existing path is picked',
+      )
       assert.equal((await findEditablePost(actor(role), id))?.canAddCategories, false)
     }
   })
@@ -224,7 +270,7 @@ describe('saving a post', () => {
     await updatePost(actor('contributor'), id, form({ title: 'Raced save', status: 'pending' }))
     const result = await whileAnEditorPublishes(id, () => updatePost(actor('contributor'), id, form({ title: 'Raced save, edited', status: 'pending' })))
     assert.equal(result.status, 'rejected')
-    assert.equal(((result).reason as ApiError).code, 'rest_forbidden')
+    assert.equal((result.reason as ApiError).code, 'rest_forbidden')
     assert.deepEqual(await getDb().post.findUniqueOrThrow({ where: { id }, select: { status: true, title: true } }), { status: 'publish', title: 'Raced save' })
   })
 
@@ -234,7 +280,7 @@ describe('saving a post', () => {
     const file = (await getDb().attachment.findUniqueOrThrow({ where: { id: attachmentId } })).filePath
     const result = await whileAnEditorPublishes(id, () => deletePost(actor('contributor'), id))
     assert.equal(result.status, 'rejected')
-    assert.equal(((result).reason as ApiError).code, 'rest_forbidden')
+    assert.equal((result.reason as ApiError).code, 'rest_forbidden')
     assert.equal((await getDb().post.findUniqueOrThrow({ where: { id } })).status, 'publish')
     for (const folder of ['originals', 'public']) assert.ok(existsSync(path.join(uploads, folder, file)), `${folder}/${file} is kept`)
   })

@@ -49,7 +49,11 @@ async function hasPassword(url: string, email: string, password: string): Promis
  * The command on a pseudo-terminal (util-linux's `script`), as a person runs it: `answers` are typed, each once
  * the prompt before it is shown; returns everything the terminal showed. Null where `script` is missing.
  */
-async function placesOnTerminal(url: string, args: string[], answers: { after: RegExp; type: string }[]): Promise<{ status: number | null; screen: string } | null> {
+async function placesOnTerminal(
+  url: string,
+  args: string[],
+  answers: { after: RegExp; type: string }[],
+): Promise<{ status: number | null; screen: string } | null> {
   if (spawnSync('script', ['--version']).status !== 0) return null
   const command = ['node', 'bin/places.mjs', ...args].map((arg) => `'${arg.replace(/'/g, "'\\''")}'`).join(' ')
   const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test' } })
@@ -84,9 +88,24 @@ const point = (lng: number, lat: number) => ({ type: 'Point', coordinates: [lng,
 const places3 = {
   type: 'FeatureCollection',
   features: [
-    { type: 'Feature', geometry: point(2.2945, 48.8584), properties: { title: 'Eiffel Tower', address: 'Paris', categories: ['Europe > France > Paris', 'Landmarks'], date: '2024-05-01T10:00:00Z' } },
+    {
+      type: 'Feature',
+      geometry: point(2.2945, 48.8584),
+      properties: { title: 'Eiffel Tower', address: 'Paris', categories: ['Europe > France > Paris', 'Landmarks'], date: '2024-05-01T10:00:00Z' },
+    },
     { type: 'Feature', geometry: null, properties: { id: 500, title: 'Nowhere', status: 'draft', content: 'no place' } },
-    { type: 'Feature', geometry: point(139.7454, 35.6586), properties: { title: 'Tokyo Tower', type: 'landmark', address: 'Shibakoen, Minato', geo_public: false, categories: ['Asia > Japan'], slug: 'Tokyo Tower' } },
+    {
+      type: 'Feature',
+      geometry: point(139.7454, 35.6586),
+      properties: {
+        title: 'Tokyo Tower',
+        type: 'landmark',
+        address: 'Shibakoen, Minato',
+        geo_public: false,
+        categories: ['Asia > Japan'],
+        slug: 'Tokyo Tower',
+      },
+    },
   ],
 }
 
@@ -157,23 +176,50 @@ for (const kind of databaseKinds) {
       const bad = places(db.url, 'user', 'create', '--email', 'not-an-email', '--password', 'short', '--role', 'king')
       assert.equal(bad.status, 1)
       assert.match(bad.stderr, /email: .*password: must be at least 8 characters.*role: must be one of administrator, editor, author, contributor, subscriber/)
-      assert.match(ok(places(db.url, 'user', 'create', '--email', 'author@example.org', '--password', 'long enough', '--role', 'author', '--json')), /^\{"id":\d+\}\n$/)
+      assert.match(
+        ok(places(db.url, 'user', 'create', '--email', 'author@example.org', '--password', 'long enough', '--role', 'author', '--json')),
+        /^\{"id":\d+\}\n$/,
+      )
     })
 
     test('user create and set-password read the password from standard input with --password-stdin, one line', async () => {
-      assert.match(ok(placesWithInput(db.url, 'from stdin one\n', 'user', 'create', '--email', 'stdin@example.org', '--role', 'author', '--password-stdin')), /^\d+\n$/)
+      assert.match(
+        ok(placesWithInput(db.url, 'from stdin one\n', 'user', 'create', '--email', 'stdin@example.org', '--role', 'author', '--password-stdin')),
+        /^\d+\n$/,
+      )
       assert.ok(await hasPassword(db.url, 'stdin@example.org', 'from stdin one'), 'the trailing newline is dropped')
-      for (const [input, password] of [['from stdin two\r\n', 'from stdin two'], ['no newline at all', 'no newline at all'], ['  spaces kept  \n', '  spaces kept  ']] as const) {
-        assert.match(ok(placesWithInput(db.url, input, 'user', 'set-password', '--email', 'stdin@example.org', '--password-stdin')), /Password set for stdin@example\.org/)
+      for (const [input, password] of [
+        ['from stdin two\r\n', 'from stdin two'],
+        ['no newline at all', 'no newline at all'],
+        ['  spaces kept  \n', '  spaces kept  '],
+      ] as const) {
+        assert.match(
+          ok(placesWithInput(db.url, input, 'user', 'set-password', '--email', 'stdin@example.org', '--password-stdin')),
+          /Password set for stdin@example\.org/,
+        )
         assert.ok(await hasPassword(db.url, 'stdin@example.org', password), JSON.stringify(input))
       }
-      for (const [input, message] of [['two\nlines\n', /standard input must hold the password alone, on one line/], ['', /standard input holds no password/], ['\n', /standard input holds no password/]] as const) {
+      for (const [input, message] of [
+        ['two\nlines\n', /standard input must hold the password alone, on one line/],
+        ['', /standard input holds no password/],
+        ['\n', /standard input holds no password/],
+      ] as const) {
         const refused = placesWithInput(db.url, input, 'user', 'set-password', '--email', 'stdin@example.org', '--password-stdin')
         assert.equal(refused.status, 2, JSON.stringify(input))
         assert.match(refused.stderr, message)
       }
       assert.ok(await hasPassword(db.url, 'stdin@example.org', '  spaces kept  '), 'a refused call changes nothing')
-      const both = placesWithInput(db.url, 'long enough\n', 'user', 'set-password', '--email', 'stdin@example.org', '--password-stdin', '--password', 'long enough')
+      const both = placesWithInput(
+        db.url,
+        'long enough\n',
+        'user',
+        'set-password',
+        '--email',
+        'stdin@example.org',
+        '--password-stdin',
+        '--password',
+        'long enough',
+      )
       assert.equal(both.status, 2)
       assert.match(both.stderr, /give --password or --password-stdin, not both/)
     })
@@ -187,25 +233,37 @@ for (const kind of databaseKinds) {
       assert.equal(set.status, 2)
       assert.match(set.stderr, /no password: pass it on standard input with --password-stdin/)
       assert.ok(await hasPassword(db.url, 'stdin@example.org', '  spaces kept  '))
-      assert.equal(places(db.url, 'user', 'create', '--email', 'nopassword@example.org', '--role', 'author', '--password', 'long enough').status, 0, 'the user was not created before')
+      assert.equal(
+        places(db.url, 'user', 'create', '--email', 'nopassword@example.org', '--role', 'author', '--password', 'long enough').status,
+        0,
+        'the user was not created before',
+      )
     })
 
     test('on a terminal the password is asked for twice, never shown', async (t) => {
       const typed = 'typed on the terminal'
       ok(places(db.url, 'user', 'create', '--email', 'terminal@example.org', '--role', 'author', '--password', 'long enough'))
-      const asked = await placesOnTerminal(db.url, ['user', 'set-password', '--email', 'terminal@example.org'], [
-        { after: /^Password: $/, type: `${typed}\r` },
-        { after: /^Password again: $/, type: `${typed}\r` },
-      ])
+      const asked = await placesOnTerminal(
+        db.url,
+        ['user', 'set-password', '--email', 'terminal@example.org'],
+        [
+          { after: /^Password: $/, type: `${typed}\r` },
+          { after: /^Password again: $/, type: `${typed}\r` },
+        ],
+      )
       if (asked === null) return t.skip('util-linux script is not installed')
       assert.equal(asked.status, 0, asked.screen)
       assert.match(asked.screen, /Password set for terminal@example\.org/)
       assert.ok(!asked.screen.includes(typed), `the password was echoed: ${JSON.stringify(asked.screen)}`)
       assert.ok(await hasPassword(db.url, 'terminal@example.org', typed))
-      const differ = await placesOnTerminal(db.url, ['user', 'set-password', '--email', 'terminal@example.org'], [
-        { after: /^Password: $/, type: 'first of two tries\r' },
-        { after: /^Password again: $/, type: 'second of two tries\r' },
-      ])
+      const differ = await placesOnTerminal(
+        db.url,
+        ['user', 'set-password', '--email', 'terminal@example.org'],
+        [
+          { after: /^Password: $/, type: 'first of two tries\r' },
+          { after: /^Password again: $/, type: 'second of two tries\r' },
+        ],
+      )
       assert.equal(differ!.status, 2)
       assert.match(differ!.screen, /the two passwords differ; nothing was changed/)
       assert.ok(await hasPassword(db.url, 'terminal@example.org', typed))
@@ -215,7 +273,11 @@ for (const kind of databaseKinds) {
       const created = ok(places(db.url, 'app-password', 'create', '--user', 'admin@example.org', '--name', 'QGIS'))
       const secret = created.trimEnd().split('\n').at(-1)!
       assert.match(secret, /^[A-Za-z0-9]{24}$/)
-      const [row] = JSON.parse(ok(places(db.url, 'app-password', 'list', '--user', 'admin@example.org', '--json'))) as { uuid: string; name: string; lastUsedAt: null }[]
+      const [row] = JSON.parse(ok(places(db.url, 'app-password', 'list', '--user', 'admin@example.org', '--json'))) as {
+        uuid: string
+        name: string
+        lastUsedAt: null
+      }[]
       assert.equal(row!.name, 'QGIS')
       assert.equal(row!.lastUsedAt, null)
       const listed = ok(places(db.url, 'app-password', 'list', '--user', 'admin@example.org'))
@@ -230,7 +292,10 @@ for (const kind of databaseKinds) {
     })
 
     test('import prints the new ids in input order, keeps given ids, makes slugs and categories', () => {
-      const ids = ok(places(db.url, 'import', file(`three-${kind}.geojson`, places3))).trim().split('\n').map(Number)
+      const ids = ok(places(db.url, 'import', file(`three-${kind}.geojson`, places3)))
+        .trim()
+        .split('\n')
+        .map(Number)
       assert.equal(ids.length, 3)
       assert.equal(ids[1], 500)
       const exported = JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as { features: { properties: Record<string, unknown> }[] }
@@ -245,30 +310,45 @@ for (const kind of databaseKinds) {
       const again = places(db.url, 'import', file(`three-${kind}.geojson`, places3))
       assert.equal(again.status, 1)
       assert.match(again.stderr, /feature 1: properties\.id: post 500 already exists/)
-      const slugs = ok(places(db.url, 'import', '--author', 'author@example.org', file(`one-${kind}.geojson`, { type: 'FeatureCollection', features: [places3.features[0]] })))
-      const copy = (JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as { features: { properties: Record<string, unknown> }[] }).features.find((f) => f.properties.id === Number(slugs))
+      const slugs = ok(
+        places(db.url, 'import', '--author', 'author@example.org', file(`one-${kind}.geojson`, { type: 'FeatureCollection', features: [places3.features[0]] })),
+      )
+      const copy = (JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as { features: { properties: Record<string, unknown> }[] }).features.find(
+        (f) => f.properties.id === Number(slugs),
+      )
       assert.equal(copy?.properties.slug, 'eiffel-tower-2')
       assert.equal(copy?.properties.author, 'author@example.org')
     })
 
     test('invalid imports name each feature and field, and import nothing', () => {
       const before = ok(places(db.url, 'export', '--all-statuses'))
-      const bad = places(db.url, 'import', file('bad.geojson', {
-        type: 'FeatureCollection',
-        features: [
-          places3.features[0],
-          { type: 'Feature', geometry: point(190, 10), properties: { title: 'Out of range' } },
-          { type: 'Feature', geometry: null, properties: { title: 'Wrong status', status: 'published' } },
-          { type: 'Feature', geometry: null, properties: {} },
-          { type: 'Feature', geometry: null, properties: { title: 'Ghost author', author: 'ghost@example.org' } },
-        ],
-      }))
+      const bad = places(
+        db.url,
+        'import',
+        file('bad.geojson', {
+          type: 'FeatureCollection',
+          features: [
+            places3.features[0],
+            { type: 'Feature', geometry: point(190, 10), properties: { title: 'Out of range' } },
+            { type: 'Feature', geometry: null, properties: { title: 'Wrong status', status: 'published' } },
+            { type: 'Feature', geometry: null, properties: {} },
+            { type: 'Feature', geometry: null, properties: { title: 'Ghost author', author: 'ghost@example.org' } },
+          ],
+        }),
+      )
       assert.equal(bad.status, 1)
       assert.match(bad.stderr, /Nothing was imported/)
       assert.match(bad.stderr, /feature 1: geometry\.coordinates\.0/)
       assert.match(bad.stderr, /feature 2: properties\.status/)
       assert.match(bad.stderr, /feature 3: properties\.title/)
-      const ghost = places(db.url, 'import', file('ghost.geojson', { type: 'FeatureCollection', features: [places3.features[0], { type: 'Feature', geometry: null, properties: { title: 'G', author: 'ghost@example.org' } }] }))
+      const ghost = places(
+        db.url,
+        'import',
+        file('ghost.geojson', {
+          type: 'FeatureCollection',
+          features: [places3.features[0], { type: 'Feature', geometry: null, properties: { title: 'G', author: 'ghost@example.org' } }],
+        }),
+      )
       assert.match(ghost.stderr, /feature 1: properties\.author: no user has the email ghost@example\.org/)
       const notJson = places(db.url, 'import', file('not.geojson', '{"type": "FeatureCollection", "features": ['))
       assert.equal(notJson.status, 1)
@@ -280,23 +360,44 @@ for (const kind of databaseKinds) {
 
     test('the file is read as it streams: any key order, every problem found, nothing imported on any', () => {
       const before = ok(places(db.url, 'export', '--all-statuses'))
-      const feature = (title: string, properties: Record<string, unknown> = {}) => ({ type: 'Feature', geometry: point(2.35, 48.85), properties: { title, ...properties } })
+      const feature = (title: string, properties: Record<string, unknown> = {}) => ({
+        type: 'Feature',
+        geometry: point(2.35, 48.85),
+        properties: { title, ...properties },
+      })
       // `type` after `features`, and keys of any kind skipped, nested arrays and objects included; a category path
       // of no names names no category.
       const later = `{"features": [${JSON.stringify(feature('Streamed A', { categories: ['Streamed'] }))}, ${JSON.stringify(feature('Streamed B', { categories: [' > ', ''] }))}], "bbox": [1, 2, 3, 4], "meta": {"features": [null], "type": "x"}, "type": "FeatureCollection"}`
-      const ids = ok(places(db.url, 'import', file('later.geojson', later))).trim().split('\n').map(Number)
+      const ids = ok(places(db.url, 'import', file('later.geojson', later)))
+        .trim()
+        .split('\n')
+        .map(Number)
       assert.equal(ids.length, 2)
-      const exported = JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as { features: { properties: { id: number; title: string; categories: string[] } }[] }
-      assert.deepEqual(exported.features.filter((f) => ids.includes(f.properties.id)).map((f) => [f.properties.title, f.properties.categories]).sort(),
-        [['Streamed A', ['Streamed']], ['Streamed B', []]])
+      const exported = JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as {
+        features: { properties: { id: number; title: string; categories: string[] } }[]
+      }
+      assert.deepEqual(
+        exported.features
+          .filter((f) => ids.includes(f.properties.id))
+          .map((f) => [f.properties.title, f.properties.categories])
+          .sort(),
+        [
+          ['Streamed A', ['Streamed']],
+          ['Streamed B', []],
+        ],
+      )
       const afterGood = ok(places(db.url, 'export', '--all-statuses'))
 
       // Features that are not objects are named by their index; a repeated id by the index of both, counted past
       // invalid features; past 20 problems, the rest are counted.
-      const many = places(db.url, 'import', file('many.geojson', {
-        type: 'FeatureCollection',
-        features: [null, 'x', [1], feature('One', { id: 9001 }), feature('Two', { id: 9001 }), ...Array.from({ length: 30 }, () => feature(''))],
-      }))
+      const many = places(
+        db.url,
+        'import',
+        file('many.geojson', {
+          type: 'FeatureCollection',
+          features: [null, 'x', [1], feature('One', { id: 9001 }), feature('Two', { id: 9001 }), ...Array.from({ length: 30 }, () => feature(''))],
+        }),
+      )
       assert.equal(many.status, 1)
       assert.match(many.stderr, /feature 0: feature: /)
       assert.match(many.stderr, /feature 1: feature: /)
@@ -308,7 +409,10 @@ for (const kind of databaseKinds) {
       assert.match(places(db.url, 'import', file('broken.geojson', broken)).stderr, /cannot read .*broken\.geojson as JSON/)
       assert.match(places(db.url, 'import', file('typed.geojson', { features: [feature('Typed')], type: 'Feature' })).stderr, /not a GeoJSON FeatureCollection/)
       assert.match(places(db.url, 'import', file('array.geojson', [feature('In an array')])).stderr, /not a GeoJSON FeatureCollection/)
-      assert.match(places(db.url, 'import', file('twice.geojson', `{"type": "FeatureCollection", "features": [], "features": []}`)).stderr, /not a GeoJSON FeatureCollection/)
+      assert.match(
+        places(db.url, 'import', file('twice.geojson', `{"type": "FeatureCollection", "features": [], "features": []}`)).stderr,
+        /not a GeoJSON FeatureCollection/,
+      )
       assert.equal(ok(places(db.url, 'export', '--all-statuses')), afterGood, 'nothing changed')
       assert.notEqual(afterGood, before)
     })
@@ -341,7 +445,8 @@ for (const kind of databaseKinds) {
       try {
         const seeded = ok(places(empty.url, 'seed', '--demo'))
         assert.match(seeded, /Loaded the demo: \d{3} posts and 5 users/)
-        for (const role of ['administrator', 'editor', 'author', 'contributor', 'subscriber']) assert.match(seeded, new RegExp(`${role}@example\\.com +\\S{16}`))
+        for (const role of ['administrator', 'editor', 'author', 'contributor', 'subscriber'])
+          assert.match(seeded, new RegExp(`${role}@example\\.com +\\S{16}`))
         const demo = JSON.parse(readFileSync('prisma/demo/places.geojson', 'utf8')) as { features: unknown[] }
         const all = JSON.parse(ok(places(empty.url, 'export', '--all-statuses'))) as { features: unknown[] }
         assert.equal(all.features.length, demo.features.length)

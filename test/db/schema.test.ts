@@ -16,13 +16,28 @@ import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase
 // build the schema the Prisma client was generated for: every model's table, column, type, nullability, key,
 // index and foreign key, read back from the migrated database and compared with Prisma's own reading of the schema.
 
-type DmmfField = { name: string; kind: string; type: string; dbName?: string | null; isRequired: boolean; isList: boolean; relationFromFields?: string[]; relationToFields?: string[]; relationOnDelete?: string }
+type DmmfField = {
+  name: string
+  kind: string
+  type: string
+  dbName?: string | null
+  isRequired: boolean
+  isList: boolean
+  relationFromFields?: string[]
+  relationToFields?: string[]
+  relationOnDelete?: string
+}
 type DmmfModel = { name: string; dbName: string | null; fields: DmmfField[] }
 type DmmfIndex = { model: string; type: 'id' | 'unique' | 'normal' | 'fulltext'; dbName?: string | null; fields: { name: string }[] }
 type Column = { type: string; notNull: boolean }
 type Index = { columns: string[]; unique: boolean }
 type ForeignKey = { columns: string[]; table: string; to: string[]; onDelete: string }
-type Introspected = { tables: Map<string, Map<string, Column>>; indexes: Map<string, Index>; primaryKeys: Map<string, string[]>; foreignKeys: Map<string, ForeignKey[]> }
+type Introspected = {
+  tables: Map<string, Map<string, Column>>
+  indexes: Map<string, Index>
+  primaryKeys: Map<string, string[]>
+  foreignKeys: Map<string, ForeignKey[]>
+}
 
 const dmmf = JSON.parse(get_dmmf(JSON.stringify({ prismaSchema: [['schema.prisma', readFileSync('prisma/schema.prisma', 'utf8')]] }))) as {
   datamodel: { models: DmmfModel[]; indexes: DmmfIndex[] }
@@ -47,15 +62,37 @@ function introspectSqlite(url: string): Introspected {
   const result: Introspected = { tables: new Map(), indexes: new Map(), primaryKeys: new Map(), foreignKeys: new Map() }
   const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]
   for (const { name } of tables) {
-    const columns = db.prepare(`SELECT name, type, "notnull" AS required, pk FROM pragma_table_info(?)`).all(name) as { name: string; type: string; required: number; pk: number }[]
+    const columns = db.prepare(`SELECT name, type, "notnull" AS required, pk FROM pragma_table_info(?)`).all(name) as {
+      name: string
+      type: string
+      required: number
+      pk: number
+    }[]
     result.tables.set(name, new Map(columns.map((c) => [c.name, { type: c.type, notNull: c.required === 1 || c.pk > 0 }])))
-    result.primaryKeys.set(name, columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name))
-    for (const index of db.prepare(`SELECT name, "unique", origin, partial FROM pragma_index_list(?)`).all(name) as { name: string; unique: number; origin: string; partial: number }[]) {
+    result.primaryKeys.set(
+      name,
+      columns
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => c.name),
+    )
+    for (const index of db.prepare(`SELECT name, "unique", origin, partial FROM pragma_index_list(?)`).all(name) as {
+      name: string
+      unique: number
+      origin: string
+      partial: number
+    }[]) {
       if (index.origin === 'pk' || index.partial) continue
       const columns = (db.prepare(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`).all(index.name) as { name: string }[]).map((c) => c.name)
       result.indexes.set(index.name, { columns, unique: index.unique === 1 })
     }
-    const fks = db.prepare(`SELECT id, "table", "from", "to", on_delete AS onDelete FROM pragma_foreign_key_list(?) ORDER BY id, seq`).all(name) as { id: number; table: string; from: string; to: string; onDelete: string }[]
+    const fks = db.prepare(`SELECT id, "table", "from", "to", on_delete AS onDelete FROM pragma_foreign_key_list(?) ORDER BY id, seq`).all(name) as {
+      id: number
+      table: string
+      from: string
+      to: string
+      onDelete: string
+    }[]
     const grouped = new Map<number, ForeignKey>()
     for (const fk of fks) {
       const entry = grouped.get(fk.id) ?? { columns: [], table: fk.table, to: [], onDelete: fk.onDelete }
@@ -81,7 +118,14 @@ async function introspectPostgres(url: string): Promise<Introspected> {
     if (!result.tables.has(row.table_name)) result.tables.set(row.table_name, new Map())
     result.tables.get(row.table_name)!.set(row.column_name, { type: row.type, notNull: row.not_null })
   }
-  const indexes = await client.query<{ table_name: string; index_name: string; columns: string[]; is_unique: boolean; is_primary: boolean; is_partial: boolean }>(`
+  const indexes = await client.query<{
+    table_name: string
+    index_name: string
+    columns: string[]
+    is_unique: boolean
+    is_primary: boolean
+    is_partial: boolean
+  }>(`
     SELECT t.relname AS table_name, i.relname AS index_name, ix.indisunique AS is_unique, ix.indisprimary AS is_primary,
            ix.indpred IS NOT NULL AS is_partial,
            ARRAY(SELECT a.attname FROM unnest(ix.indkey) WITH ORDINALITY k(attnum, ord)
@@ -138,7 +182,10 @@ for (const kind of databaseKinds) {
       test(`${model.name}: primary key, unique and plain indexes as declared`, () => {
         const declared = dmmf.datamodel.indexes.filter((i) => i.model === model.name)
         const id = declared.find((i) => i.type === 'id')!
-        assert.deepEqual(schema.primaryKeys.get(tableOf(model)), id.fields.map((f) => columnOf(model, f.name)))
+        assert.deepEqual(
+          schema.primaryKeys.get(tableOf(model)),
+          id.fields.map((f) => columnOf(model, f.name)),
+        )
         for (const index of declared.filter((i) => i.type === 'unique' || i.type === 'normal')) {
           const columns = index.fields.map((f) => columnOf(model, f.name))
           const name = index.dbName ?? `${tableOf(model)}_${columns.join('_')}_${index.type === 'unique' ? 'key' : 'idx'}`
@@ -176,7 +223,12 @@ for (const kind of databaseKinds) {
         const category = await db.category.create({ data: { name: 'Europe', slug: 'europe' } })
         const post = await db.post.create({
           data: {
-            title: 'Paris', slug: 'paris', publishedAt: new Date('2024-01-02T03:04:05.678Z'), authorId: user.id, latitude: 48.85, longitude: 2.35,
+            title: 'Paris',
+            slug: 'paris',
+            publishedAt: new Date('2024-01-02T03:04:05.678Z'),
+            authorId: user.id,
+            latitude: 48.85,
+            longitude: 2.35,
             categories: { create: [{ categoryId: category.id }] },
             attachments: { create: [{ filePath: 'a/b.jpg', mimeType: 'image/jpeg', size: 10, latitude: 1.5, longitude: -2.5 }] },
           },
@@ -188,8 +240,14 @@ for (const kind of databaseKinds) {
         assert.ok((await version()) > v0, 'a post write bumps the data version')
         await db.appPassword.create({ data: { uuid: 'u1', userId: user.id, name: 'cli', secretHash: 'h' } })
         await assert.rejects(db.post.create({ data: { title: 'x', slug: 'x', publishedAt: new Date(), authorId: 999 } }), 'foreign key on author')
-        await assert.rejects(db.post.create({ data: { title: 'y', slug: 'y', publishedAt: new Date(), authorId: user.id, latitude: 91, longitude: 0 } }), 'latitude range check')
-        await assert.rejects(db.post.create({ data: { title: 'z', slug: 'z', publishedAt: new Date(), authorId: user.id, latitude: 10 } }), 'latitude without longitude')
+        await assert.rejects(
+          db.post.create({ data: { title: 'y', slug: 'y', publishedAt: new Date(), authorId: user.id, latitude: 91, longitude: 0 } }),
+          'latitude range check',
+        )
+        await assert.rejects(
+          db.post.create({ data: { title: 'z', slug: 'z', publishedAt: new Date(), authorId: user.id, latitude: 10 } }),
+          'latitude without longitude',
+        )
         await db.post.delete({ where: { id: post.id } })
         assert.equal(await db.attachment.count(), 0, 'attachments go with their post')
         assert.equal(await db.postCategory.count(), 0, 'category links go with their post')
@@ -212,15 +270,25 @@ for (const kind of databaseKinds) {
       // Real processes, as app instances or a command line beside a server start, each calling migrate() at the same
       // moment (their start-up takes a second or two, so they are given a time to start at).
       const at = Date.now() + 6000
-      writeFileSync(script, `import { migrate } from ${JSON.stringify(path.resolve('lib/migrate'))}
+      writeFileSync(
+        script,
+        `import { migrate } from ${JSON.stringify(path.resolve('lib/migrate'))}
 void (async () => {
   await new Promise((resolve) => setTimeout(resolve, ${at} - Date.now()))
   console.log(JSON.stringify(await migrate(${JSON.stringify(fresh.url)})))
 })()
-`)
-      const runs = await Promise.all([0, 1, 2].map(() => promisify(execFile)(process.execPath, ['--conditions=react-server', '--import', 'tsx', script], { encoding: 'utf8' })))
+`,
+      )
+      const runs = await Promise.all(
+        [0, 1, 2].map(() => promisify(execFile)(process.execPath, ['--conditions=react-server', '--import', 'tsx', script], { encoding: 'utf8' })),
+      )
       const applied = runs.flatMap(({ stdout }) => JSON.parse(stdout) as string[])
-      assert.deepEqual(applied.sort(), readdirSync(`prisma/migrations/${kind}`).filter((name) => name.endsWith('.sql')).sort())
+      assert.deepEqual(
+        applied.sort(),
+        readdirSync(`prisma/migrations/${kind}`)
+          .filter((name) => name.endsWith('.sql'))
+          .sort(),
+      )
       assert.deepEqual(await migrate(fresh.url), [])
     } finally {
       await fresh.drop()

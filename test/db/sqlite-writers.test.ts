@@ -37,7 +37,8 @@ function countBusyRefusals(db: Database.Database): void {
   }
 }
 const insertPost = (title: string) =>
-  other.prepare(`INSERT INTO posts (title, slug, type, status, published_at, modified_at, author_id) VALUES (?, ?, 'post', 'publish', 0, 0, ?)`)
+  other
+    .prepare(`INSERT INTO posts (title, slug, type, status, published_at, modified_at, author_id) VALUES (?, ?, 'post', 'publish', 0, 0, ?)`)
     .run(title, title.toLowerCase().replace(/\W+/g, '-'), authorId)
 
 before(async () => {
@@ -62,12 +63,18 @@ test('a transaction whose snapshot another writer made stale is run again, whole
     const count = await tx.post.count()
     // Another connection commits between this transaction's read and its write: SQLite refuses the write for good.
     if (runs === 1) insertPost('Committed meanwhile')
-    const post = await tx.post.create({ data: { title: `After ${count} posts`, slug: `after-${runs}`, status: 'draft', publishedAt: new Date(), authorId }, select: { title: true } })
+    const post = await tx.post.create({
+      data: { title: `After ${count} posts`, slug: `after-${runs}`, status: 'draft', publishedAt: new Date(), authorId },
+      select: { title: true },
+    })
     return post.title
   })
   assert.equal(runs, 2)
   assert.equal(title, 'After 1 posts')
-  assert.deepEqual((await getDb().post.findMany({ orderBy: { id: 'asc' }, select: { title: true } })).map((p) => p.title), ['Committed meanwhile', 'After 1 posts'])
+  assert.deepEqual(
+    (await getDb().post.findMany({ orderBy: { id: 'asc' }, select: { title: true } })).map((p) => p.title),
+    ['Committed meanwhile', 'After 1 posts'],
+  )
 })
 
 test('while another process holds the write lock, drafts wait for it and reads go on with what is committed', async () => {

@@ -8,7 +8,12 @@ import { readGps, usableGps } from '../../lib/media/exif-gps'
 
 // The real-photo corpus (test/fixtures/exif, with ExifTool's ground truth in truth.json).
 const corpus = path.join('test', 'fixtures', 'exif')
-const truth = JSON.parse(readFileSync(path.join(corpus, 'truth.json'), 'utf8')) as { file: string; has_gps: boolean; latitude: number | null; longitude: number | null }[]
+const truth = JSON.parse(readFileSync(path.join(corpus, 'truth.json'), 'utf8')) as {
+  file: string
+  has_gps: boolean
+  latitude: number | null
+  longitude: number | null
+}[]
 
 describe('readGps agrees with ExifTool on every photo of the corpus', () => {
   assert.equal(truth.length, 27)
@@ -27,7 +32,18 @@ test('usableGps: out of range, the pair 0,0, NaN, infinities and non-numbers cou
   assert.deepEqual(usableGps(45.5, -73.5), { latitude: 45.5, longitude: -73.5 })
   assert.deepEqual(usableGps(-90, 180), { latitude: -90, longitude: 180 })
   assert.deepEqual(usableGps(0, 12), { latitude: 0, longitude: 12 }, 'one zero is a real place')
-  for (const [lat, lng] of [[0, 0], [90.1, 0], [-91, 10], [10, 180.5], [10, -181], [Number.NaN, 1], [1, Infinity], [null, 1], ['45', '9'], [undefined, undefined]]) {
+  for (const [lat, lng] of [
+    [0, 0],
+    [90.1, 0],
+    [-91, 10],
+    [10, 180.5],
+    [10, -181],
+    [Number.NaN, 1],
+    [1, Infinity],
+    [null, 1],
+    ['45', '9'],
+    [undefined, undefined],
+  ]) {
     assert.equal(usableGps(lat, lng), null, `${lat}, ${lng}`)
   }
 })

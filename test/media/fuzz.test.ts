@@ -17,7 +17,9 @@ const COUNT = Number(process.env.FUZZ_FILES ?? 300)
 const BOUND_MS = 15_000
 
 const corpusDir = path.join('test', 'fixtures', 'exif')
-const corpus = readdirSync(corpusDir).filter((f) => !/\.(json|md)$/.test(f) && readFileSync(path.join(corpusDir, f)).length < 1_500_000).map((f) => readFileSync(path.join(corpusDir, f)))
+const corpus = readdirSync(corpusDir)
+  .filter((f) => !/\.(json|md)$/.test(f) && readFileSync(path.join(corpusDir, f)).length < 1_500_000)
+  .map((f) => readFileSync(path.join(corpusDir, f)))
 
 let seed = 20261122
 const random = (n: number) => {
@@ -62,42 +64,50 @@ after(async () => {
   await endExiftool()
 })
 
-test(`${COUNT} mutated photos: stored or refused, each within ${BOUND_MS / 1000} s, nothing left behind, no GPS served`, { timeout: COUNT * BOUND_MS }, async () => {
-  const { storeImage } = await import('../../lib/media/storage')
-  const { readGps } = await import('../../lib/media/exif-gps')
-  const { ApiError } = await import('../../lib/http/errors')
-  const names = Object.keys(MUTATIONS)
-  const outcomes: Record<string, number> = {}
-  const kept: string[] = []
-  for (let i = 0; i < COUNT; i++) {
-    const mutation = names[i % names.length]!
-    const file = MUTATIONS[mutation]!(corpus[random(corpus.length)]!)
-    const extension = ['jpg', 'png', 'heic', 'webp', 'txt', ''][random(6)]
-    const started = performance.now()
-    try {
-      const image = await storeImage(`fuzz-${i}.${extension}`, Readable.from([file]))
-      kept.push(image.filePath)
-      outcomes.stored = (outcomes.stored ?? 0) + 1
-      if (image.gps) assert.ok(Math.abs(image.gps.latitude) <= 90 && Math.abs(image.gps.longitude) <= 180 && !(image.gps.latitude === 0 && image.gps.longitude === 0))
-    } catch (error) {
-      assert.ok(error instanceof ApiError, `${mutation} #${i}: ${(error as Error).stack}`)
-      assert.ok(error.status >= 400 && error.status < 500, `${mutation} #${i}: ${error.status}`)
-      outcomes[error.code] = (outcomes[error.code] ?? 0) + 1
+test(
+  `${COUNT} mutated photos: stored or refused, each within ${BOUND_MS / 1000} s, nothing left behind, no GPS served`,
+  { timeout: COUNT * BOUND_MS },
+  async () => {
+    const { storeImage } = await import('../../lib/media/storage')
+    const { readGps } = await import('../../lib/media/exif-gps')
+    const { ApiError } = await import('../../lib/http/errors')
+    const names = Object.keys(MUTATIONS)
+    const outcomes: Record<string, number> = {}
+    const kept: string[] = []
+    for (let i = 0; i < COUNT; i++) {
+      const mutation = names[i % names.length]!
+      const file = MUTATIONS[mutation]!(corpus[random(corpus.length)]!)
+      const extension = ['jpg', 'png', 'heic', 'webp', 'txt', ''][random(6)]
+      const started = performance.now()
+      try {
+        const image = await storeImage(`fuzz-${i}.${extension}`, Readable.from([file]))
+        kept.push(image.filePath)
+        outcomes.stored = (outcomes.stored ?? 0) + 1
+        if (image.gps)
+          assert.ok(Math.abs(image.gps.latitude) <= 90 && Math.abs(image.gps.longitude) <= 180 && !(image.gps.latitude === 0 && image.gps.longitude === 0))
+      } catch (error) {
+        assert.ok(error instanceof ApiError, `${mutation} #${i}: ${(error as Error).stack}`)
+        assert.ok(error.status >= 400 && error.status < 500, `${mutation} #${i}: ${error.status}`)
+        outcomes[error.code] = (outcomes[error.code] ?? 0) + 1
+      }
+      assert.ok(performance.now() - started < BOUND_MS, `${mutation} #${i} took ${Math.round(performance.now() - started)} ms`)
     }
-    assert.ok(performance.now() - started < BOUND_MS, `${mutation} #${i} took ${Math.round(performance.now() - started)} ms`)
-  }
-  console.log(`fuzz outcomes: ${JSON.stringify(outcomes)}`)
-  const files = (tree: string) => {
-    try {
-      return readdirSync(path.join(uploads, tree), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(path.join(uploads, tree), path.join(e.parentPath, e.name))).sort()
-    } catch {
-      return []
+    console.log(`fuzz outcomes: ${JSON.stringify(outcomes)}`)
+    const files = (tree: string) => {
+      try {
+        return readdirSync(path.join(uploads, tree), { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => path.relative(path.join(uploads, tree), path.join(e.parentPath, e.name)))
+          .sort()
+      } catch {
+        return []
+      }
     }
-  }
-  assert.deepEqual(files('incoming'), [], 'nothing half-written')
-  assert.deepEqual(files('originals'), [...kept].sort(), 'an original for each stored image, and no other file')
-  for (const served of files('public')) {
-    assert.ok(kept.includes(served))
-    assert.equal(readGps(readFileSync(path.join(uploads, 'public', served))), null, `${served} is served without GPS`)
-  }
-})
+    assert.deepEqual(files('incoming'), [], 'nothing half-written')
+    assert.deepEqual(files('originals'), [...kept].sort(), 'an original for each stored image, and no other file')
+    for (const served of files('public')) {
+      assert.ok(kept.includes(served))
+      assert.equal(readGps(readFileSync(path.join(uploads, 'public', served))), null, `${served} is served without GPS`)
+    }
+  },
+)

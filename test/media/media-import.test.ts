@@ -20,14 +20,30 @@ function setup(extraEnv: Record<string, string> = {}) {
   const files = (tree: string): string[] => {
     const root = path.join(dir, 'uploads', tree)
     try {
-      return readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name))).sort()
+      return readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
+        .sort()
     } catch {
       return []
     }
   }
   const rows = () => {
     const db = new Database(path.join(dir, 'media.db'), { readonly: true })
-    const result = db.prepare('SELECT id, post_id AS postId, position, title, file_path AS filePath, mime_type AS mimeType, size, latitude, longitude FROM attachments ORDER BY id').all() as { id: number; position: number; title: string; filePath: string; mimeType: string; size: number; latitude: number | null; longitude: number | null }[]
+    const result = db
+      .prepare(
+        'SELECT id, post_id AS postId, position, title, file_path AS filePath, mime_type AS mimeType, size, latitude, longitude FROM attachments ORDER BY id',
+      )
+      .all() as {
+      id: number
+      position: number
+      title: string
+      filePath: string
+      mimeType: string
+      size: number
+      latitude: number | null
+      longitude: number | null
+    }[]
     db.close()
     return result
   }
@@ -50,14 +66,35 @@ describe('places media import', () => {
   })
 
   test('attaches in the order given, reads GPS once, keeps the original and strips the public copy', () => {
-    const run = site.places('media', 'import', '--post', site.postId, photo('exr_noexif.jpg'), photo('gox_gps.jpg'), photo('mei_HTC Desire.webp'), photo('mei_Issue 263 dotnet.heic'))
+    const run = site.places(
+      'media',
+      'import',
+      '--post',
+      site.postId,
+      photo('exr_noexif.jpg'),
+      photo('gox_gps.jpg'),
+      photo('mei_HTC Desire.webp'),
+      photo('mei_Issue 263 dotnet.heic'),
+    )
     assert.equal(run.status, 0, run.stderr)
     const ids = run.stdout.trim().split('\n').map(Number)
     const rows = site.rows()
-    assert.deepEqual(rows.map((r) => r.id), ids)
-    assert.deepEqual(rows.map((r) => r.position), [0, 1, 2, 3])
-    assert.deepEqual(rows.map((r) => r.mimeType), ['image/jpeg', 'image/jpeg', 'image/webp', 'image/heic'])
-    assert.deepEqual(rows.map((r) => r.title), ['exr_noexif', 'gox_gps', 'mei_HTC Desire', 'mei_Issue 263 dotnet'])
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      ids,
+    )
+    assert.deepEqual(
+      rows.map((r) => r.position),
+      [0, 1, 2, 3],
+    )
+    assert.deepEqual(
+      rows.map((r) => r.mimeType),
+      ['image/jpeg', 'image/jpeg', 'image/webp', 'image/heic'],
+    )
+    assert.deepEqual(
+      rows.map((r) => r.title),
+      ['exr_noexif', 'gox_gps', 'mei_HTC Desire', 'mei_Issue 263 dotnet'],
+    )
     assert.equal(rows[0]!.latitude, null)
     assert.ok(Math.abs(rows[1]!.latitude! - 26.5866666666667) < 1e-6 && Math.abs(rows[1]!.longitude! + 80.0536111111111) < 1e-6)
     assert.ok(Math.abs(rows[2]!.latitude! - 45.5006666666667) < 1e-6)

@@ -32,7 +32,13 @@ before(async () => {
   const post = async (title: string, categoryIds: number[], data: { status?: string; locationPublic?: boolean; type?: string } = {}) =>
     db.post.create({
       data: {
-        title, slug: title.toLowerCase().replace(/\W+/g, '-'), publishedAt: new Date(), authorId, latitude: 46.9, longitude: 7.4, ...data,
+        title,
+        slug: title.toLowerCase().replace(/\W+/g, '-'),
+        publishedAt: new Date(),
+        authorId,
+        latitude: 46.9,
+        longitude: 7.4,
+        ...data,
         categories: { create: categoryIds.map((categoryId) => ({ categoryId })) },
       },
     })
@@ -54,10 +60,14 @@ after(async () => {
 
 if (kind === 'sqlite' && databaseKinds.includes('postgresql')) {
   test('all of the above on PostgreSQL', () => {
-    const child = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', fileURLToPath(import.meta.url)], {
-      env: { ...process.env, PUBLIC_SURFACES_TEST_KIND: 'postgresql' },
-      encoding: 'utf8',
-    })
+    const child = spawnSync(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', fileURLToPath(import.meta.url)],
+      {
+        env: { ...process.env, PUBLIC_SURFACES_TEST_KIND: 'postgresql' },
+        encoding: 'utf8',
+      },
+    )
     assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
   })
 }

@@ -34,7 +34,7 @@ function descendantsOf(pid: number): Proc[] {
   const all = processes()
   const found: Proc[] = []
   const parents = new Set([pid])
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false
     for (const proc of all) {
       if (parents.has(proc.ppid) && !parents.has(proc.pid)) {
@@ -76,7 +76,10 @@ describe('ExifTool and a server killed outright', { skip: process.platform !== '
     // An upload has its copy stripped of metadata by ExifTool, which starts it.
     const uploaded = await fetch(`${server.url}/places/v1/media?post=${postId}`, {
       method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from(`exiftool@example.org:${secret}`).toString('base64')}`, 'Content-Disposition': 'attachment; filename="photo.jpg"' },
+      headers: {
+        Authorization: `Basic ${Buffer.from(`exiftool@example.org:${secret}`).toString('base64')}`,
+        'Content-Disposition': 'attachment; filename="photo.jpg"',
+      },
       body: readFileSync(path.join('test', 'fixtures', 'exif', 'gox_gps.jpg')),
     })
     assert.equal(uploaded.status, 201, await uploaded.text())

@@ -53,7 +53,10 @@ describe('kept-alive connections', () => {
     runPlaces(env, 'user', 'create', '--email', 'keep@example.org', '--password', 'long enough', '--role', 'editor')
     const secret = runPlaces(env, 'app-password', 'create', '--user', 'keep@example.org').split('\n').at(-1)!
     authorization = `Basic ${Buffer.from(`keep@example.org:${secret}`).toString('base64')}`
-    writeFileSync(path.join(dir, 'post.geojson'), JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Uploads' } }] }))
+    writeFileSync(
+      path.join(dir, 'post.geojson'),
+      JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Uploads' } }] }),
+    )
     postId = runPlaces(env, 'import', path.join(dir, 'post.geojson'), '--author', 'keep@example.org')
     server = await startServer({ DATABASE_URL: db.url, UPLOADS_DIR: env.UPLOADS_DIR, UPLOAD_MAX_BYTES: String(UPLOAD_LIMIT), LOG_REQUESTS: 'false' })
   })

@@ -50,7 +50,10 @@ for (const kind of databaseKinds) {
       authorization = `Basic ${Buffer.from(`load@example.org:${places('app-password', 'create', '--user', 'load@example.org').split('\n').at(-1)}`).toString('base64')}`
       writePlaces(path.join(dir, 'places.geojson'), 2000)
       places('import', path.join(dir, 'places.geojson'))
-      writeFileSync(path.join(dir, 'photo-post.geojson'), geojson([{ type: 'Feature', geometry: null, properties: { title: 'Photos under load', status: 'draft' } }]))
+      writeFileSync(
+        path.join(dir, 'photo-post.geojson'),
+        geojson([{ type: 'Feature', geometry: null, properties: { title: 'Photos under load', status: 'draft' } }]),
+      )
       photoPost = places('import', path.join(dir, 'photo-post.geojson'))
       places('media', 'import', '--post', photoPost, path.join('test', 'fixtures', 'exif', 'gox_gps.jpg'))
       server = await startServer({ DATABASE_URL: db.url, UPLOADS_DIR: env.UPLOADS_DIR!, LOG_REQUESTS: 'false' })
@@ -60,72 +63,99 @@ for (const kind of databaseKinds) {
       await db.drop()
     })
 
-    test(`${SECONDS} s of mixed reads at 64 connections, with imports and uploads going on: nothing fails, nothing is lost`, { timeout: (SECONDS + 120) * 1000 }, async () => {
-      const ids = (JSON.parse(await (await fetch(`${server.url}/places/v1/geojson?posts_per_page=100`)).text()) as { features: { properties: { id: number } }[] }).features.map((f) => f.properties.id)
-      const reads = [
-        '/places/v1/geojson', '/places/v1/geojson?posts_per_page=500', '/places/v1/geojson?category=1',
-        ...ids.slice(0, 20).map((id) => `/places/v1/geojson/${id}`), '/ogc/collections/post/items?limit=50', '/healthz',
-      ].map((p) => ({ method: 'GET' as const, path: p }))
-      reads.push({ method: 'GET', path: `/places/v1/attachment-exif-gps/${photoPost}`, headers: { authorization } } as never)
+    test(
+      `${SECONDS} s of mixed reads at 64 connections, with imports and uploads going on: nothing fails, nothing is lost`,
+      { timeout: (SECONDS + 120) * 1000 },
+      async () => {
+        const ids = (
+          JSON.parse(await (await fetch(`${server.url}/places/v1/geojson?posts_per_page=100`)).text()) as { features: { properties: { id: number } }[] }
+        ).features.map((f) => f.properties.id)
+        const reads = [
+          '/places/v1/geojson',
+          '/places/v1/geojson?posts_per_page=500',
+          '/places/v1/geojson?category=1',
+          ...ids.slice(0, 20).map((id) => `/places/v1/geojson/${id}`),
+          '/ogc/collections/post/items?limit=50',
+          '/healthz',
+        ].map((p) => ({ method: 'GET' as const, path: p }))
+        reads.push({ method: 'GET', path: `/places/v1/attachment-exif-gps/${photoPost}`, headers: { authorization } } as never)
 
-      let writing = true
-      const imported: string[] = []
-      const uploaded: number[] = []
-      const failures: string[] = []
-      const importer = (async () => {
-        for (let i = 0; writing; i++) {
-          const file = path.join(dir, `write-${i}.geojson`)
-          writeFileSync(file, geojson([{ type: 'Feature', geometry: { type: 'Point', coordinates: [10 + i / 1000, 50] }, properties: { title: `Written under load ${i}`, categories: ['Load > Test'] } }]))
-          const run = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-            const child = spawn(process.execPath, ['bin/places.mjs', 'import', file], { env })
-            let out = ''
-            let err = ''
-            child.stdout.on('data', (c) => (out += c))
-            child.stderr.on('data', (c) => (err += c))
-            child.on('close', (code) => resolve({ code, out, err }))
-          })
-          if (run.code === 0) imported.push(`Written under load ${i}`)
-          else failures.push(`import ${i}: ${run.err}`)
-          // Each command line is a second of CPU on a 2-core machine: a steady trickle of imports, not a flood.
-          await new Promise((resolve) => setTimeout(resolve, 1000))
-        }
-      })()
-      const uploader = (async () => {
-        for (let i = 0; writing; i++) {
-          const response = await fetch(`${server.url}/places/v1/media?post=${photoPost}`, {
-            method: 'POST', body: PHOTO, headers: { authorization, 'Content-Type': 'image/jpeg', 'Content-Disposition': `attachment; filename="load-${i}.jpg"` },
-          })
-          if (response.status === 201) uploaded.push(((await response.json()) as { id: number }).id)
-          else failures.push(`upload ${i}: ${response.status} ${await response.text()}`)
-        }
-      })()
+        let writing = true
+        const imported: string[] = []
+        const uploaded: number[] = []
+        const failures: string[] = []
+        const importer = (async () => {
+          for (let i = 0; writing; i++) {
+            const file = path.join(dir, `write-${i}.geojson`)
+            writeFileSync(
+              file,
+              geojson([
+                {
+                  type: 'Feature',
+                  geometry: { type: 'Point', coordinates: [10 + i / 1000, 50] },
+                  properties: { title: `Written under load ${i}`, categories: ['Load > Test'] },
+                },
+              ]),
+            )
+            const run = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+              const child = spawn(process.execPath, ['bin/places.mjs', 'import', file], { env })
+              let out = ''
+              let err = ''
+              child.stdout.on('data', (c) => (out += c))
+              child.stderr.on('data', (c) => (err += c))
+              child.on('close', (code) => resolve({ code, out, err }))
+            })
+            if (run.code === 0) imported.push(`Written under load ${i}`)
+            else failures.push(`import ${i}: ${run.err}`)
+            // Each command line is a second of CPU on a 2-core machine: a steady trickle of imports, not a flood.
+            await new Promise((resolve) => setTimeout(resolve, 1000))
+          }
+        })()
+        const uploader = (async () => {
+          for (let i = 0; writing; i++) {
+            const response = await fetch(`${server.url}/places/v1/media?post=${photoPost}`, {
+              method: 'POST',
+              body: PHOTO,
+              headers: { authorization, 'Content-Type': 'image/jpeg', 'Content-Disposition': `attachment; filename="load-${i}.jpg"` },
+            })
+            if (response.status === 201) uploaded.push(((await response.json()) as { id: number }).id)
+            else failures.push(`upload ${i}: ${response.status} ${await response.text()}`)
+          }
+        })()
 
-      const connectionErrors: Record<string, number> = {}
-      const result = await new Promise<autocannon.Result>((resolve, reject) => {
-        // What is asserted is that nothing fails and nothing is lost, not how fast: latency is the bench's to measure
-        // (BENCHMARKS.md). So a slow answer on a starved 2-core machine, which runs this client, the server and the
-        // imports at once, is waited for (autocannon's own limit is 10 s) rather than counted as an error.
-        const load = autocannon({ url: server.url, connections: 64, duration: SECONDS, timeout: 120, requests: reads }, (error, done) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done)))
-        load.on('reqError', (error: NodeJS.ErrnoException) => {
-          connectionErrors[error.code ?? error.message] = (connectionErrors[error.code ?? error.message] ?? 0) + 1
+        const connectionErrors: Record<string, number> = {}
+        const result = await new Promise<autocannon.Result>((resolve, reject) => {
+          // What is asserted is that nothing fails and nothing is lost, not how fast: latency is the bench's to measure
+          // (BENCHMARKS.md). So a slow answer on a starved 2-core machine, which runs this client, the server and the
+          // imports at once, is waited for (autocannon's own limit is 10 s) rather than counted as an error.
+          const load = autocannon({ url: server.url, connections: 64, duration: SECONDS, timeout: 120, requests: reads }, (error, done) =>
+            error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done),
+          )
+          load.on('reqError', (error: NodeJS.ErrnoException) => {
+            connectionErrors[error.code ?? error.message] = (connectionErrors[error.code ?? error.message] ?? 0) + 1
+          })
         })
-      })
-      writing = false
-      await Promise.all([importer, uploader])
+        writing = false
+        await Promise.all([importer, uploader])
 
-      assert.deepEqual(connectionErrors, {}, 'connection errors')
-      assert.equal(result.errors, 0, 'connection errors')
-      assert.equal(result.timeouts, 0, 'timeouts')
-      assert.equal(result.non2xx, 0, 'answers that were not 2xx')
-      assert.ok(result.requests.total > 0, 'requests were answered')
-      assert.deepEqual(failures, [])
-      assert.ok(imported.length >= 2 && uploaded.length >= 2, `writes: ${imported.length} imports, ${uploaded.length} uploads`)
-      const titles = new Set((JSON.parse(await runPlacesAsync(env, 'export')) as { features: { properties: { title: string } }[] }).features.map((f) => f.properties.title))
-      for (const title of imported) assert.ok(titles.has(title), `${title} is there`)
-      const gps = await fetch(`${server.url}/places/v1/attachment-exif-gps/${photoPost}`, { headers: { authorization } })
-      assert.equal(gps.status, 200)
-      console.log(`load on ${kind}: ${result.requests.total} reads (${Math.round(result.requests.average)}/s, p99 ${result.latency.p99} ms), ${imported.length} imports, ${uploaded.length} uploads`)
-    })
+        assert.deepEqual(connectionErrors, {}, 'connection errors')
+        assert.equal(result.errors, 0, 'connection errors')
+        assert.equal(result.timeouts, 0, 'timeouts')
+        assert.equal(result.non2xx, 0, 'answers that were not 2xx')
+        assert.ok(result.requests.total > 0, 'requests were answered')
+        assert.deepEqual(failures, [])
+        assert.ok(imported.length >= 2 && uploaded.length >= 2, `writes: ${imported.length} imports, ${uploaded.length} uploads`)
+        const titles = new Set(
+          (JSON.parse(await runPlacesAsync(env, 'export')) as { features: { properties: { title: string } }[] }).features.map((f) => f.properties.title),
+        )
+        for (const title of imported) assert.ok(titles.has(title), `${title} is there`)
+        const gps = await fetch(`${server.url}/places/v1/attachment-exif-gps/${photoPost}`, { headers: { authorization } })
+        assert.equal(gps.status, 200)
+        console.log(
+          `load on ${kind}: ${result.requests.total} reads (${Math.round(result.requests.average)}/s, p99 ${result.latency.p99} ms), ${imported.length} imports, ${uploaded.length} uploads`,
+        )
+      },
+    )
 
     test('an import killed half-way imports nothing', { timeout: 120_000 }, async () => {
       const before = await countPosts()
@@ -134,10 +164,14 @@ for (const kind of databaseKinds) {
       const child = spawn(process.execPath, ['bin/places.mjs', 'import', file], { env, stdio: 'ignore' })
       // Half-way: writing, in its transaction. That is when it holds the write lock and reads the file (a second
       // time: the first is the check, before the transaction; the lock taken before that is the migration's).
-      await waitFor('the import to be writing', async () => {
-        assert.equal(child.exitCode, null, 'the import is still running')
-        return hasOpen(child.pid!, file) && await writeLockHeld(db.url, 'posts') ? true : undefined
-      }, 60_000)
+      await waitFor(
+        'the import to be writing',
+        async () => {
+          assert.equal(child.exitCode, null, 'the import is still running')
+          return hasOpen(child.pid!, file) && (await writeLockHeld(db.url, 'posts')) ? true : undefined
+        },
+        60_000,
+      )
       assert.equal(child.exitCode, null, 'the import is still running when it is killed')
       child.kill('SIGKILL')
       await new Promise((resolve) => child.once('exit', resolve))

@@ -25,7 +25,13 @@ describe('deploy/nginx.conf in front of the server', { skip: !hasNginx() && !pro
   const places = (...args: string[]) => runPlaces(env, ...args)
   const importPlace = (title: string, type: string) => {
     const file = path.join(dir, `${title}.geojson`)
-    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [7.4474, 46.948] }, properties: { title, type } }] }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [7.4474, 46.948] }, properties: { title, type } }],
+      }),
+    )
     return Number(places('import', file, '--author', 'cache@example.org'))
   }
 
@@ -90,7 +96,7 @@ describe('deploy/nginx.conf in front of the server', { skip: !hasNginx() && !pro
 
   test('a write shows through the cache within SHARED_CACHE_SECONDS (1 s), and not before the answer expires', async () => {
     const url = `${base}/places/v1/geojson?post_type=nginxtest`
-    const empty = await (await fetch(url)).json() as { features: unknown[] }
+    const empty = (await (await fetch(url)).json()) as { features: unknown[] }
     assert.deepEqual(empty.features, [])
     const id = importPlace('Written meanwhile', 'nginxtest')
     const written = Date.now()

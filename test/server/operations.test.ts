@@ -36,7 +36,7 @@ describe('operations', () => {
   test('GET /healthz says the database answers', async () => {
     const response = await fetch(`${server.url}/healthz`)
     assert.equal(response.status, 200)
-    const body = await response.json() as { status: string; database: { ok: boolean; dialect: string } }
+    const body = (await response.json()) as { status: string; database: { ok: boolean; dialect: string } }
     assert.equal(body.status, 'ok')
     assert.deepEqual([body.database.ok, body.database.dialect], [true, 'sqlite'])
   })
@@ -48,7 +48,9 @@ describe('operations', () => {
     // A request's line is written as its answer goes out: wait until both are in the server's output.
     const entries = await waitFor('both requests in the log', () => {
       const logged = server.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Entry)
-      return logged.some((e) => e.path === '/places/v1/geojson') && logged.some((e) => e.path.startsWith('/places/v1/attachment-exif-gps/')) ? logged : undefined
+      return logged.some((e) => e.path === '/places/v1/geojson') && logged.some((e) => e.path.startsWith('/places/v1/attachment-exif-gps/'))
+        ? logged
+        : undefined
     })
     const collection = entries.find((e) => e.path === '/places/v1/geojson')
     assert.ok(collection, 'the collection request is logged')
@@ -65,10 +67,25 @@ describe('operations', () => {
     const photo = readFileSync(path.join('test', 'fixtures', 'exif', 'gox_gps.jpg'))
     const url = new URL(`${server.url}/places/v1/media?post=${postId}`)
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = httpRequest(url, { method: 'POST', headers: { Authorization: authorization, 'Content-Type': 'image/jpeg', 'Content-Disposition': 'attachment; filename="slow.jpg"', 'Content-Length': photo.length } }, (response) => {
-        let body = ''
-        response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: response.statusCode!, body }))
-      })
+      const request = httpRequest(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            Authorization: authorization,
+            'Content-Type': 'image/jpeg',
+            'Content-Disposition': 'attachment; filename="slow.jpg"',
+            'Content-Length': photo.length,
+          },
+        },
+        (response) => {
+          let body = ''
+          response
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => (body += chunk))
+            .on('end', () => resolve({ status: response.statusCode!, body }))
+        },
+      )
       request.on('error', reject)
       // The photo trickles in over about two seconds; the server is told to stop once it has begun to store it.
       const chunks = 20
@@ -89,8 +106,16 @@ describe('operations', () => {
     // Once it has taken the signal in, the server accepts no new connection (asked until it refuses, not after a
     // pause), while the upload in flight goes on.
     let answered = false
-    void answer.then(() => (answered = true), () => (answered = true))
-    await waitFor('the server to refuse new connections', () => fetch(`${server.url}/healthz`).then(() => undefined, () => true))
+    void answer.then(
+      () => (answered = true),
+      () => (answered = true),
+    )
+    await waitFor('the server to refuse new connections', () =>
+      fetch(`${server.url}/healthz`).then(
+        () => undefined,
+        () => true,
+      ),
+    )
     assert.equal(answered, false, 'refused while the upload was still coming in')
     const { status, body } = await answer
     assert.equal(status, 201, body)

@@ -18,7 +18,12 @@ export async function queryRows<Row>(url: string, sql: string, params: unknown[]
   await client.connect()
   try {
     let n = 0
-    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as Row[]
+    return (
+      await client.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        params,
+      )
+    ).rows as Row[]
   } finally {
     await client.end()
   }
@@ -43,8 +48,10 @@ export async function writeLockHeld(url: string, table: string): Promise<boolean
       db.close()
     }
   }
-  const rows = await queryRows<{ held: boolean }>(url,
+  const rows = await queryRows<{ held: boolean }>(
+    url,
     `SELECT count(*) > 0 AS held FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = ? AND l.mode = 'ShareRowExclusiveLock' AND l.granted`,
-    [table])
+    [table],
+  )
   return rows[0]!.held
 }

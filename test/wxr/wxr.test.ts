@@ -32,7 +32,13 @@ for (const kind of databaseKinds) {
       assert.equal(places('user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator').status, 0)
       // Post 2 exists already: the export's page 2 must get another id.
       const existing = path.join(dir, 'existing.geojson')
-      writeFileSync(existing, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { id: 2, title: 'Already here', categories: ['Europe'] } }] }))
+      writeFileSync(
+        existing,
+        JSON.stringify({
+          type: 'FeatureCollection',
+          features: [{ type: 'Feature', geometry: null, properties: { id: 2, title: 'Already here', categories: ['Europe'] } }],
+        }),
+      )
       assert.equal(places('import', existing).status, 0)
     })
     after(() => db.drop())
@@ -57,12 +63,22 @@ for (const kind of databaseKinds) {
       assert.equal(one('About us').properties.type, 'page')
       assert.equal(one('Colosseum').properties.type, 'landmark')
       // Statuses, dates (GMT), slugs made unique per type, authors by login.
-      assert.deepEqual(posts.filter((f) => Number(f.properties.id) >= 101).map((f) => f.properties.status).sort(),
-        ['draft', 'future', 'pending', 'private', 'publish', 'publish', 'publish', 'publish', 'publish', 'publish', 'publish', 'trash'])
+      assert.deepEqual(
+        posts
+          .filter((f) => Number(f.properties.id) >= 101)
+          .map((f) => f.properties.status)
+          .sort(),
+        ['draft', 'future', 'pending', 'private', 'publish', 'publish', 'publish', 'publish', 'publish', 'publish', 'publish', 'trash'],
+      )
       assert.equal(one('Beach at Palm Beach').properties.date, '2020-05-03T13:00:00.000Z')
       assert.equal(one('Draft about Lyon').properties.date, '2020-06-01T09:00:00.000Z', 'a draft with no GMT date keeps its local date')
       assert.equal(one('Draft about Lyon').properties.slug, 'draft-about-lyon', 'a draft without a slug gets one from its title')
-      assert.deepEqual(byTitle('Eiffel Tower').map((f) => f.properties.slug).sort(), ['eiffel-tower', 'eiffel-tower-2'])
+      assert.deepEqual(
+        byTitle('Eiffel Tower')
+          .map((f) => f.properties.slug)
+          .sort(),
+        ['eiffel-tower', 'eiffel-tower-2'],
+      )
       assert.equal(one('Beach at Palm Beach').properties.author, 'ben@travels.example')
       // Geodata meta: geo_public 0 hides, missing means public; broken coordinates leave none.
       assert.deepEqual(one('Beach at Palm Beach').geometry?.coordinates, [-80.0364, 26.7056])
@@ -70,14 +86,21 @@ for (const kind of databaseKinds) {
       assert.equal(one('Colosseum').properties.address, 'Piazza del Colosseo, Roma')
       assert.equal(one('Broken coordinates').geometry, null)
       // Categories: the tree, whatever order the export listed it in; term names unescaped.
-      assert.deepEqual(byTitle('Eiffel Tower').map((f) => f.properties.categories).sort(), [['Europe > France'], ['Europe > France > Paris']])
+      assert.deepEqual(
+        byTitle('Eiffel Tower')
+          .map((f) => f.properties.categories)
+          .sort(),
+        [['Europe > France'], ['Europe > France > Paris']],
+      )
       assert.deepEqual(one('Beach at Palm Beach').properties.categories, ['Food & Drink'])
       assert.deepEqual(one('Already here').properties.categories, ['Europe'], 'an existing category is reused')
     })
 
     test('attachments keep their post, order and title; their files are stored and their GPS read', () => {
       const originals = path.join(dir, 'uploads', 'originals')
-      const files = readdirSync(originals, { recursive: true }).map(String).filter((f) => f.endsWith('.jpg'))
+      const files = readdirSync(originals, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.jpg'))
       assert.equal(files.length, 3)
       const rome = files.find((f) => f.includes('rome'))!
       assert.ok(readGps(readFileSync(path.join(originals, rome))))
@@ -112,12 +135,25 @@ for (const kind of databaseKinds) {
       after(() => server.stop())
 
       test('the published posts with public geodata, newest first, with their pages', async () => {
-        const collection = await (await fetch(`${server.url}/places/v1/geojson`)).json() as { features: { geometry: { coordinates: number[] }; properties: { id: number; title: string; url: string; address: string } }[] }
-        assert.deepEqual(collection.features.map((f) => f.properties.title), ['Beach at Palm Beach', 'Eiffel Tower', 'Eiffel Tower'])
-        assert.deepEqual(collection.features.map((f) => f.properties.id), [102, 111, 101])
+        const collection = (await (await fetch(`${server.url}/places/v1/geojson`)).json()) as {
+          features: { geometry: { coordinates: number[] }; properties: { id: number; title: string; url: string; address: string } }[]
+        }
+        assert.deepEqual(
+          collection.features.map((f) => f.properties.title),
+          ['Beach at Palm Beach', 'Eiffel Tower', 'Eiffel Tower'],
+        )
+        assert.deepEqual(
+          collection.features.map((f) => f.properties.id),
+          [102, 111, 101],
+        )
         assert.equal(collection.features[2]!.properties.address, 'Champ de Mars, Paris')
-        const landmarks = await (await fetch(`${server.url}/places/v1/geojson?post_type=landmark`)).json() as { features: { properties: { title: string } }[] }
-        assert.deepEqual(landmarks.features.map((f) => f.properties.title), ['Colosseum'])
+        const landmarks = (await (await fetch(`${server.url}/places/v1/geojson?post_type=landmark`)).json()) as {
+          features: { properties: { title: string } }[]
+        }
+        assert.deepEqual(
+          landmarks.features.map((f) => f.properties.title),
+          ['Colosseum'],
+        )
         const page = await fetch(collection.features[0]!.properties.url)
         assert.equal(page.status, 200)
         assert.match(await page.text(), /Beach at Palm Beach/)
@@ -167,15 +203,24 @@ describe('places import-wxr reads attachment files only from inside --uploads', 
     // A link that stays inside the folder is fine.
     symlinkSync(path.join(uploads, '2020', '05', 'plain.jpg'), path.join(uploads, '2020', '05', 'alias.jpg'))
     const wxr = path.join(dir, 'escape.xml')
-    writeFileSync(wxr, exportWithAttachments(['2020/05/plain.jpg', '2020/05/link.jpg', '2020/06/secret.jpg', '../../elsewhere/secret.jpg', '2020/05/alias.jpg']))
+    writeFileSync(
+      wxr,
+      exportWithAttachments(['2020/05/plain.jpg', '2020/05/link.jpg', '2020/06/secret.jpg', '../../elsewhere/secret.jpg', '2020/05/alias.jpg']),
+    )
 
     const storedIn = path.join(dir, 'stored')
     const env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: storedIn }
     const run = spawnSync(process.execPath, ['bin/places.mjs', 'import-wxr', wxr, '--uploads', uploads], { env, encoding: 'utf8' })
     assert.equal(run.status, 0, run.stderr)
     assert.match(run.stdout, /Imported 1 posts, 0 categories and 2 attachments/)
-    for (const [i, file] of [[1, '2020/05/link.jpg'], [2, '2020/06/secret.jpg'], [3, '../../elsewhere/secret.jpg']] as const) {
-      const warning = new RegExp(`attachment item "photo ${i}" \\(WordPress id ${900 + i}, line \\d+\\): its file "${file.replace(/\./g, '\\.')}" lies outside the uploads folder; not imported`)
+    for (const [i, file] of [
+      [1, '2020/05/link.jpg'],
+      [2, '2020/06/secret.jpg'],
+      [3, '../../elsewhere/secret.jpg'],
+    ] as const) {
+      const warning = new RegExp(
+        `attachment item "photo ${i}" \\(WordPress id ${900 + i}, line \\d+\\): its file "${file.replace(/\./g, '\\.')}" lies outside the uploads folder; not imported`,
+      )
       assert.match(run.stderr, warning)
     }
     const stored = readdirSync(path.join(storedIn, 'originals'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())

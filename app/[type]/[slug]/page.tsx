@@ -39,10 +39,14 @@ export default async function PostPage(props: Props) {
         {post.location?.address && <address>{post.location.address}</address>}
         {point && osm && (
           <p className="post-meta">
-            <a href={osm}>{point.latitude.toFixed(5)}, {point.longitude.toFixed(5)}</a>
+            <a href={osm}>
+              {point.latitude.toFixed(5)}, {point.longitude.toFixed(5)}
+            </a>
           </p>
         )}
-        {post.content.split(/\n\s*\n/).map((paragraph, i) => <p key={i}>{paragraph}</p>)}
+        {post.content.split(/\n\s*\n/).map((paragraph, i) => (
+          <p key={i}>{paragraph}</p>
+        ))}
       </article>
     </main>
   )

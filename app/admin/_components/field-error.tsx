@@ -6,5 +6,9 @@ export function describedBy(fieldId: string, message: string | undefined, hint?:
 /** A field's problem, beside it; the field names it with aria-describedby (describedBy above). */
 export function FieldError({ id, message }: { id: string; message: string | undefined }) {
   if (!message) return null
-  return <p id={`${id}-error`} className="field-error">{message}</p>
+  return (
+    <p id={`${id}-error`} className="field-error">
+      {message}
+    </p>
+  )
 }

@@ -3,7 +3,13 @@ export type NoticeValue = { tone: 'ok' | 'error'; text: string }
 
 export function Notice({ notice }: { notice: NoticeValue | undefined }) {
   if (!notice) return null
-  return notice.tone === 'ok'
-    ? <p className="notice" role="status">{notice.text}</p>
-    : <p className="form-error" role="alert">{notice.text}</p>
+  return notice.tone === 'ok' ? (
+    <p className="notice" role="status">
+      {notice.text}
+    </p>
+  ) : (
+    <p className="form-error" role="alert">
+      {notice.text}
+    </p>
+  )
 }

@@ -12,8 +12,8 @@ export default async function AppPasswordsPage() {
     <>
       <h1>Application passwords</h1>
       <p>
-        Programs call the REST routes as you with HTTP Basic authentication: your email and an application password. They get the rights of
-        your role ({actor.role}). Revoke a password to shut its program out at once.
+        Programs call the REST routes as you with HTTP Basic authentication: your email and an application password. They get the rights of your role (
+        {actor.role}). Revoke a password to shut its program out at once.
       </p>
       <AppPasswords email={actor.email} passwords={await listMyAppPasswords(actor)} />
     </>

@@ -38,12 +38,18 @@ export async function deletePostAction(id: number): Promise<ActionResult<null>> 
 
 export async function reorderMediaAction(postId: number, orderedIds: unknown): Promise<ActionResult<AttachmentDto[]>> {
   return runAction('reorderMedia', async () =>
-    reorderAttachments(await getSessionActorOrThrow(), parseOrThrow(idSchema, postId), parseOrThrow(z.array(idSchema).max(10_000), orderedIds)))
+    reorderAttachments(await getSessionActorOrThrow(), parseOrThrow(idSchema, postId), parseOrThrow(z.array(idSchema).max(10_000), orderedIds)),
+  )
 }
 
 export async function renameMediaAction(attachmentId: number, title: unknown): Promise<ActionResult<AttachmentDto>> {
   return runAction('renameMedia', async () =>
-    renameAttachment(await getSessionActorOrThrow(), parseOrThrow(idSchema, attachmentId), parseOrThrow(z.object({ title: attachmentTitleSchema }), { title }).title))
+    renameAttachment(
+      await getSessionActorOrThrow(),
+      parseOrThrow(idSchema, attachmentId),
+      parseOrThrow(z.object({ title: attachmentTitleSchema }), { title }).title,
+    ),
+  )
 }
 
 export async function removeMediaAction(attachmentId: number): Promise<ActionResult<null>> {

@@ -32,8 +32,14 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
         Password
         <input name="password" type="password" autoComplete="current-password" required />
       </label>
-      {error && <p id="sign-in-error" role="alert" className="error">{error}</p>}
-      <button type="submit" disabled={pending}>{pending ? 'Signing in…' : 'Sign in'}</button>
+      {error && (
+        <p id="sign-in-error" role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={pending}>
+        {pending ? 'Signing in…' : 'Sign in'}
+      </button>
     </form>
   )
 }

@@ -3,5 +3,9 @@
 import { signOut } from 'next-auth/react'
 
 export function SignOutButton() {
-  return <button type="button" onClick={() => void signOut({ callbackUrl: '/' })}>Sign out</button>
+  return (
+    <button type="button" onClick={() => void signOut({ callbackUrl: '/' })}>
+      Sign out
+    </button>
+  )
 }

@@ -20,7 +20,13 @@ export const isIn = (index: PlaceIndex, bbox: BBox, rank: number): boolean => co
 type Rect = [number, number, number, number]
 
 /** The box as boxes that do not cross the antimeridian: two when it does, which share no place. */
-export const partsOf = ([west, south, east, north]: BBox): BBox[] => (west > east ? [[west, south, 180, north], [-180, south, east, north]] : [[west, south, east, north]])
+export const partsOf = ([west, south, east, north]: BBox): BBox[] =>
+  west > east
+    ? [
+        [west, south, 180, north],
+        [-180, south, east, north],
+      ]
+    : [[west, south, east, north]]
 
 /** A box that does not cross the antimeridian, on the unit square. */
 const rectOf = ([west, south, east, north]: BBox): Rect => [mercatorX(west), mercatorY(north), mercatorX(east), mercatorY(south)]

@@ -12,9 +12,7 @@ const MERGE_PIXELS = 40
 // Past this many tiles, a cluster's places are spread enough to be drawn apart.
 const MAX_PARTS = 64
 
-export type MapItem =
-  | { cluster: true; longitude: number; latitude: number; count: number; expansionZoom: number }
-  | { cluster: false; id: number }
+export type MapItem = { cluster: true; longitude: number; latitude: number; count: number; expansionZoom: number } | { cluster: false; id: number }
 
 /** A tile's places at the map's zoom: their run in key order, number and mean position, and the groups it took in. */
 type Group = { lo: number; hi: number; count: number; x: number; y: number; joined: Group[]; taken: boolean }
@@ -31,10 +29,14 @@ export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: numb
   // The tiles of the box and of a tile's width around it: a group at the box's edge merges as in any other view.
   const [west, south, east, north] = box
   const margin = 2 ** -level
-  const around: BBox = bbox ? [
-    Math.max(-180, longitudeOf(mercatorX(west) - margin)), Math.max(-90, latitudeOf(mercatorY(south) + margin)),
-    Math.min(180, longitudeOf(mercatorX(east) + margin)), Math.min(90, latitudeOf(mercatorY(north) - margin)),
-  ] : WORLD
+  const around: BBox = bbox
+    ? [
+        Math.max(-180, longitudeOf(mercatorX(west) - margin)),
+        Math.max(-90, latitudeOf(mercatorY(south) + margin)),
+        Math.min(180, longitudeOf(mercatorX(east) + margin)),
+        Math.min(90, latitudeOf(mercatorY(north) - margin)),
+      ]
+    : WORLD
   for (const part of partsOf(around)) {
     walkTiles(index, part, level, (z, x, y, lo, hi) => {
       if (z < level) return true
@@ -110,7 +112,7 @@ function splitZoomOf(index: PlaceIndex, lo: number, hi: number, zoom: number): n
   for (let z = Math.max(zoom + 1, sharedLevels(keys[lo]!, keys[hi - 1]!) + 1 - CELL_LEVELS); z <= CLUSTER_MAX_ZOOM; z++) {
     const span = 4 ** (GRID_LEVEL - z - CELL_LEVELS)
     const parts: [number, number][] = []
-    for (let i = lo; i < hi && parts.length <= MAX_PARTS; ) {
+    for (let i = lo; i < hi && parts.length <= MAX_PARTS;) {
       const end = lowerBound(keys, (Math.floor(keys[i]! / span) + 1) * span, i, hi)
       parts.push([i, end])
       i = end

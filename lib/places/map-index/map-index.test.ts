@@ -10,7 +10,11 @@ import { buildPlaceIndex, extentOf } from './place-index'
 const point = (id: number, longitude: number, latitude: number): PlacePoint => [id, latitude, longitude]
 // As the query gives them: newest first. Here the higher ids are the newer.
 const indexOf = (points: PlacePoint[]) => buildPlaceIndex([...points].sort((a, b) => b[0] - a[0]))
-const extentOfPoints = (points: PlacePoint[]) => extentOf(Float64Array.from(points, (p) => p[1]), Float64Array.from(points, (p) => p[2]))
+const extentOfPoints = (points: PlacePoint[]) =>
+  extentOf(
+    Float64Array.from(points, (p) => p[1]),
+    Float64Array.from(points, (p) => p[2]),
+  )
 
 // Three places in Paris a few hundred metres apart, one in Berlin, two either side of the antimeridian (Fiji).
 const PARIS = [point(1, 2.35, 48.85), point(2, 2.352, 48.851), point(3, 2.36, 48.86)]
@@ -51,7 +55,7 @@ describe('mapItemsIn', () => {
 })
 
 describe('placeIdsIn', () => {
-  test('in the order the places were given (the collection\'s), with the count in the box', () => {
+  test("in the order the places were given (the collection's), with the count in the box", () => {
     const given = buildPlaceIndex([point(12, 1.2, 1), point(10, 1, 1), point(11, 1.1, 1), point(13, 50, 50)])
     assert.deepEqual(placeIdsIn(given, [0, 0, 2, 2], 0, 10), [12, 10, 11])
     assert.equal(countPlacesIn(given, [0, 0, 2, 2]), 3)
@@ -111,7 +115,14 @@ describe('the index against a plain scan of its places', () => {
   const round = (x: number) => Math.round(x * 1e5) / 1e5
   // Dense cities, places spread over the world, some on the antimeridian and the poles (past Web Mercator's edge),
   // and places sharing one position; newest first as the query gives them.
-  const cities = [[2.35, 48.85], [-0.12, 51.5], [139.7, 35.7], [179.95, -17.8], [-179.95, -17.85], [0, 0]]
+  const cities = [
+    [2.35, 48.85],
+    [-0.12, 51.5],
+    [139.7, 35.7],
+    [179.95, -17.8],
+    [-179.95, -17.85],
+    [0, 0],
+  ]
   const points: PlacePoint[] = []
   for (let id = 3000; id > 0; id--) {
     const kind = next()
@@ -126,17 +137,30 @@ describe('the index against a plain scan of its places', () => {
   const index = buildPlaceIndex(points)
   const inBox = ([west, south, east, north]: BBox, [, latitude, longitude]: PlacePoint) =>
     latitude >= south && latitude <= north && (west > east ? longitude >= west || longitude <= east : longitude >= west && longitude <= east)
-  const boxes: BBox[] = [[-180, -90, 180, 90], [2.3, 48.8, 2.4, 48.9], [4.5, 50.5, 4.5, 50.5], [170, -30, -170, 0], [-10, -85.06, 10, 85.06], [-180, 0, -179.9, 10], [179.9, 0, 180, 10]]
+  const boxes: BBox[] = [
+    [-180, -90, 180, 90],
+    [2.3, 48.8, 2.4, 48.9],
+    [4.5, 50.5, 4.5, 50.5],
+    [170, -30, -170, 0],
+    [-10, -85.06, 10, 85.06],
+    [-180, 0, -179.9, 10],
+    [179.9, 0, 180, 10],
+  ]
   for (let i = 0; i < 60; i++) {
     const [a, b, c, d] = [next() * 360 - 180, next() * 180 - 90, next() * 360 - 180, next() * 180 - 90].map(round) as BBox
-    boxes.push(i % 3 === 0 ? [a, Math.min(b, d), a + (c - a) / 50, Math.min(b, d) + Math.abs(d - b) / 20] as BBox : [a, Math.min(b, d), c, Math.max(b, d)])
+    boxes.push(i % 3 === 0 ? ([a, Math.min(b, d), a + (c - a) / 50, Math.min(b, d) + Math.abs(d - b) / 20] as BBox) : [a, Math.min(b, d), c, Math.max(b, d)])
   }
 
-  test('the places in a box and their number, in the collection\'s order, page by page', () => {
+  test("the places in a box and their number, in the collection's order, page by page", () => {
     for (const box of boxes) {
       const expected = points.filter((p) => inBox(box, p)).map(([id]) => id)
       assert.equal(countPlacesIn(index, box), expected.length, `count in ${box.join()}`)
-      for (const [offset, limit] of [[0, 10], [0, 500], [7, 3], [expected.length - 2, 50]] as const) {
+      for (const [offset, limit] of [
+        [0, 10],
+        [0, 500],
+        [7, 3],
+        [expected.length - 2, 50],
+      ] as const) {
         if (offset < 0) continue
         assert.deepEqual(placeIdsIn(index, box, offset, limit), expected.slice(offset, offset + limit), `page ${offset}+${limit} of ${box.join()}`)
       }
@@ -153,7 +177,7 @@ describe('the index against a plain scan of its places', () => {
     }
   })
 
-  test('in a box, only items whose position is in it; no two nearer than a cluster\'s reach at low zooms', () => {
+  test("in a box, only items whose position is in it; no two nearer than a cluster's reach at low zooms", () => {
     for (const box of boxes) {
       for (const zoom of [1, 4, 9]) {
         const items = mapItemsIn(index, box, zoom)
@@ -166,7 +190,13 @@ describe('the index against a plain scan of its places', () => {
     }
     const world = mapItemsIn(index, undefined, 2)
     const pixels = (a: MapItem, b: MapItem) => {
-      const at = (item: MapItem) => (item.cluster ? [item.longitude, item.latitude] : points.find(([id]) => id === item.id)!.slice(1).reverse()) as [number, number]
+      const at = (item: MapItem) =>
+        (item.cluster
+          ? [item.longitude, item.latitude]
+          : points
+              .find(([id]) => id === item.id)!
+              .slice(1)
+              .reverse()) as [number, number]
       const [[lon1, lat1], [lon2, lat2]] = [at(a), at(b)]
       const y = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (Math.max(-85, Math.min(85, lat)) * Math.PI) / 360)) / (2 * Math.PI)
       return Math.hypot((lon1 - lon2) / 360, y(lat1) - y(lat2)) * 256 * 4

@@ -56,16 +56,23 @@ export function AppPasswords({ email, passwords }: { email: string; passwords: A
             aria-invalid={errors.name ? true : undefined}
             aria-describedby={describedBy('app-password-name', errors.name, 'app-password-hint')}
           />
-          <p id="app-password-hint" className="hint">Say which program uses it, e.g. “Photo uploader on my laptop”.</p>
+          <p id="app-password-hint" className="hint">
+            Say which program uses it, e.g. “Photo uploader on my laptop”.
+          </p>
           <FieldError id="app-password-name" message={errors.name} />
         </div>
-        <button type="submit" disabled={pending}>Create</button>
+        <button type="submit" disabled={pending}>
+          Create
+        </button>
       </form>
 
       {created && (
         <div className="new-secret" role="status">
           <p>
-            The application password “{created.name}” is <code className="secret" data-testid="new-app-password">{created.password}</code>
+            The application password “{created.name}” is{' '}
+            <code className="secret" data-testid="new-app-password">
+              {created.password}
+            </code>
           </p>
           <p>
             <strong>Copy it now</strong> (select it, then Ctrl+C or ⌘C): it will not be shown again. Spaces do not matter. Use it with your email, {email}.
@@ -82,7 +89,14 @@ export function AppPasswords({ email, passwords }: { email: string; passwords: A
       ) : (
         <table className="post-table">
           <thead>
-            <tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
           </thead>
           <tbody>
             {passwords.map((row) => (
@@ -93,11 +107,17 @@ export function AppPasswords({ email, passwords }: { email: string; passwords: A
                 <td>
                   {confirming === row.uuid ? (
                     <>
-                      <button type="button" className="danger" onClick={() => revoke(row)} disabled={pending}>Revoke for good</button>{' '}
-                      <button type="button" className="secondary" onClick={() => setConfirming(null)}>Cancel</button>
+                      <button type="button" className="danger" onClick={() => revoke(row)} disabled={pending}>
+                        Revoke for good
+                      </button>{' '}
+                      <button type="button" className="secondary" onClick={() => setConfirming(null)}>
+                        Cancel
+                      </button>
                     </>
                   ) : (
-                    <button type="button" className="danger" onClick={() => setConfirming(row.uuid)} aria-label={`Revoke “${row.name}”…`}>Revoke…</button>
+                    <button type="button" className="danger" onClick={() => setConfirming(row.uuid)} aria-label={`Revoke “${row.name}”…`}>
+                      Revoke…
+                    </button>
                   )}
                 </td>
               </tr>

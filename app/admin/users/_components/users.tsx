@@ -25,11 +25,19 @@ function RoleForm({ user, roles, isMe, onDone }: { user: UserRow; roles: string[
         })
       }}
     >
-      <label htmlFor={id} className="visually-hidden">Role of {user.email}</label>
+      <label htmlFor={id} className="visually-hidden">
+        Role of {user.email}
+      </label>
       <select id={id} value={role} onChange={(e) => setRole(e.target.value)}>
-        {roles.map((r) => <option key={r} value={r}>{r}</option>)}
+        {roles.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
       </select>
-      <button type="submit" className="secondary" disabled={pending || role === user.role} aria-label={`Change the role of ${user.email}`}>Change role</button>
+      <button type="submit" className="secondary" disabled={pending || role === user.role} aria-label={`Change the role of ${user.email}`}>
+        Change role
+      </button>
       {isMe && <span className="muted"> (you)</span>}
     </form>
   )
@@ -71,12 +79,21 @@ export function Users({ users, roles, currentUserId }: Props) {
       </div>
       <table className="post-table">
         <thead>
-          <tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Posts</th><th scope="col">Added</th><th scope="col">Role</th></tr>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Name</th>
+            <th scope="col">Posts</th>
+            <th scope="col">Added</th>
+            <th scope="col">Role</th>
+          </tr>
         </thead>
         <tbody>
           {users.map((user) => (
             <tr key={user.id}>
-              <td>{user.email}{!user.hasPassword && <span className="muted"> (cannot sign in)</span>}</td>
+              <td>
+                {user.email}
+                {!user.hasPassword && <span className="muted"> (cannot sign in)</span>}
+              </td>
               <td>{user.name}</td>
               <td>{user.postCount}</td>
               <td>{user.createdAt.slice(0, 10)}</td>
@@ -114,11 +131,17 @@ export function Users({ users, roles, currentUserId }: Props) {
         <div className="field">
           <label htmlFor="user-role">Role</label>
           <select {...field('role')} defaultValue="author">
-            {roles.map((role) => <option key={role} value={role}>{role}</option>)}
+            {roles.map((role) => (
+              <option key={role} value={role}>
+                {role}
+              </option>
+            ))}
           </select>
           <FieldError id="user-role" message={errors.role} />
         </div>
-        <button type="submit" disabled={pending}>Add user</button>
+        <button type="submit" disabled={pending}>
+          Add user
+        </button>
       </form>
     </>
   )

@@ -8,9 +8,15 @@ import { parseUploadRequest } from '@/lib/media/upload-request'
 
 // POST /places/v1/media?post={id}[&title=…] – upload one image to a post (the raw file as the body, its name in
 // Content-Disposition, as WordPress's POST /wp/v2/media takes it); needs edit_post on that post
-export const POST = route(async (request: Request) => {
-  const upload = parseUploadRequest(request)
-  if (!request.body) throw invalidParams({ body: 'The request has no file in its body.' })
-  const attachment = await uploadAttachment(await authenticate(request), { ...upload, body: Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>) })
-  return Response.json(attachment, { status: 201 })
-}, { private: true })
+export const POST = route(
+  async (request: Request) => {
+    const upload = parseUploadRequest(request)
+    if (!request.body) throw invalidParams({ body: 'The request has no file in its body.' })
+    const attachment = await uploadAttachment(await authenticate(request), {
+      ...upload,
+      body: Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>),
+    })
+    return Response.json(attachment, { status: 201 })
+  },
+  { private: true },
+)

@@ -25,8 +25,7 @@ export function CategoryPicker({ categories, selectedIds, newPaths, canAdd, onCh
   const needle = filter.trim().toLowerCase()
   const shown = needle ? categories.filter((c) => c.path.toLowerCase().includes(needle)) : categories
 
-  const toggle = (categoryId: number, on: boolean) =>
-    onChange(on ? [...selectedIds, categoryId] : selectedIds.filter((c) => c !== categoryId), newPaths)
+  const toggle = (categoryId: number, on: boolean) => onChange(on ? [...selectedIds, categoryId] : selectedIds.filter((c) => c !== categoryId), newPaths)
 
   function addNew() {
     const path = parseCategoryPath(draft).join(' > ')
@@ -58,18 +57,41 @@ export function CategoryPicker({ categories, selectedIds, newPaths, canAdd, onCh
           {selectedIds.map((categoryId) => (
             <li key={categoryId}>
               {byId.get(categoryId) ?? `#${categoryId}`}
-              <button type="button" className="chip-remove" aria-label={`Remove category ${byId.get(categoryId) ?? categoryId}`} onClick={() => toggle(categoryId, false)}>×</button>
+              <button
+                type="button"
+                className="chip-remove"
+                aria-label={`Remove category ${byId.get(categoryId) ?? categoryId}`}
+                onClick={() => toggle(categoryId, false)}
+              >
+                ×
+              </button>
             </li>
           ))}
           {newPaths.map((path) => (
             <li key={`new:${path}`}>
               {path} <em>(new)</em>
-              <button type="button" className="chip-remove" aria-label={`Remove new category ${path}`} onClick={() => onChange(selectedIds, newPaths.filter((p) => p !== path))}>×</button>
+              <button
+                type="button"
+                className="chip-remove"
+                aria-label={`Remove new category ${path}`}
+                onClick={() =>
+                  onChange(
+                    selectedIds,
+                    newPaths.filter((p) => p !== path),
+                  )
+                }
+              >
+                ×
+              </button>
             </li>
           ))}
         </ul>
       )}
-      {error && <p id={`${id}-error`} className="field-error">{error}</p>}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
       <div className="field">
         <label htmlFor={`${id}-filter`}>Find a category</label>
         <input id={`${id}-filter`} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
@@ -83,21 +105,31 @@ export function CategoryPicker({ categories, selectedIds, newPaths, canAdd, onCh
           </label>
         ))}
       </div>
-      {canAdd && <div className="field">
-        <label htmlFor={`${id}-new`}>New category</label>
-        <div className="inline">
-          <input
-            id={`${id}-new`}
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={onDraftKey}
-            aria-describedby={`${id}-new-hint${draftError ? ` ${id}-new-error` : ''}`}
-          />
-          <button type="button" className="secondary" onClick={addNew}>Add</button>
+      {canAdd && (
+        <div className="field">
+          <label htmlFor={`${id}-new`}>New category</label>
+          <div className="inline">
+            <input
+              id={`${id}-new`}
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              onKeyDown={onDraftKey}
+              aria-describedby={`${id}-new-hint${draftError ? ` ${id}-new-error` : ''}`}
+            />
+            <button type="button" className="secondary" onClick={addNew}>
+              Add
+            </button>
+          </div>
+          <p id={`${id}-new-hint`} className="hint">
+            “Parent &gt; Child” puts it under a parent. It is created when the post is saved.
+          </p>
+          {draftError && (
+            <p id={`${id}-new-error`} className="field-error">
+              {draftError}
+            </p>
+          )}
         </div>
-        <p id={`${id}-new-hint`} className="hint">“Parent &gt; Child” puts it under a parent. It is created when the post is saved.</p>
-        {draftError && <p id={`${id}-new-error`} className="field-error">{draftError}</p>}
-      </div>}
+      )}
     </fieldset>
   )
 }

@@ -52,14 +52,21 @@ export function LocationFields({ values, errors, field, gps, recenter, tiles, di
               inputMode="decimal"
               value={values[name]}
               onChange={(e) => edit({ [name]: e.target.value })}
-              onBlur={() => { dispatch({ type: 'left', fields: [name] }); dispatch({ type: 'recentered' }) }}
+              onBlur={() => {
+                dispatch({ type: 'left', fields: [name] })
+                dispatch({ type: 'recentered' })
+              }}
             />
-            <p id={`${name}-hint`} className="hint">{hint}</p>
+            <p id={`${name}-hint`} className="hint">
+              {hint}
+            </p>
             <FieldError id={`post-${name}`} message={errors[name]} />
           </div>
         ))}
       </div>
-      <p className="hint" id="map-hint">Click the map to put the location there, or drag the marker.</p>
+      <p className="hint" id="map-hint">
+        Click the map to put the location there, or drag the marker.
+      </p>
       <LocationPickerLoader
         latitude={location?.latitude ?? null}
         longitude={location?.longitude ?? null}
@@ -79,20 +86,30 @@ export function LocationFields({ values, errors, field, gps, recenter, tiles, di
         {gps.state === 'confirm' && (
           <div className="confirm" role="group" aria-label="Replace the location?">
             <p>
-              This post already has a location ({formatCoordinate(location?.latitude ?? 0)}, {formatCoordinate(location?.longitude ?? 0)}). Replace it with the one
-              from the photo “{gps.found.attachment_title}” ({formatCoordinate(gps.found.latitude)}, {formatCoordinate(gps.found.longitude)})?
+              This post already has a location ({formatCoordinate(location?.latitude ?? 0)}, {formatCoordinate(location?.longitude ?? 0)}). Replace it with the
+              one from the photo “{gps.found.attachment_title}” ({formatCoordinate(gps.found.latitude)}, {formatCoordinate(gps.found.longitude)})?
             </p>
-            <button type="button" onClick={() => dispatch({ type: 'gpsReplaced' })}>Replace location</button>{' '}
-            <button type="button" className="secondary" onClick={() => dispatch({ type: 'gpsKept' })}>Keep current location</button>
+            <button type="button" onClick={() => dispatch({ type: 'gpsReplaced' })}>
+              Replace location
+            </button>{' '}
+            <button type="button" className="secondary" onClick={() => dispatch({ type: 'gpsKept' })}>
+              Keep current location
+            </button>
           </div>
         )}
-        {gps.state === 'message' && <p className={`gps-message ${gps.tone}`} role={gps.tone === 'error' ? 'alert' : 'status'}>{gps.text}</p>}
+        {gps.state === 'message' && (
+          <p className={`gps-message ${gps.tone}`} role={gps.tone === 'error' ? 'alert' : 'status'}>
+            {gps.text}
+          </p>
+        )}
       </div>
       <label className="checkbox">
         <input type="checkbox" checked={values.locationPublic} onChange={(e) => edit({ locationPublic: e.target.checked })} aria-describedby="public-hint" />
         Show the location publicly
       </label>
-      <p id="public-hint" className="hint">Off: the post is not on the public map or in the GeoJSON API (WordPress’s geo_public).</p>
+      <p id="public-hint" className="hint">
+        Off: the post is not on the public map or in the GeoJSON API (WordPress’s geo_public).
+      </p>
     </fieldset>
   )
 }

@@ -121,14 +121,28 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
       <p className="hint">Changes here are saved at once. “Import location from media” takes the first photo in this order that has GPS.</p>
       <div
         className={`drop-zone${over ? ' over' : ''}`}
-        onDragOver={(event) => { if (event.dataTransfer.types.includes('Files')) { event.preventDefault(); setOver(true) } }}
+        onDragOver={(event) => {
+          if (event.dataTransfer.types.includes('Files')) {
+            event.preventDefault()
+            setOver(true)
+          }
+        }}
         onDragLeave={() => setOver(false)}
         onDrop={onDrop}
       >
         <p>Drop photos here, or</p>
         <label className="button secondary file-button">
           Choose photos…
-          <input type="file" accept={ACCEPT} multiple className="visually-hidden" onChange={(event) => { addFiles(event.target.files); event.target.value = '' }} />
+          <input
+            type="file"
+            accept={ACCEPT}
+            multiple
+            className="visually-hidden"
+            onChange={(event) => {
+              addFiles(event.target.files)
+              event.target.value = ''
+            }}
+          />
         </label>
       </div>
 
@@ -142,7 +156,11 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
                 {upload.state === 'waiting' && 'Waiting'}
                 {upload.state === 'uploading' && `${Math.floor((100 * upload.loaded) / (upload.total || 1))}%`}
                 {upload.state === 'done' && 'Uploaded'}
-                {upload.state === 'failed' && <span role="alert" className="field-error">{upload.error}</span>}
+                {upload.state === 'failed' && (
+                  <span role="alert" className="field-error">
+                    {upload.error}
+                  </span>
+                )}
               </span>
             </li>
           ))}
@@ -161,8 +179,12 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
             <li
               key={item.id}
               draggable
-              onDragStart={() => { dragged.current = index }}
-              onDragOver={(event) => { if (dragged.current !== null) event.preventDefault() }}
+              onDragStart={() => {
+                dragged.current = index
+              }}
+              onDragOver={(event) => {
+                if (dragged.current !== null) event.preventDefault()
+              }}
               onDrop={(event) => {
                 if (dragged.current === null) return
                 event.preventDefault()
@@ -170,7 +192,9 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
                 move(dragged.current, index)
                 dragged.current = null
               }}
-              onDragEnd={() => { dragged.current = null }}
+              onDragEnd={() => {
+                dragged.current = null
+              }}
             >
               {/* eslint-disable-next-line @next/next/no-img-element -- the stored copy is served as is */}
               <img src={item.url} alt={item.title} width={96} height={72} loading="lazy" />
@@ -183,23 +207,50 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
                     rename(item, typeof title === 'string' ? title : '')
                   }}
                 >
-                  <label htmlFor={`media-title-${item.id}`} className="visually-hidden">Title of photo {index + 1}</label>
+                  <label htmlFor={`media-title-${item.id}`} className="visually-hidden">
+                    Title of photo {index + 1}
+                  </label>
                   <input id={`media-title-${item.id}`} name="title" defaultValue={item.title} key={item.title} maxLength={200} required />
-                  <button type="submit" className="secondary" disabled={pending}>Rename</button>
+                  <button type="submit" className="secondary" disabled={pending}>
+                    Rename
+                  </button>
                 </form>
                 <p className="muted">
-                  {item.latitude !== null && item.longitude !== null ? `GPS ${formatCoordinate(item.latitude)}, ${formatCoordinate(item.longitude)}` : 'No GPS'} · {(item.size / 1024).toFixed(0)} KB
+                  {item.latitude !== null && item.longitude !== null ? `GPS ${formatCoordinate(item.latitude)}, ${formatCoordinate(item.longitude)}` : 'No GPS'}{' '}
+                  · {(item.size / 1024).toFixed(0)} KB
                 </p>
                 <div className="inline">
-                  <button type="button" className="secondary" onClick={() => move(index, index - 1)} disabled={pending || index === 0} aria-label={`Move “${item.title}” up`}>↑ Up</button>
-                  <button type="button" className="secondary" onClick={() => move(index, index + 1)} disabled={pending || index === items.length - 1} aria-label={`Move “${item.title}” down`}>↓ Down</button>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => move(index, index - 1)}
+                    disabled={pending || index === 0}
+                    aria-label={`Move “${item.title}” up`}
+                  >
+                    ↑ Up
+                  </button>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => move(index, index + 1)}
+                    disabled={pending || index === items.length - 1}
+                    aria-label={`Move “${item.title}” down`}
+                  >
+                    ↓ Down
+                  </button>
                   {confirming === item.id ? (
                     <>
-                      <button type="button" className="danger" onClick={() => remove(item)} aria-label={`Remove “${item.title}” for good`}>Remove for good</button>
-                      <button type="button" className="secondary" onClick={() => setConfirming(null)}>Cancel</button>
+                      <button type="button" className="danger" onClick={() => remove(item)} aria-label={`Remove “${item.title}” for good`}>
+                        Remove for good
+                      </button>
+                      <button type="button" className="secondary" onClick={() => setConfirming(null)}>
+                        Cancel
+                      </button>
                     </>
                   ) : (
-                    <button type="button" className="danger" onClick={() => setConfirming(item.id)} disabled={pending} aria-label={`Remove “${item.title}”…`}>Remove…</button>
+                    <button type="button" className="danger" onClick={() => setConfirming(item.id)} disabled={pending} aria-label={`Remove “${item.title}”…`}>
+                      Remove…
+                    </button>
                   )}
                 </div>
               </div>

@@ -8,10 +8,7 @@ import type { AttachmentGps } from '@/lib/api/contract'
 // saved post, and "Import location from media" (looking, asking before replacing a location, what it found).
 
 export type GpsState =
-  | { state: 'idle' }
-  | { state: 'loading' }
-  | { state: 'confirm'; found: AttachmentGps }
-  | { state: 'message'; tone: 'ok' | 'warning' | 'error'; text: string }
+  { state: 'idle' } | { state: 'loading' } | { state: 'confirm'; found: AttachmentGps } | { state: 'message'; tone: 'ok' | 'warning' | 'error'; text: string }
 
 export type EditorState = {
   /** the post as last saved */
@@ -160,9 +157,10 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, gps: { state: 'message', tone: 'ok', text: 'The location was kept as it was.' } }
     case 'gpsNotFound': {
       const checked = action.imagesChecked
-      const text = checked === 0
-        ? 'This post has no photos to look at: upload some below first. The location was not changed.'
-        : `No photo of this post has GPS data: ${checked} ${checked === 1 ? 'photo was' : 'photos were'} looked at. The location was not changed.`
+      const text =
+        checked === 0
+          ? 'This post has no photos to look at: upload some below first. The location was not changed.'
+          : `No photo of this post has GPS data: ${checked} ${checked === 1 ? 'photo was' : 'photos were'} looked at. The location was not changed.`
       return { ...state, gps: { state: 'message', tone: 'warning', text } }
     }
     case 'gpsFailed':

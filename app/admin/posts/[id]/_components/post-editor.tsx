@@ -29,7 +29,9 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
   function refuse(found: FieldErrors, text: string) {
     dispatch({ type: 'refused', errors: found, text })
     const fields = document.querySelectorAll<HTMLElement>('.editor [id^="post-"]')
-    Array.from(fields).find((element) => found[element.id.slice('post-'.length)])?.focus()
+    Array.from(fields)
+      .find((element) => found[element.id.slice('post-'.length)])
+      ?.focus()
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -103,26 +105,54 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
           <div className="field">
             <label htmlFor="post-status">Status</label>
             <select {...field('status')} value={values.status} onChange={(e) => update({ status: e.target.value as PostFormValues['status'] })}>
-              {statuses.map((status) => <option key={status} value={status}>{STATUS_LABELS[status] ?? status}</option>)}
+              {statuses.map((status) => (
+                <option key={status} value={status}>
+                  {STATUS_LABELS[status] ?? status}
+                </option>
+              ))}
             </select>
             {!statuses.includes('publish') && <p className="hint">An editor publishes your post once it is pending review.</p>}
             <FieldError id="post-status" message={errors.status} />
           </div>
           <div className="field">
             <label htmlFor="post-type">Type</label>
-            <input {...field('type')} list="post-type-options" value={values.type} onChange={(e) => update({ type: e.target.value })} onBlur={() => check('type')} />
-            <datalist id="post-type-options">{types.map((type) => <option key={type} value={type} />)}</datalist>
+            <input
+              {...field('type')}
+              list="post-type-options"
+              value={values.type}
+              onChange={(e) => update({ type: e.target.value })}
+              onBlur={() => check('type')}
+            />
+            <datalist id="post-type-options">
+              {types.map((type) => (
+                <option key={type} value={type} />
+              ))}
+            </datalist>
             <FieldError id="post-type" message={errors.type} />
           </div>
           <div className="field">
             <label htmlFor="post-slug">Slug</label>
-            <input {...field('slug')} aria-describedby={describedBy('post-slug', errors.slug, 'slug-hint')} value={values.slug} onChange={(e) => update({ slug: e.target.value })} />
-            <p id="slug-hint" className="hint">The post’s address: /{values.type || 'type'}/{values.slug || '…'}. Empty: made from the title.</p>
+            <input
+              {...field('slug')}
+              aria-describedby={describedBy('post-slug', errors.slug, 'slug-hint')}
+              value={values.slug}
+              onChange={(e) => update({ slug: e.target.value })}
+            />
+            <p id="slug-hint" className="hint">
+              The post’s address: /{values.type || 'type'}/{values.slug || '…'}. Empty: made from the title.
+            </p>
             <FieldError id="post-slug" message={errors.slug} />
           </div>
           <div className="field">
             <label htmlFor="post-date">Date (UTC)</label>
-            <input {...field('date')} type="datetime-local" step={1} value={values.date} onChange={(e) => update({ date: e.target.value })} onBlur={() => check('date')} />
+            <input
+              {...field('date')}
+              type="datetime-local"
+              step={1}
+              value={values.date}
+              onChange={(e) => update({ date: e.target.value })}
+              onBlur={() => check('date')}
+            />
             <FieldError id="post-date" message={errors.date} />
           </div>
           <CategoryPicker
@@ -133,15 +163,27 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
             onChange={(categoryIds, newCategories) => update({ categoryIds, newCategories })}
             error={errors.categoryIds ?? errors.newCategories}
           />
-          <p className="muted">By {post.authorName}. Last saved {formatUtcMinute(post.modifiedAt)} UTC.</p>
-          {publicUrl && <p><a href={publicUrl}>View the post</a></p>}
+          <p className="muted">
+            By {post.authorName}. Last saved {formatUtcMinute(post.modifiedAt)} UTC.
+          </p>
+          {publicUrl && (
+            <p>
+              <a href={publicUrl}>View the post</a>
+            </p>
+          )}
         </div>
       </div>
       {/* Kept in view at the bottom of the window (sticky), so Save is always at hand and does not move. */}
       <div className="editor-bar">
         <div className="editor-actions">
-          <button type="submit" disabled={saving}>{saving ? 'Saving…' : 'Save'}</button>
-          {canDelete && !confirmDelete && <button type="button" className="danger" onClick={() => dispatch({ type: 'deleteAsked', open: true })}>Delete…</button>}
+          <button type="submit" disabled={saving}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+          {canDelete && !confirmDelete && (
+            <button type="button" className="danger" onClick={() => dispatch({ type: 'deleteAsked', open: true })}>
+              Delete…
+            </button>
+          )}
           <div className="editor-status" aria-live="polite">
             <Notice notice={notice} />
             {dirty && !notice && <p className="muted">Unsaved changes.</p>}
@@ -150,8 +192,12 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
         {confirmDelete && (
           <div className="confirm" role="group" aria-label="Delete the post?">
             <p>Delete “{post.title}” and its photos for good? This cannot be undone.</p>
-            <button type="button" className="danger" onClick={onDelete} disabled={deleting}>{deleting ? 'Deleting…' : 'Delete for good'}</button>{' '}
-            <button type="button" className="secondary" onClick={() => dispatch({ type: 'deleteAsked', open: false })}>Cancel</button>
+            <button type="button" className="danger" onClick={onDelete} disabled={deleting}>
+              {deleting ? 'Deleting…' : 'Delete for good'}
+            </button>{' '}
+            <button type="button" className="secondary" onClick={() => dispatch({ type: 'deleteAsked', open: false })}>
+              Cancel
+            </button>
           </div>
         )}
       </div>

@@ -9,7 +9,11 @@ export function NewPostForm({ types }: { types: string[] }) {
   const errors = state && !state.ok ? state.fieldErrors : {}
   return (
     <form action={action} className="admin-form narrow-form" noValidate>
-      {state && !state.ok && <p role="alert" className="form-error">{state.message}</p>}
+      {state && !state.ok && (
+        <p role="alert" className="form-error">
+          {state.message}
+        </p>
+      )}
       <div className="field">
         <label htmlFor="new-title">Title</label>
         {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the page is this one-field form: the title is where everyone starts */}
@@ -18,11 +22,25 @@ export function NewPostForm({ types }: { types: string[] }) {
       </div>
       <div className="field">
         <label htmlFor="new-type">Type</label>
-        <input id="new-type" name="type" defaultValue="post" list="new-type-options" required aria-invalid={!!errors.type} aria-describedby={describedBy('new-type', errors.type)} />
-        <datalist id="new-type-options">{types.map((type) => <option key={type} value={type} />)}</datalist>
+        <input
+          id="new-type"
+          name="type"
+          defaultValue="post"
+          list="new-type-options"
+          required
+          aria-invalid={!!errors.type}
+          aria-describedby={describedBy('new-type', errors.type)}
+        />
+        <datalist id="new-type-options">
+          {types.map((type) => (
+            <option key={type} value={type} />
+          ))}
+        </datalist>
         <FieldError id="new-type" message={errors.type} />
       </div>
-      <button type="submit" disabled={pending}>{pending ? 'Creating…' : 'Create draft'}</button>
+      <button type="submit" disabled={pending}>
+        {pending ? 'Creating…' : 'Create draft'}
+      </button>
     </form>
   )
 }

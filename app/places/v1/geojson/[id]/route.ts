@@ -4,11 +4,14 @@ import { getPlaceFeature } from '@/lib/places/public'
 import { parsePostId } from '@/lib/places/schemas'
 
 // GET /places/v1/geojson/{id} – one published place as a GeoJSON Feature
-export const GET = route(async (request: Request, { params }: RouteContext<'/places/v1/geojson/[id]'>) => {
-  const id = parsePostId((await params).id)
-  if (id === null) throw noRoute()
-  const answer = await getPlaceFeature(id)
-  return geojsonResponse(request, answer.etag, answer.body)
-}, { cors: true })
+export const GET = route(
+  async (request: Request, { params }: RouteContext<'/places/v1/geojson/[id]'>) => {
+    const id = parsePostId((await params).id)
+    if (id === null) throw noRoute()
+    const answer = await getPlaceFeature(id)
+    return geojsonResponse(request, answer.etag, answer.body)
+  },
+  { cors: true },
+)
 
 export const OPTIONS = preflight
