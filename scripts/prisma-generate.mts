@@ -1,5 +1,5 @@
 // Generates the two Prisma clients from the one schema: SQLite (prisma/schema.prisma as written) and PostgreSQL
-// (the same models with the provider swapped). One generated client serves one provider; lib/db.ts picks one.
+// (the same models with the provider swapped). One generated client serves one provider; lib/db/ picks one.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 

@@ -92,7 +92,7 @@ type Options = {
 /**
  * The map's data for its view and category: the first view (`initial`, null until known), the markers, the list and
  * its next pages, and whether the last load is ready. `status` 'ready' the first time also marks
- * `places-map:ready` for the benchmark (bench/map-browser.mjs) and anyone measuring.
+ * `places-map:ready` for the benchmark (bench/map-browser.mts) and anyone measuring.
  */
 export function usePlacesMapData({ map, postType, initialCategoryId, view }: Options) {
   const [categoryId, setCategoryId] = useState(initialCategoryId)

@@ -7,7 +7,7 @@ import { uiUser } from '../support/users'
 // Who may do what in the admin: the pages show only what lib/auth/capabilities.ts allows, and the server refuses
 // the rest even when the browser is made to ask.
 
-/** A published demo post, written by the server's e2e administrator (scripts/e2e-server.mjs imports the demo as them). */
+/** A published demo post, written by the server's e2e administrator (scripts/e2e-server.mts imports the demo as them). */
 async function demoPost(request: APIRequestContext): Promise<{ id: number; title: string }> {
   const [feature] = (await getCollection(request, '?posts_per_page=1')).features
   return { id: feature!.properties.id, title: feature!.properties.title }

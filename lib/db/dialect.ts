@@ -4,7 +4,7 @@ export type Dialect = 'sqlite' | 'postgresql'
 
 /**
  * The Prisma client as the app uses it, on either database: the SQLite client's types. Both generated clients come
- * from one schema (scripts/prisma-generate.mjs), so they have the same models and methods; `$transaction` differs
+ * from one schema (scripts/prisma-generate.mts), so they have the same models and methods; `$transaction` differs
  * (PostgreSQL offers more isolation levels), so transactions go through `transaction()` (index.ts) instead.
  */
 export type Db = Omit<PrismaClient, '$transaction' | '$extends' | '$on'>

@@ -51,7 +51,7 @@ export async function listPublicPlaces({ postType, limit, categoryId, page = 1 }
   return rows.map(toPlace)
 }
 
-/** Where a place is, as the map's index (clusters.ts) reads it: `[id, latitude, longitude]`. */
+/** Where a place is, as the map's index (lib/places/map-index/read.ts) reads it: `[id, latitude, longitude]`. */
 export type PlacePoint = [id: number, latitude: number, longitude: number]
 
 /**
