@@ -1,8 +1,8 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
-import http, { type IncomingMessage } from 'node:http'
-import https from 'node:https'
+import type { IncomingMessage } from 'node:http'
 import { isIP } from 'node:net'
+import { onEveryRequest } from '../http/server-requests'
 
 // The address a sign-in comes from, for the per-client limits (lib/auth/client-limit.ts, lib/auth/hash-slots.ts).
 //
@@ -59,14 +59,7 @@ export function installClientAddressFilter(trustedProxies: readonly string[]): v
   const secret = randomBytes(18).toString('base64url')
   shared[SHARED] = secret
   const trusted = new Set(trustedProxies.map(normalizeAddress))
-  for (const Server of [http.Server, https.Server]) {
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called on its server, with Reflect.apply below
-    const emit = Server.prototype.emit
-    Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
-      if (event === 'request') stamp(args[0] as IncomingMessage, trusted, secret)
-      return Reflect.apply(emit, this, [event, ...args]) as boolean
-    } as typeof emit
-  }
+  onEveryRequest((request) => stamp(request, trusted, secret))
 }
 
 function stamp(request: IncomingMessage, trusted: ReadonlySet<string>, secret: string): void {

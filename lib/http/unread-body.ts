@@ -1,6 +1,6 @@
 import 'server-only'
-import http, { type IncomingMessage, type ServerResponse } from 'node:http'
-import https from 'node:https'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { onEveryRequest } from './server-requests'
 
 // An answer to a request whose body was read in part, and no further (an upload refused half-way, over the size
 // limit), closes the connection: its headers say `Connection: close`, so the client does not reuse it.
@@ -20,14 +20,7 @@ const shared = globalThis as typeof globalThis & { [INSTALLED]?: true }
 export function installCloseAfterUnreadBody(): void {
   if (shared[INSTALLED]) return
   shared[INSTALLED] = true
-  for (const Server of [http.Server, https.Server]) {
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the server as this
-    const emit = Server.prototype.emit
-    Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
-      if (event === 'request') closeIfBodyUnread(args[0] as IncomingMessage, args[1] as ServerResponse)
-      return Reflect.apply(emit, this, [event, ...args]) as boolean
-    } as typeof emit
-  }
+  onEveryRequest(closeIfBodyUnread)
 }
 
 function closeIfBodyUnread(request: IncomingMessage, response: ServerResponse): void {
