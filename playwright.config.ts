@@ -65,8 +65,8 @@ const baseUrlOf = (server: Server) => `http://127.0.0.1:${server.port}`
 const uploadsDirOf = (server: Server) => server.uploadsDir ?? `.test-data/uploads-${server.port}`
 
 /**
- * Debian's Chromium, for the `ui` project to come (Playwright's own browser download does not work on these
- * machines); CHROMIUM_PATH overrides it. Use as `use: { ...chromium, baseURL }` in that project.
+ * Debian's Chromium (Playwright's own browser download does not work on these machines); CHROMIUM_PATH overrides it.
+ * The browser projects use it, and so does the map's benchmark (bench/map-browser.mts).
  */
 export const chromium = {
   browserName: 'chromium',

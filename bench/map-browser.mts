@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { chromium, type Browser, type Page } from '@playwright/test'
+import { chromium as browserOptions } from '../playwright.config.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
@@ -41,20 +42,6 @@ const RUNS = Number(opts.runs)
 const BASE_URL = `http://127.0.0.1:${PORT}`
 const dataDir = path.resolve(opts.data ?? path.join(os.tmpdir(), `places-map-bench-${N}`))
 const databaseUrl = `file:${path.join(dataDir, 'places.db')}`
-// As playwright.config.ts launches it (the `chromium` constant there).
-const CHROMIUM = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
-}
 const VIEWPORT = { width: 1280, height: 800 }
 const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), SITE_URL: BASE_URL, NEXT_TELEMETRY_DISABLED: '1' }
 
@@ -354,7 +341,7 @@ prepareDatabase()
 const build = firstLoadFromBuild()
 log('starting next start…')
 const server = await startServer()
-const browser = await chromium.launch(CHROMIUM)
+const browser = await chromium.launch(browserOptions.launchOptions)
 try {
   const cold = await openMap(browser, { trackJs: true })
   const browserJs = [...cold.scripts.values()].reduce((a, b) => a + b, 0)

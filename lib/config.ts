@@ -46,7 +46,7 @@ export type Config = {
   incomingStaleSeconds: number
   /** serve uploaded images with their metadata (GPS included) instead of copies stripped of it */
   keepImageMetadata: boolean
-  /** signs session cookies; from AUTH_SECRET, else made once and kept beside the database (lib/auth/config.ts) */
+  /** signs session cookies; from AUTH_SECRET, else made once and kept in ./data/auth-secret (lib/auth/secret.ts) */
   authSecret: string | undefined
   /** the map's tile layer: a Leaflet URL template and its attribution (HTML, from the operator) */
   mapTiles: { url: string; attribution: string }
