@@ -1,6 +1,5 @@
 import type { Metadata } from 'next'
 import { connection } from 'next/server'
-import Link from 'next/link'
 import type { ReactNode } from 'react'
 import './globals.css'
 
@@ -17,9 +16,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <header className="site-header">
-          <Link href="/" className="site-name">
+          <a href="/" className="site-name">
             Places
-          </Link>
+          </a>
         </header>
         {children}
       </body>

@@ -26,9 +26,7 @@ export default async function HomePage({ searchParams }: PageProps<'/'>) {
       <PlacesMapLoader postType={state.postType} categoryId={categoryId} view={state.view} categories={categories} tiles={getConfig().mapTiles} />
       <noscript>
         <p className="map-noscript">
-          The map needs JavaScript. The places are also published as GeoJSON at{' '}
-          {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- a JSON route, not a page */}
-          <a href="/places/v1/geojson?posts_per_page=500">/places/v1/geojson</a>.
+          The map needs JavaScript. The places are also published as GeoJSON at <a href="/places/v1/geojson?posts_per_page=500">/places/v1/geojson</a>.
         </p>
       </noscript>
     </main>

@@ -1,4 +1,3 @@
-import Link from 'next/link'
 import type { Metadata } from 'next'
 import type { ReactNode } from 'react'
 import { canCreatePosts, canManageUsers } from '@/lib/auth/capabilities'
@@ -18,24 +17,24 @@ export default async function AdminLayout({ children }: { children: ReactNode })
         <nav className="admin-nav" aria-label="Admin">
           <ul>
             <li>
-              <Link href="/admin">Posts</Link>
+              <a href="/admin">Posts</a>
             </li>
             {canCreatePosts(actor) && (
               <li>
-                <Link href="/admin/posts/new">New post</Link>
+                <a href="/admin/posts/new">New post</a>
               </li>
             )}
             <li>
-              <Link href="/admin/app-passwords">Application passwords</Link>
+              <a href="/admin/app-passwords">Application passwords</a>
             </li>
             {canManageUsers(actor) && (
               <li>
-                <Link href="/admin/users">Users</Link>
+                <a href="/admin/users">Users</a>
               </li>
             )}
           </ul>
           <div className="admin-who">
-            {actor.name || actor.email} <span className="admin-role">({actor.role})</span> · <Link href="/signout">Sign out</Link> ·{' '}
+            {actor.name || actor.email} <span className="admin-role">({actor.role})</span> · <a href="/signout">Sign out</a> ·{' '}
             <form action={signOutEverywhereAction}>
               <button type="submit" className="link-button" title="Ends your sessions in every browser; application passwords keep working">
                 Sign out everywhere

@@ -1,4 +1,3 @@
-import Link from 'next/link'
 import type { Metadata } from 'next'
 import { z } from 'zod'
 import { listCategoryOptions, listEditablePosts, listPostTypes } from '@/lib/admin/posts'
@@ -51,9 +50,9 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
       <div className="admin-heading">
         <h1>Posts</h1>
         {canCreatePosts(actor) && (
-          <Link className="button" href="/admin/posts/new">
+          <a className="button" href="/admin/posts/new">
             New post
-          </Link>
+          </a>
         )}
       </div>
       {first(params.deleted) && (
@@ -100,7 +99,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
           </select>
         </label>
         <button type="submit">Filter</button>
-        {filtered && <Link href="/admin">Clear filters</Link>}
+        {filtered && <a href="/admin">Clear filters</a>}
       </form>
       <p className="muted" aria-live="polite">
         {list.total === 0

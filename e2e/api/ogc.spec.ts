@@ -89,7 +89,19 @@ test.describe('OGC API – Features', () => {
     }
     const capped = (await (await request.get('/ogc/collections/post/items?limit=5000')).json()) as Items
     expect(capped.numberReturned).toBe(Math.min(1000, fixturePosts('post').length))
-    for (const query of ['limit=0', 'limit=abc', 'offset=-1', 'bbox=1,2,3', 'bbox=0,50,10,40', 'bbox=a,b,c,d', 'colour=red', 'f=xml']) {
+    for (const query of [
+      'limit=0',
+      'limit=abc',
+      'offset=-1',
+      'bbox=1,2,3',
+      'bbox=0,50,10,40',
+      'bbox=a,b,c,d',
+      'colour=red',
+      'f=xml',
+      'constructor=1',
+      'toString=1',
+      '__proto__=x',
+    ]) {
       const response = await request.get(`/ogc/collections/post/items?${query}`)
       expect(response.status(), query).toBe(400)
     }

@@ -9,6 +9,7 @@ import {
   parseCollectionQuery,
   parseMapState,
   parsePostId,
+  queryValues,
   postTypeSchema,
   type BBoxProblem,
 } from './schemas'
@@ -164,5 +165,13 @@ describe('parseBBox: the one bbox grammar of GET /geojson and /ogc (docs/api.md,
     assert.equal((parseBBox('181,0,0,1') as BBoxProblem).problem, 'range')
     assert.equal((parseBBox('0,-91,1,1') as BBoxProblem).problem, 'range')
     assert.equal((parseBBox('0,10,1,5') as BBoxProblem).problem, 'order')
+  })
+})
+
+describe('queryValues', () => {
+  test('a parameter named like an Object property is a parameter like any other, first or last value kept', () => {
+    const params = new URLSearchParams('constructor=1&__proto__=x&toString=2&a=1&a=2')
+    assert.deepEqual({ ...queryValues(params, 'first') }, { constructor: '1', ['__proto__']: 'x', toString: '2', a: '1' })
+    assert.deepEqual({ ...queryValues(params, 'last') }, { constructor: '1', ['__proto__']: 'x', toString: '2', a: '2' })
   })
 })

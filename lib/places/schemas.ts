@@ -26,8 +26,9 @@ const MAX_ID = 2_147_483_647
  * strings for WordPress (docs/api.md, Query parameters of GET /geojson); `first` the first, as /ogc always has.
  */
 export function queryValues(params: URLSearchParams, keep: 'first' | 'last'): Record<string, string> {
-  const values: Record<string, string> = {}
-  for (const [name, value] of params) if (keep === 'last' || !(name in values)) values[name] = value
+  // No prototype: `constructor` or `__proto__` in a query string is a parameter like any other (an unknown one).
+  const values = Object.create(null) as Record<string, string>
+  for (const [name, value] of params) if (keep === 'last' || !Object.hasOwn(values, name)) values[name] = value
   return values
 }
 

@@ -1,4 +1,3 @@
-import Link from 'next/link'
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
 import { findEditablePost, listCategoryOptions, listPostTypes } from '@/lib/admin/posts'
@@ -23,7 +22,7 @@ export default async function EditPostPage({ params }: PageProps<'/admin/posts/[
     <>
       <div className="admin-heading">
         <h1>Edit post</h1>
-        <Link href="/admin">← All posts</Link>
+        <a href="/admin">← All posts</a>
       </div>
       <PostEditor {...editor} categories={categories} types={types} tiles={getConfig().mapTiles} />
       <MediaManager postId={editor.post.id} initial={attachments} />
