@@ -20,10 +20,9 @@ export type ImportOptions = {
 }
 
 /**
- * Where an import's features come from, read twice: once to check them all, once more to write them. So an import
- * holds one feature at a time, not the file: a file of any size can be imported.
+ * Where an import's features come from, read anew on each call: once to check them all, once more to write them. So
+ * an import holds one feature at a time, not the file: a file of any size can be imported.
  */
-/** The features, read anew on each call (the import reads them twice: to check, then to write). */
 export type FeatureSource = () => AsyncIterable<unknown> | Iterable<unknown>
 
 const MAX_LISTED_ERRORS = 20

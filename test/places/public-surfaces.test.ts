@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { disconnectDb, getDb, readDataVersion } from '../../lib/db'
 import { migrate } from '../../lib/migrate'
 import { listPublicCategoryTree } from '../../lib/places/categories'
-import { getPlaceIndex } from '../../lib/places/clusters'
+import { getPlaceIndex, keptIndexKeys } from '../../lib/places/map-index'
 import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from '../support/databases'
 
 // What the public surfaces keep in memory, against a real database: the map's indexes (the home map's cannot be
@@ -72,7 +72,7 @@ if (kind === 'sqlite' && databaseKinds.includes('postgresql')) {
   })
 }
 
-const cachedKeys = () => [...((globalThis as { placeIndexes?: Map<string, unknown> }).placeIndexes?.keys() ?? [])]
+const cachedKeys = keptIndexKeys
 
 test("the home map's index stays however many other maps are asked for", async () => {
   const version = await readDataVersion()

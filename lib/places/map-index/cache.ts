@@ -53,8 +53,13 @@ class PlaceIndexCache {
 }
 
 // On globalThis: Next bundles the page and the route apart, and both must share one cache.
-const shared = globalThis as typeof globalThis & { placeIndexes?: PlaceIndexCache }
-const cache = (shared.placeIndexes ??= new PlaceIndexCache())
+const shared = globalThis as typeof globalThis & { placeIndexCache?: PlaceIndexCache }
+const cache = (shared.placeIndexCache ??= new PlaceIndexCache())
+
+/** The pairs whose index is kept or being built, as `postType\ncategoryId`. */
+export function keptIndexKeys(): string[] {
+  return [...cache.keys()]
+}
 
 /**
  * The index of the public places of one post type and category at data `version` (readDataVersion, read by the
