@@ -1,0 +1,76 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page, TestInfo } from '@playwright/test'
+import { getCollection } from '../support/http'
+import { expect, test } from '../support/test'
+import { signIn } from '../support/ui-admin'
+
+// axe-core, in real Chromium, on every kind of page: the public ones a visitor opens and the admin's. Its rules for
+// WCAG 2.2 A and AA and its best practices; a violation fails the test with what and where.
+
+const RULES = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
+
+async function expectNoViolations(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).withTags(RULES).analyze()
+  const file = testInfo.outputPath(`${name}.png`)
+  await page.screenshot({ path: file, fullPage: true })
+  await testInfo.attach(name, { path: file, contentType: 'image/png' })
+  // Each rule once, with at most five of the elements it found.
+  const found = violations.map(
+    ({ id, help, nodes }) =>
+      `${id}: ${help} (${nodes.length}): ${nodes
+        .slice(0, 5)
+        .map((node) => node.target.join(' '))
+        .join(' | ')}`,
+  )
+  expect(found, `axe found on ${page.url()}`).toEqual([])
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.route(/tile\.openstreetmap\.org/, (route) => route.abort('internetdisconnected'))
+})
+
+test('the public pages have no accessibility violations', async ({ page, request }, testInfo) => {
+  await page.goto('/')
+  await expect(page.locator('.map-app')).toHaveAttribute('data-ready', 'true')
+  await expectNoViolations(page, testInfo, 'map')
+
+  // With a popup open, as a visitor leaves it.
+  await page
+    .getByRole('button', { name: /^Show on map: / })
+    .first()
+    .click()
+  await expect(page.locator('.leaflet-popup-content a')).toBeVisible()
+  await expectNoViolations(page, testInfo, 'map-popup')
+
+  const [feature] = (await getCollection(request, '?posts_per_page=1')).features
+  await page.goto(feature!.properties.url)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(feature!.properties.title)
+  await expectNoViolations(page, testInfo, 'post')
+
+  await page.goto('/signin')
+  await expectNoViolations(page, testInfo, 'signin')
+
+  const missing = await page.goto('/post/no-such-post-anywhere')
+  expect(missing?.status()).toBe(404)
+  await expectNoViolations(page, testInfo, 'not-found')
+})
+
+test('the admin pages have no accessibility violations', async ({ page, request }, testInfo) => {
+  await signIn(page, 'administrator')
+  await expectNoViolations(page, testInfo, 'admin-posts')
+
+  const [feature] = (await getCollection(request, '?posts_per_page=1')).features
+  await page.goto(`/admin/posts/${feature!.properties.id}`)
+  await expect(page.getByLabel('Title')).toHaveValue(feature!.properties.title)
+  await expectNoViolations(page, testInfo, 'admin-editor')
+
+  for (const [path, name] of [
+    ['/admin/posts/new', 'admin-new-post'],
+    ['/admin/users', 'admin-users'],
+    ['/admin/app-passwords', 'admin-app-passwords'],
+  ] as const) {
+    await page.goto(path)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    await expectNoViolations(page, testInfo, name)
+  }
+})
