@@ -38,7 +38,9 @@ export default function PostMap({ title, point, nearby, tiles }: PostMapProps) {
           key={place.id}
           center={[place.latitude, place.longitude]}
           radius={7}
-          pathOptions={{ color: '#fff', weight: 2, fillColor: '#50575e', fillOpacity: 0.9, className: 'post-map-nearby' }}
+          // Leaflet reads a path's class only when it creates it: an option, not a style.
+          className="post-map-nearby"
+          pathOptions={{ color: '#fff', weight: 2, fillColor: '#50575e', fillOpacity: 0.9 }}
           eventHandlers={{ click: () => window.location.assign(place.url) }}
         >
           <Tooltip>{place.title}</Tooltip>
@@ -47,7 +49,8 @@ export default function PostMap({ title, point, nearby, tiles }: PostMapProps) {
       <CircleMarker
         center={[point.latitude, point.longitude]}
         radius={10}
-        pathOptions={{ color: '#fff', weight: 3, fillColor: '#d63638', fillOpacity: 1, className: 'post-map-place' }}
+        className="post-map-place"
+        pathOptions={{ color: '#fff', weight: 3, fillColor: '#d63638', fillOpacity: 1 }}
       >
         <Tooltip permanent direction="top" offset={[0, -10]}>
           {title}
