@@ -1,14 +1,21 @@
 import { setTimeout as wait } from 'node:timers/promises'
+import type { Metadata } from 'next'
 import { after } from 'next/server'
 import { getConfig } from '@/lib/config'
 import { listPublicCategoryTree } from '@/lib/places/categories'
 import { warmPlaceIndex } from '@/lib/places/public'
+import { mapOEmbedDiscoveryUrl } from '@/lib/places/oembed'
 import { parseMapState } from '@/lib/places/schemas'
 import { PlacesMapLoader } from './_components/places-map-loader'
 
 // The public map: every published place, clustered, with the list of those in view beside it. The page reads the
 // categories from lib/; the map reads its places from /places/v1/geojson in the browser.
 const SCRIPTS_FIRST_MS = 250
+
+// oEmbed discovery: WordPress, Discourse and others embed this map by its URL (docs/api.md, "oEmbed").
+export async function generateMetadata({ searchParams }: PageProps<'/'>): Promise<Metadata> {
+  return { alternates: { types: { 'application/json+oembed': mapOEmbedDiscoveryUrl(await searchParams) } } }
+}
 
 export default async function HomePage({ searchParams }: PageProps<'/'>) {
   const state = parseMapState(await searchParams)

@@ -3,7 +3,7 @@ import { getDb, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { categoryTreeSql } from './categories'
 import { isPostTypeKey, type CollectionQuery } from './schemas'
-import { IS_PUBLIC_PLACE_SQL as IS_PUBLIC_PLACE, publicLocation, type PublicLocation } from './visibility'
+import { IS_PUBLIC_PLACE_SQL as IS_PUBLIC_PLACE } from './visibility'
 
 /** A post as the public routes show it. */
 export type Place = {
@@ -114,43 +114,4 @@ export async function findPublicPlace(id: number): Promise<PlaceLookup> {
   if (place) return { found: place }
   const post = await getDb().post.findUnique({ where: { id }, select: { status: true } })
   return { missing: post?.status === 'publish' ? 'geodata' : 'post' }
-}
-
-/** A published post's public page. */
-export type PublicPost = {
-  id: number
-  title: string
-  content: string
-  publishedAt: Date
-  /** the address and point the public may see, or null when the location is private (visibility.ts) */
-  location: PublicLocation | null
-  categories: string[]
-}
-
-export async function findPublicPost(type: string, slug: string): Promise<PublicPost | null> {
-  if (!isPostTypeKey(type) || slug.includes('\0')) return null
-  const post = await getDb().post.findUnique({
-    where: { type_slug: { type, slug } },
-    select: {
-      id: true,
-      title: true,
-      content: true,
-      address: true,
-      publishedAt: true,
-      status: true,
-      latitude: true,
-      longitude: true,
-      locationPublic: true,
-      categories: { select: { category: { select: { name: true } } } },
-    },
-  })
-  if (!post || post.status !== 'publish') return null
-  return {
-    id: post.id,
-    title: post.title,
-    content: post.content,
-    publishedAt: post.publishedAt,
-    location: publicLocation(post),
-    categories: post.categories.map((c) => c.category.name).sort(),
-  }
 }

@@ -1,6 +1,12 @@
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
-import { findPublicPost } from '@/lib/places/query'
+import { cache } from 'react'
+import { Picture } from '@/app/_components/picture'
+import { getConfig } from '@/lib/config'
+import { postPictures } from '@/lib/media/pictures'
+import { oembedDiscoveryUrl, SITE_NAME } from '@/lib/places/oembed'
+import { findNearbyPlaces, findPostPage, largestImage, type NearbyPlace, type PostPage } from '@/lib/places/post-page'
+import { PostMapLoader } from './post-map-loader'
 
 type Props = PageProps<'/[type]/[slug]'>
 
@@ -12,42 +18,192 @@ function decoded(segment: string): string {
   }
 }
 
-async function getPostOrNotFound({ params }: Props) {
+// Once per request, for the metadata and the page alike.
+const loadPost = cache(async (type: string, slug: string) => findPostPage(type, slug))
+const loadPictures = cache(postPictures)
+
+async function getPostOrNotFound({ params }: Props): Promise<PostPage> {
   const { type, slug } = await params
-  const post = await findPublicPost(decoded(type), decoded(slug))
+  const post = await loadPost(decoded(type), decoded(slug))
   if (!post) notFound()
   return post
 }
 
-export async function generateMetadata(props: Props): Promise<Metadata> {
-  return { title: (await getPostOrNotFound(props)).title }
+const DESCRIPTION_LENGTH = 200
+
+/** The start of the text, on one line, cut at a word: for search results and link previews. */
+function describe(post: PostPage): string | undefined {
+  const text = post.content.replace(/\s+/g, ' ').trim()
+  if (!text) return post.location?.address || undefined
+  if (text.length <= DESCRIPTION_LENGTH) return text
+  return `${text.slice(0, text.lastIndexOf(' ', DESCRIPTION_LENGTH) > 0 ? text.lastIndexOf(' ', DESCRIPTION_LENGTH) : DESCRIPTION_LENGTH)}…`
 }
 
-// A published post's public page: the target of properties.url. React escapes every text it renders.
+export async function generateMetadata(props: Props): Promise<Metadata> {
+  const post = await getPostOrNotFound(props)
+  const [picture] = await loadPictures(post.id)
+  const image = picture && { ...largestImage(picture), alt: picture.alt }
+  const description = describe(post)
+  // Only a public point is a Feature (GET /places/v1/geojson/{id}) and an embeddable map (docs/api.md, "oEmbed").
+  const types: Record<string, string> = {}
+  if (post.location?.point) {
+    types['application/geo+json'] = `${getConfig().siteUrl}/places/v1/geojson/${post.id}`
+    types['application/json+oembed'] = oembedDiscoveryUrl(post.url)
+  }
+  return {
+    title: post.title,
+    description,
+    alternates: { canonical: post.url, types },
+    openGraph: {
+      type: 'article',
+      siteName: SITE_NAME,
+      title: post.title,
+      description,
+      url: post.url,
+      publishedTime: post.publishedAt.toISOString(),
+      modifiedTime: post.modifiedAt.toISOString(),
+      ...(image ? { images: [image] } : {}),
+    },
+    twitter: { card: image ? 'summary_large_image' : 'summary', title: post.title, description, ...(image ? { images: [image] } : {}) },
+  }
+}
+
+/**
+ * schema.org's Place, as JSON-LD. Its `<` are written `\u003c`, so that no title can end the script element; the
+ * script is data, never run, so the CSP's nonce is not needed. `geo` and `address` only for a public location.
+ */
+function jsonLd(post: PostPage, images: string[]): string {
+  const { location } = post
+  const place = {
+    '@context': 'https://schema.org',
+    '@type': 'Place',
+    name: post.title,
+    url: post.url,
+    ...(describe(post) ? { description: describe(post) } : {}),
+    ...(location?.address ? { address: location.address } : {}),
+    ...(location?.point ? { geo: { '@type': 'GeoCoordinates', latitude: location.point.latitude, longitude: location.point.longitude } } : {}),
+    ...(images.length > 0 ? { image: images } : {}),
+  }
+  return JSON.stringify(place).replace(/</g, '\\u003c')
+}
+
+const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' })
+const kilometres = new Intl.NumberFormat('en', { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 })
+const metres = new Intl.NumberFormat('en', { style: 'unit', unit: 'meter', maximumFractionDigits: 0 })
+
+function distance(place: NearbyPlace): string {
+  if (place.metres < 1000) return metres.format(Math.round(place.metres / 10) * 10)
+  return kilometres.format(place.metres < 10_000 ? place.metres / 1000 : Math.round(place.metres / 1000))
+}
+
+// A published post's public page: the target of properties.url. React escapes every text it renders; what it shows
+// of the location is what lib/places/visibility.ts lets the public see, and nothing of it when the location is private.
 export default async function PostPage(props: Props) {
   const post = await getPostOrNotFound(props)
   const point = post.location?.point
+  const [pictures, nearby] = await Promise.all([loadPictures(post.id), findNearbyPlaces(post)])
+  const [lead, ...more] = pictures
   const osm = point ? `https://www.openstreetmap.org/?mlat=${point.latitude}&mlon=${point.longitude}#map=15/${point.latitude}/${point.longitude}` : null
   return (
-    <main>
-      <article>
-        <h1>{post.title}</h1>
-        <p className="post-meta">
-          <time dateTime={post.publishedAt.toISOString()}>{post.publishedAt.toISOString().slice(0, 10)}</time>
-          {post.categories.length > 0 && <> · {post.categories.join(', ')}</>}
-        </p>
-        {post.location?.address && <address>{post.location.address}</address>}
-        {point && osm && (
+    <main className="post-page">
+      <script
+        type="application/ld+json"
+        dangerouslySetInnerHTML={{
+          __html: jsonLd(
+            post,
+            pictures.map((p) => largestImage(p).url),
+          ),
+        }}
+      />
+      <article className="post">
+        <header className="post-header">
+          <h1>{post.title}</h1>
           <p className="post-meta">
-            <a href={osm}>
-              {point.latitude.toFixed(5)}, {point.longitude.toFixed(5)}
-            </a>
+            <time dateTime={post.publishedAt.toISOString()}>{dateFormat.format(post.publishedAt)}</time>
           </p>
+          {post.categories.length > 0 && (
+            <ul className="post-categories" aria-label="Categories">
+              {post.categories.map((category) => (
+                <li key={category.id}>
+                  <a href={category.mapUrl} title={`Map of the places in ${category.name}`}>
+                    {category.name}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </header>
+        {lead && (
+          <figure className="post-lead">
+            <a href={largestImage(lead).url}>
+              <Picture picture={lead} sizes="(max-width: 48rem) 100vw, 46rem" priority />
+            </a>
+            {lead.alt && <figcaption>{lead.alt}</figcaption>}
+          </figure>
         )}
-        {post.content.split(/\n\s*\n/).map((paragraph, i) => (
-          <p key={i}>{paragraph}</p>
-        ))}
+        <div className="post-content">
+          {post.content.split(/\n\s*\n/).map((paragraph, i) => (
+            <p key={i}>{paragraph}</p>
+          ))}
+        </div>
+        {more.length > 0 && (
+          <section className="post-gallery" aria-label="Photos">
+            <ul>
+              {more.map((picture) => (
+                <li key={picture.src}>
+                  <a href={largestImage(picture).url}>
+                    <Picture picture={picture} sizes="(max-width: 30rem) 50vw, 15rem" />
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {post.location && (post.location.address || point) && (
+          <section className="post-place" aria-labelledby="post-place-heading">
+            <h2 id="post-place-heading">Where</h2>
+            {post.location.address && <address>{post.location.address}</address>}
+            {point && (
+              <>
+                <div className="post-map-frame">
+                  <PostMapLoader title={post.title} point={point} nearby={nearby} tiles={getConfig().mapTiles} />
+                </div>
+                <p className="post-meta post-coordinates">
+                  <a href={osm!}>
+                    {point.latitude.toFixed(5)}, {point.longitude.toFixed(5)}
+                  </a>
+                </p>
+              </>
+            )}
+            {nearby.length > 0 && (
+              <section className="post-nearby" aria-labelledby="post-nearby-heading">
+                <h3 id="post-nearby-heading">Nearby</h3>
+                <ol>
+                  {nearby.map((place) => (
+                    <li key={place.id}>
+                      <a href={place.url}>{place.title}</a> <span className="post-meta">{distance(place)}</span>
+                    </li>
+                  ))}
+                </ol>
+              </section>
+            )}
+          </section>
+        )}
       </article>
+      {(post.previous || post.next) && (
+        <nav className="post-nav" aria-label="Previous and next posts">
+          {post.previous && (
+            <a className="post-nav-previous" href={post.previous.url} rel="prev">
+              <span className="post-meta">← Previous</span> {post.previous.title}
+            </a>
+          )}
+          {post.next && (
+            <a className="post-nav-next" href={post.next.url} rel="next">
+              <span className="post-meta">Next →</span> {post.next.title}
+            </a>
+          )}
+        </nav>
+      )}
     </main>
   )
 }

@@ -1,0 +1,116 @@
+import { basic } from '../support/auth'
+import { corpusFile, PHOTOS, uploadOrThrow } from '../support/media'
+import { createAppPassword, importPosts, runId } from '../support/places-cli'
+import { uiUser } from '../support/users'
+import { expect, test } from '../support/test'
+
+// A post's page in real Chromium against the ui server's demo places: the small map with the nearest places, the
+// photos, the categories and previous/next links; a private location shows none of the place. Map tiles cannot load
+// on these machines; they are blocked anyway, so that the tests mean the same everywhere.
+
+test.beforeEach(async ({ page }) => {
+  await page.route(/tile\.openstreetmap\.org/, (route) => route.abort('internetdisconnected'))
+})
+
+test('a post page: map with its place and five nearby places, photos, categories, previous/next; on a phone too', async ({
+  page,
+  request,
+  baseURL,
+  databaseUrl,
+  uploadsDir,
+}) => {
+  const run = runId()
+  const server = { databaseUrl, uploadsDir, baseURL: baseURL! }
+  const admin = uiUser('administrator').email
+  const slug = `sainte-chapelle-${run}`
+  const [id] = await importPosts(
+    server,
+    [
+      {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [2.345, 48.8554] },
+        properties: {
+          title: 'Sainte-Chapelle',
+          slug,
+          date: '2019-06-01T10:00:00Z',
+          address: '10 Boulevard du Palais, 75001 Paris',
+          categories: [`Chapels ${run}`],
+        },
+      },
+    ],
+    admin,
+  )
+  const authorization = basic(admin, await createAppPassword(server, admin, `post-page-${run}`))
+  for (const [file, title] of [
+    [PHOTOS.nikon, 'The upper chapel'],
+    [PHOTOS.scaled, 'Stained glass'],
+    [PHOTOS.samsungNote, 'The spire'],
+  ] as const) {
+    await uploadOrThrow(request, id!, corpusFile(file), 'photo.jpg', { authorization, title })
+  }
+
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await page.goto(`/post/${slug}`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Sainte-Chapelle' })).toBeVisible()
+  await expect(page.locator('address')).toHaveText('10 Boulevard du Palais, 75001 Paris')
+  // The map: the place, and one marker per nearby place listed under it.
+  await expect(page.locator('.post-map path.post-map-place')).toHaveCount(1)
+  const nearby = page.locator('.post-nearby li a')
+  await expect(nearby).toHaveCount(5)
+  await expect(page.locator('.post-map path.post-map-nearby')).toHaveCount(5)
+  await expect(page.locator('.leaflet-tooltip')).toHaveText('Sainte-Chapelle')
+  // The photos: all loaded, the first large.
+  const images = page.locator('.post-lead img, .post-gallery img')
+  await expect(images).toHaveCount(3)
+  for (const image of await images.all()) await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+  await expect(page.locator('.post-lead figcaption')).toHaveText('The upper chapel')
+  await page.screenshot({ path: test.info().outputPath('post-page.png'), fullPage: true })
+
+  // A nearby marker opens its place's page.
+  const firstNearby = await nearby.first().getAttribute('href')
+  await page.locator('.post-map path.post-map-nearby').first().dispatchEvent('click')
+  await expect(page).toHaveURL(firstNearby!)
+  await page.goBack()
+
+  // The category opens the map filtered by it.
+  await page.getByRole('link', { name: `Chapels ${run}` }).click()
+  await expect(page).toHaveURL(/\/\?category=\d+$/)
+  await expect(page.locator('.place-filter select')).toHaveValue(new URL(page.url()).searchParams.get('category')!)
+  await page.goBack()
+
+  // Previous and next by date: each leads to a post page that links back.
+  await page.locator('.post-nav-next').click()
+  await expect(page.locator('.post-nav-previous')).toHaveAttribute('href', `${baseURL}/post/${slug}`)
+  await page.locator('.post-nav-previous').click()
+  await expect(page).toHaveURL(`${baseURL}/post/${slug}`)
+
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.reload()
+  await expect(page.locator('.post-map path.post-map-place')).toHaveCount(1)
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+  expect(overflow, 'nothing wider than the phone').toBe(0)
+  await page.screenshot({ path: test.info().outputPath('post-page-phone.png'), fullPage: true })
+})
+
+test('a private location: no map, no place, no nearby list, no coordinates', async ({ page, baseURL, databaseUrl, uploadsDir }) => {
+  const run = runId()
+  const server = { databaseUrl, uploadsDir, baseURL: baseURL! }
+  const slug = `hidden-garden-${run}`
+  await importPosts(
+    server,
+    [
+      {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [2.3364, 48.8462] },
+        properties: { title: 'A hidden garden', slug, address: '7 Secret Lane', geo_public: false },
+      },
+    ],
+    uiUser('administrator').email,
+  )
+  const response = await page.goto(`/post/${slug}`)
+  const html = await response!.text()
+  await expect(page.getByRole('heading', { level: 1, name: 'A hidden garden' })).toBeVisible()
+  for (const absent of ['.post-map-frame', '.leaflet-container', '.post-nearby', '.post-place', 'address']) await expect(page.locator(absent)).toHaveCount(0)
+  for (const absent of ['7 Secret Lane', '48.846', '2.336', 'GeoCoordinates', 'json+oembed']) expect(html).not.toContain(absent)
+  await page.screenshot({ path: test.info().outputPath('post-page-private.png'), fullPage: true })
+})

@@ -1,0 +1,148 @@
+import 'server-only'
+import type { Picture } from '../api/contract'
+import { getConfig } from '../config'
+import { getDb, readDataVersion } from '../db'
+import { postUrl } from './geojson'
+import { getPlaceIndex, nearestPlaces } from './map-index'
+import { findPublicPlacesByIds } from './query'
+import { isPostTypeKey } from './schemas'
+import { publicLocation, type PublicLocation } from './visibility'
+
+// What a post's public page (app/[type]/[slug]/page.tsx), its metadata and its oEmbed answer show. The location goes
+// through the one rule (visibility.ts): a private one is null here, so nothing below it can show a point or an address.
+
+/** The link to another post's page. */
+export type PostLink = { title: string; url: string }
+
+/** A category of the post, with the home map filtered by it. */
+export type PostCategory = { id: number; name: string; mapUrl: string }
+
+/** A published post's public page. */
+export type PostPage = {
+  id: number
+  type: string
+  slug: string
+  /** the absolute URL of this page: properties.url */
+  url: string
+  title: string
+  content: string
+  publishedAt: Date
+  modifiedAt: Date
+  /** the address and point the public may see, or null when the location is private */
+  location: PublicLocation | null
+  categories: PostCategory[]
+  /** the author's display name; empty when the account has none (an email is never shown) */
+  authorName: string
+  /** the published post of the same type just before this one, and just after, by date (then id) */
+  previous: PostLink | null
+  next: PostLink | null
+}
+
+/** The home map showing one category (README, "Parameters for maps"). */
+export function categoryMapUrl(categoryId: number, postType: string): string {
+  const params = new URLSearchParams(postType === 'post' ? { category: String(categoryId) } : { post_type: postType, category: String(categoryId) })
+  return `/?${params.toString()}`
+}
+
+/** The page of the published post `type`/`slug`; null for anything else (a draft is as missing as nothing). */
+export async function findPostPage(type: string, slug: string): Promise<PostPage | null> {
+  if (!isPostTypeKey(type) || slug.includes('\0')) return null
+  const post = await getDb().post.findUnique({
+    where: { type_slug: { type, slug } },
+    select: {
+      id: true,
+      type: true,
+      slug: true,
+      title: true,
+      content: true,
+      address: true,
+      publishedAt: true,
+      modifiedAt: true,
+      status: true,
+      latitude: true,
+      longitude: true,
+      locationPublic: true,
+      author: { select: { name: true } },
+      categories: { select: { category: { select: { id: true, name: true } } } },
+    },
+  })
+  if (!post || post.status !== 'publish') return null
+  const siteUrl = getConfig().siteUrl
+  const [previous, next] = await Promise.all([neighbour(post, 'previous'), neighbour(post, 'next')])
+  return {
+    id: post.id,
+    type: post.type,
+    slug: post.slug,
+    url: postUrl(siteUrl, post.type, post.slug),
+    title: post.title,
+    content: post.content,
+    publishedAt: post.publishedAt,
+    modifiedAt: post.modifiedAt,
+    location: publicLocation(post),
+    categories: post.categories
+      .map(({ category }) => ({ id: category.id, name: category.name, mapUrl: categoryMapUrl(category.id, post.type) }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    authorName: post.author.name.trim(),
+    previous: previous && { title: previous.title, url: postUrl(siteUrl, previous.type, previous.slug) },
+    next: next && { title: next.title, url: postUrl(siteUrl, next.type, next.slug) },
+  }
+}
+
+type Dated = { id: number; type: string; publishedAt: Date }
+
+/**
+ * The published post of the same type just before (or after) this one in (publishedAt, id) order. Two lookups, each
+ * a seek in posts_listing_idx: the same date with a lower (higher) id, else the nearest earlier (later) date.
+ */
+async function neighbour({ id, type, publishedAt }: Dated, direction: 'previous' | 'next') {
+  const select = { title: true, type: true, slug: true } as const
+  const [before, order] = direction === 'previous' ? (['lt', 'desc'] as const) : (['gt', 'asc'] as const)
+  const db = getDb()
+  return (
+    (await db.post.findFirst({ where: { type, status: 'publish', publishedAt, id: { [before]: id } }, orderBy: { id: order }, select })) ??
+    (await db.post.findFirst({
+      where: { type, status: 'publish', publishedAt: { [before]: publishedAt } },
+      orderBy: [{ publishedAt: order }, { id: order }],
+      select,
+    }))
+  )
+}
+
+/** A public place near a post, for its page's small map and list. */
+export type NearbyPlace = { id: number; title: string; url: string; latitude: number; longitude: number; metres: number }
+
+/** How many nearby places a post's page shows. */
+export const NEARBY_COUNT = 5
+
+/**
+ * The public places of the post's type nearest its point, nearest first, from the map's index (only public places
+ * are in it). None for a post whose location the public may not see: the caller passes the public location only.
+ */
+export async function findNearbyPlaces(post: { id: number; type: string; location: PublicLocation | null }, count = NEARBY_COUNT): Promise<NearbyPlace[]> {
+  const point = post.location?.point
+  if (!point) return []
+  const index = await getPlaceIndex({ postType: post.type, categoryId: null }, await readDataVersion())
+  const near = nearestPlaces(index, point.latitude, point.longitude, count, post.id)
+  // The index may be a moment older than the data: each place is read again through the rule, and kept if still public.
+  const places = new Map((await findPublicPlacesByIds(near.map((place) => place.id))).map((place) => [place.id, place]))
+  const siteUrl = getConfig().siteUrl
+  return near.flatMap(({ id, metres }) => {
+    const place = places.get(id)
+    if (!place) return []
+    // The copy of its longitude nearest the post's, so that a place beyond the antimeridian is drawn beside it.
+    const longitude = place.longitude + 360 * Math.round((point.longitude - place.longitude) / 360)
+    return [{ id, title: place.title, url: postUrl(siteUrl, place.type, place.slug), latitude: place.latitude, longitude, metres }]
+  })
+}
+
+/** The largest JPEG of a picture, as an absolute URL with its size: for Open Graph, Twitter cards, JSON-LD, oEmbed. */
+export function largestImage(picture: Picture): { url: string; width: number; height: number } {
+  const largest = picture.srcset
+    .split(',')
+    .map((entry) => entry.trim().split(/\s+/))
+    .map(([url, width]) => ({ url: url ?? '', width: Number.parseInt(width ?? '0', 10) || 0 }))
+    .filter((entry) => entry.url)
+    .sort((a, b) => b.width - a.width)[0]
+  const url = new URL(largest?.url ?? picture.src, getConfig().siteUrl).href
+  return { url, width: picture.width, height: picture.height }
+}
