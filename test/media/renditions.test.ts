@@ -104,6 +104,14 @@ describe('sizes made at upload', () => {
     const heic = rows.find((r) => r.title === 'mei_Issue 263 dotnet' && r.format === 'webp')!
     assert.ok((await sharp(renditionFile(heic.fileName)).metadata()).icc, "the HEIC's profile (Display P3) is kept")
   })
+
+  test('a failed import leaves no size behind (all or nothing, as the files it stored)', () => {
+    const before = readdirSync(path.join(dir, 'uploads', 'renditions')).sort()
+    const notImage = path.join(dir, 'notes.jpg')
+    writeFileSync(notImage, 'words, whatever the name says')
+    assert.equal(places('media', 'import', '--post', postId, path.join(corpus, 'exr_noexif.jpg'), notImage).status, 1)
+    assert.deepEqual(readdirSync(path.join(dir, 'uploads', 'renditions')).sort(), before)
+  })
 })
 
 describe('places media regenerate', () => {
