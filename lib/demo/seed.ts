@@ -14,11 +14,12 @@ export const DEMO_FILE = path.join('prisma', 'demo', 'places.geojson')
 const DEMO_PHOTOS = path.join('lib', 'demo', 'photos')
 
 // Real photos (lib/demo/photos/ATTRIBUTION.md), stored as uploads are, sizes and all: by the title of their post.
-const PHOTOS: Record<string, string[]> = {
-  'Space Needle': ['space-needle.jpg'],
-  "King's Cross Station": ['kings-cross.jpg'],
-  'Trinity College Dublin': ['trinity-college-dublin.jpg'],
-  'Milan Cathedral': ['milan.webp'],
+type DemoPhoto = { file: string; title: string }
+const PHOTOS: Record<string, DemoPhoto[]> = {
+  'Space Needle': [{ file: 'flowers-seattle.jpg', title: 'Flowers near the Space Needle' }],
+  "King's Cross Station": [{ file: 'frosted-branches-london.jpg', title: 'Frosted branches at night, north London' }],
+  'Trinity College Dublin': [{ file: 'sunset-dublin.jpg', title: 'Sunset over Dublin' }],
+  'Milan Cathedral': [{ file: 'car-park-milan.webp', title: 'A car park on the edge of Milan' }],
 }
 
 // A draft with photos but no location, so that a newcomer can press "Import location from media" at once: the
@@ -33,7 +34,10 @@ const DRAFT_WITH_PHOTOS = {
     author: 'contributor@example.com',
   },
 }
-const DRAFT_PHOTOS = ['rome.jpg', 'germany.jpg']
+const DRAFT_PHOTOS: DemoPhoto[] = [
+  { file: 'bill-rome.jpg', title: 'The bill, table 30, Rome' },
+  { file: 'road-sign-germany.jpg', title: 'A road sign to Alt Hammoor' },
+]
 
 export type DemoUser = { email: string; role: Role; password: string }
 
@@ -68,7 +72,7 @@ export async function seedDemo(onProgress?: ImportOptions['onProgress']): Promis
   const photos = demo.features.map(({ properties }, i) => ({ postId: postIds[i]!, files: PHOTOS[String(properties.title)] ?? [] }))
   photos[photos.length - 1]!.files = DRAFT_PHOTOS
   for (const { postId, files } of photos) {
-    for (const file of files) await storeAttachment({ postId, filename: file, body: createReadStream(path.join(DEMO_PHOTOS, file)) })
+    for (const { file, title } of files) await storeAttachment({ postId, filename: file, title, body: createReadStream(path.join(DEMO_PHOTOS, file)) })
   }
   return { users, postIds }
 }
