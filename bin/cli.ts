@@ -8,6 +8,7 @@ import { isDatabaseEmpty, seedDemo } from '../lib/demo/seed'
 import { disconnectDb, getDb } from '../lib/db'
 import { ApiError } from '../lib/http/errors'
 import { removeAttachments } from '../lib/media/attachments'
+import { regenerateRenditions } from '../lib/media/regenerate'
 import { storeAttachment } from '../lib/media/storage'
 import { endExiftool } from '../lib/media/strip-location'
 import { migrate } from '../lib/migrate'
@@ -243,6 +244,19 @@ const commands: Record<string, Command> = {
       }
       if (values.json) return out(JSON.stringify(stored))
       out(stored.map((a) => a.id).join('\n'))
+    },
+  },
+  'media regenerate': {
+    usage: 'places media regenerate',
+    summary: 'make the sizes pages show (160, 800, 1600 px; JPEG and WebP) of every attachment anew from its original',
+    options: json,
+    positionals: 'none',
+    run: async (values) => {
+      const summary = await regenerateRenditions(progress('Regenerating'))
+      if (values.json) return out(JSON.stringify(summary))
+      out(`Regenerated the sizes of ${summary.regenerated} of ${summary.attachments} attachments.`)
+      if (summary.undecodable > 0) out(`${summary.undecodable} could not be decoded: they have no sizes, and pages show no picture of them.`)
+      if (summary.missing > 0) out(`${summary.missing} have no original file in ${getConfig().uploadsDir}/originals: left as they were.`)
     },
   },
 }

@@ -14,6 +14,7 @@ import {
   PHOTOS,
   publicPath,
   relativeUploadPath,
+  renditionNames,
   truthOf,
   upload,
   uploadOrThrow,
@@ -31,7 +32,7 @@ test.describe.configure({ timeout: 90_000 })
 type Who = 'author' | 'editor' | 'contributor' | 'subscriber'
 const PEOPLE: Record<Who, Role> = { author: 'author', editor: 'editor', contributor: 'contributor', subscriber: 'subscriber' }
 type Person = { email: string; password: string; appPassword: string }
-const POSTS = ['published', 'draft', 'invalid type', 'traversal', 'contributor draft', 'contributor published', 'unpublished later'] as const
+const POSTS = ['published', 'draft', 'invalid type', 'traversal', 'contributor draft', 'contributor published', 'unpublished later', 'sizes'] as const
 
 let server: ServerEnv
 let baseURL: string
@@ -67,6 +68,7 @@ test.beforeAll(async ({ playwright, databaseUrl, uploadsDir }, testInfo) => {
       feature('contributor draft', people.contributor.email, 'draft'),
       feature('contributor published', people.contributor.email, 'publish'),
       feature('unpublished later', people.author.email, 'publish'),
+      feature('sizes', people.author.email, 'publish'),
     ],
     people.author.email,
   )
@@ -364,6 +366,42 @@ test.describe('uploaded images as visitors load them', () => {
       const served = await response.body()
       expect(readGps(served), `${who}: the public copy, without GPS`).toBeNull()
       expect(served.length).toBeGreaterThan(0)
+    }
+  })
+
+  test("sizes: a published post's are cached for good, without GPS; unpublished, only its editors get them, never cached", async ({ databaseUrl }) => {
+    const attachment = await uploadOrThrow(anonymous, posts.sizes, corpusFile(PHOTOS.samsungNote), 'sizes.jpg', { authorization: appPassword('author') })
+    const names = await renditionNames(databaseUrl, attachment.id)
+    expect(names.length, 'a 920x570 photo: 160, 800 and its own size, in JPEG and WebP').toBe(6)
+    const urls = names.map((name) => new URL(`/uploads/renditions/${name}`, attachment.url).href)
+    for (const url of urls) {
+      const response = await anonymous.get(url)
+      expect(response.status(), url).toBe(200)
+      expect(response.headers()['cache-control'], url).toBe('public, max-age=31536000, immutable')
+      expect(response.headers()['content-type'], url).toBe(url.endsWith('.webp') ? 'image/webp' : 'image/jpeg')
+      expect(response.headers()['x-content-type-options']).toBe('nosniff')
+      const body = await response.body()
+      expect(readGps(body), `${url}: no GPS`).toBeNull()
+    }
+    const unknown = await anonymous.get(urls[0]!.replace(/\/[0-9a-f]{32}\./, `/${'0'.repeat(32)}.`))
+    expect(unknown.status(), 'a name no size has').toBe(404)
+    for (const bad of ['/uploads/renditions/../2020/01/x.jpg', '/uploads/renditions/ABC.jpg', `/uploads/renditions/${names[0]}/x`]) {
+      expect((await anonymous.get(bad)).status(), bad).toBe(404)
+    }
+
+    await execSql(databaseUrl, 'UPDATE posts SET status = ? WHERE id = ?', ['draft', posts.sizes])
+    for (const url of urls) {
+      const hidden = await anonymous.get(url)
+      expect(hidden.status(), `${url}, anonymous`).toBe(404)
+      expect(hidden.headers()['cache-control'] ?? '', url).not.toMatch(/public/)
+      expect((await sessions.subscriber!.get(url)).status(), `${url}, a subscriber`).toBe(404)
+      for (const [who, response] of [
+        ['the author', await anonymous.get(url, { headers: { Authorization: appPassword('author') } })],
+        ['an editor, signed in', await sessions.editor!.get(url)],
+      ] as const) {
+        expect(response.status(), who).toBe(200)
+        expect(response.headers()['cache-control'], who).toBe('private, no-store')
+      }
     }
   })
 })

@@ -199,3 +199,23 @@ export async function locationTags(exiftool: ExifTool, file: string): Promise<st
     .filter(([key]) => key !== 'SourceFile' && LOCATION_TAG.test(key.split(':').at(-1) ?? key))
     .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
 }
+
+/** The file names of an attachment's sizes (lib/media/renditions.ts), as served under /uploads/renditions/. */
+export async function renditionNames(databaseUrl: string, attachmentId: number): Promise<string[]> {
+  const sql = 'SELECT "file_name" AS "fileName" FROM "attachment_renditions" WHERE "attachment_id" = '
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    const client = new pg.Client({ connectionString: databaseUrl })
+    await client.connect()
+    try {
+      return (await client.query<{ fileName: string }>(`${sql}$1 ORDER BY "id"`, [attachmentId])).rows.map((row) => row.fileName)
+    } finally {
+      await client.end()
+    }
+  }
+  const db = new Database(path.resolve(databaseUrl.replace(/^file:/, '').replace(/\?.*$/, '')), { readonly: true, fileMustExist: true })
+  try {
+    return (db.prepare(`${sql}? ORDER BY "id"`).all(attachmentId) as { fileName: string }[]).map((row) => row.fileName)
+  } finally {
+    db.close()
+  }
+}

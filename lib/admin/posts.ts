@@ -13,7 +13,7 @@ import {
 import { containsIgnoringCase, getDb, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { ApiError, forbidden, invalidParams } from '../http/errors'
-import { removeAttachmentFiles } from '../media/attachments'
+import { ATTACHMENT_FILES, removeAttachmentFiles } from '../media/attachments'
 import { categoryAndDescendants, getCategoryPaths, resolveCategoryPaths } from '../places/categories'
 import { STATUSES } from '../places/schemas'
 import { freeSlug, slugBase } from '../slugs'
@@ -316,11 +316,11 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
  * transaction that checks the permission on the locked row, then the files, once nothing refers to them.
  */
 export async function deletePost(actor: Actor, id: number): Promise<void> {
-  const filePaths = await transaction(async (tx) => {
+  const attachments = await transaction(async (tx) => {
     if (!canDeletePost(actor, await lockPostForChange(tx, id))) throw forbidden()
-    const attachments = await tx.attachment.findMany({ where: { postId: id }, select: { filePath: true } })
+    const attachments = await tx.attachment.findMany({ where: { postId: id }, select: ATTACHMENT_FILES })
     await tx.post.delete({ where: { id } }) // its attachments' rows go with it (ON DELETE CASCADE)
-    return attachments.map((a) => a.filePath)
+    return attachments
   })
-  await removeAttachmentFiles(filePaths)
+  await removeAttachmentFiles(attachments)
 }

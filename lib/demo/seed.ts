@@ -1,14 +1,43 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
+import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { ROLES, type Role } from '../auth/capabilities'
 import { getDb } from '../db'
 import { ApiError } from '../http/errors'
+import { storeAttachment } from '../media/storage'
 import { featuresOfCollection, importPlaces, type ImportOptions } from '../places/import'
 import { createUser } from '../users'
 
 export const DEMO_FILE = path.join('prisma', 'demo', 'places.geojson')
+const DEMO_PHOTOS = path.join('lib', 'demo', 'photos')
+
+// Real photos (lib/demo/photos/ATTRIBUTION.md), stored as uploads are, sizes and all: by the title of their post.
+type DemoPhoto = { file: string; title: string }
+const PHOTOS: Record<string, DemoPhoto[]> = {
+  'Space Needle': [{ file: 'flowers-seattle.jpg', title: 'Flowers near the Space Needle' }],
+  "King's Cross Station": [{ file: 'frosted-branches-london.jpg', title: 'Frosted branches at night, north London' }],
+  'Trinity College Dublin': [{ file: 'sunset-dublin.jpg', title: 'Sunset over Dublin' }],
+  'Milan Cathedral': [{ file: 'car-park-milan.webp', title: 'A car park on the edge of Milan' }],
+}
+
+// A draft with photos but no location, so that a newcomer can press "Import location from media" at once: the
+// first photo's GPS is near the Colosseum.
+const DRAFT_WITH_PHOTOS = {
+  type: 'Feature',
+  geometry: null,
+  properties: {
+    title: 'Photos from Rome',
+    status: 'draft',
+    content: 'A draft without a location: its photos know where they were taken.',
+    author: 'contributor@example.com',
+  },
+}
+const DRAFT_PHOTOS: DemoPhoto[] = [
+  { file: 'bill-rome.jpg', title: 'The bill, table 30, Rome' },
+  { file: 'road-sign-germany.jpg', title: 'A road sign to Alt Hammoor' },
+]
 
 export type DemoUser = { email: string; role: Role; password: string }
 
@@ -22,7 +51,8 @@ const WRITERS: Role[] = ['administrator', 'editor', 'author']
 
 /**
  * Loads the demo site into an empty database: a user of every role (each with a new random password, returned
- * here and nowhere stored in clear) and the places of prisma/demo/places.geojson.
+ * here and nowhere stored in clear), the places of prisma/demo/places.geojson, real photos on a few of them, and a
+ * draft with photos but no location.
  */
 export async function seedDemo(onProgress?: ImportOptions['onProgress']): Promise<{ users: DemoUser[]; postIds: number[] }> {
   if (!(await isDatabaseEmpty())) throw new ApiError('places_not_empty', 'The database already has users or posts; the demo loads only into an empty one.', 409)
@@ -37,6 +67,12 @@ export async function seedDemo(onProgress?: ImportOptions['onProgress']): Promis
     const role = properties.status === 'draft' || properties.status === 'pending' ? 'contributor' : WRITERS[i % WRITERS.length]
     properties.author = `${role}@example.com`
   })
+  demo.features.push(DRAFT_WITH_PHOTOS)
   const postIds = await importPlaces(featuresOfCollection(demo), { onProgress })
+  const photos = demo.features.map(({ properties }, i) => ({ postId: postIds[i]!, files: PHOTOS[String(properties.title)] ?? [] }))
+  photos[photos.length - 1]!.files = DRAFT_PHOTOS
+  for (const { postId, files } of photos) {
+    for (const { file, title } of files) await storeAttachment({ postId, filename: file, title, body: createReadStream(path.join(DEMO_PHOTOS, file)) })
+  }
   return { users, postIds }
 }

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream'
 import { canEditPost, type Actor } from '../auth/capabilities'
 import { getDb, transaction } from '../db'
 import { ApiError, forbidden, invalidParams, notSignedIn } from '../http/errors'
+import { RENDITION_NAME, removeRenditionFiles, renditionPath } from './renditions'
 import { ATTACHMENT_FIELDS, ATTACHMENT_ORDER, cleanTitle, storeAttachment, toAttachmentDto, uploadsPath, type AttachmentDto, type NewUpload } from './storage'
 
 /** Refuses anyone who may not edit the post (a 401 for no one at all, a 403 otherwise, also when there is no such post). */
@@ -81,46 +82,73 @@ export type ImageFile = {
   etag: string
   lastModified: Date
   isPublic: boolean
+  /** a size under a name made from its bytes (lib/media/renditions.ts): what is at its address never changes */
+  immutable: boolean
 }
 
+const RENDITION_TYPES: Record<string, string> = { jpeg: 'image/jpeg', webp: 'image/webp' }
+
+type PostAccess = { authorId: number; status: string; statusBeforeTrash: string | null }
+const POST_ACCESS = { select: { authorId: true, status: true, statusBeforeTrash: true } } as const
+
 /**
- * An uploaded image as visitors load it (the copy without location metadata): anyone may load the images of
- * published posts; the images of other posts only those who may edit them. Anything else is not found.
+ * An uploaded image as visitors load it, at `relative` under /uploads/: the copy without location metadata
+ * (`YYYY/MM/name.ext`) or one of its sizes (`renditions/<hash>.jpg|webp`). Anyone may load the images of published
+ * posts; the images of other posts only those who may edit them. Anything else is not found.
  */
 export async function openPublicImage(relative: string, whoIsAsking: () => Promise<Actor | null>): Promise<ImageFile> {
   const notFound = new ApiError('rest_no_route', 'No file was found at this address.', 404)
-  if (!STORED_PATH.test(relative)) throw notFound
-  const attachment = await getDb().attachment.findUnique({
-    where: { filePath: relative },
-    select: { mimeType: true, post: { select: { authorId: true, status: true, statusBeforeTrash: true } } },
-  })
-  if (!attachment) throw notFound
-  const isPublic = attachment.post.status === 'publish'
-  if (!isPublic && !canEditPost(await whoIsAsking(), attachment.post)) throw notFound
-  const file = uploadsPath('public', relative)
-  const info = await stat(file).catch(() => null)
+  const found = await findImage(relative)
+  if (!found) throw notFound
+  const isPublic = found.post.status === 'publish'
+  if (!isPublic && !canEditPost(await whoIsAsking(), found.post)) throw notFound
+  const info = await stat(found.file).catch(() => null)
   if (!info) throw notFound
   return {
-    open: () => Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
-    mimeType: attachment.mimeType,
+    open: () => Readable.toWeb(createReadStream(found.file)) as ReadableStream<Uint8Array>,
+    mimeType: found.mimeType,
     size: info.size,
     etag: `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`,
     lastModified: info.mtime,
     isPublic,
+    immutable: found.immutable,
   }
 }
 
-/** Removes attachments, their rows and both their files (the command line undoes a failed import with it). */
-export async function removeAttachments(ids: number[]): Promise<void> {
+async function findImage(relative: string): Promise<{ file: string; mimeType: string; post: PostAccess; immutable: boolean } | null> {
   const db = getDb()
-  const rows = await db.attachment.findMany({ where: { id: { in: ids } }, select: { filePath: true } })
-  await db.attachment.deleteMany({ where: { id: { in: ids } } })
-  await removeAttachmentFiles(rows.map((row) => row.filePath))
+  const [folder, name, ...rest] = relative.split('/')
+  if (folder === 'renditions' && name !== undefined && rest.length === 0 && RENDITION_NAME.test(name)) {
+    const rendition = await db.attachmentRendition.findUnique({
+      where: { fileName: name },
+      select: { format: true, attachment: { select: { post: POST_ACCESS } } },
+    })
+    const mimeType = rendition && RENDITION_TYPES[rendition.format]
+    return rendition && mimeType ? { file: renditionPath(name), mimeType, post: rendition.attachment.post, immutable: true } : null
+  }
+  if (!STORED_PATH.test(relative)) return null
+  const attachment = await db.attachment.findUnique({ where: { filePath: relative }, select: { mimeType: true, post: POST_ACCESS } })
+  return attachment && { file: uploadsPath('public', relative), mimeType: attachment.mimeType, post: attachment.post, immutable: false }
 }
 
-/** Removes the files of attachments whose rows are gone (both copies: the original and the public one). */
-export async function removeAttachmentFiles(filePaths: string[]): Promise<void> {
+/** Removes attachments, their rows and all their files (the command line undoes a failed import with it). */
+export async function removeAttachments(ids: number[]): Promise<void> {
+  const db = getDb()
+  const rows = await db.attachment.findMany({ where: { id: { in: ids } }, select: ATTACHMENT_FILES })
+  await db.attachment.deleteMany({ where: { id: { in: ids } } })
+  await removeAttachmentFiles(rows)
+}
+
+/** What removeAttachmentFiles needs of an attachment: select it before the rows go. */
+export const ATTACHMENT_FILES = { filePath: true, renditions: { select: { fileName: true } } } as const
+
+/** Removes the files of attachments whose rows are gone: the original, the public copy and the sizes. */
+export async function removeAttachmentFiles(attachments: { filePath: string; renditions: { fileName: string }[] }[]): Promise<void> {
   await Promise.all(
-    filePaths.flatMap((filePath) => [rm(uploadsPath('originals', filePath), { force: true }), rm(uploadsPath('public', filePath), { force: true })]),
+    attachments.flatMap(({ filePath, renditions }) => [
+      rm(uploadsPath('originals', filePath), { force: true }),
+      rm(uploadsPath('public', filePath), { force: true }),
+      removeRenditionFiles(renditions.map((r) => r.fileName)),
+    ]),
   )
 }

@@ -7,7 +7,13 @@ import type { ImageFile } from './attachments'
 // a post hides its images at once, even from a CDN that holds them. The validators make the question cheap, a 304
 // without the file being read. (A `max-age` would let caches serve the image of a post unpublished since.) An image
 // that only editors may see is kept by no cache.
+//
+// A size of a published post's image (lib/media/renditions.ts) is the exception: its name is made from its bytes,
+// so what is at its address never changes and it may be kept for a year without asking. The price: a cache that
+// already holds one may go on serving it after the post is unpublished; its name cannot be guessed, only known from
+// the page that showed it (SECURITY.md, Photos).
 const PUBLIC = 'public, no-cache'
+const IMMUTABLE = 'public, max-age=31536000, immutable'
 const PRIVATE = 'private, no-store'
 
 /**
@@ -26,7 +32,7 @@ export function imageResponse(request: Request, image: ImageFile): Response {
   const validators = {
     ETag: image.etag,
     'Last-Modified': image.lastModified.toUTCString(),
-    'Cache-Control': image.isPublic ? PUBLIC : PRIVATE,
+    'Cache-Control': image.isPublic ? (image.immutable ? IMMUTABLE : PUBLIC) : PRIVATE,
   }
   if (isNotModified(request, image)) return new Response(null, { status: 304, headers: validators })
   return new Response(image.open(), {

@@ -1,30 +1,39 @@
 import 'server-only'
-import sharp from 'sharp'
 import type { Picture } from '../api/contract'
+import { getConfig } from '../config'
 import { getDb } from '../db'
-import { ATTACHMENT_ORDER, attachmentUrl, uploadsPath } from './storage'
+import { MEDIUM_EDGE } from './renditions'
+import { ATTACHMENT_ORDER } from './storage'
 
-// The photos a page shows of a post: only a published post's, since the public pages show nothing of the others.
+// The photos a page shows of a post, as its sizes (lib/media/renditions.ts): only a published post's, since the
+// public pages show nothing of the others. An image that could not be decoded has no sizes, and is no picture.
 
-type PictureRow = { postId: number; title: string; filePath: string }
+type StoredRendition = { format: string; width: number; height: number; fileName: string }
+type PictureRow = { postId: number; title: string; renditions: StoredRendition[] }
 
-async function toPicture({ title, filePath }: PictureRow): Promise<Picture | null> {
-  const meta = await sharp(uploadsPath('public', filePath))
-    .metadata()
-    .catch(() => null)
-  if (!meta?.width || !meta.height) return null
-  // EXIF orientations 5–8 turn the image a quarter: the browser shows it with its sides swapped.
-  const turned = (meta.orientation ?? 1) >= 5
-  const url = attachmentUrl(filePath)
-  const width = turned ? meta.height : meta.width
-  return { alt: title, width, height: turned ? meta.width : meta.height, src: url, srcset: `${url} ${width}w`, webpSrcset: '' }
+function renditionUrl(fileName: string): string {
+  return `${getConfig().siteUrl}/uploads/renditions/${fileName}`
+}
+
+function srcset(renditions: StoredRendition[]): string {
+  return renditions.map((r) => `${renditionUrl(r.fileName)} ${r.width}w`).join(', ')
+}
+
+function toPicture({ title, renditions }: PictureRow): Picture | null {
+  const bySize = [...renditions].sort((a, b) => a.width - b.width)
+  const jpeg = bySize.filter((r) => r.format === 'jpeg')
+  const webp = bySize.filter((r) => r.format === 'webp')
+  const largest = jpeg.at(-1)
+  if (!largest || webp.length === 0) return null
+  const medium = jpeg.findLast((r) => Math.max(r.width, r.height) <= MEDIUM_EDGE) ?? jpeg[0]!
+  return { alt: title, width: largest.width, height: largest.height, src: renditionUrl(medium.fileName), srcset: srcset(jpeg), webpSrcset: srcset(webp) }
 }
 
 async function publicPictureRows(postIds: number[]): Promise<PictureRow[]> {
   return getDb().attachment.findMany({
-    where: { postId: { in: postIds }, post: { status: 'publish' } },
+    where: { postId: { in: postIds }, post: { status: 'publish' }, renditions: { some: {} } },
     orderBy: [...ATTACHMENT_ORDER],
-    select: { postId: true, title: true, filePath: true },
+    select: { postId: true, title: true, renditions: { select: { format: true, width: true, height: true, fileName: true } } },
   })
 }
 
@@ -34,7 +43,7 @@ export async function firstPictures(postIds: number[]): Promise<Map<number, Pict
   if (postIds.length === 0) return pictures
   for (const row of await publicPictureRows([...new Set(postIds)])) {
     if (pictures.has(row.postId)) continue
-    const picture = await toPicture(row)
+    const picture = toPicture(row)
     if (picture) pictures.set(row.postId, picture)
   }
   return pictures
@@ -42,6 +51,5 @@ export async function firstPictures(postIds: number[]): Promise<Map<number, Pict
 
 /** All public photos of a published post, in the attachments' order; none for any other post. */
 export async function postPictures(postId: number): Promise<Picture[]> {
-  const pictures = await Promise.all((await publicPictureRows([postId])).map(toPicture))
-  return pictures.filter((picture) => picture !== null)
+  return (await publicPictureRows([postId])).map(toPicture).filter((picture) => picture !== null)
 }

@@ -10,11 +10,13 @@ import { getDb } from '../db'
 import { ApiError } from '../http/errors'
 import { slugify } from '../slugs'
 import { readGps, type Gps } from './exif-gps'
+import { createRenditions, removeRenditionFiles, type Rendition } from './renditions'
 import { stripMetadata } from './strip-location'
 
 // Uploads live in two trees under UPLOADS_DIR, at the same relative path (`YYYY/MM/<id>-<name>.<ext>`):
 //   originals/  the file as uploaded, GPS included: what the server reads; never served;
 //   public/     what visitors load: a copy without location metadata (or the original, with KEEP_IMAGE_METADATA).
+// and the sizes pages show, in renditions/ under names made from their bytes (lib/media/renditions.ts).
 // Files arrive in incoming/ and are renamed into place only when whole and accepted.
 
 /** The image types Places accepts, by the type sniffed from the file's bytes, with the extension it stores. */
@@ -84,7 +86,7 @@ function storedName(filename: string, ext: string, now: Date): string {
 }
 
 /** An image on disk, accepted and in place, not yet recorded: `discard()` removes its files. */
-export type StoredImage = { filePath: string; mimeType: string; size: number; gps: Gps | null; discard: () => Promise<void> }
+export type StoredImage = { filePath: string; mimeType: string; size: number; gps: Gps | null; renditions: Rendition[]; discard: () => Promise<void> }
 
 /**
  * Stores an image: streamed to incoming/ under the size limit, its type decided from its bytes, its GPS read
@@ -95,7 +97,11 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
   await mkdir(uploadsPath('incoming'), { recursive: true })
   const incoming = uploadsPath('incoming', randomUUID())
   const written: string[] = [incoming]
-  const discard = () => Promise.all(written.map((file) => rm(file, { force: true }))).then(() => undefined)
+  let renditions: Rendition[] = []
+  const discard = async () => {
+    await Promise.all(written.map((file) => rm(file, { force: true })))
+    await removeRenditionFiles(renditions.map((r) => r.fileName))
+  }
   try {
     await pipeline(body, (source) => limited(source, uploadMaxBytes), createWriteStream(incoming, { flags: 'wx' }))
     const type = await fileTypeFromFile(incoming)
@@ -117,7 +123,8 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
     await rename(incoming, originalPath)
     if (hasPublicCopy) await rename(publicTemp, publicPath)
     else await rm(publicTemp, { force: true })
-    return { filePath: relative, mimeType: type.mime, size: original.byteLength, gps, discard }
+    renditions = await createRenditions(originalPath, type.mime, relative)
+    return { filePath: relative, mimeType: type.mime, size: original.byteLength, gps, renditions, discard }
   } catch (error) {
     await discard()
     throw error
@@ -171,6 +178,7 @@ export async function storeAttachment({ postId, filename, title, body }: NewUplo
         size: image.size,
         latitude: image.gps?.latitude ?? null,
         longitude: image.gps?.longitude ?? null,
+        renditions: { create: image.renditions },
       },
     })
     return toAttachmentDto(row)

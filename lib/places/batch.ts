@@ -2,6 +2,7 @@ import 'server-only'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { resetPostIdSequence, type Tx } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
+import type { Rendition } from '../media/renditions'
 import { freeSlug } from '../slugs'
 
 // How the imports (GeoJSON, lib/places/import.ts; WordPress, lib/wxr/import.ts) write: rows gathered and written
@@ -16,6 +17,8 @@ export class PostBatch {
   private posts: PostRow[] = []
   private links: Prisma.PostCategoryCreateManyInput[] = []
   private attachments: Prisma.AttachmentCreateManyInput[] = []
+  /** the sizes of the attachments above, by their file path (unique): their ids are known once they are written */
+  private renditions = new Map<string, Rendition[]>()
   private discarding = false
   /** posts written so far */
   written = 0
@@ -33,8 +36,9 @@ export class PostBatch {
   }
 
   /** An attachment of a post added before it. */
-  async addAttachment(attachment: Prisma.AttachmentCreateManyInput): Promise<void> {
+  async addAttachment(attachment: Prisma.AttachmentCreateManyInput, renditions: Rendition[] = []): Promise<void> {
     this.attachments.push(attachment)
+    if (renditions.length > 0) this.renditions.set(attachment.filePath, renditions)
     if (this.attachments.length >= CHUNK) await this.flush()
   }
 
@@ -51,13 +55,18 @@ export class PostBatch {
       // Posts first: the links and attachments refer to them.
       if (this.posts.length > 0) await this.tx.post.createMany({ data: this.posts })
       if (this.links.length > 0) await this.tx.postCategory.createMany({ data: this.links })
-      if (this.attachments.length > 0) await this.tx.attachment.createMany({ data: this.attachments })
+      if (this.attachments.length > 0) {
+        const rows = await this.tx.attachment.createManyAndReturn({ data: this.attachments, select: { id: true, filePath: true } })
+        const renditions = rows.flatMap(({ id, filePath }) => (this.renditions.get(filePath) ?? []).map((r) => ({ ...r, attachmentId: id })))
+        if (renditions.length > 0) await this.tx.attachmentRendition.createMany({ data: renditions })
+      }
       this.written += this.posts.length
       if (this.posts.length > 0) this.onWritten?.(this.written)
     }
     this.posts = []
     this.links = []
     this.attachments = []
+    this.renditions.clear()
     // SQLite answers synchronously, so without this a whole import would run without the event loop ever turning:
     // no signal, no closed IPC channel (bin/cli.ts) could stop it half-way.
     await nextTurn()

@@ -342,17 +342,20 @@ class WxrImport {
       return
     }
     this.stored.push(image)
-    await this.batch.addAttachment({
-      postId,
-      position: item.menuOrder,
-      title: item.title || titleFromFilename(relative),
-      filePath: image.filePath,
-      mimeType: image.mimeType,
-      size: image.size,
-      latitude: image.gps?.latitude ?? null,
-      longitude: image.gps?.longitude ?? null,
-      sourceGuid: item.guid || null,
-    })
+    await this.batch.addAttachment(
+      {
+        postId,
+        position: item.menuOrder,
+        title: item.title || titleFromFilename(relative),
+        filePath: image.filePath,
+        mimeType: image.mimeType,
+        size: image.size,
+        latitude: image.gps?.latitude ?? null,
+        longitude: image.gps?.longitude ?? null,
+        sourceGuid: item.guid || null,
+      },
+      image.renditions,
+    )
     if (item.guid) this.attachmentGuids.add(item.guid)
     this.summary.attachments++
   }

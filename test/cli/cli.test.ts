@@ -448,8 +448,10 @@ for (const kind of databaseKinds) {
         for (const role of ['administrator', 'editor', 'author', 'contributor', 'subscriber'])
           assert.match(seeded, new RegExp(`${role}@example\\.com +\\S{16}`))
         const demo = JSON.parse(readFileSync('prisma/demo/places.geojson', 'utf8')) as { features: unknown[] }
-        const all = JSON.parse(ok(places(empty.url, 'export', '--all-statuses'))) as { features: unknown[] }
-        assert.equal(all.features.length, demo.features.length)
+        const all = JSON.parse(ok(places(empty.url, 'export', '--all-statuses'))) as { features: { geometry: unknown; properties: { title: string } }[] }
+        assert.equal(all.features.length, demo.features.length + 1, "the demo file's places and the draft with photos (lib/demo/seed.ts)")
+        const draft = all.features.find((f) => f.properties.title === 'Photos from Rome')
+        assert.equal(draft?.geometry, null, 'the draft with photos has no location: its photos have one')
         const again = places(empty.url, 'seed', '--demo')
         assert.equal(again.status, 1)
         assert.match(again.stderr, /already has users or posts/)

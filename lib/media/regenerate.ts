@@ -1,0 +1,60 @@
+import 'server-only'
+import { access } from 'node:fs/promises'
+import { getDb, transaction } from '../db'
+import { createRenditions, removeRenditionFiles } from './renditions'
+import { uploadsPath } from './storage'
+
+// `places media regenerate` (docs/cli.md), as `wp media regenerate`: makes every attachment's sizes anew from its
+// original, for the images stored before sizes existed or after the way they are made changed. The same image gives
+// the same bytes and so the same names: running it twice changes nothing.
+
+export type RegenerateSummary = {
+  /** attachments looked at */
+  attachments: number
+  /** that now have their sizes */
+  regenerated: number
+  /** whose original could not be decoded: they have no sizes, and no picture */
+  undecodable: number
+  /** whose original file is missing from UPLOADS_DIR/originals: left as they were */
+  missing: number
+}
+
+export async function regenerateRenditions(onProgress?: (done: number, total: number) => void): Promise<RegenerateSummary> {
+  const db = getDb()
+  const attachments = await db.attachment.findMany({
+    orderBy: { id: 'asc' },
+    select: { id: true, filePath: true, mimeType: true, renditions: { select: { fileName: true } } },
+  })
+  const summary: RegenerateSummary = { attachments: attachments.length, regenerated: 0, undecodable: 0, missing: 0 }
+  onProgress?.(0, attachments.length)
+  for (const [i, attachment] of attachments.entries()) {
+    const original = uploadsPath('originals', attachment.filePath)
+    if (
+      await access(original).then(
+        () => false,
+        () => true,
+      )
+    ) {
+      summary.missing++
+    } else {
+      const made = await createRenditions(original, attachment.mimeType, attachment.filePath)
+      try {
+        await transaction(async (tx) => {
+          await tx.attachmentRendition.deleteMany({ where: { attachmentId: attachment.id } })
+          if (made.length > 0) await tx.attachmentRendition.createMany({ data: made.map((r) => ({ ...r, attachmentId: attachment.id })) })
+        })
+      } catch (error) {
+        // The attachment went meanwhile (deleted by an editor): its new files would belong to no one.
+        const kept = new Set(attachment.renditions.map((r) => r.fileName))
+        await removeRenditionFiles(made.map((r) => r.fileName).filter((name) => !kept.has(name)))
+        throw error
+      }
+      const current = new Set(made.map((r) => r.fileName))
+      await removeRenditionFiles(attachment.renditions.map((r) => r.fileName).filter((name) => !current.has(name)))
+      if (made.length > 0) summary.regenerated++
+      else summary.undecodable++
+    }
+    onProgress?.(i + 1, attachments.length)
+  }
+  return summary
+}

@@ -1,0 +1,112 @@
+import 'server-only'
+import { createHash, randomUUID } from 'node:crypto'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import decodeHeic from 'heic-decode'
+import sharp, { type Sharp } from 'sharp'
+import { getConfig } from '../config'
+
+// The sizes pages show of an uploaded image (README, Photos): made once, from the original, at upload and by
+// `places media regenerate`; never per request. Each is turned upright by the EXIF orientation, keeps the image's
+// colour profile and nothing else of its metadata (no GPS, no camera), and is stored under a name made from its
+// bytes: what is at a name never changes, so a published post's sizes can be cached for good (SECURITY.md).
+
+/** The long edge of each size: thumbnail, medium, large. An image is never enlarged. */
+export const RENDITION_EDGES = [160, 800, 1600] as const
+export const MEDIUM_EDGE = 800
+
+export type RenditionFormat = 'jpeg' | 'webp'
+const EXTENSIONS: Record<RenditionFormat, string> = { jpeg: 'jpg', webp: 'webp' }
+
+export type Rendition = { format: RenditionFormat; width: number; height: number; fileName: string }
+
+/** A rendition's name: 32 hex digits and its extension, which the uploads route accepts and nothing else. */
+export const RENDITION_NAME = /^[0-9a-f]{32}\.(jpg|webp)$/
+
+export function renditionPath(fileName = ''): string {
+  return path.join(getConfig().uploadsDir, 'renditions', fileName)
+}
+
+const HEIF_TYPES = new Set(['image/heic', 'image/heif'])
+
+type Decoded = { image: Sharp; longEdge: number }
+
+/**
+ * The image, decoded and upright, ready to resize; null when it cannot be decoded (a file Places accepts by its
+ * type may still be broken: it is kept, it simply has no sizes). Files it needs for a while go into `temporary`.
+ */
+async function decode(bytes: Buffer, mimeType: string, temporary: string[]): Promise<Decoded | null> {
+  const meta = await sharp(bytes)
+    .metadata()
+    .catch(() => null)
+  if (HEIF_TYPES.has(mimeType)) {
+    // libvips here has no HEVC decoder; libheif in WebAssembly decodes iPhone photos, already turned by the file's
+    // own rotation. The colour profile, read from the container, is attached to the pixels as they are.
+    const { width, height, data } = await decodeHeic({ buffer: bytes }).catch(() => ({ width: 0, height: 0, data: null }))
+    if (!data) return null
+    const image = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 } })
+    const longEdge = Math.max(width, height)
+    if (!meta?.icc) return { image, longEdge }
+    const profile = path.join(incomingFolder(), `${randomUUID()}.icc`)
+    temporary.push(profile)
+    await writeFile(profile, meta.icc)
+    return { image: image.withIccProfile(profile), longEdge }
+  }
+  if (!meta?.width || !meta.height) return null
+  // failOn 'error': a photo with a minor flaw (a truncated tail, a bad marker) still shows, as browsers show it.
+  return { image: sharp(bytes, { failOn: 'error' }).autoOrient().keepIccProfile(), longEdge: Math.max(meta.width, meta.height) }
+}
+
+function incomingFolder(): string {
+  return path.join(getConfig().uploadsDir, 'incoming')
+}
+
+function nameOf(salt: string, bytes: Buffer, format: RenditionFormat): string {
+  // The attachment's path in the hash keeps two uploads of the same photo apart: each name belongs to one attachment.
+  const hash = createHash('sha256').update(salt).update('\0').update(bytes).digest('hex').slice(0, 32)
+  return `${hash}.${EXTENSIONS[format]}`
+}
+
+/**
+ * Makes the sizes of the original at `originalFile` (stored as `filePath`) and writes them into place; returns them,
+ * or none when the image cannot be decoded. On any other failure nothing it wrote is left behind.
+ */
+export async function createRenditions(originalFile: string, mimeType: string, filePath: string): Promise<Rendition[]> {
+  await mkdir(renditionPath(), { recursive: true })
+  await mkdir(incomingFolder(), { recursive: true })
+  const made: Rendition[] = []
+  const temporary: string[] = []
+  try {
+    const decoded = await decode(await readFile(originalFile), mimeType, temporary)
+    if (!decoded) return []
+    // An image smaller than a size would give the same pixels twice: the srcset names each width once.
+    const edges = [...new Set(RENDITION_EDGES.map((edge) => Math.min(edge, decoded.longEdge)))]
+    const encoded: { rendition: Rendition; temp: string }[] = []
+    for (const edge of edges) {
+      for (const format of ['jpeg', 'webp'] as const) {
+        const resized = decoded.image.clone().resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
+        const output = format === 'jpeg' ? resized.jpeg({ quality: 80, progressive: true }) : resized.webp({ quality: 80 })
+        const result = await output.toBuffer({ resolveWithObject: true }).catch(() => null)
+        if (!result) return []
+        const temp = path.join(incomingFolder(), `${randomUUID()}.rendition`)
+        temporary.push(temp)
+        await writeFile(temp, result.data)
+        encoded.push({ rendition: { format, width: result.info.width, height: result.info.height, fileName: nameOf(filePath, result.data, format) }, temp })
+      }
+    }
+    for (const { rendition, temp } of encoded) {
+      await rename(temp, renditionPath(rendition.fileName))
+      made.push(rendition)
+    }
+    return made
+  } catch (error) {
+    await removeRenditionFiles(made.map((r) => r.fileName))
+    throw error
+  } finally {
+    await Promise.all(temporary.map((file) => rm(file, { force: true })))
+  }
+}
+
+export async function removeRenditionFiles(fileNames: string[]): Promise<void> {
+  await Promise.all(fileNames.map((name) => rm(renditionPath(name), { force: true })))
+}

@@ -1,0 +1,13 @@
+-- The sizes a page shows of an uploaded image (lib/media/renditions.ts): JPEG and WebP, each under a name made from
+-- its bytes, so that the file at a name never changes and a published post's can be cached for good.
+CREATE TABLE "attachment_renditions" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "attachment_id" INTEGER NOT NULL,
+    "format" TEXT NOT NULL,
+    "width" INTEGER NOT NULL,
+    "height" INTEGER NOT NULL,
+    "file_name" TEXT NOT NULL,
+    CONSTRAINT "attachment_renditions_attachment_id_fkey" FOREIGN KEY ("attachment_id") REFERENCES "attachments" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+CREATE UNIQUE INDEX "attachment_renditions_file_name_key" ON "attachment_renditions"("file_name");
+CREATE INDEX "attachment_renditions_attachment_id_idx" ON "attachment_renditions"("attachment_id");
