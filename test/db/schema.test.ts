@@ -238,6 +238,15 @@ for (const kind of databaseKinds) {
         assert.equal(post.locationPublic, true)
         assert.equal(post.attachments[0]!.longitude, -2.5)
         assert.ok((await version()) > v0, 'a post write bumps the data version')
+        // A post's first photo is public (`_embed`): an attachment's own writes bump it too.
+        const v1 = await version()
+        await db.attachment.update({ where: { id: post.attachments[0]!.id }, data: { position: 1 } })
+        assert.ok((await version()) > v1, 'an attachment write bumps the data version')
+        const v2 = await version()
+        await db.attachmentRendition.create({
+          data: { attachmentId: post.attachments[0]!.id, format: 'jpeg', width: 160, height: 120, fileName: 'x.jpg' },
+        })
+        assert.ok((await version()) > v2, 'a rendition write bumps the data version')
         await db.appPassword.create({ data: { uuid: 'u1', userId: user.id, name: 'cli', secretHash: 'h' } })
         await assert.rejects(db.post.create({ data: { title: 'x', slug: 'x', publishedAt: new Date(), authorId: 999 } }), 'foreign key on author')
         await assert.rejects(

@@ -12,3 +12,10 @@ CREATE TABLE "attachment_renditions" (
 CREATE UNIQUE INDEX "attachment_renditions_file_name_key" ON "attachment_renditions"("file_name");
 CREATE INDEX "attachment_renditions_attachment_id_idx" ON "attachment_renditions"("attachment_id");
 ALTER TABLE "attachment_renditions" ADD CONSTRAINT "attachment_renditions_attachment_id_fkey" FOREIGN KEY ("attachment_id") REFERENCES "attachments"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- A post's first photo is part of what the public routes show (`_embed`'s picture): writes to attachments and their
+-- sizes bump the data version too.
+CREATE TRIGGER "attachments_bump" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "attachments"
+    FOR EACH STATEMENT EXECUTE FUNCTION "places_bump_data_version"();
+CREATE TRIGGER "attachment_renditions_bump" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "attachment_renditions"
+    FOR EACH STATEMENT EXECUTE FUNCTION "places_bump_data_version"();

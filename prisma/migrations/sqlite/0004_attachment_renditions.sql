@@ -11,3 +11,12 @@ CREATE TABLE "attachment_renditions" (
 );
 CREATE UNIQUE INDEX "attachment_renditions_file_name_key" ON "attachment_renditions"("file_name");
 CREATE INDEX "attachment_renditions_attachment_id_idx" ON "attachment_renditions"("attachment_id");
+
+-- A post's first photo is part of what the public routes show (`_embed`'s picture): writes to attachments and their
+-- sizes bump the data version too.
+CREATE TRIGGER "attachments_bump_insert" AFTER INSERT ON "attachments" BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
+CREATE TRIGGER "attachments_bump_update" AFTER UPDATE ON "attachments" BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
+CREATE TRIGGER "attachments_bump_delete" AFTER DELETE ON "attachments" BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
+CREATE TRIGGER "attachment_renditions_bump_insert" AFTER INSERT ON "attachment_renditions" BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
+CREATE TRIGGER "attachment_renditions_bump_update" AFTER UPDATE ON "attachment_renditions" BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
+CREATE TRIGGER "attachment_renditions_bump_delete" AFTER DELETE ON "attachment_renditions" BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
