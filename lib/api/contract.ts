@@ -95,6 +95,22 @@ export const attachmentSchema = z
   .meta({ id: 'Attachment' })
 export type Attachment = z.output<typeof attachmentSchema>
 
+/**
+ * A photo as a page shows it: sizes of the same image in JPEG and WebP for `srcset`, never with location metadata.
+ * `width` and `height` are the largest size's, so the page can reserve the image's aspect ratio before it loads.
+ */
+export const pictureSchema = z
+  .strictObject({
+    alt: z.string().meta({ description: "The attachment's title" }),
+    width: z.int().min(1),
+    height: z.int().min(1),
+    src: z.url().meta({ description: 'The medium JPEG' }),
+    srcset: z.string().meta({ description: 'The JPEG sizes: `URL 160w, URL 800w, URL 1600w`' }),
+    webpSrcset: z.string().meta({ description: 'The same sizes as WebP' }),
+  })
+  .meta({ id: 'Picture' })
+export type Picture = z.output<typeof pictureSchema>
+
 /** WordPress's error shape (docs/api.md, Errors); `data` may carry more, e.g. `params` for rest_invalid_param. */
 export const errorSchema = z
   .strictObject({
