@@ -207,8 +207,7 @@ export const placeEmbeddedSchema = z
   .strictObject({
     date: z.iso.datetime().meta({ description: 'When the post was published (ISO 8601, UTC)' }),
     categories: z.array(embeddedCategorySchema).meta({ description: 'Its categories, by name' }),
-    // Replaced by the photos' Picture once lib/media/pictures.ts is in (the picture of the post, or null).
-    picture: z.null().meta({ description: "The post's first picture; null when it has none" }),
+    picture: pictureSchema.nullable().meta({ description: "The post's first picture; null when it has none" }),
   })
   .meta({ id: 'PlaceEmbedded' })
 export type PlaceEmbedded = z.output<typeof placeEmbeddedSchema>

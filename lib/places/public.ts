@@ -6,6 +6,7 @@ import { cachedBody, type Bytes } from '../http/cache'
 import { ApiError } from '../http/errors'
 import { countPlacesIn, getPlaceIndex, mapItemsIn, placeIdsIn, type PlaceIndex } from './map-index'
 import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceEmbedded, PlaceFeature } from '../api/contract'
+import { firstPictures } from '../media/pictures'
 import { toEmbedded, toEmbeddedFeature, toFeature } from './geojson'
 import { findPlaceDetails, findPublicPlace, findPublicPlacesByIds, listPublicPlaces, type Place } from './query'
 import type { CollectionQuery } from './schemas'
@@ -68,11 +69,11 @@ async function toFeatures(places: Place[], embed = false): Promise<(PlaceFeature
 /** The `_embedded` members of public places (docs/api.md, _embed). */
 async function embeddedOf(places: Place[]): Promise<Map<number, PlaceEmbedded>> {
   const ids = places.map((place) => place.id)
-  const details = await findPlaceDetails(ids)
+  const [details, pictures] = await Promise.all([findPlaceDetails(ids), firstPictures(ids)])
   const embedded = new Map<number, PlaceEmbedded>()
   for (const id of ids) {
     const found = details.get(id)
-    if (found) embedded.set(id, toEmbedded(found, null))
+    if (found) embedded.set(id, toEmbedded(found, pictures.get(id) ?? null))
   }
   return embedded
 }
