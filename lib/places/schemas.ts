@@ -319,10 +319,12 @@ export function parseCategoryPath(path: string): string[] {
     .filter(Boolean)
 }
 
-/** What the home page's address keeps: `?zoom=&lat=&lng=&category=&post_type=`. */
+/** What the home page's (and /embed's) address keeps: `?zoom=&lat=&lng=&category=&post_type=&search=`. */
 export type MapState = {
   postType: string
   categoryId: number | null
+  /** the search, trimmed; empty for none */
+  search: string
   /** the view to open on; null to fit the places */
   view: { zoom: number; latitude: number; longitude: number } | null
 }
@@ -335,6 +337,7 @@ export function parseMapState(params: Record<string, string | string[] | undefin
   }
   const postType = one('post_type')
   const category = one('category') ?? ''
+  const search = (one('search') ?? '').trim()
   const zoom = one('zoom') ?? ''
   const latitude = Number(one('lat') || Number.NaN)
   const longitude = Number(one('lng') || Number.NaN)
@@ -343,6 +346,7 @@ export function parseMapState(params: Record<string, string | string[] | undefin
   return {
     postType: postType && isPostTypeKey(postType) ? postType : 'post',
     categoryId: positiveInteger.test(category) && Number(category) > 0 && Number(category) <= MAX_ID ? Number(category) : null,
+    search: search.length <= MAX_SEARCH_LENGTH ? search : '',
     view: hasView ? { zoom: Number(zoom), latitude, longitude } : null,
   }
 }
