@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { Locator, Page, TestInfo } from '@playwright/test'
+import { importMedia, importPosts } from '../support/places-cli'
+import { CORPUS_DIR, PHOTOS } from '../support/media'
+import { uiUser } from '../support/users'
 import { expect, test } from '../support/test'
 
 // The public map (app/page.tsx) in real Chromium against the ui server's demo places. Map tiles cannot load on
@@ -489,4 +492,35 @@ test.describe('on a phone', () => {
     expect(tooSmall(await sizes('.leaflet-popup-close-button, .leaflet-popup-content a'))).toEqual([])
     await keep(page, testInfo, 'phone-popup')
   })
+})
+
+test("a place's picture, date and categories in the list and its popup (_embed)", async ({ page, request, databaseUrl, uploadsDir, baseURL }, testInfo) => {
+  const postType = `pic-${Date.now().toString(36)}`
+  const server = { databaseUrl, uploadsDir, baseURL: baseURL! }
+  const [id] = await importPosts(
+    server,
+    [
+      {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [144.189, -38.405] },
+        properties: { title: 'Point Lonsdale Lighthouse', type: postType, date: '2024-03-09T08:00:00Z', address: 'Point Lonsdale VIC', categories: ['Coast'] },
+      },
+    ],
+    uiUser('administrator').email,
+  )
+  await importMedia(server, id!, [path.join(CORPUS_DIR, PHOTOS.scaled)], 'The lighthouse at dusk')
+  const feature = await (await request.get(`/places/v1/geojson/${id}?_embed`)).json()
+  expect(feature._embedded.picture.alt).toBe('The lighthouse at dusk')
+
+  await openMap(page, `?post_type=${postType}&zoom=14&lat=-38.405&lng=144.189`)
+  const item = page.locator('.place-list > li')
+  await expect(item.locator('img')).toHaveAttribute('alt', 'The lighthouse at dusk')
+  await expect(item.locator('.place-date')).toHaveText('Mar 9, 2024')
+  await expect(item.locator('.place-categories')).toContainText('Coast')
+  await item.getByRole('button', { name: /Show on map/ }).click()
+  const popup = page.locator('.leaflet-popup-content')
+  await expect(popup.locator('img')).toHaveAttribute('alt', 'The lighthouse at dusk')
+  await expect.poll(() => popup.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+  await expect(popup.locator('.place-date')).toHaveText('Mar 9, 2024')
+  await keep(page, testInfo, 'map-popup-picture')
 })
