@@ -209,7 +209,7 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
         </div>
         {tiles && tileState.failed > 0 && tileState.loaded === 0 && (
           <p className="map-notice" role="status">
-            The detailed background map could not be loaded. The places are all here, and in the list.
+            The detailed background map could not be loaded. The places are all here{withList ? ', and in the list' : ''}.
           </p>
         )}
       </section>
