@@ -28,7 +28,8 @@ const CLUSTER_MARGIN = 0.25
 // A burst of moves (a drag, keys held down) loads once, this long after the last.
 const MOVE_SETTLE_MS = 80
 const WORLD_VIEW: InitialView = { center: [20, 0], zoom: 2 }
-const FIT: FitBoundsOptions = { padding: [24, 24], maxZoom: 15 }
+// Room for the buttons over the map (top) and a notice or the attribution (bottom): no place is fitted under them.
+const FIT: FitBoundsOptions = { paddingTopLeft: [32, 64], paddingBottomRight: [32, 72], maxZoom: 15 }
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits))
 
