@@ -23,11 +23,12 @@ const nextConfig = {
         headers: [
           { key: 'X-Content-Type-Options', value: 'nosniff' },
           { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-          { key: 'X-Frame-Options', value: 'DENY' },
           { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=()' },
           { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
         ],
       },
+      // Every answer but /embed, which other sites may frame (its CSP's frame-ancestors, proxy.ts, says who).
+      { source: '/((?!embed/?$).*)', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] },
     ]
   },
 }

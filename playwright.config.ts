@@ -8,11 +8,13 @@ import type { E2EOptions } from './e2e/support/test'
 // Ports can be moved with E2E_SQLITE_PORT / E2E_POSTGRES_PORT when another run holds them.
 
 //   ui            real Chromium against a SQLite server with the demo places and a user of every role
+//   ui-own-basemap  the same, with MAP_TILE_URL=none and an embed allow-list (e2e/ui-own-basemap)
 //   instances     with TEST_DATABASE_URL: two app instances on one PostgreSQL database (its name + `_instances`),
 //                 the ui project's data; Chromium writes through the first, the tests read through both
 const sqlitePort = Number(process.env.E2E_SQLITE_PORT ?? 3101)
 const postgresPort = Number(process.env.E2E_POSTGRES_PORT ?? 3102)
 const uiPort = Number(process.env.E2E_UI_PORT ?? 3103)
+const ownBasemapPort = Number(process.env.E2E_OWN_BASEMAP_PORT ?? uiPort + 1000)
 const instancePorts = [Number(process.env.E2E_INSTANCE_PORT ?? 3104), Number(process.env.E2E_INSTANCE_PORT ?? 3104) + 1]
 
 type Server = {
@@ -24,6 +26,8 @@ type Server = {
   authSecret?: string
   /** where uploads go; by default a folder of its own */
   uploadsDir?: string
+  /** more of its environment */
+  env?: Record<string, string>
 }
 
 const INSTANCES_AUTH_SECRET = 'e2e-instances-auth-secret-0123456789abcdef'
@@ -38,6 +42,14 @@ const servers: Server[] = [
   { name: 'api', port: sqlitePort, databaseUrl: `file:./.test-data/e2e-${sqlitePort}.db`, dataset: 'api' },
   ...(process.env.TEST_DATABASE_URL ? [{ name: 'api-postgres', port: postgresPort, databaseUrl: process.env.TEST_DATABASE_URL, dataset: 'api' as const }] : []),
   { name: 'ui', port: uiPort, databaseUrl: `file:./.test-data/e2e-${uiPort}.db`, dataset: 'ui' },
+  // No tiles: the map's own world layer alone, and no request to anyone but the site (README, Share and embed).
+  {
+    name: 'ui-own-basemap',
+    port: ownBasemapPort,
+    databaseUrl: `file:./.test-data/e2e-${ownBasemapPort}.db`,
+    dataset: 'ui',
+    env: { MAP_TILE_URL: 'none', EMBED_ALLOWED_ORIGINS: 'https://framing.example, https://other.example' },
+  },
   // Started in this order (Playwright starts its web servers one after the other): the second finds the data loaded.
   ...(process.env.TEST_DATABASE_URL
     ? [
@@ -89,7 +101,14 @@ const projects: Project<E2EOptions>[] = servers
   .filter((server) => server.dataset !== 'shared')
   .map((server) => ({
     name: server.name,
-    testDir: server.name === 'instances' ? './e2e/instances' : server.dataset === 'ui' ? './e2e/ui' : './e2e/api',
+    testDir:
+      server.name === 'instances'
+        ? './e2e/instances'
+        : server.name === 'ui-own-basemap'
+          ? './e2e/ui-own-basemap'
+          : server.dataset === 'ui'
+            ? './e2e/ui'
+            : './e2e/api',
     testMatch: '**/*.spec.ts',
     use: {
       baseURL: baseUrlOf(server),
@@ -114,6 +133,7 @@ const webServer: NonNullable<PlaywrightTestConfig['webServer']> = servers.map((s
     UPLOADS_DIR: uploadsDirOf(server),
     E2E_DATASET: server.dataset,
     ...(server.authSecret ? { AUTH_SECRET: server.authSecret } : {}),
+    ...server.env,
     NEXT_TELEMETRY_DISABLED: '1',
   },
 }))

@@ -19,7 +19,7 @@ export function proxy(request: NextRequest) {
     return new NextResponse('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
   }
   if (!isPage(pathname)) return NextResponse.next()
-  const policy = contentSecurityPolicy(Buffer.from(crypto.randomUUID()).toString('base64'))
+  const policy = contentSecurityPolicy(Buffer.from(crypto.randomUUID()).toString('base64'), isEmbed(pathname))
   const headers = new Headers(request.headers)
   headers.set('Content-Security-Policy', policy)
   const response = NextResponse.next({ request: { headers } })
@@ -31,21 +31,24 @@ function isPage(pathname: string): boolean {
   return !/^\/(places\/|wp-json\/|ogc(\/|$)|uploads\/|api\/|healthz$|_next\/)/.test(pathname)
 }
 
-/** Where map tiles come from: MAP_TILE_URL's origin, its `{s}` subdomains as a wildcard. */
+/** The chrome-less map other sites may frame (app/embed/page.tsx). */
+function isEmbed(pathname: string): boolean {
+  return pathname === '/embed' || pathname === '/embed/'
+}
+
+/** Where map tiles come from: MAP_TILE_URL's origin, its `{s}` subdomains as a wildcard; none for `none`. */
 function tileSource(): string {
+  const tiles = getConfig().mapTiles
+  if (!tiles) return ''
   try {
-    const url = new URL(
-      getConfig()
-        .mapTiles.url.replace('{s}.', 'subdomain.')
-        .replace(/\{[^}]+\}/g, '0'),
-    )
-    return getConfig().mapTiles.url.includes('{s}.') ? `${url.protocol}//*.${url.host.replace(/^subdomain\./, '')}` : url.origin
+    const url = new URL(tiles.url.replace('{s}.', 'subdomain.').replace(/\{[^}]+\}/g, '0'))
+    return tiles.url.includes('{s}.') ? `${url.protocol}//*.${url.host.replace(/^subdomain\./, '')}` : url.origin
   } catch {
     return ''
   }
 }
 
-function contentSecurityPolicy(nonce: string): string {
+function contentSecurityPolicy(nonce: string, embed: boolean): string {
   const development = process.env.NODE_ENV === 'development'
   return [
     "default-src 'self'",
@@ -58,7 +61,8 @@ function contentSecurityPolicy(nonce: string): string {
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    // Only /embed may be framed, by EMBED_ALLOWED_ORIGINS (README, Share and embed); X-Frame-Options: next.config.mjs.
+    `frame-ancestors ${embed ? getConfig().embedAllowedOrigins.join(' ') : "'none'"}`,
   ].join('; ')
 }
 

@@ -24,6 +24,17 @@ const schema = z.object({
   SHARED_CACHE_SECONDS: z.coerce.number().int().min(0).default(1),
   MAP_TILE_URL: z.string().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   MAP_TILE_ATTRIBUTION: z.string().default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
+  // `none`: no tiles at all, the map draws its own world layer alone and asks no third party for anything.
+  EMBED_ALLOWED_ORIGINS: z
+    .string()
+    .default('*')
+    .transform((list) => list.split(/[\s,]+/).filter(Boolean))
+    .refine(
+      (list) =>
+        list.length > 0 &&
+        list.every((entry) => entry === '*' || /^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(entry) || /^https?:\/\/\*\.[a-z0-9.-]+$/i.test(entry)),
+      'must be * or origins such as https://example.com (space- or comma-separated)',
+    ),
   TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -48,8 +59,10 @@ export type Config = {
   keepImageMetadata: boolean
   /** signs session cookies; from AUTH_SECRET, else made once and kept in ./data/auth-secret (lib/auth/secret.ts) */
   authSecret: string | undefined
-  /** the map's tile layer: a Leaflet URL template and its attribution (HTML, from the operator) */
-  mapTiles: { url: string; attribution: string }
+  /** the map's tile layer: a Leaflet URL template and its attribution (HTML, from the operator); null for `none` */
+  mapTiles: { url: string; attribution: string } | null
+  /** who may frame /embed: its `frame-ancestors` (`*` for any) */
+  embedAllowedOrigins: string[]
   /** memory for the public routes' serialised answers (lib/http/cache.ts); 0 turns the cache off */
   responseCacheBytes: number
   /** how long shared caches (a CDN, nginx) may serve a public answer without asking again: `s-maxage` */
@@ -76,7 +89,8 @@ export function getConfig(): Config {
     incomingStaleSeconds: env.INCOMING_STALE_SECONDS,
     keepImageMetadata: env.KEEP_IMAGE_METADATA === 'true' || env.KEEP_IMAGE_METADATA === '1',
     authSecret: env.AUTH_SECRET,
-    mapTiles: { url: env.MAP_TILE_URL, attribution: env.MAP_TILE_ATTRIBUTION },
+    mapTiles: env.MAP_TILE_URL === 'none' ? null : { url: env.MAP_TILE_URL, attribution: env.MAP_TILE_ATTRIBUTION },
+    embedAllowedOrigins: env.EMBED_ALLOWED_ORIGINS,
     responseCacheBytes: Math.round(env.RESPONSE_CACHE_MB * 1024 * 1024),
     sharedCacheSeconds: env.SHARED_CACHE_SECONDS,
     trustedProxies: env.TRUSTED_PROXIES,

@@ -1,8 +1,9 @@
 'use client'
+import { useState } from 'react'
 import type { CategoryNode } from '@/lib/places/categories'
+import { PlaceSummary, type ListedPlace } from './place-summary'
 
-/** A place of the list, as GET /places/v1/geojson gives it. */
-export type ListedPlace = { id: number; title: string; url: string; address: string; latitude: number; longitude: number }
+export type { ListedPlace }
 
 export type PlaceListState = {
   places: ListedPlace[]
@@ -11,9 +12,14 @@ export type PlaceListState = {
 }
 
 type Props = {
+  id: string
+  /** on a phone, the panel is shown over the map only when opened */
+  isOpen: boolean
   categories: CategoryNode[]
   categoryId: number | null
   onCategoryChange: (categoryId: number | null) => void
+  search: string
+  onSearch: (search: string) => void
   list: PlaceListState | null
   status: 'loading' | 'ready' | 'error'
   isLoadingMore: boolean
@@ -23,23 +29,54 @@ type Props = {
 
 // NBSP: a <select> collapses ordinary spaces, and an option can hold nothing but text.
 const INDENT = '\u00a0\u00a0\u00a0'
+// As GET /geojson's `search` takes it (lib/places/schemas.ts, MAX_SEARCH_LENGTH).
+const MAX_SEARCH = 200
 
 /**
- * The filter and the list of the places in view: the way through the map's data for the keyboard and for screen
- * readers. Every place links to its page and can be shown on the map (its popup).
+ * The search, the filter and the list of the places in view: the way through the map's data for the keyboard and for
+ * screen readers. Every place links to its page and can be shown on the map (its popup).
  */
-export function PlacePanel({ categories, categoryId, onCategoryChange, list, status, isLoadingMore, onShowOnMap, onShowMore }: Props) {
+export function PlacePanel(props: Props) {
+  const { id, isOpen, categories, categoryId, onCategoryChange, search, onSearch, list, status, isLoadingMore, onShowOnMap, onShowMore } = props
+  const [draft, setDraft] = useState(search)
   const count = list?.total ?? 0
   const shown = list?.places.length ?? 0
   let summary: string
   if (status === 'error') summary = 'The places could not be loaded. Move the map or choose a category to try again.'
   else if (!list) summary = 'Loading places…'
-  else if (count === 0) summary = categoryId === null ? 'No places in view.' : 'No places of this category in view.'
+  else if (count === 0)
+    summary = search ? `No places in view match “${search}”.` : categoryId === null ? 'No places in view.' : 'No places of this category in view.'
   else
-    summary = `${count.toLocaleString('en')} ${count === 1 ? 'place' : 'places'} in view${shown < count ? `, the ${shown.toLocaleString('en')} newest listed` : ''}.`
+    summary = `${count.toLocaleString('en')} ${count === 1 ? 'place' : 'places'} in view${search ? ` match “${search}”` : ''}${shown < count ? `, the ${shown.toLocaleString('en')} newest listed` : ''}.`
 
   return (
-    <aside className="place-panel" aria-labelledby="place-panel-heading">
+    <aside id={id} className={`place-panel${isOpen ? ' is-open' : ''}`} aria-labelledby="place-panel-heading">
+      <form
+        role="search"
+        className="place-search"
+        onSubmit={(event) => {
+          event.preventDefault()
+          onSearch(draft.trim())
+        }}
+      >
+        <label htmlFor="place-search">Search titles and addresses</label>
+        <div className="place-search-row">
+          <input id="place-search" type="search" name="search" maxLength={MAX_SEARCH} value={draft} onChange={(event) => setDraft(event.target.value)} />
+          <button type="submit">Search</button>
+        </div>
+        {search && (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setDraft('')
+              onSearch('')
+            }}
+          >
+            Clear the search
+          </button>
+        )}
+      </form>
       <div className="place-filter">
         <label htmlFor="category-filter">Category</label>
         <select
@@ -56,17 +93,14 @@ export function PlacePanel({ categories, categoryId, onCategoryChange, list, sta
           ))}
         </select>
       </div>
-      <h2 id="place-panel-heading">Places in view</h2>
+      <h2 id="place-panel-heading">{search ? `Search results` : 'Places in view'}</h2>
       <p className="place-count" role="status" aria-live="polite">
         {summary}
       </p>
       <ul className="place-list" aria-busy={status === 'loading'}>
         {list?.places.map((place) => (
           <li key={place.id}>
-            <a href={place.url} className="place-title">
-              {place.title}
-            </a>
-            {place.address && <span className="post-meta place-address">{place.address}</span>}
+            <PlaceSummary place={place} sizes="4.5rem" />
             <button
               type="button"
               className="link-button"

@@ -2,7 +2,7 @@
 import { latLngBounds, type FitBoundsOptions, type LatLngBounds, type LatLngTuple, type Map as LeafletMap } from 'leaflet'
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react'
 import { MAX_MERCATOR_LATITUDE } from '@/lib/geo/web-mercator'
-import type { BBox, ClusterFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
+import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
 import type { MapState } from '@/lib/places/schemas'
 import type { ListedPlace, PlaceListState } from './place-panel'
 
@@ -16,8 +16,8 @@ export function isCluster(feature: ClusterFeature | PlaceFeature): feature is Cl
 
 export type InitialView = { center: LatLngTuple; zoom: number } | { bounds: LatLngBounds; boundsOptions: FitBoundsOptions }
 
-/** The markers of the last view loaded, and the longitude of that view's centre (markers are drawn near it). */
-export type Markers = { centre: number; features: (ClusterFeature | PlaceFeature)[] }
+/** The markers of the last view loaded, the longitude of that view's centre (markers are drawn near it) and its zoom. */
+export type Markers = { centre: number; zoom: number; features: (ClusterFeature | PlaceFeature)[] }
 
 export type MapStatus = 'loading' | 'ready' | 'error'
 
@@ -28,7 +28,8 @@ const CLUSTER_MARGIN = 0.25
 // A burst of moves (a drag, keys held down) loads once, this long after the last.
 const MOVE_SETTLE_MS = 80
 const WORLD_VIEW: InitialView = { center: [20, 0], zoom: 2 }
-const FIT: FitBoundsOptions = { padding: [24, 24], maxZoom: 15 }
+// Room for the buttons over the map (top) and a notice or the attribution (bottom): no place is fitted under them.
+const FIT: FitBoundsOptions = { paddingTopLeft: [32, 64], paddingBottomRight: [32, 72], maxZoom: 15 }
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits))
 
@@ -52,32 +53,46 @@ function toBounds([west, south, east, north]: BBox): LatLngBounds {
   return latLngBounds([south, west], [north, east >= west ? east : east + 360])
 }
 
-function geojsonUrl(params: Record<string, string | number | null | undefined>): string {
+export function geojsonUrl(params: Record<string, string | number | null | undefined>): string {
   const search = new URLSearchParams()
   for (const [name, value] of Object.entries(params)) if (value !== null && value !== undefined) search.set(name, String(value))
-  return `/places/v1/geojson?${search}`
+  // `_embed` takes no value, as WordPress writes it.
+  return `/places/v1/geojson?${search}`.replace('_embed=&', '_embed&').replace(/_embed=$/, '_embed')
 }
 
-async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   const response = await fetch(url, { signal, headers: { Accept: 'application/geo+json' } })
   if (!response.ok) throw new Error(`GET ${url}: ${response.status}`)
   return response.json() as Promise<T>
 }
 
-function toListedPlace({ geometry, properties }: PlaceFeature): ListedPlace {
-  return { ...properties, longitude: geometry.coordinates[0], latitude: geometry.coordinates[1] }
+export function toListedPlace({ geometry, properties, ...rest }: PlaceFeature | EmbeddedPlaceFeature): ListedPlace {
+  const embedded = '_embedded' in rest ? rest._embedded : undefined
+  return { ...properties, longitude: geometry.coordinates[0], latitude: geometry.coordinates[1], embedded }
 }
 
-/** Keeps the view and the filter in the address, so that a link reopens the same map. */
-function writeAddress(map: LeafletMap, postType: string, categoryId: number | null) {
+/** A box in six decimals, rounded outwards (docs/api.md, bbox: no exponents), as `bbox` takes it. */
+export function bboxParam([west, south, east, north]: BBox): string {
+  const out = (value: number, round: (n: number) => number) => (round(value * 1e6) / 1e6).toFixed(6)
+  return [out(west, Math.floor), out(south, Math.floor), out(east, Math.ceil), out(north, Math.ceil)].join(',')
+}
+
+/** The map's parameters as the home page and /embed read them (parseMapState): a link to the same map. */
+export function mapParams(map: LeafletMap, postType: string, categoryId: number | null, search: string): URLSearchParams {
   const centre = map.getCenter().wrap()
   const params = new URLSearchParams()
   if (postType !== 'post') params.set('post_type', postType)
   if (categoryId !== null) params.set('category', String(categoryId))
+  if (search) params.set('search', search)
   params.set('zoom', String(map.getZoom()))
   params.set('lat', centre.lat.toFixed(5))
   params.set('lng', centre.lng.toFixed(5))
-  window.history.replaceState(null, '', `?${params}`)
+  return params
+}
+
+/** Keeps the view, the filter and the search in the address, so that a link reopens the same map. */
+function writeAddress(map: LeafletMap, postType: string, categoryId: number | null, search: string) {
+  window.history.replaceState(null, '', `?${mapParams(map, postType, categoryId, search)}`)
 }
 
 type Options = {
@@ -85,8 +100,11 @@ type Options = {
   map: LeafletMap | null
   postType: string
   initialCategoryId: number | null
+  initialSearch: string
   /** the view the address asked for; null to fit the places */
   view: MapState['view']
+  /** whether to list the places in view (the home map; not /embed) */
+  withList: boolean
 }
 
 /**
@@ -94,8 +112,9 @@ type Options = {
  * its next pages, and whether the last load is ready. `status` 'ready' the first time also marks
  * `places-map:ready` for the benchmark (bench/map-browser.mts) and anyone measuring.
  */
-export function usePlacesMapData({ map, postType, initialCategoryId, view }: Options) {
+export function usePlacesMapData({ map, postType, initialCategoryId, initialSearch, view, withList }: Options) {
   const [categoryId, setCategoryId] = useState(initialCategoryId)
+  const [search, setSearch] = useState(initialSearch)
   const [markers, setMarkers] = useState<Markers | null>(null)
   const [list, setList] = useState<(PlaceListState & { bbox: BBox; page: number }) | null>(null)
   const [status, setStatus] = useState<MapStatus>('loading')
@@ -103,7 +122,7 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
   const loading = useRef<AbortController | null>(null)
 
   const load = useCallback(
-    async (map: LeafletMap, categoryId: number | null, fitToExtent: boolean) => {
+    async (map: LeafletMap, categoryId: number | null, search: string, fitToExtent: boolean) => {
       loading.current?.abort()
       const controller = new AbortController()
       loading.current = controller
@@ -111,22 +130,24 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
       const zoom = map.getZoom()
       const bounds = map.getBounds()
       const inView = toBBox(bounds)
-      const category = categoryId ?? undefined
+      const filter = { post_type: postType, category: categoryId ?? undefined, search: search || undefined }
       try {
         const [clusters, page] = await Promise.all([
           getJson<MapCollection<ClusterFeature | PlaceFeature>>(
-            geojsonUrl({ post_type: postType, category, cluster: 'true', zoom, bbox: toBBox(bounds.pad(CLUSTER_MARGIN)).join(',') }),
+            geojsonUrl({ ...filter, cluster: 'true', zoom, bbox: toBBox(bounds.pad(CLUSTER_MARGIN)).join(',') }),
             controller.signal,
           ),
-          getJson<MapCollection<PlaceFeature>>(
-            geojsonUrl({ post_type: postType, category, bbox: inView.join(','), posts_per_page: LIST_PAGE }),
-            controller.signal,
-          ),
+          withList
+            ? getJson<MapCollection<EmbeddedPlaceFeature>>(
+                geojsonUrl({ ...filter, bbox: inView.join(','), posts_per_page: LIST_PAGE, _embed: '' }),
+                controller.signal,
+              )
+            : null,
         ])
-        setMarkers({ centre: map.getCenter().lng, features: clusters.features })
-        setList({ places: page.features.map(toListedPlace), total: page.total, bbox: inView, page: 1 })
+        setMarkers({ centre: map.getCenter().lng, zoom, features: clusters.features })
+        if (page) setList({ places: page.features.map(toListedPlace), total: page.total, bbox: inView, page: 1 })
         setStatus('ready')
-        // A new category: show all its places (the move loads them).
+        // A new category or search: show all its places (the move loads them).
         if (fitToExtent && clusters.extent) map.fitBounds(toBounds(clusters.extent), FIT)
       } catch (error) {
         if (controller.signal.aborted) return
@@ -134,46 +155,66 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
         setStatus('error')
       }
     },
-    [postType],
+    [postType, withList],
   )
 
   // Every move (pan, zoom, keyboard) loads its view and goes into the address; a burst of moves loads once.
-  const currentCategory = useEffectEvent(() => categoryId)
+  const currentFilter = useEffectEvent(() => ({ categoryId, search }))
   useEffect(() => {
     if (!map) return
     let timer: ReturnType<typeof setTimeout> | undefined
     const onMoveEnd = () => {
-      writeAddress(map, postType, currentCategory())
+      const filter = currentFilter()
+      writeAddress(map, postType, filter.categoryId, filter.search)
       clearTimeout(timer)
-      timer = setTimeout(() => void load(map, currentCategory(), false), MOVE_SETTLE_MS)
+      timer = setTimeout(() => void load(map, currentFilter().categoryId, currentFilter().search, false), MOVE_SETTLE_MS)
     }
     map.on('moveend', onMoveEnd)
     // The map is the outside system: its first view is loaded as soon as it exists, then each move.
     // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets the loading state before it fetches
-    void load(map, currentCategory(), false)
+    void load(map, currentFilter().categoryId, currentFilter().search, false)
     return () => {
       clearTimeout(timer)
       map.off('moveend', onMoveEnd)
       loading.current?.abort()
     }
-  }, [map, load, postType])
+  }, [map, load, postType, withList])
 
   const changeCategory = useCallback(
     (next: number | null) => {
       setCategoryId(next)
       if (!map) return
-      writeAddress(map, postType, next)
-      void load(map, next, true)
+      writeAddress(map, postType, next, search)
+      void load(map, next, search, true)
     },
-    [map, load, postType],
+    [map, load, postType, search],
+  )
+
+  /** A new search (empty: none): the list shows its results, the map fits them. */
+  const changeSearch = useCallback(
+    (next: string) => {
+      setSearch(next)
+      if (!map) return
+      writeAddress(map, postType, categoryId, next)
+      void load(map, categoryId, next, true)
+    },
+    [map, load, postType, categoryId],
   )
 
   const showMore = useCallback(async () => {
     if (!list) return
     setIsLoadingMore(true)
     try {
-      const page = await getJson<MapCollection<PlaceFeature>>(
-        geojsonUrl({ post_type: postType, category: categoryId ?? undefined, bbox: list.bbox.join(','), posts_per_page: LIST_PAGE, page: list.page + 1 }),
+      const page = await getJson<MapCollection<EmbeddedPlaceFeature>>(
+        geojsonUrl({
+          post_type: postType,
+          category: categoryId ?? undefined,
+          search: search || undefined,
+          bbox: list.bbox.join(','),
+          posts_per_page: LIST_PAGE,
+          page: list.page + 1,
+          _embed: '',
+        }),
       )
       setList((current) =>
         current && current.bbox === list.bbox ? { ...current, places: [...current.places, ...page.features.map(toListedPlace)], page: list.page + 1 } : current,
@@ -183,7 +224,7 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
     } finally {
       setIsLoadingMore(false)
     }
-  }, [list, postType, categoryId])
+  }, [list, postType, categoryId, search])
 
   const hasDrawn = useRef(false)
   useEffect(() => {
@@ -200,7 +241,10 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
   useEffect(() => {
     if (initial) return
     const controller = new AbortController()
-    getJson<MapCollection<unknown>>(geojsonUrl({ post_type: postType, category: categoryId ?? undefined, cluster: 'true', zoom: 0 }), controller.signal)
+    getJson<MapCollection<unknown>>(
+      geojsonUrl({ post_type: postType, category: categoryId ?? undefined, search: search || undefined, cluster: 'true', zoom: 0 }),
+      controller.signal,
+    )
       .then((answer) => setInitial(answer.extent ? { bounds: toBounds(answer.extent), boundsOptions: FIT } : WORLD_VIEW))
       .catch((error) => {
         if (controller.signal.aborted) return
@@ -211,5 +255,5 @@ export function usePlacesMapData({ map, postType, initialCategoryId, view }: Opt
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once: the first view only; later changes move the map, not this
   }, [])
 
-  return { initial, categoryId, changeCategory, markers, list, status, isLoadingMore, showMore }
+  return { initial, categoryId, changeCategory, search, changeSearch, markers, list, status, isLoadingMore, showMore }
 }

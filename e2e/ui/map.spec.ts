@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { Locator, Page, TestInfo } from '@playwright/test'
+import { importMedia, importPosts } from '../support/places-cli'
+import { CORPUS_DIR, PHOTOS } from '../support/media'
+import { uiUser } from '../support/users'
 import { expect, test } from '../support/test'
 
 // The public map (app/page.tsx) in real Chromium against the ui server's demo places. Map tiles cannot load on
@@ -57,7 +60,7 @@ async function markerInView(page: Page, selector: string): Promise<{ x: number; 
   }, selector)
 }
 
-/** Clicks clusters (each zooms in) until a single place's marker is in view, and returns where it is. */
+/** Clicks clusters (each lists its places and offers to zoom in) until a single place's marker is in view, and returns where it is. */
 async function zoomToAPlace(page: Page): Promise<{ x: number; y: number }> {
   for (let clicks = 0; clicks < 12; clicks++) {
     const place = await markerInView(page, 'path.place-marker')
@@ -66,7 +69,8 @@ async function zoomToAPlace(page: Page): Promise<{ x: number; y: number }> {
     if (!cluster) break
     const before = page.url()
     await page.mouse.click(cluster.x, cluster.y)
-    await expect.poll(() => page.url(), { message: 'a click on a cluster zooms in' }).not.toBe(before)
+    await page.locator('.group-popup').getByRole('button', { name: 'Zoom in' }).click()
+    await expect.poll(() => page.url(), { message: "the cluster's Zoom in zooms in" }).not.toBe(before)
     await expectReady(page)
   }
   throw new Error('no single place came into view')
@@ -219,7 +223,7 @@ test("titles and addresses are text, never markup: Ben & Jerry's, and a <script>
   await expect(item.locator('.place-address')).toHaveText(address)
   await item.getByRole('button').click()
   await expect(popupLink(page)).toHaveText(title)
-  await expect(page.locator('.place-popup-address')).toHaveText(address)
+  await expect(page.locator('.leaflet-popup-content .place-address')).toHaveText(address)
   await expect(page.locator('img[src="x"], .leaflet-popup-content b')).toHaveCount(0)
   expect(await page.evaluate(() => (window as { __mapXss?: number }).__mapXss)).toBeUndefined()
   await keep(page, testInfo, 'map-markup-title')
@@ -239,7 +243,9 @@ test('without map tiles the map still works: markers, popups, the list, and a no
     failed.some((url) => /tile\.openstreetmap\.org/.test(url)),
     'tiles were asked for, and failed',
   ).toBe(true)
-  await expect(page.getByText('The background map could not be loaded')).toBeVisible()
+  await expect(page.getByText('The detailed background map could not be loaded')).toBeVisible()
+  // The world layer stays under the failed tiles: the map is never a grey field.
+  await expect(page.locator('.places-map')).toHaveAttribute('data-world', 'ready')
   const marker = await zoomToAPlace(page)
   await page.mouse.click(marker.x, marker.y)
   await expect(popupLink(page)).toBeVisible()
@@ -257,4 +263,264 @@ test('more places than a page: "Show more places" adds the next ones', async ({ 
   await expect(items).toHaveCount(100)
   const titles = await items.locator('a').allTextContents()
   expect(new Set(titles).size, 'no place twice').toBe(100)
+})
+
+/** Imports places through the command line, under a post type of the test's own (no other test sees them). */
+async function importPlaces(databaseUrl: string, features: object[]): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'places-e2e-map-'))
+  try {
+    const file = path.join(dir, 'places.geojson')
+    await writeFile(file, JSON.stringify({ type: 'FeatureCollection', features }))
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'bin', 'places.mjs'), 'import', file], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: '1' },
+    })
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+test('search: the results in the list, the map fitted to them, the query in the address', async ({ page }, testInfo) => {
+  await openMap(page, '?zoom=3&lat=0&lng=0')
+  const search = page.getByRole('searchbox', { name: 'Search titles and addresses' })
+  await search.fill('london')
+  await search.press('Enter')
+  await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe('london')
+  await expectReady(page)
+  // Fitted to the London places: a city's zoom, centred there.
+  await expect.poll(() => Number(new URL(page.url()).searchParams.get('zoom'))).toBeGreaterThanOrEqual(9)
+  await expectReady(page)
+  const expected = demoPlaces.filter((f) => /london/i.test(`${f.properties.title}\n${(f.properties as { address?: string }).address ?? ''}`))
+  await expect(count(page)).toHaveText(new RegExp(`^${expected.length} places in view match “london”`))
+  const titles = await page.locator('.place-list > li .place-title').allTextContents()
+  expect(titles.sort()).toEqual(expected.map((f) => f.properties.title).sort())
+  await keep(page, testInfo, 'map-search')
+
+  // The address reopens the search.
+  const link = page.url()
+  await page.goto(link)
+  await expectReady(page)
+  await expect(page.getByRole('searchbox', { name: 'Search titles and addresses' })).toHaveValue('london')
+  await expect(page.locator('.place-list > li')).toHaveCount(expected.length)
+  await page.getByRole('button', { name: 'Clear the search' }).click()
+  await expect.poll(() => new URL(page.url()).searchParams.has('search')).toBe(false)
+})
+
+test('the map and its list with the keyboard alone: filter, search, list, Show on map, popup, Escape back', async ({ page }, testInfo) => {
+  await openMap(page, '?zoom=4&lat=48&lng=5')
+  const tabTo = async (target: Locator) => {
+    for (let tabs = 0; tabs < 20 && !(await target.evaluate((el) => el === document.activeElement)); tabs++) await page.keyboard.press('Tab')
+    await expect(target).toBeFocused()
+  }
+  await page.locator('body').focus()
+  const search = page.getByRole('searchbox', { name: 'Search titles and addresses' })
+  await tabTo(search)
+  await page.keyboard.type('paris')
+  await page.keyboard.press('Enter')
+  await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe('paris')
+  await expectReady(page)
+
+  const filter = page.getByLabel('Category')
+  await tabTo(filter)
+  const landmarks = await filter.locator('option', { hasText: 'Landmarks' }).getAttribute('value')
+  await filter.selectOption(landmarks) // what arrow keys on a focused <select> do
+  await expect.poll(() => new URL(page.url()).searchParams.get('category')).toBe(landmarks)
+  await expectReady(page)
+
+  const first = page.locator('.place-list > li').first()
+  const title = (await first.locator('.place-title').textContent())!
+  const show = first.getByRole('button', { name: `Show on map: ${title}` })
+  await tabTo(show)
+  await page.keyboard.press('Enter')
+  await expect(popupLink(page)).toBeFocused()
+  await expect(popupLink(page)).toHaveText(title)
+  await expect(page.locator('.leaflet-popup-content .place-date')).toBeVisible()
+  await expect(page.locator('.leaflet-popup-content .place-categories')).toContainText('Landmarks')
+  await keep(page, testInfo, 'map-keyboard-walk')
+  await page.keyboard.press('Escape')
+  await expect(popupLink(page)).toHaveCount(0)
+  await expect(show).toBeFocused()
+})
+
+test('axe finds nothing on the map, its list, a popup and the share dialog', async ({ page }) => {
+  const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
+  const violations = async () =>
+    page.evaluate(async (source) => {
+      // The page's CSP admits only its own scripts: axe comes in through the DevTools protocol, as evaluate does.
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- axe's own source, from node_modules
+      if (!('axe' in window)) new Function(source)()
+      const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe
+      const result = await axe.run(document)
+      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+    }, axeSource)
+  await openMap(page, '?zoom=12&lat=48.8566&lng=2.3429')
+  expect(await violations()).toEqual([])
+  await page.locator('.place-list > li').first().getByRole('button').click()
+  await expect(popupLink(page)).toBeVisible()
+  expect(await violations()).toEqual([])
+  await page.getByRole('button', { name: 'Share' }).click()
+  await expect(page.getByRole('dialog')).toBeVisible()
+  expect(await violations()).toEqual([])
+})
+
+test('a cluster lists its places; each opens its popup', async ({ page }, testInfo) => {
+  await openMap(page, '?zoom=5&lat=48&lng=5')
+  const cluster = await markerInView(page, '.cluster-marker')
+  expect(cluster).not.toBeNull()
+  await page.mouse.click(cluster!.x, cluster!.y)
+  const popup = page.locator('.group-popup')
+  await expect(popup.locator('.group-list li').first()).toBeVisible()
+  const listed = popup.locator('.group-list li')
+  const n = await listed.count()
+  expect(n).toBeGreaterThan(1)
+  expect(n).toBeLessThanOrEqual(10)
+  const title = (await listed.first().getByRole('button').textContent())!
+  expect(demoPlaces.map((f) => f.properties.title)).toContain(title)
+  await keep(page, testInfo, 'map-cluster-list')
+  await listed.first().getByRole('button').click()
+  await expect(popupLink(page)).toHaveText(title)
+})
+
+test('places at the same spot are one marker that lists them: each can be opened', async ({ page, databaseUrl }, testInfo) => {
+  const postType = `stack-${Date.now().toString(36)}`
+  const at = [7.4474, 46.9479] // Bern: the same point for both, and a third 1 m away
+  await importPlaces(databaseUrl, [
+    { type: 'Feature', geometry: { type: 'Point', coordinates: at }, properties: { title: 'Upstairs Café', type: postType, slug: 'upstairs' } },
+    { type: 'Feature', geometry: { type: 'Point', coordinates: at }, properties: { title: 'Downstairs Bookshop', type: postType, slug: 'downstairs' } },
+    {
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [at[0]! + 0.00001, at[1]!] },
+      properties: { title: 'Next Door Bakery', type: postType, slug: 'next-door' },
+    },
+  ])
+  await openMap(page, `?post_type=${postType}&zoom=19&lat=${at[1]}&lng=${at[0]}`)
+  const stack = await markerInView(page, '.stack-marker')
+  expect(stack, 'one marker for the three').not.toBeNull()
+  await expect(page.locator('.stack-marker')).toHaveText('3')
+  await page.mouse.click(stack!.x, stack!.y)
+  const listed = page.locator('.group-popup .group-list li')
+  await expect(listed).toHaveCount(3)
+  await keep(page, testInfo, 'map-same-spot')
+  for (const title of ['Upstairs Café', 'Downstairs Bookshop', 'Next Door Bakery']) {
+    await page.mouse.click(stack!.x, stack!.y)
+    await page.locator('.group-popup').getByRole('button', { name: title }).click()
+    await expect(popupLink(page)).toHaveText(title)
+  }
+})
+
+test('Share gives the link and the <iframe> code; /embed is the map alone, which other sites may frame', async ({ page, request }, testInfo) => {
+  await openMap(page, '?zoom=11&lat=51.5072&lng=-0.1276')
+  await page.getByRole('button', { name: 'Share' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Share this map' })
+  await expect(dialog).toBeVisible()
+  const link = await dialog.getByLabel('Link').inputValue()
+  const origin = new URL(page.url()).origin
+  // The map as it is: its view (numbers as the map writes them), nothing else.
+  const asNumbers = (url: string) => Object.fromEntries([...new URL(url).searchParams].map(([name, value]) => [name, Number(value)]))
+  expect(link.startsWith(`${origin}/?`)).toBe(true)
+  expect(asNumbers(link)).toEqual({ zoom: 11, lat: 51.5072, lng: -0.1276 })
+  const code = await dialog.getByLabel('Embed on your site').inputValue()
+  const src = code.match(/<iframe src="([^"]+)"/)![1]!.replaceAll('&amp;', '&')
+  expect(src).toBe(link.replace(`${origin}/?`, `${origin}/embed?`))
+  await keep(page, testInfo, 'map-share')
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+
+  // The embed: no site header, no list; a link to the larger map with the same parameters, in a new tab.
+  await page.goto(src)
+  await expectReady(page)
+  await expect(page.locator('.site-header')).toBeHidden()
+  await expect(page.locator('.place-panel')).toHaveCount(0)
+  const larger = page.getByRole('link', { name: 'View larger map' })
+  await expect(larger).toHaveAttribute('target', '_blank')
+  await expect(larger).toHaveAttribute('rel', 'noopener')
+  const params = new URL(src).searchParams
+  const href = new URL((await larger.getAttribute('href'))!, origin)
+  expect(href.pathname).toBe('/')
+  for (const name of ['zoom', 'lat', 'lng']) expect(href.searchParams.get(name)).toBe(params.get(name))
+  await keep(page, testInfo, 'embed')
+
+  // Framed by another site: /embed only (default: any origin); every other page refuses.
+  const embed = await request.get(src)
+  expect(embed.headers()['content-security-policy']).toContain('frame-ancestors *')
+  expect(embed.headers()['x-frame-options']).toBeUndefined()
+  const home = await request.get('/')
+  expect(home.headers()['content-security-policy']).toContain("frame-ancestors 'none'")
+  expect(home.headers()['x-frame-options']).toBe('DENY')
+  await page.setContent(`<iframe src="${src}" width="600" height="400" title="map"></iframe>`)
+  await expect(page.frameLocator('iframe').locator('.map-app')).toHaveAttribute('data-ready', 'true')
+})
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
+
+  test('the map fills the screen, the list is a panel the visitor opens, every control is at least 44 px', async ({ page }, testInfo) => {
+    await openMap(page, '?zoom=12&lat=48.8566&lng=2.3429')
+    const map = (await page.locator('.places-map').boundingBox())!
+    const header = (await page.locator('.site-header').boundingBox())!
+    expect(map.width).toBe(390)
+    expect(map.height).toBeGreaterThanOrEqual(844 - header.height - 1)
+    await expect(page.locator('.place-panel')).toBeHidden()
+    await keep(page, testInfo, 'phone-map')
+
+    const sizes = async (selector: string) =>
+      page.locator(selector).evaluateAll((elements) =>
+        elements
+          .filter((el) => el.getClientRects().length > 0)
+          .map((el) => {
+            const box = el.getBoundingClientRect()
+            return { what: el.outerHTML.slice(0, 80), width: box.width, height: box.height }
+          }),
+      )
+    const tooSmall = (list: { width: number; height: number }[]) => list.filter((box) => box.width < 44 || box.height < 44)
+    const mapControls = await sizes('.map-toolbar :is(a, button), .leaflet-control-zoom a')
+    expect(mapControls.length).toBeGreaterThanOrEqual(4)
+    expect(tooSmall(mapControls)).toEqual([])
+
+    await page.getByRole('button', { name: 'List' }).tap()
+    await expect(page.locator('.place-panel')).toBeVisible()
+    const panelControls = await sizes('.place-panel :is(a, button, input, select)')
+    expect(panelControls.length).toBeGreaterThan(5)
+    expect(tooSmall(panelControls.map((box) => ({ ...box, width: Math.max(box.width, 44) }))), 'tall enough').toEqual([])
+    await keep(page, testInfo, 'phone-list')
+
+    // Show on map closes the panel and opens the popup, whose close button is 44 px too.
+    const first = page.locator('.place-list > li').first()
+    await first.getByRole('button').tap()
+    await expect(page.locator('.place-panel')).toBeHidden()
+    await expect(popupLink(page)).toBeVisible()
+    expect(tooSmall(await sizes('.leaflet-popup-close-button, .leaflet-popup-content a'))).toEqual([])
+    await keep(page, testInfo, 'phone-popup')
+  })
+})
+
+test("a place's picture, date and categories in the list and its popup (_embed)", async ({ page, request, databaseUrl, uploadsDir, baseURL }, testInfo) => {
+  const postType = `pic-${Date.now().toString(36)}`
+  const server = { databaseUrl, uploadsDir, baseURL: baseURL! }
+  const [id] = await importPosts(
+    server,
+    [
+      {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [144.189, -38.405] },
+        properties: { title: 'Point Lonsdale Lighthouse', type: postType, date: '2024-03-09T08:00:00Z', address: 'Point Lonsdale VIC', categories: ['Coast'] },
+      },
+    ],
+    uiUser('administrator').email,
+  )
+  await importMedia(server, id!, [path.join(CORPUS_DIR, PHOTOS.scaled)], 'The lighthouse at dusk')
+  const feature = await (await request.get(`/places/v1/geojson/${id}?_embed`)).json()
+  expect(feature._embedded.picture.alt).toBe('The lighthouse at dusk')
+
+  await openMap(page, `?post_type=${postType}&zoom=14&lat=-38.405&lng=144.189`)
+  const item = page.locator('.place-list > li')
+  await expect(item.locator('img')).toHaveAttribute('alt', 'The lighthouse at dusk')
+  await expect(item.locator('.place-date')).toHaveText('Mar 9, 2024')
+  await expect(item.locator('.place-categories')).toContainText('Coast')
+  await item.getByRole('button', { name: /Show on map/ }).click()
+  const popup = page.locator('.leaflet-popup-content')
+  await expect(popup.locator('img')).toHaveAttribute('alt', 'The lighthouse at dusk')
+  await expect.poll(() => popup.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+  await expect(popup.locator('.place-date')).toHaveText('Mar 9, 2024')
+  await keep(page, testInfo, 'map-popup-picture')
 })

@@ -50,6 +50,7 @@ export const clusterFeatureSchema = z
       point_count: z.int().meta({ description: 'How many places the cluster holds' }),
       expansion_zoom: z.int().meta({ description: 'The zoom at which the cluster splits' }),
     }),
+    bbox: bboxSchema.meta({ description: "The box of the cluster's places (RFC 7946, 5): ask `bbox` with it for their list" }),
   })
   .meta({ id: 'ClusterFeature' })
 export type ClusterFeature = z.output<typeof clusterFeatureSchema>
@@ -196,3 +197,30 @@ export const ogcItemsSchema = z
   })
   .meta({ id: 'OgcItems' })
 export type OgcItems = z.output<typeof ogcItemsSchema>
+
+// The map's `_embed` (docs/api.md, _embed): what a popup and the list show of a place besides the four properties,
+// as a foreign member (RFC 7946, 6.1) so that `properties` stay the contract's four.
+
+export const embeddedCategorySchema = z.strictObject({ id: z.int(), name: z.string(), slug: z.string() }).meta({ id: 'EmbeddedCategory' })
+
+export const placeEmbeddedSchema = z
+  .strictObject({
+    date: z.iso.datetime().meta({ description: 'When the post was published (ISO 8601, UTC)' }),
+    categories: z.array(embeddedCategorySchema).meta({ description: 'Its categories, by name' }),
+    picture: pictureSchema.nullable().meta({ description: "The post's first picture; null when it has none" }),
+  })
+  .meta({ id: 'PlaceEmbedded' })
+export type PlaceEmbedded = z.output<typeof placeEmbeddedSchema>
+
+/** A place Feature with `_embed`: the Feature and its `_embedded` member. */
+export const embeddedPlaceFeatureSchema = placeFeatureSchema.extend({ _embedded: placeEmbeddedSchema }).meta({ id: 'EmbeddedFeature' })
+export type EmbeddedPlaceFeature = z.output<typeof embeddedPlaceFeatureSchema>
+
+export const embeddedCollectionSchema = z
+  .strictObject({ type: z.literal('FeatureCollection'), features: z.array(embeddedPlaceFeatureSchema) })
+  .meta({ id: 'EmbeddedFeatureCollection', description: 'With _embed' })
+
+export const embeddedMapCollectionSchema = mapCollectionOf(z.union([embeddedPlaceFeatureSchema, clusterFeatureSchema])).meta({
+  id: 'EmbeddedMapCollection',
+  description: 'With _embed and bbox or cluster=true',
+})

@@ -38,7 +38,12 @@ describe('the answers’ schemas', () => {
     geometry: { type: 'Point', coordinates: [2.35, 48.85] },
     properties: { id: 1, title: 'Paris', url: 'https://places.example/post/paris', address: '' },
   }
-  const cluster = { type: 'Feature', geometry: { type: 'Point', coordinates: [2, 48] }, properties: { cluster: true, point_count: 3, expansion_zoom: 5 } }
+  const cluster = {
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: [2, 48] },
+    properties: { cluster: true, point_count: 3, expansion_zoom: 5 },
+    bbox: [1.9, 47.9, 2.1, 48.1],
+  }
 
   test('a Feature has exactly its four properties', () => {
     assert.ok(placeFeatureSchema.safeParse(feature).success)

@@ -2,11 +2,14 @@ import { z } from 'zod'
 import type { Config } from '../config'
 import type { AttachmentDto } from '../media/storage'
 import { itemsParams } from '../ogc/features'
-import { collectionParams, postIdSchema } from '../places/schemas'
+import { collectionParams, featureParams, postIdSchema } from '../places/schemas'
 import {
   attachmentGpsSchema,
   attachmentSchema,
   type Attachment,
+  embeddedCollectionSchema,
+  embeddedMapCollectionSchema,
+  embeddedPlaceFeatureSchema,
   errorSchema,
   mapCollectionSchema,
   namespaceIndexSchema,
@@ -153,7 +156,10 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
           description: 'Newest publish date first, ties by id descending. A repeated parameter keeps its last value. Unknown parameters are ignored.',
           parameters: queryParameters(collectionParams),
           responses: {
-            200: geojson('The places; with bbox or cluster, a map collection', z.union([placeCollectionSchema, mapCollectionSchema])),
+            200: geojson(
+              'The places; with bbox or cluster, a map collection; with _embed, each place with `_embedded`',
+              z.union([placeCollectionSchema, mapCollectionSchema, embeddedCollectionSchema, embeddedMapCollectionSchema]),
+            ),
             304: notModified,
             400: error('An invalid parameter (`rest_invalid_param`, `data.params` names each)'),
           },
@@ -163,9 +169,9 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
         get: {
           operationId: 'getPlace',
           summary: 'One published post with public geodata, as a Feature',
-          parameters: [postId],
+          parameters: [postId, ...queryParameters(featureParams)],
           responses: {
-            200: geojson('The place', placeFeatureSchema),
+            200: geojson('The place; with _embed, with `_embedded`', z.union([placeFeatureSchema, embeddedPlaceFeatureSchema])),
             304: notModified,
             404: error('`rest_post_invalid_id` (no such published post), `rest_no_geodata` (no public location) or `rest_no_route`'),
           },

@@ -56,6 +56,8 @@ export interface DialectDriver {
   resetPostIdSequence(tx: Tx): Promise<void>
   /** A `contains` filter that ignores ASCII case (the admin's search). */
   containsIgnoringCase(text: string): Prisma.StringFilter
+  /** The same in raw SQL: the operator that matches a LIKE pattern ignoring ASCII case (the map's search). */
+  readonly likeIgnoringCase: 'LIKE' | 'ILIKE'
   /** Applies `pending(applied)` under a lock that other processes migrating the same database wait for. */
   migrate(url: string, pending: PendingMigrations): Promise<string[]>
 }

@@ -1,6 +1,6 @@
 import 'server-only'
 import { getConfig } from '../config'
-import type { Prisma } from '../generated/sqlite/client'
+import { Prisma } from '../generated/sqlite/client'
 import type { Connection, Db, Dialect, DialectDriver, Table, Tx } from './dialect'
 import { postgresql } from './postgresql'
 import { sqlite, sqliteFile } from './sqlite'
@@ -93,6 +93,15 @@ export function resetPostIdSequence(tx: Tx): Promise<void> {
 /** A `contains` filter that ignores ASCII case, on either database. */
 export function containsIgnoringCase(text: string): Prisma.StringFilter {
   return driver().containsIgnoringCase(text)
+}
+
+/**
+ * `column` contains `text`, ignoring ASCII case, as SQL for a raw query (the map's search): `%` and `_` in `text` are
+ * matched as themselves, not as LIKE's wildcards.
+ */
+export function containsIgnoringCaseSql(column: Prisma.Sql, text: string): Prisma.Sql {
+  const pattern = `%${text.replace(/[\\%_]/g, '\\$&')}%`
+  return Prisma.sql`${column} ${Prisma.raw(driver().likeIgnoringCase)} ${pattern} ESCAPE '\\'`
 }
 
 /** Closes the client's connections (PostgreSQL pools would otherwise keep a finished command alive). */

@@ -108,5 +108,6 @@ export const postgresql: DialectDriver = {
     const filter: PostgresPrisma.StringFilter = { contains: text, mode: 'insensitive' }
     return filter
   },
+  likeIgnoringCase: 'ILIKE',
   migrate,
 }

@@ -146,5 +146,6 @@ export const sqlite: DialectDriver = {
   resetPostIdSequence: () => Promise.resolve(),
   // SQLite's LIKE, which `contains` is, ignores ASCII case already.
   containsIgnoringCase: (text) => ({ contains: text }),
+  likeIgnoringCase: 'LIKE',
   migrate: (url, pending) => Promise.resolve(migrate(url, pending)),
 }

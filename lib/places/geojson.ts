@@ -1,5 +1,5 @@
-import type { PlaceCollection, PlaceFeature } from '../api/contract'
-import type { Place } from './query'
+import type { EmbeddedPlaceFeature, PlaceCollection, PlaceEmbedded, PlaceFeature } from '../api/contract'
+import type { Place, PlaceDetails } from './query'
 
 // The shapes are lib/api/contract.ts's, the one description of the API's answers.
 export type { PlaceCollection, PlaceFeature }
@@ -20,4 +20,14 @@ export function toFeature(place: Place, siteUrl: string): PlaceFeature {
 
 export function toFeatureCollection(places: Place[], siteUrl: string): PlaceCollection {
   return { type: 'FeatureCollection', features: places.map((place) => toFeature(place, siteUrl)) }
+}
+
+/** What `_embed` adds to a place's Feature (docs/api.md, _embed). */
+export function toEmbedded(details: PlaceDetails, picture: PlaceEmbedded['picture']): PlaceEmbedded {
+  return { date: details.publishedAt.toISOString(), categories: details.categories, picture }
+}
+
+/** A place's Feature with its `_embedded` member. */
+export function toEmbeddedFeature(place: Place, siteUrl: string, embedded: PlaceEmbedded): EmbeddedPlaceFeature {
+  return { ...toFeature(place, siteUrl), _embedded: embedded }
 }

@@ -5,16 +5,17 @@ import { readDataVersion } from '../db'
 import { cachedBody, type Bytes } from '../http/cache'
 import { ApiError } from '../http/errors'
 import { countPlacesIn, getPlaceIndex, mapItemsIn, placeIdsIn, type PlaceIndex } from './map-index'
-import type { BBox, ClusterFeature, MapCollection, PlaceFeature } from '../api/contract'
-import { toFeature, toFeatureCollection } from './geojson'
-import { findPublicPlace, findPublicPlacesByIds, listPublicPlaces } from './query'
+import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceEmbedded, PlaceFeature } from '../api/contract'
+import { firstPictures } from '../media/pictures'
+import { toEmbedded, toEmbeddedFeature, toFeature } from './geojson'
+import { findPlaceDetails, findPublicPlace, findPublicPlacesByIds, listPublicPlaces, type Place } from './query'
 import type { CollectionQuery } from './schemas'
 
 /** A public GeoJSON answer: its ETag, known before the body is built, and the body. */
 export type GeojsonAnswer = { etag: string; body: () => Promise<Bytes> }
 
 // Bump when the output's shape changes, so clients and caches do not keep answers of the old shape.
-const FORMAT = 'places-geojson-1'
+const FORMAT = 'places-geojson-2'
 let lastEtag: { version: number; etag: string } | undefined
 
 /**
@@ -31,33 +32,57 @@ function etagOf(version: number): string {
 export async function getPlacesCollection(query: CollectionQuery): Promise<GeojsonAnswer> {
   // The version is read before the data: an answer is never older than the version its ETag names.
   const version = await readDataVersion()
-  const { postType, limit, categoryId, bbox, page = 1, clusterZoom } = query
-  const key = JSON.stringify(['collection', postType, limit, categoryId, page, bbox ?? null, clusterZoom ?? null])
+  const { postType, limit, categoryId, bbox, page = 1, clusterZoom, search, embed = false } = query
+  const key = JSON.stringify(['collection', postType, limit, categoryId, page, bbox ?? null, clusterZoom ?? null, search ?? null, embed])
   return { etag: etagOf(version), body: () => cachedBody(version, key, () => buildCollection(query, version)) }
 }
 
 async function buildCollection(query: CollectionQuery, version: number): Promise<string> {
   if (query.clusterZoom === undefined && !query.bbox) {
-    return JSON.stringify(toFeatureCollection(await listPublicPlaces(query), getConfig().siteUrl))
+    return JSON.stringify({ type: 'FeatureCollection', features: await toFeatures(await listPublicPlaces(query), query.embed) })
   }
   const index = await getPlaceIndex(query, version)
-  return JSON.stringify(query.clusterZoom === undefined ? await placesInBox(index, query, query.bbox!) : await mapView(index, query.bbox, query.clusterZoom))
+  return JSON.stringify(
+    query.clusterZoom === undefined ? await placesInBox(index, query, query.bbox!) : await mapView(index, query, query.bbox, query.clusterZoom),
+  )
 }
 
 // GET /geojson?bbox=…: a page of the places in the box, newest first, as without it
 async function placesInBox(index: PlaceIndex, query: CollectionQuery, bbox: BBox): Promise<MapCollection<PlaceFeature>> {
   const total = countPlacesIn(index, bbox)
   const ids = placeIdsIn(index, bbox, ((query.page ?? 1) - 1) * query.limit, query.limit, total)
-  const places = await findPublicPlacesByIds(ids)
+  const features = await toFeatures(await findPublicPlacesByIds(ids), query.embed)
+  return { type: 'FeatureCollection', total, extent: index.extent, features }
+}
+
+/** The places' Features; with `embed`, each with its `_embedded` member (a place gone meanwhile is left out). */
+async function toFeatures(places: Place[], embed = false): Promise<(PlaceFeature | EmbeddedPlaceFeature)[]> {
   const siteUrl = getConfig().siteUrl
-  return { type: 'FeatureCollection', total, extent: index.extent, features: places.map((place) => toFeature(place, siteUrl)) }
+  if (!embed) return places.map((place) => toFeature(place, siteUrl))
+  const embedded = await embeddedOf(places)
+  return places.flatMap((place) => {
+    const found = embedded.get(place.id)
+    return found ? [toEmbeddedFeature(place, siteUrl, found)] : []
+  })
+}
+
+/** The `_embedded` members of public places (docs/api.md, _embed). */
+async function embeddedOf(places: Place[]): Promise<Map<number, PlaceEmbedded>> {
+  const ids = places.map((place) => place.id)
+  const [details, pictures] = await Promise.all([findPlaceDetails(ids), firstPictures(ids)])
+  const embedded = new Map<number, PlaceEmbedded>()
+  for (const id of ids) {
+    const found = details.get(id)
+    if (found) embedded.set(id, toEmbedded(found, pictures.get(id) ?? null))
+  }
+  return embedded
 }
 
 // GET /geojson?cluster=true&zoom=Z[&bbox=…]: what a map at zoom Z draws in the box
-async function mapView(index: PlaceIndex, bbox: BBox | undefined, zoom: number): Promise<MapCollection<ClusterFeature | PlaceFeature>> {
+async function mapView(index: PlaceIndex, query: CollectionQuery, bbox: BBox | undefined, zoom: number): Promise<MapCollection<ClusterFeature | PlaceFeature>> {
   const items = mapItemsIn(index, bbox, zoom)
-  const places = new Map((await findPublicPlacesByIds(items.flatMap((item) => (item.cluster ? [] : [item.id])))).map((place) => [place.id, place]))
-  const siteUrl = getConfig().siteUrl
+  const found = await toFeatures(await findPublicPlacesByIds(items.flatMap((item) => (item.cluster ? [] : [item.id]))), query.embed)
+  const places = new Map(found.map((feature) => [feature.properties.id, feature]))
   const features = items.flatMap((item): (ClusterFeature | PlaceFeature)[] => {
     if (item.cluster) {
       return [
@@ -65,11 +90,12 @@ async function mapView(index: PlaceIndex, bbox: BBox | undefined, zoom: number):
           type: 'Feature',
           geometry: { type: 'Point', coordinates: [item.longitude, item.latitude] },
           properties: { cluster: true, point_count: item.count, expansion_zoom: item.expansionZoom },
+          bbox: item.bbox,
         },
       ]
     }
     const place = places.get(item.id)
-    return place ? [toFeature(place, siteUrl)] : []
+    return place ? [place] : []
   })
   const total = bbox ? countPlacesIn(index, bbox) : index.size
   return { type: 'FeatureCollection', total, extent: index.extent, features }
@@ -79,21 +105,23 @@ async function mapView(index: PlaceIndex, bbox: BBox | undefined, zoom: number):
  * Builds the map's index of a post type and category, if the data changed since it was last built, so that the map's
  * first request finds it ready: the page calls this as it is sent, while the browser loads the map's code.
  */
-export async function warmPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<void> {
+export async function warmPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categoryId' | 'search'>): Promise<void> {
   await getPlaceIndex(query, await readDataVersion())
 }
 
 // GET /places/v1/geojson/{id}
-export async function getPlaceFeature(id: number): Promise<GeojsonAnswer> {
+export async function getPlaceFeature(id: number, { embed = false } = {}): Promise<GeojsonAnswer> {
   const version = await readDataVersion()
-  const body = await cachedBody(version, JSON.stringify(['feature', id]), async () => {
+  const body = await cachedBody(version, JSON.stringify(['feature', id, embed]), async () => {
     const lookup = await findPublicPlace(id)
     if ('missing' in lookup) {
       throw lookup.missing === 'post'
         ? new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404)
         : new ApiError('rest_no_geodata', 'This post has no public geodata.', 404)
     }
-    return JSON.stringify(toFeature(lookup.found, getConfig().siteUrl))
+    const [feature] = await toFeatures([lookup.found], embed)
+    if (!feature) throw new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404)
+    return JSON.stringify(feature)
   })
   return { etag: etagOf(version), body: () => Promise.resolve(body) }
 }

@@ -1,5 +1,5 @@
 import 'server-only'
-import { getDb, streamRows } from '../db'
+import { containsIgnoringCaseSql, getDb, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { categoryTreeSql } from './categories'
 import { isPostTypeKey, type CollectionQuery } from './schemas'
@@ -34,11 +34,18 @@ function inCategoryTree(categoryId: number | null): Prisma.Sql {
       WHERE pc."post_id" = p."id" AND pc."category_id" IN (SELECT "id" FROM tree))`
 }
 
+// `search`: the title or the address contains the text, ignoring case (docs/api.md, search).
+function matchesSearch(search: string | undefined): Prisma.Sql {
+  return search
+    ? Prisma.sql`AND (${containsIgnoringCaseSql(Prisma.sql`p."title"`, search)} OR ${containsIgnoringCaseSql(Prisma.sql`p."address"`, search)})`
+    : Prisma.empty
+}
+
 /**
  * Published posts of one type with public geodata, newest first (ties: higher id first), at most `limit`, from page
  * `page` (1 when not given).
  */
-export async function listPublicPlaces({ postType, limit, categoryId, page = 1 }: CollectionQuery): Promise<Place[]> {
+export async function listPublicPlaces({ postType, limit, categoryId, page = 1, search }: CollectionQuery): Promise<Place[]> {
   if (!isPostTypeKey(postType)) return []
   const rows = await getDb().$queryRaw<PlaceRow[]>`
     ${categoryTree(categoryId)}
@@ -46,6 +53,7 @@ export async function listPublicPlaces({ postType, limit, categoryId, page = 1 }
     FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
+    ${matchesSearch(search)}
     ORDER BY p."published_at" DESC, p."id" DESC
     LIMIT ${limit}${page > 1 ? Prisma.sql` OFFSET ${(page - 1) * limit}` : Prisma.empty}`
   return rows.map(toPlace)
@@ -59,7 +67,7 @@ export type PlacePoint = [id: number, latitude: number, longitude: number]
  * ties by id descending), in chunks of `size`, all from one snapshot of the data.
  */
 export async function* streamPublicPlacePoints(
-  { postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>,
+  { postType, categoryId, search }: Pick<CollectionQuery, 'postType' | 'categoryId' | 'search'>,
   size: number,
 ): AsyncGenerator<PlacePoint[]> {
   if (!isPostTypeKey(postType)) return
@@ -70,19 +78,21 @@ export async function* streamPublicPlacePoints(
     FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
+    ${matchesSearch(search)}
     ORDER BY p."published_at" DESC, p."id" DESC`,
     size,
   ) as AsyncGenerator<PlacePoint[]>
 }
 
 /** Whether a post type (and category) has any public place: one probe of the partial index, however many there are. */
-export async function hasPublicPlaces({ postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<boolean> {
+export async function hasPublicPlaces({ postType, categoryId, search }: Pick<CollectionQuery, 'postType' | 'categoryId' | 'search'>): Promise<boolean> {
   if (!isPostTypeKey(postType)) return false
   const rows = await getDb().$queryRaw<unknown[]>`
     ${categoryTree(categoryId)}
     SELECT 1 FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
+    ${matchesSearch(search)}
     LIMIT 1`
   return rows.length > 0
 }
@@ -100,6 +110,25 @@ export async function findPublicPlacesByIds(ids: number[]): Promise<Place[]> {
     for (const row of rows) found.set(Number(row.id), toPlace(row))
   }
   return ids.flatMap((id) => found.get(id) ?? [])
+}
+
+/** What `_embed` adds to a place (docs/api.md, _embed), but its picture (lib/media/pictures.ts). */
+export type PlaceDetails = { publishedAt: Date; categories: { id: number; name: string; slug: string }[] }
+
+/** The publication time and categories (by name) of these posts, which the caller found public. */
+export async function findPlaceDetails(ids: number[]): Promise<Map<number, PlaceDetails>> {
+  const found = new Map<number, PlaceDetails>()
+  for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+    const posts = await getDb().post.findMany({
+      where: { id: { in: ids.slice(start, start + IDS_PER_QUERY) } },
+      select: { id: true, publishedAt: true, categories: { select: { category: { select: { id: true, name: true, slug: true } } } } },
+    })
+    for (const post of posts) {
+      const categories = post.categories.map((c) => c.category).sort((a, b) => a.name.localeCompare(b.name, 'en') || a.id - b.id)
+      found.set(post.id, { publishedAt: post.publishedAt, categories })
+    }
+  }
+  return found
 }
 
 export type PlaceLookup = { found: Place } | { missing: 'post' | 'geodata' }

@@ -135,20 +135,36 @@ describe('the map parameters of GET /geojson', () => {
   })
 })
 
+describe('search and _embed', () => {
+  test('search: kept as given, empty is as none, over 200 characters is a 400', () => {
+    assert.equal(query('search=Tower').search, 'Tower')
+    assert.equal(query('search=').search, undefined)
+    assert.equal(query(`search=${'a'.repeat(200)}`).search, 'a'.repeat(200))
+    assert.deepEqual(invalidParams(`search=${'a'.repeat(201)}`), ['search'])
+  })
+  test('_embed: present, whatever its value', () => {
+    assert.equal(query('_embed').embed, true)
+    assert.equal(query('_embed=0').embed, true)
+    assert.equal(query('').embed, undefined)
+  })
+})
+
 describe('parseMapState: the map page address', () => {
-  test('zoom, lat, lng, category and post_type', () => {
-    assert.deepEqual(parseMapState({ zoom: '12', lat: '48.8566', lng: '-2.35', category: '7', post_type: 'landmark' }), {
+  test('zoom, lat, lng, category, post_type and search', () => {
+    assert.deepEqual(parseMapState({ zoom: '12', lat: '48.8566', lng: '-2.35', category: '7', post_type: 'landmark', search: ' tower ' }), {
       postType: 'landmark',
       categoryId: 7,
+      search: 'tower',
       view: { zoom: 12, latitude: 48.8566, longitude: -2.35 },
     })
   })
   test('anything invalid is left out, never an error', () => {
-    assert.deepEqual(parseMapState({}), { postType: 'post', categoryId: null, view: null })
+    assert.deepEqual(parseMapState({}), { postType: 'post', categoryId: null, search: '', view: null })
+    assert.equal(parseMapState({ search: 'x'.repeat(201) }).search, '')
     assert.deepEqual(parseMapState({ zoom: '99', lat: '1', lng: '1' }).view, null)
     assert.deepEqual(parseMapState({ zoom: '3', lat: '91', lng: '1' }).view, null)
     assert.deepEqual(parseMapState({ zoom: '3', lat: '1' }).view, null)
-    assert.deepEqual(parseMapState({ category: 'x', post_type: 'No/Type' }), { postType: 'post', categoryId: null, view: null })
+    assert.deepEqual(parseMapState({ category: 'x', post_type: 'No/Type' }), { postType: 'post', categoryId: null, search: '', view: null })
     assert.deepEqual(parseMapState({ zoom: ['1', '4'], lat: '0', lng: '0' }).view, { zoom: 4, latitude: 0, longitude: 0 })
   })
 })

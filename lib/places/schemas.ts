@@ -9,6 +9,9 @@ export { latitudeSchema, longitudeSchema, type BBox }
 export const MAX_PER_PAGE = 500
 export const DEFAULT_PER_PAGE = 50
 
+/** The longest `search` of GET /geojson. */
+export const MAX_SEARCH_LENGTH = 200
+
 /** The zoom levels `zoom` takes: those of web map tiles. */
 export const MAX_ZOOM = 24
 /**
@@ -95,6 +98,15 @@ const zoomParam = z
   .refine((text) => Number(text) <= MAX_ZOOM, ZOOM_MESSAGE)
   .meta({ description: `With cluster=true (and required then): the map's zoom level, 0 to ${MAX_ZOOM}.` })
 
+/** WordPress's `_embed`: present, whatever its value (even empty), it adds each place's `_embedded` member. */
+const embedParam = z.string().meta({
+  description:
+    'Present (any value, as in WordPress): each place Feature also carries `_embedded` (RFC 7946 foreign member): its publication date, categories and first picture (docs/api.md, _embed).',
+})
+
+/** GET /geojson/{id}'s parameters. */
+export const featureParams = { _embed: embedParam }
+
 /**
  * GET /geojson's parameters, as docs/api.md decides them; the map's own (`bbox`, `page`, `cluster`, `zoom`: README,
  * "Parameters for maps") take effect only when present, so a request without them is answered as before.
@@ -134,6 +146,13 @@ export const collectionParams = {
     .transform((value) => value === 'true' || value === '1'),
   // zoom means something only for a clustered answer; without cluster=true it is ignored, as unknown parameters are.
   zoom: zoomParam,
+  search: z
+    .string()
+    .max(MAX_SEARCH_LENGTH, `search must be at most ${MAX_SEARCH_LENGTH} characters.`)
+    .meta({
+      description: `Only places whose title or address contains this text, ignoring case (as WordPress's \`search\`); with every other parameter. Empty is as none; at most ${MAX_SEARCH_LENGTH} characters.`,
+    }),
+  _embed: embedParam,
 }
 
 /** What GET /geojson answers for: the query, parsed. */
@@ -147,6 +166,10 @@ export const collectionQueryOutput = z.object({
   page: z.int().min(1).optional(),
   /** clusters and places for a map at this zoom level instead of a page of places (`cluster=true&zoom=Z`) */
   clusterZoom: z.int().min(0).max(MAX_ZOOM).optional(),
+  /** only the places whose title or address contains this, ignoring case (`search`; never empty) */
+  search: z.string().min(1).max(MAX_SEARCH_LENGTH).optional(),
+  /** each place with its `_embedded` member (`_embed`) */
+  embed: z.boolean().optional(),
 })
 export type CollectionQuery = z.output<typeof collectionQueryOutput>
 
@@ -178,11 +201,13 @@ export const collectionQuerySchema = z
     },
     { when: () => true },
   )
-  .transform(({ post_type, posts_per_page, category, bbox, page, cluster, zoom }) => {
+  .transform(({ post_type, posts_per_page, category, bbox, page, cluster, zoom, search, _embed }) => {
     const query: CollectionQuery = { postType: post_type || 'post', limit: posts_per_page ?? DEFAULT_PER_PAGE, categoryId: category ?? null }
     if (bbox) query.bbox = bbox
     if (page !== undefined) query.page = page
     if (cluster && zoom !== undefined) query.clusterZoom = Number(zoom)
+    if (search) query.search = search
+    if (_embed !== undefined) query.embed = true
     return query
   })
   .pipe(collectionQueryOutput)
@@ -190,6 +215,11 @@ export const collectionQuerySchema = z
 /** GET /geojson's query; throws 400 `rest_invalid_param` naming every invalid parameter. */
 export function parseCollectionQuery(params: URLSearchParams): CollectionQuery {
   return parseQuery(collectionQuerySchema, queryValues(params, 'last'))
+}
+
+/** GET /geojson/{id}'s query: whether `_embed` is present. Nothing else is read: unknown parameters are ignored. */
+export function parseFeatureQuery(params: URLSearchParams): { embed: boolean } {
+  return { embed: params.has('_embed') }
 }
 
 /** How many pixels wide and high a box is on a map of 256-pixel tiles at `zoom`. */
@@ -289,10 +319,12 @@ export function parseCategoryPath(path: string): string[] {
     .filter(Boolean)
 }
 
-/** What the home page's address keeps: `?zoom=&lat=&lng=&category=&post_type=`. */
+/** What the home page's (and /embed's) address keeps: `?zoom=&lat=&lng=&category=&post_type=&search=`. */
 export type MapState = {
   postType: string
   categoryId: number | null
+  /** the search, trimmed; empty for none */
+  search: string
   /** the view to open on; null to fit the places */
   view: { zoom: number; latitude: number; longitude: number } | null
 }
@@ -305,6 +337,7 @@ export function parseMapState(params: Record<string, string | string[] | undefin
   }
   const postType = one('post_type')
   const category = one('category') ?? ''
+  const search = (one('search') ?? '').trim()
   const zoom = one('zoom') ?? ''
   const latitude = Number(one('lat') || Number.NaN)
   const longitude = Number(one('lng') || Number.NaN)
@@ -313,6 +346,7 @@ export function parseMapState(params: Record<string, string | string[] | undefin
   return {
     postType: postType && isPostTypeKey(postType) ? postType : 'post',
     categoryId: positiveInteger.test(category) && Number(category) > 0 && Number(category) <= MAX_ID ? Number(category) : null,
+    search: search.length <= MAX_SEARCH_LENGTH ? search : '',
     view: hasView ? { zoom: Number(zoom), latitude, longitude } : null,
   }
 }

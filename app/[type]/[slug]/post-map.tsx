@@ -1,8 +1,8 @@
 'use client'
 import 'leaflet/dist/leaflet.css'
 import { latLngBounds } from 'leaflet'
-import { CircleMarker, MapContainer, Tooltip } from 'react-leaflet'
-import { BaseLayer } from './base-layer'
+import { CircleMarker, MapContainer, TileLayer, Tooltip } from 'react-leaflet'
+import { WorldLayer } from '@/app/_components/world-layer'
 
 type Point = { latitude: number; longitude: number }
 
@@ -11,7 +11,8 @@ export type PostMapProps = {
   point: Point
   /** the nearest public places, each linking to its page */
   nearby: (Point & { id: number; title: string; url: string })[]
-  tiles: { url: string; attribution: string }
+  /** the configured tiles (null: MAP_TILE_URL=none, the world layer alone) */
+  tiles: { url: string; attribution: string } | null
 }
 
 const MAX_ZOOM = 18
@@ -32,7 +33,8 @@ export default function PostMap({ title, point, nearby, tiles }: PostMapProps) {
       scrollWheelZoom={false}
       worldCopyJump
     >
-      <BaseLayer tiles={tiles} maxZoom={MAX_ZOOM} />
+      <WorldLayer />
+      {tiles && <TileLayer url={tiles.url} attribution={tiles.attribution} maxZoom={MAX_ZOOM} />}
       {nearby.map((place) => (
         <CircleMarker
           key={place.id}

@@ -4,12 +4,14 @@ import 'leaflet/dist/leaflet.css'
 import { divIcon, type LatLngTuple, type Marker as LeafletMarker } from 'leaflet'
 import { useEffect, useEffectEvent, useMemo, useRef } from 'react'
 import { MapContainer, Marker, TileLayer, useMap, useMapEvents } from 'react-leaflet'
+import { WorldLayer } from '@/app/_components/world-layer'
 
 // The editor's map: click to put the location, drag the marker to move it. Browser-only (Leaflet touches
 // `window`): load it with next/dynamic and ssr: false (location-picker-loader.tsx). Tiles are configuration
 // (MAP_TILE_URL); when they cannot load, the map is blank but clicking and dragging still work.
 
-export type Tiles = { url: string; attribution: string }
+/** MAP_TILE_URL and its attribution; null for `none`: the world layer alone. */
+export type Tiles = { url: string; attribution: string } | null
 
 export type LocationPickerProps = {
   latitude: number | null
@@ -62,7 +64,8 @@ export default function LocationPicker({ latitude, longitude, onPick, tiles, rec
 
   return (
     <MapContainer center={position ?? WORLD} zoom={position ? PICKED_ZOOM : 2} className="location-map" worldCopyJump>
-      <TileLayer url={tiles.url} attribution={tiles.attribution} />
+      <WorldLayer />
+      {tiles && <TileLayer url={tiles.url} attribution={tiles.attribution} />}
       <ClickToPick onPick={onPick} />
       <Recenter position={position} recenter={recenter} />
       {position && (

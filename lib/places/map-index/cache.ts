@@ -8,13 +8,16 @@ import { readPlaceIndex, type PlaceIndexQuery } from './read'
 // kept while they fit in MAX_OTHER_INDEX_BYTES together and number at most MAX_OTHER_INDEXES (which also bounds the
 // builds under way), least recently used first out; the one used last is kept whatever its size. A pair with no
 // public places gets no index at all (one indexed query answers that). README.md, "Parameters for maps".
+// A `search` is one more part of the key: its index holds only the places it matches, so that clusters, counts and
+// pages of a search are those of any other index; being small, such indexes cost little of the bound, and the LRU
+// drops the searches nobody repeats first (docs/api.md, search).
 const BYTES_PER_INDEX = 4096 // the arrays' and objects' own overhead, however few the places; a build's size until it ends
 const MAX_OTHER_INDEX_BYTES = 48 * 1024 * 1024
 const MAX_OTHER_INDEXES = 64
 
 type CachedIndex = { version: number; index: Promise<PlaceIndex>; bytes: number }
 
-const indexKey = (query: PlaceIndexQuery): string => `${query.postType}\n${query.categoryId ?? ''}`
+const indexKey = (query: PlaceIndexQuery): string => `${query.postType}\n${query.categoryId ?? ''}${query.search ? `\n${query.search}` : ''}`
 const HOME_KEY = indexKey({ postType: 'post', categoryId: null })
 
 /** The home map's index in a slot of its own, the others in an LRU cache (the same package as the answers'). */

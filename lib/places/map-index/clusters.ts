@@ -12,7 +12,7 @@ const MERGE_PIXELS = 40
 // Past this many tiles, a cluster's places are spread enough to be drawn apart.
 const MAX_PARTS = 64
 
-export type MapItem = { cluster: true; longitude: number; latitude: number; count: number; expansionZoom: number } | { cluster: false; id: number }
+export type MapItem = { cluster: true; longitude: number; latitude: number; count: number; expansionZoom: number; bbox: BBox } | { cluster: false; id: number }
 
 /** A tile's places at the map's zoom: their run in key order, number and mean position, and the groups it took in. */
 type Group = { lo: number; hi: number; count: number; x: number; y: number; joined: Group[]; taken: boolean }
@@ -52,8 +52,28 @@ export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: numb
     const longitude = longitudeOf(group.x)
     const latitude = latitudeOf(group.y)
     if (!contains(box, longitude, latitude)) return []
-    return [{ cluster: true, longitude, latitude, count: group.count, expansionZoom: expansionZoomOf(index, group, zoom) }]
+    return [{ cluster: true, longitude, latitude, count: group.count, expansionZoom: expansionZoomOf(index, group, zoom), bbox: bboxOf(index, group) }]
   })
+}
+
+/**
+ * The box of a group's places (its run and those of the groups it took in), for a map to ask for the cluster's places
+ * with `bbox`. Groups are tiles and their neighbours, which never reach across the antimeridian: west ≤ east.
+ */
+function bboxOf(index: PlaceIndex, group: Group): BBox {
+  let [west, south, east, north] = [180, 90, -180, -90]
+  for (const { lo, hi } of [group, ...group.joined]) {
+    for (let i = lo; i < hi; i++) {
+      const rank = index.ranks[i]!
+      const longitude = index.longitudes[rank]!
+      const latitude = index.latitudes[rank]!
+      if (longitude < west) west = longitude
+      if (longitude > east) east = longitude
+      if (latitude < south) south = latitude
+      if (latitude > north) north = latitude
+    }
+  }
+  return [west, south, east, north]
 }
 
 const meanX = (index: PlaceIndex, lo: number, hi: number): number => (index.sumX[hi]! - index.sumX[lo]!) / (hi - lo)

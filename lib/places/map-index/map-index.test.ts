@@ -42,6 +42,14 @@ describe('mapItemsIn', () => {
     assert.equal(sumOfCounts(after), 3)
   })
 
+  test("a cluster's bbox is the box of its places", () => {
+    const items = mapItemsIn(index, undefined, 3)
+    const paris = items.find((item) => item.cluster && item.count === 3)
+    assert.ok(paris?.cluster)
+    assert.deepEqual(paris.bbox, [2.35, 48.85, 2.36, 48.86])
+    for (const item of items) if (item.cluster) assert.ok(item.bbox[0] <= item.bbox[2] && item.bbox[1] <= item.bbox[3], JSON.stringify(item))
+  })
+
   test('past the last clustered zoom, every place is itself, by id', () => {
     const items = mapItemsIn(index, [2, 48, 3, 49], CLUSTER_MAX_ZOOM + 1)
     assert.deepEqual(items.map((item) => (item.cluster ? 'cluster' : item.id)).sort(), [1, 2, 3])

@@ -4,8 +4,11 @@ import { hasPublicPlaces, streamPublicPlacePoints } from '../query'
 import type { CollectionQuery } from '../schemas'
 import { buildPlaceIndex, PlaceIndexBuilder, type PlaceIndex } from './place-index'
 
-/** Which places an index holds: the public places of one post type, and of one category (with its descendants) or all. */
-export type PlaceIndexQuery = Pick<CollectionQuery, 'postType' | 'categoryId'>
+/**
+ * Which places an index holds: the public places of one post type, and of one category (with its descendants) or all,
+ * and of one search or all.
+ */
+export type PlaceIndexQuery = Pick<CollectionQuery, 'postType' | 'categoryId' | 'search'>
 
 // Rows read from the database at a time: between chunks, other requests get a turn.
 const CHUNK = 20_000

@@ -1,14 +1,14 @@
 import { noRoute } from '@/lib/http/errors'
 import { geojsonResponse, preflight, route } from '@/lib/http/route'
 import { getPlaceFeature } from '@/lib/places/public'
-import { parsePostId } from '@/lib/places/schemas'
+import { parseFeatureQuery, parsePostId } from '@/lib/places/schemas'
 
 // GET /places/v1/geojson/{id} – one published place as a GeoJSON Feature
 export const GET = route(
   async (request: Request, { params }: RouteContext<'/places/v1/geojson/[id]'>) => {
     const id = parsePostId((await params).id)
     if (id === null) throw noRoute()
-    const answer = await getPlaceFeature(id)
+    const answer = await getPlaceFeature(id, parseFeatureQuery(new URL(request.url).searchParams))
     return geojsonResponse(request, answer.etag, answer.body)
   },
   { cors: true },

@@ -1,0 +1,44 @@
+import { setTimeout as wait } from 'node:timers/promises'
+import { after } from 'next/server'
+import { getConfig } from '@/lib/config'
+import { listPublicCategoryTree } from '@/lib/places/categories'
+import { warmPlaceIndex } from '@/lib/places/public'
+import { parseMapState } from '@/lib/places/schemas'
+import { PlacesMapLoader } from './places-map-loader'
+
+// The public map, for the home page and for /embed (the same parameters): the page reads the categories from lib/;
+// the map reads its places from /places/v1/geojson in the browser.
+const SCRIPTS_FIRST_MS = 250
+
+type Props = { searchParams: Record<string, string | string[] | undefined>; mode: 'home' | 'embed' }
+
+export async function MapPage({ searchParams, mode }: Props) {
+  const state = parseMapState(searchParams)
+  const categories = await listPublicCategoryTree(state.postType)
+  const categoryId = categories.some((c) => c.id === state.categoryId) ? state.categoryId : null
+  // The map's index is rebuilt on the first visit after a write, which holds the server's one thread for about a
+  // second at 100,000 places: it starts once the browser has fetched the page's scripts, and runs while they run.
+  after(async () => {
+    await wait(SCRIPTS_FIRST_MS)
+    await warmPlaceIndex({ postType: state.postType, categoryId, search: state.search || undefined })
+  })
+  return (
+    <main className={`map-page${mode === 'embed' ? ' embed-page' : ''}`}>
+      <h1 className="visually-hidden">Places</h1>
+      <PlacesMapLoader
+        postType={state.postType}
+        categoryId={categoryId}
+        search={state.search}
+        view={state.view}
+        categories={categories}
+        tiles={getConfig().mapTiles}
+        mode={mode}
+      />
+      <noscript>
+        <p className="map-noscript">
+          The map needs JavaScript. The places are also published as GeoJSON at <a href="/places/v1/geojson?posts_per_page=500">/places/v1/geojson</a>.
+        </p>
+      </noscript>
+    </main>
+  )
+}

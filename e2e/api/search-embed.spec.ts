@@ -1,0 +1,161 @@
+import { expectFeatureShape, expectWordPressError, getCollection, type Collection } from '../support/http'
+import { byDateThenIdDesc, fixturePost, hiddenPosts, isInCategory, postById, publicPlaces, type FixturePost } from '../support/places'
+import { categoryIdsByPath, readCategories } from '../support/db'
+import { expect, test } from '../support/test'
+
+// `search` and `_embed` of GET /places/v1/geojson (docs/api.md, search and _embed), against both databases: the
+// expected answers are computed from the fixtures, never from the server.
+
+type BBox = [number, number, number, number]
+type Embedded = { date: string; categories: { id: number; name: string; slug: string }[]; picture: unknown }
+type AnyFeature = {
+  type: 'Feature'
+  geometry: { type: 'Point'; coordinates: [number, number] }
+  properties: Record<string, unknown> & { id?: number; cluster?: true; point_count?: number }
+  bbox?: BBox
+  _embedded?: Embedded
+}
+type MapCollection = { type: 'FeatureCollection'; total: number; extent: BBox | null; features: AnyFeature[] }
+
+/** docs/api.md, search: the title or the address contains the text, ignoring (ASCII) case. */
+const matches = (post: FixturePost, text: string) => `${post.title}\n${post.address}`.toLowerCase().includes(text.toLowerCase())
+
+function expectedSearch(text: string, { categoryPath = null as string | null, limit = 50 } = {}): number[] {
+  return publicPlaces
+    .filter((p) => p.type === 'post' && matches(p, text) && (categoryPath === null || isInCategory(p, categoryPath)))
+    .sort(byDateThenIdDesc)
+    .slice(0, limit)
+    .map((p) => p.id)
+}
+
+const ids = (collection: { features: AnyFeature[] } | Collection) => collection.features.map((f) => f.properties.id)
+
+async function getMap(request: Parameters<typeof getCollection>[0], query: string): Promise<MapCollection> {
+  return (await getCollection(request, query)) as unknown as MapCollection
+}
+
+test.describe('GET /geojson?search=', () => {
+  test('titles and addresses that contain the text, whatever its case, newest first', async ({ request }) => {
+    for (const text of ['PARIS', 'tower', 'Bulk Street', 'bulk 01']) {
+      const expected = expectedSearch(text)
+      expect(expected.length, `the fixtures have places matching ${text}`).toBeGreaterThan(0)
+      const collection = await getCollection(request, `?search=${encodeURIComponent(text)}`)
+      expect(ids(collection), text).toEqual(expected)
+      for (const feature of collection.features) expectFeatureShape(feature)
+    }
+  })
+
+  test('by address alone: a place whose title does not hold the text', async ({ request }) => {
+    const louvre = fixturePost('Louvre Museum')
+    const collection = await getCollection(request, `?search=rue%20de%20rivoli`)
+    expect(ids(collection)).toContain(louvre.id)
+  })
+
+  test('never a post the public may not see, whatever matches', async ({ request }) => {
+    for (const post of hiddenPosts.filter((p) => p.type === 'post')) {
+      const collection = await getCollection(request, `?search=${encodeURIComponent(post.title)}`)
+      expect(ids(collection), post.title).not.toContain(post.id)
+    }
+  })
+
+  test('LIKE wildcards are plain characters', async ({ request }) => {
+    for (const text of ['%', '_', 'Bulk%Street', 'Bulk_0']) {
+      expect(ids(await getCollection(request, `?search=${encodeURIComponent(text)}`)), text).toEqual(expectedSearch(text))
+    }
+  })
+
+  test('an empty search is as none; over 200 characters is a 400 naming search', async ({ request }) => {
+    expect(ids(await getCollection(request, '?search='))).toEqual(ids(await getCollection(request, '')))
+    const response = await request.get(`/places/v1/geojson?search=${'a'.repeat(201)}`)
+    const body = await expectWordPressError(response, 400, 'rest_invalid_param')
+    expect(Object.keys(body.data.params as object)).toEqual(['search'])
+    expect(ids(await getCollection(request, `?search=${'a'.repeat(200)}`))).toEqual([])
+  })
+
+  test('with category, posts_per_page and page', async ({ request, databaseUrl }) => {
+    const france = categoryIdsByPath(await readCategories(databaseUrl)).get('Europe > France')!
+    expect(ids(await getCollection(request, `?search=paris&category=${france}`))).toEqual(expectedSearch('paris', { categoryPath: 'Europe > France' }))
+    const all = expectedSearch('bulk', { limit: 100_000 })
+    const page2 = await getMap(request, `?search=bulk&bbox=-180,-90,180,90&posts_per_page=20&page=2`)
+    expect(ids(page2)).toEqual(all.slice(20, 40))
+    expect(page2.total).toBe(all.length)
+  })
+
+  test('with bbox and cluster: the clusters count the matching places only', async ({ request }) => {
+    const box: BBox = [-180, -85, 180, 85]
+    const expected = publicPlaces.filter((p) => p.type === 'post' && matches(p, 'tower') && Math.abs(p.coordinates![1]) <= 85)
+    const inBox = await getMap(request, `?search=tower&bbox=${box.join()}&posts_per_page=100`)
+    expect(inBox.total).toBe(expected.length)
+    expect(new Set(ids(inBox))).toEqual(new Set(expected.map((p) => p.id)))
+    const clustered = await getMap(request, `?search=tower&cluster=true&zoom=1&bbox=${box.join()}`)
+    const count = clustered.features.reduce((sum, f) => sum + (f.properties.cluster ? f.properties.point_count! : 1), 0)
+    expect(count).toBe(expected.length)
+    // Without the search, the same view holds far more: the answer is the search's, not a cached other one.
+    const unsearched = await getMap(request, `?cluster=true&zoom=1&bbox=${box.join()}`)
+    expect(unsearched.total).toBeGreaterThan(clustered.total)
+  })
+})
+
+test.describe('GET /geojson?_embed', () => {
+  function expectEmbedded(feature: AnyFeature) {
+    const post = postById(feature.properties.id!)
+    const embedded = feature._embedded!
+    expect(Object.keys(embedded).sort()).toEqual(['categories', 'date', 'picture'])
+    expect(Date.parse(embedded.date)).toBe(post.date)
+    expect(embedded.date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
+    // Each category of the post is the last of its path.
+    expect(embedded.categories.map((c) => c.name).sort()).toEqual(post.categories.map((path) => path.split('>').at(-1)!.trim()).sort())
+    for (const category of embedded.categories) {
+      expect(typeof category.id).toBe('number')
+      expect(typeof category.slug).toBe('string')
+    }
+    // The properties stay the contract's four.
+    expect(Object.keys(feature.properties).sort()).toEqual(['address', 'id', 'title', 'url'])
+  }
+
+  test('each place carries _embedded (any value of _embed, even empty); without it, none', async ({ request }) => {
+    for (const query of ['?_embed', '?_embed=1', '?_embed=false&posts_per_page=100']) {
+      const collection = (await getCollection(request, query)) as unknown as MapCollection
+      expect(collection.features.length).toBeGreaterThan(0)
+      for (const feature of collection.features) expectEmbedded(feature)
+    }
+    for (const feature of (await getCollection(request, '')).features) expectFeatureShape(feature)
+  })
+
+  test('with bbox, cluster and search; and on GET /geojson/{id}', async ({ request }) => {
+    for (const query of ['?_embed&bbox=0,0,180,90', '?_embed&cluster=true&zoom=3&bbox=-10,35,30,60', '?_embed&search=paris']) {
+      const collection = await getMap(request, query)
+      const places = collection.features.filter((f) => !f.properties.cluster)
+      expect(places.length, query).toBeGreaterThan(0)
+      for (const feature of places) expectEmbedded(feature)
+    }
+    const eiffel = fixturePost('Eiffel Tower')
+    const response = await request.get(`/places/v1/geojson/${eiffel.id}?_embed`)
+    expect(response.status()).toBe(200)
+    const feature = (await response.json()) as AnyFeature
+    expectEmbedded(feature)
+    expect(feature._embedded!.categories.map((c) => c.name)).toEqual(['Paris'])
+    const plain = (await (await request.get(`/places/v1/geojson/${eiffel.id}`)).json()) as AnyFeature
+    expect(plain._embedded).toBeUndefined()
+  })
+})
+
+test.describe('cluster bbox', () => {
+  test('each cluster carries the box of its places: asking bbox with it lists them all', async ({ request }) => {
+    const clustered = await getMap(request, '?cluster=true&zoom=2&bbox=-180,-85,180,85')
+    const clusters = clustered.features.filter((f) => f.properties.cluster)
+    expect(clusters.length).toBeGreaterThan(0)
+    for (const cluster of clusters) {
+      const [west, south, east, north] = cluster.bbox!
+      expect(west).toBeLessThanOrEqual(east)
+      expect(south).toBeLessThanOrEqual(north)
+      const [longitude, latitude] = cluster.geometry.coordinates
+      expect(longitude).toBeGreaterThanOrEqual(west - 1e-9)
+      expect(latitude).toBeLessThanOrEqual(north + 1e-9)
+      // Six decimals, rounded outwards, as the map sends it (docs/api.md, bbox: no exponents).
+      const outwards = [Math.floor(west * 1e6), Math.floor(south * 1e6), Math.ceil(east * 1e6), Math.ceil(north * 1e6)].map((n) => (n / 1e6).toFixed(6))
+      const inside = await getMap(request, `?bbox=${outwards.join()}&posts_per_page=1`)
+      expect(inside.total).toBeGreaterThanOrEqual(cluster.properties.point_count!)
+    }
+  })
+})
