@@ -22,9 +22,9 @@ const schema = z.object({
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   RESPONSE_CACHE_MB: z.coerce.number().min(0).default(64),
   SHARED_CACHE_SECONDS: z.coerce.number().int().min(0).default(1),
+  // `none`: no tiles at all, the map draws its own world layer alone and asks no third party for anything.
   MAP_TILE_URL: z.string().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   MAP_TILE_ATTRIBUTION: z.string().default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
-  // `none`: no tiles at all, the map draws its own world layer alone and asks no third party for anything.
   EMBED_ALLOWED_ORIGINS: z
     .string()
     .default('*')
