@@ -31,10 +31,15 @@ const schema = z.object({
     .transform((list) => list.split(/[\s,]+/).filter(Boolean))
     .refine(
       (list) =>
-        list.length > 0 &&
-        list.every((entry) => entry === '*' || /^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(entry) || /^https?:\/\/\*\.[a-z0-9.-]+$/i.test(entry)),
-      'must be * or origins such as https://example.com (space- or comma-separated)',
-    ),
+        (list.length === 1 && list[0] === 'none') ||
+        (list.length > 0 &&
+          list.every(
+            (entry) => entry === '*' || entry === 'self' || /^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(entry) || /^https?:\/\/\*\.[a-z0-9.-]+$/i.test(entry),
+          )),
+      'must be *, none, or self and origins such as https://example.com (space- or comma-separated)',
+    )
+    // CSP's keywords are quoted: `self` is this site, `none` no site at all.
+    .transform((list) => list.map((entry) => (entry === 'self' || entry === 'none' ? `'${entry}'` : entry))),
   TRUSTED_PROXIES: z
     .string()
     .default('')

@@ -17,10 +17,11 @@ export async function MapPage({ searchParams, mode }: Props) {
   const categories = await listPublicCategoryTree(state.postType)
   const categoryId = categories.some((c) => c.id === state.categoryId) ? state.categoryId : null
   // The map's index is rebuilt on the first visit after a write, which holds the server's one thread for about a
-  // second at 100,000 places: it starts once the browser has fetched the page's scripts, and runs while they run.
+  // second at 100,000 places: it starts once the browser has fetched the page's scripts, and runs while they run. A
+  // search's index is not: it is built when the map asks for it, so that a page view alone starts no scan.
   after(async () => {
     await wait(SCRIPTS_FIRST_MS)
-    await warmPlaceIndex({ postType: state.postType, categoryId, search: state.search || undefined })
+    await warmPlaceIndex({ postType: state.postType, categoryId })
   })
   return (
     <main className={`map-page${mode === 'embed' ? ' embed-page' : ''}`}>

@@ -1,3 +1,4 @@
+import { getConfig } from '@/lib/config'
 import { ApiError } from '@/lib/http/errors'
 import { route } from '@/lib/http/route'
 import { MAX_SITEMAP_PAGE, sitemapFile, sitemapIndex } from '@/lib/places/sitemap'
@@ -11,6 +12,8 @@ export const GET = route((request: Request) => {
   return xml(page === null ? sitemapIndex() : sitemapFile(Number(page)))
 })
 
+// As the GeoJSON routes: a shared cache asks again after SHARED_CACHE_SECONDS, so an unpublished post leaves it soon.
 async function xml(body: Promise<string>): Promise<Response> {
-  return new Response(await body, { headers: { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, max-age=3600' } })
+  const cacheControl = `public, max-age=0, s-maxage=${getConfig().sharedCacheSeconds}`
+  return new Response(await body, { headers: { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': cacheControl } })
 }

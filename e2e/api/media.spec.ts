@@ -377,7 +377,7 @@ test.describe('uploaded images as visitors load them', () => {
     for (const url of urls) {
       const response = await anonymous.get(url)
       expect(response.status(), url).toBe(200)
-      expect(response.headers()['cache-control'], url).toBe('public, max-age=31536000, immutable')
+      expect(response.headers()['cache-control'], url).toBe('public, max-age=31536000, s-maxage=1, immutable')
       expect(response.headers()['content-type'], url).toBe(url.endsWith('.webp') ? 'image/webp' : 'image/jpeg')
       expect(response.headers()['x-content-type-options']).toBe('nosniff')
       const body = await response.body()

@@ -38,6 +38,8 @@ test('a post with a public place: the WordPress shape, a 600 × 338 iframe of it
     type: 'rich',
     provider_name: 'Places',
     provider_url: baseURL,
+    // No public surface names a post's author: the account's name may be a login or an email.
+    author_name: 'Places',
     author_url: baseURL,
     title: 'Eiffel Tower',
     width: 600,
@@ -109,6 +111,14 @@ test('another site, an unknown page, a draft, a private location, no point: all 
     expect(response.status(), url).toBe(404)
     expect(await response.json(), url).toEqual({ code: 'oembed_invalid_url', message: 'Not Found', data: { status: 404 } })
   }
+})
+
+test('a post URL with a trailing slash is the same post', async ({ request, baseURL }) => {
+  const post = fixturePost('Eiffel Tower')
+  const [plain, slashed] = await Promise.all(
+    [`${baseURL}${pageOf(post)}`, `${baseURL}${pageOf(post)}/`].map(async (url) => (await request.get(oembed({ url }))).json()),
+  )
+  expect(slashed).toEqual(plain)
 })
 
 test('a hostile title is escaped in html, and reads back as written in title', async ({ request, baseURL }) => {

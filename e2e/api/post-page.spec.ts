@@ -128,6 +128,8 @@ test.describe('sitemap and robots.txt', () => {
     const index = await request.get('/sitemap.xml')
     expect(index.status()).toBe(200)
     expect(index.headers()['content-type']).toMatch(/^application\/xml/)
+    // As the GeoJSON routes: a shared cache asks again soon, so an unpublished post leaves it soon.
+    expect(index.headers()['cache-control']).toBe('public, max-age=0, s-maxage=1')
     const indexXml = await index.text()
     expect(indexXml).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
     const files = [...indexXml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!.replace(/&#38;/g, '&'))

@@ -72,6 +72,14 @@ test.describe('GET /geojson?search=', () => {
     expect(ids(await getCollection(request, `?search=${'a'.repeat(200)}`))).toEqual([])
   })
 
+  test('spaces around the text are ignored; a NUL is a 400 naming search (PostgreSQL would refuse it)', async ({ request }) => {
+    expect(ids(await getCollection(request, `?search=${encodeURIComponent('  tower ')}`))).toEqual(expectedSearch('tower'))
+    expect(ids(await getCollection(request, `?search=${encodeURIComponent('   ')}`))).toEqual(ids(await getCollection(request, '')))
+    const body = await expectWordPressError(await request.get('/places/v1/geojson?search=a%00b'), 400, 'rest_invalid_param')
+    expect(Object.keys(body.data.params as object)).toEqual(['search'])
+    expect((await request.get('/?search=a%00b')).status()).toBe(200)
+  })
+
   test('with category, posts_per_page and page', async ({ request, databaseUrl }) => {
     const france = categoryIdsByPath(await readCategories(databaseUrl)).get('Europe > France')!
     expect(ids(await getCollection(request, `?search=paris&category=${france}`))).toEqual(expectedSearch('paris', { categoryPath: 'Europe > France' }))

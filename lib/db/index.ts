@@ -100,8 +100,10 @@ export function containsIgnoringCase(text: string): Prisma.StringFilter {
  * matched as themselves, not as LIKE's wildcards.
  */
 export function containsIgnoringCaseSql(column: Prisma.Sql, text: string): Prisma.Sql {
-  const pattern = `%${text.replace(/[\\%_]/g, '\\$&')}%`
-  return Prisma.sql`${column} ${Prisma.raw(driver().likeIgnoringCase)} ${pattern} ESCAPE '\\'`
+  // `!` escapes, not `\`: a backslash in a string literal means something else where PostgreSQL's
+  // standard_conforming_strings is off.
+  const pattern = `%${text.replace(/[!%_]/g, '!$&')}%`
+  return Prisma.sql`${column} ${Prisma.raw(driver().likeIgnoringCase)} ${pattern} ESCAPE '!'`
 }
 
 /** Closes the client's connections (PostgreSQL pools would otherwise keep a finished command alive). */

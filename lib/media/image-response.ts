@@ -1,4 +1,5 @@
 import 'server-only'
+import { getConfig } from '../config'
 import { matchesEtag } from '../http/route'
 import type { ImageFile } from './attachments'
 
@@ -9,11 +10,11 @@ import type { ImageFile } from './attachments'
 // that only editors may see is kept by no cache.
 //
 // A size of a published post's image (lib/media/renditions.ts) is the exception: its name is made from its bytes,
-// so what is at its address never changes and it may be kept for a year without asking. The price: a cache that
-// already holds one may go on serving it after the post is unpublished; its name cannot be guessed, only known from
-// the page that showed it (SECURITY.md, Photos).
+// so what is at its address never changes and a browser may keep it for a year without asking. Shared caches (a CDN)
+// keep it only SHARED_CACHE_SECONDS (`s-maxage`), then ask again, as for the GeoJSON routes: once the post is
+// unpublished they get the 404 (SECURITY.md, Photos). Only a browser that showed it keeps its own copy.
 const PUBLIC = 'public, no-cache'
-const IMMUTABLE = 'public, max-age=31536000, immutable'
+const immutable = () => `public, max-age=31536000, s-maxage=${getConfig().sharedCacheSeconds}, immutable`
 const PRIVATE = 'private, no-store'
 
 /**
@@ -32,7 +33,7 @@ export function imageResponse(request: Request, image: ImageFile): Response {
   const validators = {
     ETag: image.etag,
     'Last-Modified': image.lastModified.toUTCString(),
-    'Cache-Control': image.isPublic ? (image.immutable ? IMMUTABLE : PUBLIC) : PRIVATE,
+    'Cache-Control': image.isPublic ? (image.immutable ? immutable() : PUBLIC) : PRIVATE,
   }
   if (isNotModified(request, image)) return new Response(null, { status: 304, headers: validators })
   return new Response(image.open(), {

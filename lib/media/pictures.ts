@@ -9,6 +9,8 @@ import { ATTACHMENT_ORDER } from './storage'
 // public pages show nothing of the others. An image that could not be decoded has no sizes, and is no picture.
 
 type StoredRendition = { format: string; width: number; height: number; fileName: string }
+const IDS_PER_QUERY = 1000
+
 type PictureRow = { postId: number; title: string; renditions: StoredRendition[] }
 
 function renditionUrl(fileName: string): string {
@@ -40,11 +42,14 @@ async function publicPictureRows(postIds: number[]): Promise<PictureRow[]> {
 /** Each published post's first public photo, by post id; posts that are not published or have none are absent. */
 export async function firstPictures(postIds: number[]): Promise<Map<number, Picture>> {
   const pictures = new Map<number, Picture>()
-  if (postIds.length === 0) return pictures
-  for (const row of await publicPictureRows([...new Set(postIds)])) {
-    if (pictures.has(row.postId)) continue
-    const picture = toPicture(row)
-    if (picture) pictures.set(row.postId, picture)
+  const ids = [...new Set(postIds)]
+  // In chunks, as findPublicPlacesByIds: a map's answer may name more posts than a query may bind parameters.
+  for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+    for (const row of await publicPictureRows(ids.slice(start, start + IDS_PER_QUERY))) {
+      if (pictures.has(row.postId)) continue
+      const picture = toPicture(row)
+      if (picture) pictures.set(row.postId, picture)
+    }
   }
   return pictures
 }

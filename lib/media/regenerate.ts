@@ -38,11 +38,14 @@ export async function regenerateRenditions(onProgress?: (done: number, total: nu
       summary.missing++
     } else {
       const made = await createRenditions(original, attachment.mimeType, attachment.filePath)
+      // The same names as recorded: nothing to write, and the data version (every public answer's cache) stays.
+      const unchanged = sameNames(made, attachment.renditions)
       try {
-        await transaction(async (tx) => {
-          await tx.attachmentRendition.deleteMany({ where: { attachmentId: attachment.id } })
-          if (made.length > 0) await tx.attachmentRendition.createMany({ data: made.map((r) => ({ ...r, attachmentId: attachment.id })) })
-        })
+        if (!unchanged)
+          await transaction(async (tx) => {
+            await tx.attachmentRendition.deleteMany({ where: { attachmentId: attachment.id } })
+            if (made.length > 0) await tx.attachmentRendition.createMany({ data: made.map((r) => ({ ...r, attachmentId: attachment.id })) })
+          })
       } catch (error) {
         // The attachment went meanwhile (deleted by an editor): its new files would belong to no one.
         const kept = new Set(attachment.renditions.map((r) => r.fileName))
@@ -57,4 +60,9 @@ export async function regenerateRenditions(onProgress?: (done: number, total: nu
     onProgress?.(i + 1, attachments.length)
   }
   return summary
+}
+
+function sameNames(made: { fileName: string }[], recorded: { fileName: string }[]): boolean {
+  const names = new Set(recorded.map((r) => r.fileName))
+  return made.length === recorded.length && made.every((r) => names.has(r.fileName))
 }

@@ -135,7 +135,6 @@ export async function getOEmbed(query: OEmbedQuery): Promise<OEmbed> {
   })
   const answer: OEmbed = {
     ...base,
-    author_name: post.authorName || SITE_NAME,
     title: post.title,
     ...size,
     html: iframe(`${siteUrl}/embed?${params.toString()}`, post.title, size),
@@ -149,7 +148,8 @@ export async function getOEmbed(query: OEmbedQuery): Promise<OEmbed> {
 }
 
 async function postOf(pathname: string) {
-  const segments = pathname.split('/')
+  // `/type/slug/` is the same page, as Next.js redirects it.
+  const segments = pathname.replace(/(.)\/$/, '$1').split('/')
   if (segments.length !== 3) return null
   try {
     const [type, slug] = [decodeURIComponent(segments[1]!), decodeURIComponent(segments[2]!)]
@@ -166,8 +166,11 @@ async function mapTitle(params: URLSearchParams): Promise<string> {
   return category ? `Map of places: ${category.name}` : 'Map of places'
 }
 
+const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g
+
 /** The answer as WordPress writes it in XML (format=xml): one element per member, under <oembed>. */
 export function oembedXml(answer: OEmbed): string {
-  const members = Object.entries(answer).map(([name, value]) => `<${name}>${escapeHtml(String(value))}</${name}>`)
+  // XML 1.0 allows no C0 control character but tab, newline and carriage return; a title may hold others.
+  const members = Object.entries(answer).map(([name, value]) => `<${name}>${escapeHtml(String(value).replace(XML_FORBIDDEN, ''))}</${name}>`)
   return `<?xml version="1.0"?>\n<oembed>${members.join('')}</oembed>\n`
 }

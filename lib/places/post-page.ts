@@ -31,8 +31,6 @@ export type PostPage = {
   /** the address and point the public may see, or null when the location is private */
   location: PublicLocation | null
   categories: PostCategory[]
-  /** the author's display name; empty when the account has none (an email is never shown) */
-  authorName: string
   /** the published post of the same type just before this one, and just after, by date (then id) */
   previous: PostLink | null
   next: PostLink | null
@@ -62,7 +60,6 @@ export async function findPostPage(type: string, slug: string): Promise<PostPage
       latitude: true,
       longitude: true,
       locationPublic: true,
-      author: { select: { name: true } },
       categories: { select: { category: { select: { id: true, name: true } } } },
     },
   })
@@ -82,7 +79,6 @@ export async function findPostPage(type: string, slug: string): Promise<PostPage
     categories: post.categories
       .map(({ category }) => ({ id: category.id, name: category.name, mapUrl: categoryMapUrl(category.id, post.type) }))
       .sort((a, b) => a.name.localeCompare(b.name)),
-    authorName: post.author.name.trim(),
     previous: previous && { title: previous.title, url: postUrl(siteUrl, previous.type, previous.slug) },
     next: next && { title: next.title, url: postUrl(siteUrl, next.type, next.slug) },
   }

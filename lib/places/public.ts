@@ -105,7 +105,7 @@ async function mapView(index: PlaceIndex, query: CollectionQuery, bbox: BBox | u
  * Builds the map's index of a post type and category, if the data changed since it was last built, so that the map's
  * first request finds it ready: the page calls this as it is sent, while the browser loads the map's code.
  */
-export async function warmPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categoryId' | 'search'>): Promise<void> {
+export async function warmPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<void> {
   await getPlaceIndex(query, await readDataVersion())
 }
 

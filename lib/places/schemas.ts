@@ -9,6 +9,10 @@ export { latitudeSchema, longitudeSchema, type BBox }
 export const MAX_PER_PAGE = 500
 export const DEFAULT_PER_PAGE = 50
 
+/** Text must not hold NUL characters: PostgreSQL refuses them, and no title or address needs one. */
+export const NO_NUL = /^[^\u0000]*$/
+export const NO_NUL_MESSAGE = 'must not contain NUL characters'
+
 /** The longest `search` of GET /geojson. */
 export const MAX_SEARCH_LENGTH = 200
 
@@ -149,8 +153,9 @@ export const collectionParams = {
   search: z
     .string()
     .max(MAX_SEARCH_LENGTH, `search must be at most ${MAX_SEARCH_LENGTH} characters.`)
+    .regex(NO_NUL, `search ${NO_NUL_MESSAGE}.`)
     .meta({
-      description: `Only places whose title or address contains this text, ignoring case (as WordPress's \`search\`); with every other parameter. Empty is as none; at most ${MAX_SEARCH_LENGTH} characters.`,
+      description: `Only places whose title or address contains this text, ignoring case (as WordPress's \`search\`); with every other parameter. Spaces around it are ignored, and empty is as none; at most ${MAX_SEARCH_LENGTH} characters.`,
     }),
   _embed: embedParam,
 }
@@ -206,7 +211,7 @@ export const collectionQuerySchema = z
     if (bbox) query.bbox = bbox
     if (page !== undefined) query.page = page
     if (cluster && zoom !== undefined) query.clusterZoom = Number(zoom)
-    if (search) query.search = search
+    if (search?.trim()) query.search = search.trim()
     if (_embed !== undefined) query.embed = true
     return query
   })
@@ -253,17 +258,13 @@ export function parsePostId(raw: string): number | null {
 export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
 
 // Paths the app itself serves, which a post type's pages (/{type}/{slug}) must not shadow.
-const RESERVED_TYPES = new Set(['admin', 'api', 'places', 'wp-json', 'ogc', 'signin', 'signout', 'uploads'])
+const RESERVED_TYPES = new Set(['admin', 'api', 'embed', 'places', 'wp-json', 'ogc', 'signin', 'signout', 'uploads'])
 
 /** A post type key as WordPress allows one (at most 20 characters: a–z, 0–9, `_`, `-`), not one of the app's paths. */
 export const postTypeSchema = z
   .string()
   .regex(POST_TYPE_KEY, 'must be 1 to 20 characters: lower-case letters, digits, _ or -')
   .refine((type) => !RESERVED_TYPES.has(type), 'is a path the site itself uses')
-
-/** Text must not hold NUL characters: PostgreSQL refuses them, and no title or address needs one. */
-export const NO_NUL = /^[^\u0000]*$/
-export const NO_NUL_MESSAGE = 'must not contain NUL characters'
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 
@@ -346,7 +347,7 @@ export function parseMapState(params: Record<string, string | string[] | undefin
   return {
     postType: postType && isPostTypeKey(postType) ? postType : 'post',
     categoryId: positiveInteger.test(category) && Number(category) > 0 && Number(category) <= MAX_ID ? Number(category) : null,
-    search: search.length <= MAX_SEARCH_LENGTH ? search : '',
+    search: search.length <= MAX_SEARCH_LENGTH && NO_NUL.test(search) ? search : '',
     view: hasView ? { zoom: Number(zoom), latitude, longitude } : null,
   }
 }

@@ -118,8 +118,18 @@ describe('places media regenerate', () => {
   test('makes the same files under the same names, restores lost ones, and says what it did', () => {
     const before = renditions()
     const files = readdirSync(path.join(dir, 'uploads', 'renditions')).sort()
+    const dataVersion = () => {
+      const db = new Database(path.join(dir, 'r.db'), { readonly: true })
+      try {
+        return (db.prepare('SELECT data_version FROM site_state').get() as { data_version: number }).data_version
+      } finally {
+        db.close()
+      }
+    }
+    const version = dataVersion()
     assert.deepEqual(JSON.parse(ok(places('media', 'regenerate', '--json'))), { attachments: 6, regenerated: 5, undecodable: 1, missing: 0 })
     assert.deepEqual(renditions(), before, 'idempotent: the same rows')
+    assert.equal(dataVersion(), version, 'nothing written: the public answers keep their cache')
     assert.deepEqual(readdirSync(path.join(dir, 'uploads', 'renditions')).sort(), files, 'and the same files')
 
     const lost = before.find((r) => r.title === 'gox_gps')!

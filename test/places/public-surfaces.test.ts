@@ -82,6 +82,28 @@ test("the home map's index stays however many other maps are asked for", async (
   assert.equal(getPlaceIndex({ postType: 'post', categoryId: null }, version), home, 'the same index, not one built again')
 })
 
+test("searches have a cache of their own: seventy of them push out no category's index; case does not make another", async () => {
+  const version = await readDataVersion()
+  const region = { postType: 'post', categoryId: categories.get('Region 0')! }
+  const kept = getPlaceIndex(region, version)
+  assert.equal((await kept).size, 1)
+  // More than the other maps' cache holds (64): every piece of three letters or more of "Region 0" … "Region 9".
+  const titles = Array.from({ length: 10 }, (_, i) => `Region ${i}`)
+  const searches = [
+    ...new Set(titles.flatMap((title) => [...title].flatMap((_, from) => [...title.slice(from)].map((_, n) => title.slice(from, from + n + 1))))),
+  ]
+    .filter((piece) => piece.trim().length >= 3)
+    .slice(0, 70)
+  assert.equal(searches.length, 70)
+  for (const search of searches) assert.ok((await getPlaceIndex({ postType: 'post', categoryId: null, search }, version)).size >= 1, search)
+  assert.equal(getPlaceIndex(region, version), kept, "the category's index is the same, not built again")
+  const searchKeys = () => cachedKeys().filter((key) => key.split('\n').length > 2)
+  assert.ok(searchKeys().length <= 16, `at most 16 searches kept: ${searchKeys().length}`)
+  const lower = getPlaceIndex({ postType: 'post', categoryId: null, search: 'region 1' }, version)
+  assert.equal(getPlaceIndex({ postType: 'post', categoryId: null, search: 'REGION 1' }, version), lower, 'one index for both cases')
+  assert.equal((await lower).size, 1)
+})
+
 test('no index is kept for a type or category without public places', async () => {
   const version = await readDataVersion()
   for (const query of [

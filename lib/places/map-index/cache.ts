@@ -9,50 +9,76 @@ import { readPlaceIndex, type PlaceIndexQuery } from './read'
 // builds under way), least recently used first out; the one used last is kept whatever its size. A pair with no
 // public places gets no index at all (one indexed query answers that). README.md, "Parameters for maps".
 // A `search` is one more part of the key: its index holds only the places it matches, so that clusters, counts and
-// pages of a search are those of any other index; being small, such indexes cost little of the bound, and the LRU
-// drops the searches nobody repeats first (docs/api.md, search).
+// pages of a search are those of any other index. Anyone can ask for any search, so searches have a cache of their
+// own, smaller (they cannot push out the categories' indexes), their keys ignore ASCII case (the match does too), and
+// their builds run one at a time: a flood of distinct searches waits in line instead of scanning the table in
+// parallel and holding every index at once (docs/api.md, search).
 const BYTES_PER_INDEX = 4096 // the arrays' and objects' own overhead, however few the places; a build's size until it ends
 const MAX_OTHER_INDEX_BYTES = 48 * 1024 * 1024
 const MAX_OTHER_INDEXES = 64
+const MAX_SEARCH_INDEX_BYTES = 16 * 1024 * 1024
+const MAX_SEARCH_INDEXES = 16
 
 type CachedIndex = { version: number; index: Promise<PlaceIndex>; bytes: number }
 
-const indexKey = (query: PlaceIndexQuery): string => `${query.postType}\n${query.categoryId ?? ''}${query.search ? `\n${query.search}` : ''}`
+const indexKey = (query: PlaceIndexQuery): string =>
+  `${query.postType}\n${query.categoryId ?? ''}${query.search ? `\n${query.search.replace(/[A-Z]/g, (c) => c.toLowerCase())}` : ''}`
+const isSearchKey = (key: string): boolean => key.split('\n').length > 2
 const HOME_KEY = indexKey({ postType: 'post', categoryId: null })
 
 /** The home map's index in a slot of its own, the others in an LRU cache (the same package as the answers'). */
 class PlaceIndexCache {
   private home: CachedIndex | undefined
-  private readonly others = new LRUCache<string, CachedIndex>({
-    max: MAX_OTHER_INDEXES,
-    maxSize: MAX_OTHER_INDEX_BYTES,
-    // One larger than the bound counts as the bound: it then pushes every other out, and is kept alone.
-    sizeCalculation: (entry) => Math.min(entry.bytes, MAX_OTHER_INDEX_BYTES),
-  })
+  private readonly others = lruOf(MAX_OTHER_INDEXES, MAX_OTHER_INDEX_BYTES)
+  private readonly searches = lruOf(MAX_SEARCH_INDEXES, MAX_SEARCH_INDEX_BYTES)
+
+  private lru(key: string): LRUCache<string, CachedIndex> {
+    return isSearchKey(key) ? this.searches : this.others
+  }
 
   /** The entry of `key`, now the most recently used. */
   get(key: string): CachedIndex | undefined {
-    return key === HOME_KEY ? this.home : this.others.get(key)
+    return key === HOME_KEY ? this.home : this.lru(key).get(key)
   }
 
   set(key: string, entry: CachedIndex): void {
     if (key === HOME_KEY) this.home = entry
-    else this.others.set(key, entry)
+    else this.lru(key).set(key, entry)
   }
 
   /** Puts `next` in the place of `entry` (null: drops it), unless another entry has taken that place since. */
   replace(key: string, entry: CachedIndex, next: CachedIndex | null): void {
-    if ((key === HOME_KEY ? this.home : this.others.peek(key)) !== entry) return
+    if ((key === HOME_KEY ? this.home : this.lru(key).peek(key)) !== entry) return
     if (next) this.set(key, next)
     else if (key === HOME_KEY) this.home = undefined
-    else this.others.delete(key)
+    else this.lru(key).delete(key)
   }
 
-  /** The pairs kept (or being built), as `postType\ncategoryId`. */
+  /** The pairs kept (or being built), as `postType\ncategoryId` (and `\nsearch`). */
   *keys(): Generator<string> {
     if (this.home) yield HOME_KEY
     yield* this.others.keys()
+    yield* this.searches.keys()
   }
+}
+
+function lruOf(max: number, maxSize: number): LRUCache<string, CachedIndex> {
+  return new LRUCache<string, CachedIndex>({
+    max,
+    maxSize,
+    // One larger than the bound counts as the bound: it then pushes every other out, and is kept alone.
+    sizeCalculation: (entry) => Math.min(entry.bytes, maxSize),
+  })
+}
+
+/** The search builds, one after the other (see above). */
+let searchBuilds: Promise<unknown> = Promise.resolve()
+
+function buildIndex(query: PlaceIndexQuery): Promise<PlaceIndex> {
+  if (!query.search) return readPlaceIndex(query)
+  const build = searchBuilds.then(() => readPlaceIndex(query))
+  searchBuilds = build.catch(() => undefined)
+  return build
 }
 
 // On globalThis: Next bundles the page and the route apart, and both must share one cache.
@@ -73,7 +99,7 @@ export function getPlaceIndex(query: PlaceIndexQuery, version: number): Promise<
   const cached = cache.get(key)
   // One built from a version at least as new is as good: the data it was read from is no older than the caller's.
   if (cached && cached.version >= version) return cached.index
-  const entry: CachedIndex = { version, index: readPlaceIndex(query), bytes: BYTES_PER_INDEX }
+  const entry: CachedIndex = { version, index: buildIndex(query), bytes: BYTES_PER_INDEX }
   cache.set(key, entry)
   entry.index.then(
     // An empty index is not kept: asking again costs the one query that found no places.
