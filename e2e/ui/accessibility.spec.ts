@@ -42,6 +42,10 @@ test('the public pages have no accessibility violations', async ({ page, request
   await expect(page.locator('.leaflet-popup-content a')).toBeVisible()
   await expectNoViolations(page, testInfo, 'map-popup')
 
+  await page.goto('/embed')
+  await expect(page.locator('.map-app')).toHaveAttribute('data-ready', 'true')
+  await expectNoViolations(page, testInfo, 'embed')
+
   const [feature] = (await getCollection(request, '?posts_per_page=1')).features
   await page.goto(feature!.properties.url)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(feature!.properties.title)
