@@ -27,6 +27,10 @@ export function renditionPath(fileName = ''): string {
   return path.join(getConfig().uploadsDir, 'renditions', fileName)
 }
 
+// libwebp's effort 2 of 0–6 (default 4): about a third less CPU per upload for files a few per cent larger, measured
+// on the corpus; an upload makes six files, and the server's other requests wait for the CPU it takes.
+const WEBP_EFFORT = 2
+
 const HEIF_TYPES = new Set(['image/heic', 'image/heif'])
 
 type Decoded = { image: Sharp; longEdge: number }
@@ -85,7 +89,7 @@ export async function createRenditions(originalFile: string, mimeType: string, f
     for (const edge of edges) {
       for (const format of ['jpeg', 'webp'] as const) {
         const resized = decoded.image.clone().resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
-        const output = format === 'jpeg' ? resized.jpeg({ quality: 80, progressive: true }) : resized.webp({ quality: 80 })
+        const output = format === 'jpeg' ? resized.jpeg({ quality: 80, progressive: true }) : resized.webp({ quality: 80, effort: WEBP_EFFORT })
         const result = await output.toBuffer({ resolveWithObject: true }).catch(() => null)
         if (!result) return []
         const temp = path.join(incomingFolder(), `${randomUUID()}.rendition`)

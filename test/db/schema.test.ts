@@ -238,7 +238,7 @@ for (const kind of databaseKinds) {
         assert.equal(post.locationPublic, true)
         assert.equal(post.attachments[0]!.longitude, -2.5)
         assert.ok((await version()) > v0, 'a post write bumps the data version')
-        // A post's first photo is public (`_embed`): an attachment's own writes bump it too.
+        // A published post's first photo is public (`_embed`): its attachments' own writes bump it too; a draft's do not.
         const v1 = await version()
         await db.attachment.update({ where: { id: post.attachments[0]!.id }, data: { position: 1 } })
         assert.ok((await version()) > v1, 'an attachment write bumps the data version')
@@ -247,6 +247,13 @@ for (const kind of databaseKinds) {
           data: { attachmentId: post.attachments[0]!.id, format: 'jpeg', width: 160, height: 120, fileName: 'x.jpg' },
         })
         assert.ok((await version()) > v2, 'a rendition write bumps the data version')
+        const draft = await db.post.create({ data: { title: 'Draft', slug: 'draft', status: 'draft', publishedAt: new Date(), authorId: user.id } })
+        const v3 = await version()
+        const draftPhoto = await db.attachment.create({ data: { postId: draft.id, filePath: 'a/draft.jpg', mimeType: 'image/jpeg', size: 10 } })
+        await db.attachmentRendition.create({ data: { attachmentId: draftPhoto.id, format: 'jpeg', width: 160, height: 120, fileName: 'draft.jpg' } })
+        await db.attachment.delete({ where: { id: draftPhoto.id } })
+        assert.equal(await version(), v3, "a draft's photos change nothing the public sees")
+        await db.post.delete({ where: { id: draft.id } })
         await db.appPassword.create({ data: { uuid: 'u1', userId: user.id, name: 'cli', secretHash: 'h' } })
         await assert.rejects(db.post.create({ data: { title: 'x', slug: 'x', publishedAt: new Date(), authorId: 999 } }), 'foreign key on author')
         await assert.rejects(

@@ -12,11 +12,21 @@ CREATE TABLE "attachment_renditions" (
 CREATE UNIQUE INDEX "attachment_renditions_file_name_key" ON "attachment_renditions"("file_name");
 CREATE INDEX "attachment_renditions_attachment_id_idx" ON "attachment_renditions"("attachment_id");
 
--- A post's first photo is part of what the public routes show (`_embed`'s picture): writes to attachments and their
--- sizes bump the data version too.
-CREATE TRIGGER "attachments_bump_insert" AFTER INSERT ON "attachments" BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
-CREATE TRIGGER "attachments_bump_update" AFTER UPDATE ON "attachments" BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
-CREATE TRIGGER "attachments_bump_delete" AFTER DELETE ON "attachments" BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
-CREATE TRIGGER "attachment_renditions_bump_insert" AFTER INSERT ON "attachment_renditions" BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
-CREATE TRIGGER "attachment_renditions_bump_update" AFTER UPDATE ON "attachment_renditions" BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
-CREATE TRIGGER "attachment_renditions_bump_delete" AFTER DELETE ON "attachment_renditions" BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
+-- A published post's first photo is part of what the public routes show (`_embed`'s picture): writes to its
+-- attachments and their sizes bump the data version too. Those of other posts do not: an upload to a draft leaves
+-- every public answer's cache as it is.
+CREATE TRIGGER "attachments_bump_insert" AFTER INSERT ON "attachments"
+    WHEN EXISTS (SELECT 1 FROM "posts" WHERE "id" = NEW."post_id" AND "status" = 'publish')
+    BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
+CREATE TRIGGER "attachments_bump_update" AFTER UPDATE ON "attachments"
+    WHEN EXISTS (SELECT 1 FROM "posts" WHERE "id" IN (OLD."post_id", NEW."post_id") AND "status" = 'publish')
+    BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
+CREATE TRIGGER "attachments_bump_delete" AFTER DELETE ON "attachments"
+    WHEN EXISTS (SELECT 1 FROM "posts" WHERE "id" = OLD."post_id" AND "status" = 'publish')
+    BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
+CREATE TRIGGER "attachment_renditions_bump_insert" AFTER INSERT ON "attachment_renditions"
+    WHEN EXISTS (SELECT 1 FROM "attachments" a JOIN "posts" p ON p."id" = a."post_id" WHERE a."id" = NEW."attachment_id" AND p."status" = 'publish')
+    BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
+CREATE TRIGGER "attachment_renditions_bump_delete" AFTER DELETE ON "attachment_renditions"
+    WHEN EXISTS (SELECT 1 FROM "attachments" a JOIN "posts" p ON p."id" = a."post_id" WHERE a."id" = OLD."attachment_id" AND p."status" = 'publish')
+    BEGIN UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1; END;
