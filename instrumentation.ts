@@ -10,9 +10,6 @@ export async function register() {
   // An answer that leaves the request's body unread closes the connection, rather than keep one it will not read.
   const { installCloseAfterUnreadBody } = await import('./lib/http/unread-body')
   installCloseAfterUnreadBody()
-  // Idle connections are kept longer than the clients and proxies that reuse them keep theirs (lib/http/keep-alive.ts).
-  const { installKeepAlive } = await import('./lib/http/keep-alive')
-  installKeepAlive()
   const { migrate } = await import('./lib/migrate')
   const applied = await migrate()
   if (applied.length > 0) console.log(`Places: database migrated (${applied.join(', ')})`)

@@ -95,7 +95,14 @@ if (dataset !== 'shared') {
 }
 console.error(`e2e-server: ${databaseUrl} ready; starting next on port ${port}`)
 
-const next = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', port], { cwd: root, env, stdio: 'inherit' })
+// As `npm run serve` (package.json): idle connections kept 65 s, longer than clients and proxies keep theirs (nginx's
+// upstream connections idle up to 60 s), so that the server never closes one just as a request is sent on it.
+const KEEP_ALIVE_MS = '65000'
+const next = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', port, '--keepAliveTimeout', KEEP_ALIVE_MS], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+})
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
   process.on(signal, () => {
     if (next.exitCode === null && next.signalCode === null) next.kill(signal)

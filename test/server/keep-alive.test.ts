@@ -36,7 +36,7 @@ function send(agent: http.Agent, url: string, options: http.RequestOptions = {},
 function advertisedTimeout(answer: Answer): number {
   assert.equal(answer.headers.connection, 'keep-alive')
   const seconds = Number(/timeout=(\d+)/.exec(String(answer.headers['keep-alive']))?.[1])
-  // Longer than nginx keeps its upstream connections (lib/http/keep-alive.ts), not Node's 5 s.
+  // Longer than nginx keeps its upstream connections (`npm run serve` starts next with --keepAliveTimeout 65000).
   assert.equal(seconds, 65, `Keep-Alive: ${String(answer.headers['keep-alive'])}`)
   return seconds
 }

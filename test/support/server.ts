@@ -27,10 +27,14 @@ export type RunningServer = {
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
-  const child: ChildProcess = spawn(process.execPath, [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port)], {
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SITE_URL: url, PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '--keepAliveTimeout', '65000'],
+    {
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SITE_URL: url, PORT: String(port), ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   const output: string[] = []
   let partial = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
