@@ -53,6 +53,8 @@ function contentSecurityPolicy(nonce: string, embed: boolean): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ''}`,
+    // The world layer's outlines are made in a worker (app/_components/world.worker.ts), a script of the site's own.
+    "worker-src 'self'",
     // React and Leaflet set element styles; inline style attributes cannot run code.
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob: ${tileSource()}`.trim(),

@@ -1,6 +1,6 @@
 'use client'
 import { latLngBounds, type FitBoundsOptions, type LatLngBounds, type LatLngTuple, type Map as LeafletMap } from 'leaflet'
-import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react'
+import { startTransition, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react'
 import { MAX_MERCATOR_LATITUDE } from '@/lib/geo/web-mercator'
 import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
 import type { MapState } from '@/lib/places/schemas'
@@ -144,9 +144,13 @@ export function usePlacesMapData({ map, postType, initialCategoryId, initialSear
               )
             : null,
         ])
-        setMarkers({ centre: map.getCenter().lng, zoom, features: clusters.features })
-        if (page) setList({ places: page.features.map(toListedPlace), total: page.total, bbox: inView, page: 1 })
-        setStatus('ready')
+        // A transition: React renders the markers and the list in slices that leave the page's thread free between
+        // them (a phone's thread would otherwise be held for a tenth of a second or more).
+        startTransition(() => {
+          setMarkers({ centre: map.getCenter().lng, zoom, features: clusters.features })
+          if (page) setList({ places: page.features.map(toListedPlace), total: page.total, bbox: inView, page: 1 })
+          setStatus('ready')
+        })
         // A new category or search: show all its places (the move loads them).
         if (fitToExtent && clusters.extent) map.fitBounds(toBounds(clusters.extent), FIT)
       } catch (error) {

@@ -1,21 +1,91 @@
 'use client'
-import { canvas, geoJSON, type GeoJSONOptions, type PathOptions } from 'leaflet'
+import { GridLayer, type Coords, type DoneCallback } from 'leaflet'
 import { useEffect } from 'react'
 import { useMap } from 'react-leaflet'
+import type { Ring } from './world.worker'
 
-// The map's own basemap: Natural Earth's countries at 1:110m (world-atlas, public domain) drawn on a canvas in a pane
-// under the tiles, with the sea as the map's background colour (globals.css, .places-map). With MAP_TILE_URL=none it
-// is the whole basemap and no third party is asked for anything; with tiles it shows until they load, and stays where
-// they fail. The data is its own chunk, loaded by import() after the map's code: the browser caches it apart.
+// The map's own basemap: Natural Earth's countries at 1:110m (world-atlas, public domain) drawn in a pane under the
+// tiles, with the sea as the map's background colour (globals.css, .places-map). With MAP_TILE_URL=none it is the
+// whole basemap and no third party is asked for anything; with tiles it shows until they load, and stays where they
+// fail.
+//
+// Drawn as canvas tiles from outlines a worker decodes and projects once, not as Leaflet polygons: 177 polygons cost
+// a phone's main thread a third of a second to build, where a view's tiles take a few milliseconds (BENCHMARKS.md,
+// "Pages").
 
 const PANE = 'world'
 const NATURAL_EARTH = '<a href="https://www.naturalearthdata.com/">Natural Earth</a>'
-const STYLE = { color: '#9aa58f', weight: 0.8, fillColor: '#eef0e6', fillOpacity: 1, interactive: false } as const
+const LAND = '#eef0e6'
+const BORDER = '#9aa58f'
 
-async function loadWorld() {
-  const [{ default: topology }, { feature }] = await Promise.all([import('world-atlas/countries-110m.json'), import('topojson-client')])
-  const countries = topology.objects.countries
-  return feature(topology as unknown as Parameters<typeof feature>[0], countries as unknown as Parameters<typeof feature>[1])
+/** The outlines, from a worker (world.worker.ts) that is its own file: the browser caches it apart. */
+function loadWorld(): Promise<Ring[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./world.worker.ts', import.meta.url), { type: 'module' })
+    worker.onmessage = (event: MessageEvent<Ring[]>) => {
+      resolve(event.data)
+      worker.terminate()
+    }
+    worker.onerror = (event) => {
+      reject(new Error(`the world layer could not be made: ${event.message}`))
+      worker.terminate()
+    }
+  })
+}
+
+/**
+ * Each tile draws the rings that cross it, holes by the even-odd rule (a country's enclaves are its holes), a point
+ * only where it is a pixel or more from the last drawn. Tiles are drawn one task each, so that a view's dozen never
+ * hold the page's thread at once.
+ */
+class WorldTiles extends GridLayer {
+  constructor(private readonly rings: Ring[]) {
+    super({ pane: PANE, attribution: NATURAL_EARTH })
+  }
+
+  override createTile(coords: Coords, done: DoneCallback): HTMLElement {
+    const tile = document.createElement('canvas')
+    setTimeout(() => {
+      this.draw(tile, coords)
+      done(undefined, tile)
+    })
+    return tile
+  }
+
+  private draw(tile: HTMLCanvasElement, coords: Coords): void {
+    const size = this.getTileSize()
+    const ratio = window.devicePixelRatio || 1
+    tile.width = size.x * ratio
+    tile.height = size.y * ratio
+    const context = tile.getContext('2d')
+    if (!context) return
+    const tiles = 2 ** coords.z // per side of the unit square; Leaflet hands over coordinates wrapped into it
+    const [left, top, span] = [coords.x / tiles, coords.y / tiles, 1 / tiles]
+    const margin = span / size.x // a pixel, for the border's width
+    const scale = tiles * size.x * ratio
+    context.beginPath()
+    // A ring past the square's edge (world.worker.ts) shows on this tile once moved a world's width.
+    for (const shift of [-1, 0, 1]) {
+      const [west, east] = [left + shift, left + span + shift]
+      for (const { points, minX, minY, maxX, maxY } of this.rings) {
+        if (maxX < west - margin || minX > east + margin || maxY < top - margin || minY > top + span + margin) continue
+        let [x, y] = [(points[0]! - west) * scale, (points[1]! - top) * scale]
+        context.moveTo(x, y)
+        for (let i = 2; i < points.length; i += 2) {
+          const [nextX, nextY] = [(points[i]! - west) * scale, (points[i + 1]! - top) * scale]
+          if (Math.abs(nextX - x) < ratio && Math.abs(nextY - y) < ratio) continue
+          ;[x, y] = [nextX, nextY]
+          context.lineTo(x, y)
+        }
+        context.closePath()
+      }
+    }
+    context.fillStyle = LAND
+    context.fill('evenodd')
+    context.strokeStyle = BORDER
+    context.lineWidth = 0.8 * ratio
+    context.stroke()
+  }
 }
 
 export function WorldLayer() {
@@ -23,13 +93,11 @@ export function WorldLayer() {
   useEffect(() => {
     let cancelled = false
     if (!map.getPane(PANE)) map.createPane(PANE).style.zIndex = '150' // under the tiles (200)
-    let layer: ReturnType<typeof geoJSON> | undefined
+    let layer: WorldTiles | undefined
     loadWorld()
-      .then((world) => {
+      .then((rings) => {
         if (cancelled) return
-        // GeoJSON passes its options on to each polygon: the renderer too, though its type does not say so.
-        const options: GeoJSONOptions & PathOptions = { pane: PANE, renderer: canvas({ pane: PANE }), style: STYLE, attribution: NATURAL_EARTH }
-        layer = geoJSON(world, options).addTo(map)
+        layer = new WorldTiles(rings).addTo(map)
         map.getContainer().dataset.world = 'ready'
       })
       .catch((error: unknown) => console.error(error))

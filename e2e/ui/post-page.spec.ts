@@ -55,7 +55,8 @@ test('a post page: map with its place and five nearby places, photos, categories
   await page.goto(`/post/${slug}`)
   await expect(page.getByRole('heading', { level: 1, name: 'Sainte-Chapelle' })).toBeVisible()
   await expect(page.locator('address')).toHaveText('10 Boulevard du Palais, 75001 Paris')
-  // The map: the place, and one marker per nearby place listed under it.
+  // The map, made when it comes near the screen: the place, and one marker per nearby place listed under it.
+  await page.locator('.post-map-frame').scrollIntoViewIfNeeded()
   await expect(page.locator('.post-map path.post-map-place')).toHaveCount(1)
   const nearby = page.locator('.post-nearby li a')
   await expect(nearby).toHaveCount(5)
@@ -88,6 +89,7 @@ test('a post page: map with its place and five nearby places, photos, categories
 
   await page.setViewportSize({ width: 390, height: 844 })
   await page.reload()
+  await page.locator('.post-map-frame').scrollIntoViewIfNeeded()
   await expect(page.locator('.post-map path.post-map-place')).toHaveCount(1)
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
   expect(overflow, 'nothing wider than the phone').toBe(0)
