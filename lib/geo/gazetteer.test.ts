@@ -122,6 +122,16 @@ test('finding places by name ignores case and accents, and puts the most populou
     populations,
     [...populations].sort((a, b) => b - a),
   )
+  // A one-letter prefix (thousands of names, read by population) and a rarer one (read as a range) agree in kind.
+  for (const query of ['s', 'sh', 'shan', 'shanghai']) {
+    const found = gazetteer.findPlaces(query, 5)
+    assert.equal(found[0]?.place, 'Shanghai', query)
+    assert.ok(found.every((place) => searchKey(place.place).startsWith(query)))
+    assert.deepEqual(
+      found.map((place) => place.population),
+      found.map((place) => place.population).sort((a, b) => b - a),
+    )
+  }
   assert.deepEqual(gazetteer.findPlaces('', 5), [])
   assert.deepEqual(gazetteer.findPlaces('qqqqxz', 5), [])
 })

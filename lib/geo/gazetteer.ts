@@ -50,6 +50,8 @@ function reachKm(population: number): number {
 
 const roundKm = (km: number) => Math.round(km * 100) / 100
 const MAX_RESULTS = 50
+/** More names than this start with a query: read the places by population instead (findPlaces). */
+const BROAD_RANGE = 2000
 
 /** `São Paulo` → `sao paulo`: the key that names are searched by, without case, accents or punctuation. */
 export function searchKey(text: string): string {
@@ -128,6 +130,17 @@ async function loadGazetteer(): Promise<Gazetteer> {
   const keys = names.map(searchKey)
   byKey.sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : populations[b]! - populations[a]!))
   const sortedKeys = byKey.map((i) => keys[i]!)
+  const firstAtLeast = (key: string) => {
+    let low = 0
+    let high = sortedKeys.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (sortedKeys[middle]! < key) low = middle + 1
+      else high = middle
+    }
+    return low
+  }
+  const byPopulation = Array.from({ length: size }, (_, i) => i).sort((a, b) => populations[b]! - populations[a]!)
 
   const placeAt = (i: number): Place => {
     const region = regions[i]
@@ -175,16 +188,21 @@ async function loadGazetteer(): Promise<Gazetteer> {
       const key = searchKey(query)
       const wanted = Math.min(Math.max(1, Math.floor(limit)), MAX_RESULTS)
       if (key === '') return []
-      let low = 0
-      let high = sortedKeys.length
-      while (low < high) {
-        const middle = (low + high) >>> 1
-        if (sortedKeys[middle]! < key) low = middle + 1
-        else high = middle
+      // The names that start with the key are the range [start, end) of the sorted keys.
+      const start = firstAtLeast(key)
+      const end = firstAtLeast(`${key}\uffff`)
+      // A short prefix ("s") matches thousands of names: then the most populous places are read first until enough
+      // match, rather than the whole range. Otherwise the range, keeping its most populous `wanted` in order.
+      if (end - start > BROAD_RANGE) {
+        const best: number[] = []
+        for (const i of byPopulation) {
+          if (keys[i]!.startsWith(key)) best.push(i)
+          if (best.length === wanted) break
+        }
+        return best.map(placeAt)
       }
-      // The most populous `wanted` of the range, kept in order as the range is read.
       const best: number[] = []
-      for (let at = low; at < sortedKeys.length && sortedKeys[at]!.startsWith(key); at++) {
+      for (let at = start; at < end; at++) {
         const i = byKey[at]!
         if (best.length === wanted && populations[i]! <= populations[best[wanted - 1]!]!) continue
         let position = best.length
