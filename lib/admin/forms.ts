@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { roundCoordinate } from '../geo/precision'
 import { invalidParams } from '../http/errors'
 import { isoDateSchema, latitudeSchema, longitudeSchema, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from '../places/schemas'
 
@@ -26,7 +27,7 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.
 
 export const idSchema = z.number().int().positive().max(2_147_483_647)
 
-/** A coordinate typed into a text field: empty for none, else a number within `range`. */
+/** A coordinate typed into a text field: empty for none, else a number within `range`, kept to 7 decimals. */
 function coordinateField(range: z.ZodNumber, bounds: string) {
   return z
     .string()
@@ -42,7 +43,7 @@ function coordinateField(range: z.ZodNumber, bounds: string) {
         ctx.addIssue({ code: 'custom', message: `must be between ${bounds}` })
         return z.NEVER
       }
-      return value
+      return roundCoordinate(value)
     })
 }
 

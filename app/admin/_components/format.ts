@@ -3,7 +3,5 @@ export function formatUtcMinute(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ')
 }
 
-/** A coordinate to five decimals (about a metre), for messages. */
-export function formatCoordinate(value: number): string {
-  return String(Math.round(value * 1e5) / 1e5)
-}
+/** A coordinate at the admin's one precision (lib/geo/precision.ts), for messages. */
+export { formatCoordinate } from '@/lib/geo/precision'

@@ -6,6 +6,7 @@ import { runAction, type ActionResult } from '@/lib/admin/action-result'
 import { attachmentTitleSchema, idSchema, newPostSchema, parseOrThrow, postFormSchema } from '@/lib/admin/forms'
 import { createDraft, deletePost, updatePost, type PostEditorContext } from '@/lib/admin/posts'
 import { getSessionActorOrThrow } from '@/lib/admin/session'
+import { roundCoordinate } from '@/lib/geo/precision'
 import { ApiError } from '@/lib/http/errors'
 import { getAttachmentGps, type AttachmentGps } from '@/lib/media/attachment-gps'
 import { deleteAttachment, renameAttachment, reorderAttachments } from '@/lib/media/attachments'
@@ -65,7 +66,9 @@ export type MediaLocation = { found: AttachmentGps } | { found: null; imagesChec
 export async function importLocationFromMediaAction(postId: number): Promise<ActionResult<MediaLocation>> {
   return runAction('importLocationFromMedia', async (): Promise<MediaLocation> => {
     try {
-      return { found: await getAttachmentGps(await getSessionActorOrThrow(), parseOrThrow(idSchema, postId)) }
+      const found = await getAttachmentGps(await getSessionActorOrThrow(), parseOrThrow(idSchema, postId))
+      // At the admin's one precision (lib/geo/precision.ts), as the fields and the map show it.
+      return { found: { ...found, latitude: roundCoordinate(found.latitude), longitude: roundCoordinate(found.longitude) } }
     } catch (error) {
       // No photo with GPS is an answer, not a failure: the editor says how many it looked at.
       if (error instanceof ApiError && error.code === 'rest_no_exif_gps') return { found: null, imagesChecked: Number(error.data.images_checked) }

