@@ -129,6 +129,41 @@ describe('places media import', () => {
   })
 })
 
+describe('places media import: damaged images', () => {
+  let site: ReturnType<typeof setup>
+  before(() => {
+    site = setup()
+  })
+
+  test('a JPEG cut before its end is refused with the reason, and the whole import attaches nothing', () => {
+    const whole = readFileSync(photo('exr_noexif.jpg'))
+    const before = { rows: site.rows(), originals: site.files('originals'), public: site.files('public'), renditions: site.files('renditions') }
+    for (const [name, keep] of [
+      ['broken.jpg', Math.floor(whole.length / 2)],
+      ['no-end.jpg', whole.length - 2],
+    ] as const) {
+      const damaged = path.join(site.dir, name)
+      writeFileSync(damaged, whole.subarray(0, keep))
+      // A good photo first: all or nothing, so it goes too.
+      const refused = site.places('media', 'import', '--post', site.postId, photo('gox_gps.jpg'), damaged)
+      assert.equal(refused.status, 1, name)
+      assert.match(
+        refused.stderr,
+        new RegExp(
+          `${name.replace('.', '\\.')}: This file is damaged or incomplete: it could not be read as an image \\(premature end of JPEG image\\)\\. Nothing was attached\\.`,
+        ),
+      )
+      assert.deepEqual(
+        { rows: site.rows(), originals: site.files('originals'), public: site.files('public'), renditions: site.files('renditions') },
+        before,
+        `${name}: no row, no file`,
+      )
+      assert.deepEqual(site.files('incoming'), [])
+    }
+    assert.equal(site.places('media', 'import', '--post', site.postId, photo('exr_noexif.jpg')).status, 0, 'the same photo whole is accepted')
+  })
+})
+
 describe('upload settings', () => {
   let kept: ReturnType<typeof setup>
   let small: ReturnType<typeof setup>
