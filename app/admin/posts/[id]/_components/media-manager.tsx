@@ -268,8 +268,10 @@ export function MediaManager({ postId, initial, canUpload }: { postId: number; i
                   onSubmit={(event) => {
                     event.preventDefault()
                     const title = new FormData(event.currentTarget).get('title')
-                    // Back to what was used: the button, or the field where Enter was pressed.
-                    rename(item, typeof title === 'string' ? title : '', event.nativeEvent.submitter ? 'rename' : 'title')
+                    // Back to what was used: the field where Enter was pressed, or the button. (Enter in a field
+                    // submits through the form's button too, so only the focus tells them apart.)
+                    const inField = document.activeElement instanceof HTMLInputElement && event.currentTarget.contains(document.activeElement)
+                    rename(item, typeof title === 'string' ? title : '', inField ? 'title' : 'rename')
                   }}
                 >
                   <label htmlFor={focusTargetId({ id: item.id, control: 'title' })} className="visually-hidden">
