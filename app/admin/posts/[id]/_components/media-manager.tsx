@@ -215,7 +215,8 @@ export function MediaManager({ postId, initial, canUpload }: { postId: number; i
           {uploads.map((upload) => (
             <li key={upload.key} className={upload.state}>
               <span className="upload-name">{upload.name}</span>
-              <progress max={upload.total || 1} value={upload.loaded} aria-label={`Upload of ${upload.name}`} />
+              {/* A refused file's bar would look half done beside its reason: the reason takes the row. */}
+              {upload.state !== 'failed' && <progress max={upload.total || 1} value={upload.loaded} aria-label={`Upload of ${upload.name}`} />}
               <span className="upload-state">
                 {upload.state === 'waiting' && 'Waiting'}
                 {upload.state === 'uploading' && `${Math.floor((100 * upload.loaded) / (upload.total || 1))}%`}
