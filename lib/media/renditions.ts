@@ -58,6 +58,26 @@ function reasonOf(error: unknown): string | null {
 }
 
 /**
+ * The first top-level box of an ISO base media file (HEIC, HEIF) that claims more bytes than the file has: a file cut
+ * off. libheif decodes such a file without complaint (the missing part of the picture comes out grey), so its
+ * container is checked first.
+ */
+function cutOffBox(bytes: Buffer): string | null {
+  let offset = 0
+  while (offset + 8 <= bytes.length) {
+    let size = bytes.readUInt32BE(offset)
+    const type = bytes.toString('latin1', offset + 4, offset + 8)
+    if (size === 1) {
+      if (offset + 16 > bytes.length) return type
+      size = Number(bytes.readBigUInt64BE(offset + 8))
+    } else if (size === 0) return null // the last box, to the end of the file
+    if (size < 8 || offset + size > bytes.length) return type
+    offset += size
+  }
+  return offset === bytes.length ? null : 'the last box'
+}
+
+/**
  * The image, decoded and upright, ready to resize; throws UndecodableImage when it cannot be decoded (a file
  * Places accepts by its type may still be broken). Files it needs for a while go into `temporary`.
  */
@@ -68,6 +88,8 @@ async function decode(bytes: Buffer, mimeType: string, temporary: string[]): Pro
   if (HEIF_TYPES.has(mimeType)) {
     // libvips here has no HEVC decoder; libheif in WebAssembly decodes iPhone photos, already turned by the file's
     // own rotation. The colour profile, read from the container, is attached to the pixels as they are.
+    const cut = cutOffBox(bytes)
+    if (cut !== null) throw new UndecodableImage(`the file ends inside its “${cut}” part`)
     const { width, height, data } = await decodeHeic({ buffer: bytes }).catch((error: unknown) => {
       throw new UndecodableImage(reasonOf(error))
     })
