@@ -13,6 +13,7 @@ import {
   publicPath,
   truth,
   truthOf,
+  upload,
   uploadOrThrow,
   type TruthRow,
   type UploadedAttachment,
@@ -192,16 +193,13 @@ test.describe('the first image with GPS', () => {
     await expectGps(request, postId, withGps, truthOf(PHOTOS.samsungNote))
   })
 
-  test('a corrupt image (a real JPEG cut after 2 KB) is stored without GPS, never crashes, and is skipped', async ({ request }) => {
+  test('a corrupt image (a real JPEG cut after 2 KB) is refused (it does not decode), never crashes, and counts for nothing', async ({ request }) => {
     const postId = orderingPosts.get('corrupt')!
     const cut = corpusFile(PHOTOS.iphone4).subarray(0, 2048)
     expect(readGps(corpusFile(PHOTOS.iphone4)), 'the whole file has GPS').not.toBeNull()
-    const corrupt = await uploadOrThrow(request, postId, cut, 'cut.jpg', { authorization, title: 'cut after 2 KB' })
-    expect(corrupt.mimeType, 'still a JPEG by its header').toBe('image/jpeg')
-    expect(corrupt.size).toBe(2048)
-    expect(corrupt.latitude).toBeNull()
-    expect(corrupt.longitude).toBeNull()
-    await expectNoGps(request, postId, 1)
+    const corrupt = await upload(request, postId, cut, 'cut.jpg', { authorization, title: 'cut after 2 KB' })
+    await expectWordPressError(corrupt, 422, 'rest_upload_unknown_error', { cors: false })
+    await expectNoGps(request, postId, 0)
     const good = await uploadPhoto(request, postId, PHOTOS.nikon, 'whole')
     await expectGps(request, postId, good, truthOf(PHOTOS.nikon))
   })

@@ -22,8 +22,8 @@ import {
 import { createAppPassword, createUser, importPosts, runId, type Role, type ServerEnv } from '../support/places-cli'
 import { expect, test } from '../support/test'
 
-// POST /places/v1/media (raw file body, name in Content-Disposition, ?post=ID[&title=T]; needs edit_post on the
-// post) and GET /uploads/… (the copy visitors load: without location metadata; a post that is not published shows
+// POST /places/v1/media (raw file body, name in Content-Disposition, ?post=ID[&title=T]; needs upload_files and
+// edit_post on the post; the file must decode as an image) and GET /uploads/… (the copy visitors load: without location metadata; a post that is not published shows
 // its images only to those who may edit it).
 
 // Uploads run ExifTool on the server: give them room on a busy machine.
@@ -32,7 +32,17 @@ test.describe.configure({ timeout: 90_000 })
 type Who = 'author' | 'editor' | 'contributor' | 'subscriber'
 const PEOPLE: Record<Who, Role> = { author: 'author', editor: 'editor', contributor: 'contributor', subscriber: 'subscriber' }
 type Person = { email: string; password: string; appPassword: string }
-const POSTS = ['published', 'draft', 'invalid type', 'traversal', 'contributor draft', 'contributor published', 'unpublished later', 'sizes'] as const
+const POSTS = [
+  'published',
+  'draft',
+  'invalid type',
+  'traversal',
+  'contributor draft',
+  'contributor published',
+  'unpublished later',
+  'sizes',
+  'damaged',
+] as const
 
 let server: ServerEnv
 let baseURL: string
@@ -69,12 +79,13 @@ test.beforeAll(async ({ playwright, databaseUrl, uploadsDir }, testInfo) => {
       feature('contributor published', people.contributor.email, 'publish'),
       feature('unpublished later', people.author.email, 'publish'),
       feature('sizes', people.author.email, 'publish'),
+      feature('damaged', people.author.email, 'draft'),
     ],
     people.author.email,
   )
   posts = Object.fromEntries(POSTS.map((name, i) => [name, ids[i]!])) as typeof posts
   anonymous = await playwright.request.newContext({ baseURL })
-  for (const who of ['author', 'editor', 'subscriber'] as const) {
+  for (const who of ['author', 'editor', 'contributor', 'subscriber'] as const) {
     sessions[who] = await signInOrThrow(playwright.request, baseURL, people[who].email, people[who].password)
   }
 })
@@ -88,8 +99,8 @@ const marker = (what: string) => `places-e2e-${what}-${runId()}${runId()}`
 /** A real JPEG with a unique marker after its end: still the same image, and findable on disk. */
 const markedJpeg = (mark: string) => Buffer.concat([corpusFile(PHOTOS.nikon), Buffer.from(mark)])
 
-async function imagesLookedAt(postId: number): Promise<string> {
-  const response = await anonymous.get(`/places/v1/attachment-exif-gps/${postId}`, { headers: { Authorization: appPassword('author') } })
+async function imagesLookedAt(postId: number, who: Who = 'author'): Promise<string> {
+  const response = await anonymous.get(`/places/v1/attachment-exif-gps/${postId}`, { headers: { Authorization: appPassword(who) } })
   const body = await expectWordPressError(response, 404, 'rest_no_exif_gps', { cors: false })
   return /\b(\d+) images?\b/.exec(body.message)?.[1] ?? `no count in "${body.message}"`
 }
@@ -113,6 +124,44 @@ test.describe('uploads: what is accepted', () => {
     }
     expect(await filesContaining(uploadsDir, mark), 'no file under originals/, public/ or incoming/').toEqual([])
     expect(await imagesLookedAt(postId), 'no attachment was added').toBe('1')
+  })
+
+  // A real JPEG (without GPS, so the GPS route counts it) with a unique marker in a comment just after its start,
+  // then cut: the marker finds any copy on disk.
+  const markedCut = (mark: string, keep: (length: number) => number) => {
+    const photo = corpusFile(PHOTOS.noExif)
+    const comment = Buffer.from(mark)
+    const segment = Buffer.concat([Buffer.from([0xff, 0xfe, (comment.length + 2) >> 8, (comment.length + 2) & 0xff]), comment])
+    const whole = Buffer.concat([photo.subarray(0, 2), segment, photo.subarray(2)])
+    return whole.subarray(0, keep(whole.length))
+  }
+
+  test('a damaged JPEG (cut anywhere, even just its end marker) is 422 rest_upload_unknown_error with the reason; nothing stored', async ({ uploadsDir }) => {
+    const postId = posts.damaged
+    const mark = marker('damaged')
+    for (const [what, keep] of [
+      ['cut at half', (n: number) => Math.floor(n / 2)],
+      ['cut 1 KB before its end', (n: number) => n - 1024],
+      ['without its end marker (FFD9)', (n: number) => n - 2],
+    ] as const) {
+      const response = await upload(anonymous, postId, markedCut(mark, keep), 'broken.jpg', { authorization: appPassword('author') })
+      const error = await expectWordPressError(response, 422, 'rest_upload_unknown_error', { cors: false })
+      // With libjpeg's words ("premature end of JPEG image") when libvips kept them: it has one error buffer for the
+      // process, and the other worker's uploads run at the same time.
+      expect(error.message, what).toMatch(/^This file is damaged or incomplete: it could not be read as an image( \(.+\))?\.$/)
+      expectPrivateNoStore(response, what)
+    }
+    expect(await filesContaining(uploadsDir, mark), 'no file under originals/, public/ or incoming/').toEqual([])
+    expect(await imagesLookedAt(postId), 'no attachment').toBe('0')
+    // The same photo whole is accepted: the refusal is about the damage, not the photo.
+    await uploadOrThrow(
+      anonymous,
+      postId,
+      markedCut(mark, (n) => n),
+      'whole.jpg',
+      { authorization: appPassword('author') },
+    )
+    expect(await imagesLookedAt(postId)).toBe('1')
   })
 
   test('an empty body is refused with a 4xx and adds nothing', async () => {
@@ -218,31 +267,43 @@ test.describe('uploads: who may upload', () => {
     expect(await filesContaining(uploadsDir, mark)).toEqual([])
   })
 
-  test('a subscriber: 403 rest_forbidden, with an application password or a session; nothing stored', async ({ uploadsDir }) => {
-    const mark = marker('subscriber')
-    const byPassword = await upload(anonymous, posts.draft, markedJpeg(mark), 'x.jpg', { authorization: appPassword('subscriber') })
-    await expectWordPressError(byPassword, 403, 'rest_forbidden', { cors: false })
-    const bySession = await upload(sessions.subscriber!, posts.draft, markedJpeg(mark), 'x.jpg', { origin: baseURL })
-    await expectWordPressError(bySession, 403, 'rest_forbidden', { cors: false })
-    expect(await filesContaining(uploadsDir, mark)).toEqual([])
-  })
+  // upload_files, as WordPress's roles: authors and up. Contributors write posts but send no files, not even to
+  // their own drafts; the code and message are WordPress's (which answers 400; Places a 403, as for every refusal).
+  for (const who of ['contributor', 'subscriber'] as const) {
+    test(`a ${who}: 403 rest_cannot_create (no upload_files), even to its own draft, by application password or session; nothing stored`, async ({
+      uploadsDir,
+    }) => {
+      const mark = marker(who)
+      const before = await imagesLookedAt(posts['contributor draft'], 'editor')
+      for (const postId of [posts['contributor draft'], posts.draft]) {
+        const byPassword = await upload(anonymous, postId, markedJpeg(mark), 'x.jpg', { authorization: appPassword(who) })
+        const refusal = await expectWordPressError(byPassword, 403, 'rest_cannot_create', { cors: false })
+        expect(refusal.message).toBe('Sorry, you are not allowed to upload media on this site.')
+        const bySession = await upload(sessions[who]!, postId, markedJpeg(mark), 'x.jpg', { origin: baseURL })
+        await expectWordPressError(bySession, 403, 'rest_cannot_create', { cors: false })
+      }
+      expect(await filesContaining(uploadsDir, mark), 'no file under originals/, public/ or incoming/').toEqual([])
+      expect(await imagesLookedAt(posts['contributor draft'], 'editor'), 'no attachment was added').toBe(before)
+    })
+  }
 
-  test("edit_post decides, as for the GPS route: own drafts yes, others' no; a missing post is 403, not 404", async () => {
+  test("then edit_post decides, as for the GPS route: own posts yes, others' no; a missing post is 403, not 404", async () => {
     const image = corpusFile(PHOTOS.nikon)
-    const cases: [string, Who, number | string, number][] = [
-      ['a contributor, its own draft', 'contributor', posts['contributor draft'], 201],
-      ['a contributor, its own published post', 'contributor', posts['contributor published'], 403],
-      ["a contributor, another's draft", 'contributor', posts.draft, 403],
-      ["an author, another's draft", 'author', posts['contributor draft'], 403],
+    const cases: [string, Who, number | string, number, string?][] = [
+      ['a contributor, its own draft', 'contributor', posts['contributor draft'], 403, 'rest_cannot_create'],
+      ['a contributor, its own published post', 'contributor', posts['contributor published'], 403, 'rest_cannot_create'],
+      ["a contributor, another's draft", 'contributor', posts.draft, 403, 'rest_cannot_create'],
+      ["an author, another's draft", 'author', posts['contributor draft'], 403, 'rest_forbidden'],
+      ['an author, its own draft', 'author', posts.draft, 201],
       ['an author, its own published post', 'author', posts.published, 201],
       ["an editor, another's published post", 'editor', posts.published, 201],
-      ['an editor, a post that does not exist', 'editor', 2147483647, 403],
-      ['a subscriber, a post that does not exist', 'subscriber', 2147483647, 403],
+      ['an editor, a post that does not exist', 'editor', 2147483647, 403, 'rest_forbidden'],
+      ['a subscriber, a post that does not exist', 'subscriber', 2147483647, 403, 'rest_cannot_create'],
     ]
-    for (const [what, who, postId, status] of cases) {
+    for (const [what, who, postId, status, code] of cases) {
       const response = await upload(anonymous, postId, image, 'x.jpg', { authorization: appPassword(who) })
       if (status === 201) expect(response.status(), `${what}: ${await response.text()}`).toBe(201)
-      else await expectWordPressError(response, status, 'rest_forbidden', { cors: false })
+      else expect((await expectWordPressError(response, status, code!, { cors: false })).code, what).toBe(code)
     }
   })
 

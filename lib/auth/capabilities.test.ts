@@ -6,6 +6,7 @@ import {
   canEditPost,
   canManageCategories,
   canManageUsers,
+  canUploadFiles,
   canSetPostStatus,
   editablePostStatuses,
   hasCapability,
@@ -35,6 +36,7 @@ const PRIMITIVE: Record<Capability, string> = {
   delete_private_posts: '✓          ✓       ·         ·            ·',
   publish_posts: '✓          ✓       ✓         ·            ·',
   manage_categories: '✓          ✓       ·         ·            ·',
+  upload_files: '✓          ✓       ✓         ·            ·',
   list_users: '✓          ·       ·         ·            ·',
   create_users: '✓          ·       ·         ·            ·',
   promote_users: '✓          ·       ·         ·            ·',
@@ -76,6 +78,7 @@ test('every role × every capability Places has, as WordPress gives them', () =>
       assert.equal(hasCapability(actor, capability), has(role, capability), `${role} ${capability}`)
     assert.equal(canCreatePosts(actor), has(role, 'edit_posts'), `${role} creates posts`)
     assert.equal(canManageCategories(actor), has(role, 'manage_categories'), `${role} manages categories`)
+    assert.equal(canUploadFiles(actor), has(role, 'upload_files'), `${role} uploads files`)
     assert.equal(canManageUsers(actor), has(role, 'list_users'), `${role} manages users`)
     for (const status of STATUSES)
       assert.equal(
@@ -88,6 +91,7 @@ test('every role × every capability Places has, as WordPress gives them', () =>
     for (const capability of Object.keys(PRIMITIVE) as Capability[])
       assert.equal(hasCapability(actor, capability), false, `${actor?.role ?? 'anonymous'} ${capability}`)
     assert.equal(canManageCategories(actor), false)
+    assert.equal(canUploadFiles(actor), false)
   }
 })
 

@@ -20,6 +20,7 @@ export type Capability =
   | 'delete_private_posts'
   | 'publish_posts'
   | 'manage_categories'
+  | 'upload_files'
   | 'list_users'
   | 'create_users'
   | 'promote_users'
@@ -37,6 +38,7 @@ const ROLE_CAPABILITIES: Record<Role, ReadonlySet<Capability>> = {
     'delete_private_posts',
     'publish_posts',
     'manage_categories',
+    'upload_files',
     'list_users',
     'create_users',
     'promote_users',
@@ -52,8 +54,9 @@ const ROLE_CAPABILITIES: Record<Role, ReadonlySet<Capability>> = {
     'delete_private_posts',
     'publish_posts',
     'manage_categories',
+    'upload_files',
   ]),
-  author: new Set(['edit_posts', 'edit_published_posts', 'delete_posts', 'delete_published_posts', 'publish_posts']),
+  author: new Set(['edit_posts', 'edit_published_posts', 'delete_posts', 'delete_published_posts', 'publish_posts', 'upload_files']),
   contributor: new Set(['edit_posts', 'delete_posts']),
   subscriber: new Set(),
 }
@@ -114,6 +117,14 @@ export const STATUSES_NEEDING_PUBLISH = ['publish', 'future', 'private'] as cons
 /** Whether `actor` may give a post this status. */
 export function canSetPostStatus(actor: Actor | null, status: string): boolean {
   return (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(status) ? hasCapability(actor, 'publish_posts') : hasCapability(actor, 'edit_posts')
+}
+
+/**
+ * Whether `actor` may upload images at all (`upload_files`: authors and up, as WordPress; contributors write posts
+ * but send no files). Attaching one to a post needs edit_post on that post too.
+ */
+export function canUploadFiles(actor: Actor | null): boolean {
+  return hasCapability(actor, 'upload_files')
 }
 
 /** Whether `actor` may add categories (administrators and editors, as WordPress's manage_categories). */

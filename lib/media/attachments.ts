@@ -2,7 +2,7 @@ import 'server-only'
 import { createReadStream } from 'node:fs'
 import { rm, stat } from 'node:fs/promises'
 import { Readable } from 'node:stream'
-import { canEditPost, type Actor } from '../auth/capabilities'
+import { canEditPost, canUploadFiles, type Actor } from '../auth/capabilities'
 import { getDb, transaction } from '../db'
 import { ApiError, forbidden, invalidParams, notSignedIn } from '../http/errors'
 import { RENDITION_NAME, removeRenditionFiles, renditionPath } from './renditions'
@@ -15,8 +15,14 @@ async function assertMayEditPost(actor: Actor | null, postId: number): Promise<v
   if (!canEditPost(actor, post)) throw forbidden()
 }
 
-/** Adds an image to a post, for someone who may edit it. */
+/**
+ * Adds an image to a post, for someone who may upload files (`upload_files`) and edit the post, checked in that
+ * order as WordPress's media endpoint does: a contributor is refused whatever the post.
+ */
 export async function uploadAttachment(actor: Actor | null, upload: NewUpload): Promise<AttachmentDto> {
+  if (!actor) throw notSignedIn()
+  // WordPress answers this with status 400; a refusal of a right is a 403 everywhere else in Places (docs/api.md).
+  if (!canUploadFiles(actor)) throw new ApiError('rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.', 403)
   await assertMayEditPost(actor, upload.postId)
   return storeAttachment(upload)
 }

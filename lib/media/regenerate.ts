@@ -1,7 +1,7 @@
 import 'server-only'
-import { access } from 'node:fs/promises'
+import { access, readFile } from 'node:fs/promises'
 import { getDb, transaction } from '../db'
-import { createRenditions, removeRenditionFiles } from './renditions'
+import { createRenditions, removeRenditionFiles, UndecodableImage } from './renditions'
 import { uploadsPath } from './storage'
 
 // `places media regenerate` (docs/cli.md), as `wp media regenerate`: makes every attachment's sizes anew from its
@@ -37,7 +37,11 @@ export async function regenerateRenditions(onProgress?: (done: number, total: nu
     ) {
       summary.missing++
     } else {
-      const made = await createRenditions(original, attachment.mimeType, attachment.filePath)
+      // Stored before uploads were decoded first (or damaged since): no sizes, counted as undecodable.
+      const made = await createRenditions(await readFile(original), attachment.mimeType, attachment.filePath).catch((error: unknown) => {
+        if (error instanceof UndecodableImage) return []
+        throw error
+      })
       // The same names as recorded: nothing to write, and the data version (every public answer's cache) stays.
       const unchanged = sameNames(made, attachment.renditions)
       try {

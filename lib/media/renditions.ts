@@ -1,6 +1,6 @@
 import 'server-only'
 import { createHash, randomUUID } from 'node:crypto'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import decodeHeic from 'heic-decode'
 import sharp, { type Sharp } from 'sharp'
@@ -36,18 +36,64 @@ const HEIF_TYPES = new Set(['image/heic', 'image/heif'])
 type Decoded = { image: Sharp; longEdge: number }
 
 /**
- * The image, decoded and upright, ready to resize; null when it cannot be decoded (a file Places accepts by its
- * type may still be broken: it is kept, it simply has no sizes). Files it needs for a while go into `temporary`.
+ * A file of an accepted type whose pixels cannot be decoded (cut off, or damaged): Places refuses it at upload
+ * (lib/media/storage.ts); `places media regenerate` counts the ones stored before that rule.
  */
-async function decode(bytes: Buffer, mimeType: string, temporary: string[]): Promise<Decoded | null> {
+export class UndecodableImage extends Error {
+  constructor(readonly reason: string | null) {
+    super(reason ?? 'the image cannot be decoded')
+    this.name = 'UndecodableImage'
+  }
+}
+
+/**
+ * libvips's and libheif's words for what is wrong, without their prefixes ("VipsJpeg: "); null when they said
+ * nothing useful. libvips keeps one error buffer for the process, so under concurrent uploads a message can be lost
+ * ("Unknown error"): the refusal never depends on the words, only on the decode failing.
+ */
+function reasonOf(error: unknown): string | null {
+  const text = error instanceof Error ? error.message : String(error)
+  const reason = (text.split('\n')[0] ?? '').replace(/^[A-Za-z]+:\s*/, '').trim()
+  return reason === '' || /^unknown error$/i.test(reason) ? null : reason
+}
+
+/**
+ * The first top-level box of an ISO base media file (HEIC, HEIF) that claims more bytes than the file has: a file cut
+ * off. libheif decodes such a file without complaint (the missing part of the picture comes out grey), so its
+ * container is checked first.
+ */
+function cutOffBox(bytes: Buffer): string | null {
+  let offset = 0
+  while (offset + 8 <= bytes.length) {
+    let size = bytes.readUInt32BE(offset)
+    const type = bytes.toString('latin1', offset + 4, offset + 8)
+    if (size === 1) {
+      if (offset + 16 > bytes.length) return type
+      size = Number(bytes.readBigUInt64BE(offset + 8))
+    } else if (size === 0) return null // the last box, to the end of the file
+    if (size < 8 || offset + size > bytes.length) return type
+    offset += size
+  }
+  return offset === bytes.length ? null : 'the last box'
+}
+
+/**
+ * The image, decoded and upright, ready to resize; throws UndecodableImage when it cannot be decoded (a file
+ * Places accepts by its type may still be broken). Files it needs for a while go into `temporary`.
+ */
+async function decode(bytes: Buffer, mimeType: string, temporary: string[]): Promise<Decoded> {
   const meta = await sharp(bytes)
     .metadata()
     .catch(() => null)
   if (HEIF_TYPES.has(mimeType)) {
     // libvips here has no HEVC decoder; libheif in WebAssembly decodes iPhone photos, already turned by the file's
     // own rotation. The colour profile, read from the container, is attached to the pixels as they are.
-    const { width, height, data } = await decodeHeic({ buffer: bytes }).catch(() => ({ width: 0, height: 0, data: null }))
-    if (!data) return null
+    const cut = cutOffBox(bytes)
+    if (cut !== null) throw new UndecodableImage(`the file ends inside its “${cut}” part`)
+    const { width, height, data } = await decodeHeic({ buffer: bytes }).catch((error: unknown) => {
+      throw new UndecodableImage(reasonOf(error))
+    })
+    if (!data || !width || !height) throw new UndecodableImage('no picture in the file')
     const image = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 } })
     const longEdge = Math.max(width, height)
     if (!meta?.icc) return { image, longEdge }
@@ -56,8 +102,10 @@ async function decode(bytes: Buffer, mimeType: string, temporary: string[]): Pro
     await writeFile(profile, meta.icc)
     return { image: image.withIccProfile(profile), longEdge }
   }
-  if (!meta?.width || !meta.height) return null
-  // failOn 'error': a photo with a minor flaw (a truncated tail, a bad marker) still shows, as browsers show it.
+  if (!meta?.width || !meta.height) throw new UndecodableImage('not a readable image')
+  // failOn 'error' (libvips's level, which includes 'truncated'): a JPEG cut off before its end, or with damaged
+  // pixel data, is refused when the sizes are made; libjpeg's mere warnings (extraneous bytes before a marker)
+  // pass, as browsers show such photos.
   return { image: sharp(bytes, { failOn: 'error' }).autoOrient().keepIccProfile(), longEdge: Math.max(meta.width, meta.height) }
 }
 
@@ -72,17 +120,17 @@ function nameOf(salt: string, bytes: Buffer, format: RenditionFormat): string {
 }
 
 /**
- * Makes the sizes of the original at `originalFile` (stored as `filePath`) and writes them into place; returns them,
- * or none when the image cannot be decoded. On any other failure nothing it wrote is left behind.
+ * Makes the sizes of an original (its bytes, to be stored as `filePath`) and writes them into place; returns them.
+ * Making them is the one full decode of an upload: an image that does not decode throws UndecodableImage. On any
+ * failure nothing it wrote is left behind.
  */
-export async function createRenditions(originalFile: string, mimeType: string, filePath: string): Promise<Rendition[]> {
+export async function createRenditions(original: Buffer, mimeType: string, filePath: string): Promise<Rendition[]> {
   await mkdir(renditionPath(), { recursive: true })
   await mkdir(incomingFolder(), { recursive: true })
   const made: Rendition[] = []
   const temporary: string[] = []
   try {
-    const decoded = await decode(await readFile(originalFile), mimeType, temporary)
-    if (!decoded) return []
+    const decoded = await decode(original, mimeType, temporary)
     // An image smaller than a size would give the same pixels twice: the srcset names each width once.
     const edges = [...new Set(RENDITION_EDGES.map((edge) => Math.min(edge, decoded.longEdge)))]
     const encoded: { rendition: Rendition; temp: string }[] = []
@@ -90,8 +138,9 @@ export async function createRenditions(originalFile: string, mimeType: string, f
       for (const format of ['jpeg', 'webp'] as const) {
         const resized = decoded.image.clone().resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
         const output = format === 'jpeg' ? resized.jpeg({ quality: 80, progressive: true }) : resized.webp({ quality: 80, effort: WEBP_EFFORT })
-        const result = await output.toBuffer({ resolveWithObject: true }).catch(() => null)
-        if (!result) return []
+        const result = await output.toBuffer({ resolveWithObject: true }).catch((error: unknown) => {
+          throw new UndecodableImage(reasonOf(error))
+        })
         const temp = path.join(incomingFolder(), `${randomUUID()}.rendition`)
         temporary.push(temp)
         await writeFile(temp, result.data)

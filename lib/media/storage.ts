@@ -10,7 +10,7 @@ import { getDb } from '../db'
 import { ApiError } from '../http/errors'
 import { slugify } from '../slugs'
 import { readGps, type Gps } from './exif-gps'
-import { createRenditions, removeRenditionFiles, type Rendition } from './renditions'
+import { createRenditions, removeRenditionFiles, UndecodableImage, type Rendition } from './renditions'
 import { stripMetadata } from './strip-location'
 
 // Uploads live in two trees under UPLOADS_DIR, at the same relative path (`YYYY/MM/<id>-<name>.<ext>`):
@@ -71,6 +71,15 @@ async function* limited(source: AsyncIterable<Uint8Array>, maxBytes: number): As
   }
 }
 
+/**
+ * An upload whose pixels do not decode. WordPress's media endpoint reports what it cannot handle as
+ * `rest_upload_unknown_error`, so its clients know the code; the status is a 422, as the request itself was fine.
+ */
+function undecodable(reason: string | null): ApiError {
+  const because = reason === null ? '' : ` (${reason})`
+  return new ApiError('rest_upload_unknown_error', `This file is damaged or incomplete: it could not be read as an image${because}.`, 422, { reason })
+}
+
 /** `C:\\photos\\beach.jpg` or `2020/05/beach.jpg` → `beach`, whichever system's folders the client sent. */
 function stem(filename: string): string {
   return (filename.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '')
@@ -89,8 +98,9 @@ function storedName(filename: string, ext: string, now: Date): string {
 export type StoredImage = { filePath: string; mimeType: string; size: number; gps: Gps | null; renditions: Rendition[]; discard: () => Promise<void> }
 
 /**
- * Stores an image: streamed to incoming/ under the size limit, its type decided from its bytes, its GPS read
- * once, then the original and the copy for visitors moved into place. A refused or failed file leaves nothing.
+ * Stores an image: streamed to incoming/ under the size limit, its type decided from its bytes, decoded whole
+ * while its sizes are made (one that does not decode is refused), its GPS read once, then the original and the copy
+ * for visitors moved into place. A refused or failed file leaves nothing.
  */
 export async function storeImage(filename: string, body: AsyncIterable<Uint8Array>): Promise<StoredImage> {
   const { uploadMaxBytes, keepImageMetadata } = getConfig()
@@ -110,9 +120,15 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
       throw new ApiError('rest_upload_invalid_type', 'This file is not an image Places accepts (JPEG, PNG, GIF, WebP, TIFF, HEIC or AVIF).', 415)
     }
     const original = await readFile(incoming)
+    const relative = storedName(filename, ext, new Date())
+    // Before anything is in place: the sizes need the one full decode an upload gets, and a file whose pixels do
+    // not decode (a JPEG cut off before its end) would be a broken picture everywhere.
+    renditions = await createRenditions(original, type.mime, relative).catch((error: unknown) => {
+      if (error instanceof UndecodableImage) throw undecodable(error.reason)
+      throw error
+    })
     const gps = readGps(original)
 
-    const relative = storedName(filename, ext, new Date())
     const [originalPath, publicPath, publicTemp] = [uploadsPath('originals', relative), uploadsPath('public', relative), `${incoming}.public`]
     await mkdir(path.dirname(originalPath), { recursive: true })
     await mkdir(path.dirname(publicPath), { recursive: true })
@@ -123,7 +139,6 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
     await rename(incoming, originalPath)
     if (hasPublicCopy) await rename(publicTemp, publicPath)
     else await rm(publicTemp, { force: true })
-    renditions = await createRenditions(originalPath, type.mime, relative)
     return { filePath: relative, mimeType: type.mime, size: original.byteLength, gps, renditions, discard }
   } catch (error) {
     await discard()

@@ -129,6 +129,44 @@ describe('places media import', () => {
   })
 })
 
+describe('places media import: damaged images', () => {
+  let site: ReturnType<typeof setup>
+  before(() => {
+    site = setup()
+  })
+
+  test('a JPEG or HEIC cut before its end is refused with the reason, and the whole import attaches nothing', () => {
+    const whole = readFileSync(photo('exr_noexif.jpg'))
+    const before = { rows: site.rows(), originals: site.files('originals'), public: site.files('public'), renditions: site.files('renditions') }
+    const heic = readFileSync(photo('epy_spring_1440x960.heic'))
+    for (const [name, bytes, reason] of [
+      ['broken.jpg', whole.subarray(0, Math.floor(whole.length / 2)), 'premature end of JPEG image'],
+      ['no-end.jpg', whole.subarray(0, whole.length - 2), 'premature end of JPEG image'],
+      // libheif decodes a cut HEIC without complaint (grey where data is missing): its container says it is cut.
+      ['cut.heic', heic.subarray(0, heic.length - 1000), 'the file ends inside its “mdat” part'],
+    ] as const) {
+      const damaged = path.join(site.dir, name)
+      writeFileSync(damaged, bytes)
+      // A good photo first: all or nothing, so it goes too.
+      const refused = site.places('media', 'import', '--post', site.postId, photo('gox_gps.jpg'), damaged)
+      assert.equal(refused.status, 1, name)
+      assert.match(
+        refused.stderr,
+        new RegExp(
+          `${name.replace('.', '\\.')}: This file is damaged or incomplete: it could not be read as an image \\(${reason}\\)\\. Nothing was attached\\.`,
+        ),
+      )
+      assert.deepEqual(
+        { rows: site.rows(), originals: site.files('originals'), public: site.files('public'), renditions: site.files('renditions') },
+        before,
+        `${name}: no row, no file`,
+      )
+      assert.deepEqual(site.files('incoming'), [])
+    }
+    assert.equal(site.places('media', 'import', '--post', site.postId, photo('exr_noexif.jpg')).status, 0, 'the same photo whole is accepted')
+  })
+})
+
 describe('upload settings', () => {
   let kept: ReturnType<typeof setup>
   let small: ReturnType<typeof setup>

@@ -56,10 +56,8 @@ before(() => {
     }),
   )
   ;[postId = '', draftId = ''] = ok(places('import', posts)).trim().split('\n')
-  const broken = path.join(dir, 'broken.jpg')
-  writeFileSync(broken, readFileSync(path.join(corpus, 'gox_gps.jpg')).subarray(0, 200))
   const photos = ['gox_gps.jpg', 'mei_Samsung GT-I9000 (Galaxy S).jpg', 'mei_Issue 263 dotnet.heic', 'mei_Issue 555 (1).tif'].map((f) => path.join(corpus, f))
-  ok(places('media', 'import', '--post', postId, broken, ...photos))
+  ok(places('media', 'import', '--post', postId, ...photos))
   ok(places('media', 'import', '--post', draftId, path.join(corpus, 'mei_Apple iPhone 4.jpg')))
 })
 
@@ -77,12 +75,15 @@ describe('sizes made at upload', () => {
     assert.deepEqual(sizesOf('mei_Issue 263 dotnet', 'webp'), ['120x160', '600x800', '1200x1600'], 'an iPhone HEIC of 3024x4032')
   })
 
-  test('an image that cannot be decoded is stored as today, with no sizes', () => {
-    const db = new Database(path.join(dir, 'r.db'), { readonly: true })
-    const broken = db.prepare(`SELECT id FROM attachments WHERE title = 'broken'`).get()
-    db.close()
-    assert.ok(broken, 'accepted')
-    assert.deepEqual(sizesOf('broken'), [])
+  test('an image that cannot be decoded is refused: no row, no size, no file (test/media/media-import.test.ts has more)', () => {
+    const files = (tree: string) => readdirSync(path.join(dir, 'uploads', tree), { recursive: true }).sort()
+    const before = { rows: renditions(), renditions: files('renditions'), originals: files('originals') }
+    const broken = path.join(dir, 'broken.jpg')
+    writeFileSync(broken, readFileSync(path.join(corpus, 'gox_gps.jpg')).subarray(0, 200))
+    const refused = places('media', 'import', '--post', postId, broken)
+    assert.equal(refused.status, 1)
+    assert.match(refused.stderr, /broken\.jpg: This file is damaged or incomplete/)
+    assert.deepEqual({ rows: renditions(), renditions: files('renditions'), originals: files('originals') }, before)
   })
 
   test('every file is what its row says, without GPS or any EXIF, with the colour profile kept', async () => {
@@ -127,7 +128,7 @@ describe('places media regenerate', () => {
       }
     }
     const version = dataVersion()
-    assert.deepEqual(JSON.parse(ok(places('media', 'regenerate', '--json'))), { attachments: 6, regenerated: 5, undecodable: 1, missing: 0 })
+    assert.deepEqual(JSON.parse(ok(places('media', 'regenerate', '--json'))), { attachments: 5, regenerated: 5, undecodable: 0, missing: 0 })
     assert.deepEqual(renditions(), before, 'idempotent: the same rows')
     assert.equal(dataVersion(), version, 'nothing written: the public answers keep their cache')
     assert.deepEqual(readdirSync(path.join(dir, 'uploads', 'renditions')).sort(), files, 'and the same files')
@@ -138,8 +139,8 @@ describe('places media regenerate', () => {
     db.prepare('DELETE FROM attachment_renditions WHERE attachment_id = ?').run(lost.attachmentId)
     db.close()
     const text = ok(places('media', 'regenerate'))
-    assert.match(text, /Regenerated the sizes of 5 of 6 attachments\./)
-    assert.match(text, /1 could not be decoded/)
+    assert.match(text, /Regenerated the sizes of 5 of 5 attachments\./)
+    assert.doesNotMatch(text, /could not be decoded/)
     assert.deepEqual(renditions(), before)
     assert.ok(readFileSync(renditionFile(lost.fileName)).length > 0)
   })
@@ -163,7 +164,7 @@ describe('lib/media/pictures.ts', () => {
     assert.deepEqual(
       pictures.map((p) => p.alt),
       ['gox_gps', 'mei_Samsung GT-I9000 (Galaxy S)', 'mei_Issue 263 dotnet', 'mei_Issue 555 (1)'],
-      'in attachment order; the broken file is no picture',
+      'in attachment order',
     )
     const [first] = pictures
     const jpeg = renditions().filter((r) => r.title === 'gox_gps' && r.format === 'jpeg')

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
+import { canUploadFiles } from '@/lib/auth/capabilities'
 import { findEditablePost, listCategoryOptions, listPostTypes } from '@/lib/admin/posts'
 import { requireSessionActor } from '@/lib/admin/session'
 import { getConfig } from '@/lib/config'
@@ -25,7 +26,7 @@ export default async function EditPostPage({ params }: PageProps<'/admin/posts/[
         <a href="/admin">← All posts</a>
       </div>
       <PostEditor {...editor} categories={categories} types={types} tiles={getConfig().mapTiles} />
-      <MediaManager postId={editor.post.id} initial={attachments} />
+      <MediaManager postId={editor.post.id} initial={attachments} canUpload={canUploadFiles(actor)} />
     </>
   )
 }

@@ -1,6 +1,6 @@
 'use client'
 
-import { useRef, useState, useTransition, type DragEvent } from 'react'
+import { useEffect, useRef, useState, useTransition, type DragEvent, type KeyboardEvent } from 'react'
 import { formatCoordinate } from '@/app/admin/_components/format'
 import { Notice, type NoticeValue } from '@/app/admin/_components/notice'
 import type { ActionResult } from '@/lib/admin/action-result'
@@ -9,6 +9,13 @@ import type { AttachmentDto } from '@/lib/media/storage'
 import { removeMediaAction, renameMediaAction, reorderMediaAction } from '../../actions'
 
 type Upload = { key: number; name: string; loaded: number; total: number; state: 'waiting' | 'uploading' | 'done' | 'failed'; error?: string }
+
+/** Where the keyboard focus goes once a change is shown: a control of one photo, the upload control, or the heading. */
+type FocusTarget = { id: number; control: 'up' | 'down' | 'title' | 'rename' | 'remove' | 'cancel' } | 'upload' | 'heading'
+
+function focusTargetId(target: FocusTarget): string {
+  return typeof target === 'string' ? `media-${target}` : `media-${target.id}-${target.control}`
+}
 
 const ACCEPT = 'image/jpeg,image/png,image/gif,image/webp,image/tiff,image/heic,image/heif,image/avif'
 
@@ -35,9 +42,12 @@ function uploadFile(postId: number, file: File, onProgress: (loaded: number, tot
 
 /**
  * A post's photos: upload (several at once, by picking or dropping, each with its progress), order (the order
- * "Import location from media" walks), rename and remove. Each change is saved at once.
+ * "Import location from media" walks), rename and remove. Each change is saved at once. The keyboard focus stays
+ * with what was acted on (the moved photo's button, the renamed photo, the next photo after a removal), as the
+ * buttons it was on are disabled or replaced meanwhile. Who may not upload (`upload_files`: contributors) sees no
+ * upload control; the server refuses them anyway.
  */
-export function MediaManager({ postId, initial }: { postId: number; initial: AttachmentDto[] }) {
+export function MediaManager({ postId, initial, canUpload }: { postId: number; initial: AttachmentDto[]; canUpload: boolean }) {
   const [items, setItems] = useState(initial)
   const [uploads, setUploads] = useState<Upload[]>([])
   const [message, setMessage] = useState<NoticeValue>()
@@ -47,6 +57,18 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
   const dragged = useRef<number | null>(null)
   const nextKey = useRef(0)
   const queue = useRef(Promise.resolve())
+  const focusNext = useRef<FocusTarget | null>(null)
+
+  // After the render that shows a change, and only once its buttons are enabled again.
+  useEffect(() => {
+    const target = focusNext.current
+    if (!target || pending) return
+    const element = document.getElementById(focusTargetId(target))
+    if (element && !(element instanceof HTMLButtonElement && element.disabled)) {
+      focusNext.current = null
+      element.focus()
+    }
+  }, [items, pending, confirming])
 
   const patchUpload = (key: number, patch: Partial<Upload>) => setUploads((all) => all.map((u) => (u.key === key ? { ...u, ...patch } : u)))
 
@@ -70,9 +92,10 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
     }
   }
 
-  function run(action: () => Promise<ActionResult<AttachmentDto[]>>, done: string) {
+  function run(action: () => Promise<ActionResult<AttachmentDto[]>>, done: string, focus: { done: FocusTarget; failed: FocusTarget }) {
     startTransition(async () => {
       const result = await action()
+      focusNext.current = result.ok ? focus.done : focus.failed
       if (result.ok) {
         setItems(result.data)
         setMessage({ tone: 'ok', text: done })
@@ -88,25 +111,59 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
     const order = items.map((item) => item.id)
     const [moved] = order.splice(from, 1)
     order.splice(to, 0, moved!)
-    const title = items[from]!.title
-    run(() => reorderMediaAction(postId, order), `“${title}” is now number ${to + 1}.`)
+    const { id, title } = items[from]!
+    // The same button on the moved photo, unless it now sits at the end that disables that button.
+    const up = to < from
+    const control = up ? (to === 0 ? 'down' : 'up') : to === items.length - 1 ? 'up' : 'down'
+    run(() => reorderMediaAction(postId, order), `“${title}” is now number ${to + 1}.`, {
+      done: { id, control },
+      failed: { id, control: up ? 'up' : 'down' },
+    })
   }
 
-  function rename(item: AttachmentDto, title: string) {
+  function rename(item: AttachmentDto, title: string, control: 'title' | 'rename') {
     const parsed = attachmentTitleSchema.safeParse(title)
     if (!parsed.success) return setMessage({ tone: 'error', text: `The title ${parsed.error.issues[0]?.message ?? 'is not valid'}.` })
-    run(async () => {
-      const result = await renameMediaAction(item.id, parsed.data)
-      return result.ok ? { ok: true, data: items.map((i) => (i.id === item.id ? result.data : i)) } : result
-    }, `Renamed to “${parsed.data}”.`)
+    run(
+      async () => {
+        const result = await renameMediaAction(item.id, parsed.data)
+        return result.ok ? { ok: true, data: items.map((i) => (i.id === item.id ? result.data : i)) } : result
+      },
+      `Renamed to “${parsed.data}”.`,
+      { done: { id: item.id, control }, failed: { id: item.id, control } },
+    )
   }
 
   function remove(item: AttachmentDto) {
     setConfirming(null)
-    run(async () => {
-      const result = await removeMediaAction(item.id)
-      return result.ok ? { ok: true, data: items.filter((i) => i.id !== item.id) } : result
-    }, `“${item.title}” was removed.`)
+    const index = items.findIndex((i) => i.id === item.id)
+    // The next photo, else the one before, else where photos are added (or the heading, for who may not upload).
+    const neighbour = items[index + 1] ?? items[index - 1]
+    run(
+      async () => {
+        const result = await removeMediaAction(item.id)
+        return result.ok ? { ok: true, data: items.filter((i) => i.id !== item.id) } : result
+      },
+      `“${item.title}” was removed.`,
+      { done: neighbour ? { id: neighbour.id, control: 'remove' } : canUpload ? 'upload' : 'heading', failed: { id: item.id, control: 'remove' } },
+    )
+  }
+
+  function askToRemove(item: AttachmentDto) {
+    focusNext.current = { id: item.id, control: 'cancel' }
+    setConfirming(item.id)
+  }
+
+  function cancelRemove(item: AttachmentDto) {
+    focusNext.current = { id: item.id, control: 'remove' }
+    setConfirming(null)
+  }
+
+  function onConfirmKeyDown(event: KeyboardEvent<HTMLElement>, item: AttachmentDto) {
+    if (event.key !== 'Escape') return
+    event.preventDefault()
+    event.stopPropagation()
+    cancelRemove(item)
   }
 
   function onDrop(event: DragEvent<HTMLElement>) {
@@ -117,41 +174,49 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
 
   return (
     <section className="media" aria-labelledby="media-heading">
-      <h2 id="media-heading">Photos</h2>
+      <h2 id="media-heading" tabIndex={-1}>
+        Photos
+      </h2>
       <p className="hint">Changes here are saved at once. “Import location from media” takes the first photo in this order that has GPS.</p>
-      <div
-        className={`drop-zone${over ? ' over' : ''}`}
-        onDragOver={(event) => {
-          if (event.dataTransfer.types.includes('Files')) {
-            event.preventDefault()
-            setOver(true)
-          }
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={onDrop}
-      >
-        <p>Drop photos here, or</p>
-        <label className="button secondary file-button">
-          Choose photos…
-          <input
-            type="file"
-            accept={ACCEPT}
-            multiple
-            className="visually-hidden"
-            onChange={(event) => {
-              addFiles(event.target.files)
-              event.target.value = ''
-            }}
-          />
-        </label>
-      </div>
+      {canUpload ? (
+        <div
+          className={`drop-zone${over ? ' over' : ''}`}
+          onDragOver={(event) => {
+            if (event.dataTransfer.types.includes('Files')) {
+              event.preventDefault()
+              setOver(true)
+            }
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={onDrop}
+        >
+          <p>Drop photos here, or</p>
+          <label className="button secondary file-button">
+            Choose photos…
+            <input
+              id={focusTargetId('upload')}
+              type="file"
+              accept={ACCEPT}
+              multiple
+              className="visually-hidden"
+              onChange={(event) => {
+                addFiles(event.target.files)
+                event.target.value = ''
+              }}
+            />
+          </label>
+        </div>
+      ) : (
+        <p className="muted">Your role cannot upload photos (authors, editors and administrators can, as in WordPress).</p>
+      )}
 
       {uploads.length > 0 && (
         <ul className="uploads" aria-label="Uploads">
           {uploads.map((upload) => (
             <li key={upload.key} className={upload.state}>
               <span className="upload-name">{upload.name}</span>
-              <progress max={upload.total || 1} value={upload.loaded} aria-label={`Upload of ${upload.name}`} />
+              {/* A refused file's bar would look half done beside its reason: the reason takes the row. */}
+              {upload.state !== 'failed' && <progress max={upload.total || 1} value={upload.loaded} aria-label={`Upload of ${upload.name}`} />}
               <span className="upload-state">
                 {upload.state === 'waiting' && 'Waiting'}
                 {upload.state === 'uploading' && `${Math.floor((100 * upload.loaded) / (upload.total || 1))}%`}
@@ -204,14 +269,24 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
                   onSubmit={(event) => {
                     event.preventDefault()
                     const title = new FormData(event.currentTarget).get('title')
-                    rename(item, typeof title === 'string' ? title : '')
+                    // Back to what was used: the field where Enter was pressed, or the button. (Enter in a field
+                    // submits through the form's button too, so only the focus tells them apart.)
+                    const inField = document.activeElement instanceof HTMLInputElement && event.currentTarget.contains(document.activeElement)
+                    rename(item, typeof title === 'string' ? title : '', inField ? 'title' : 'rename')
                   }}
                 >
-                  <label htmlFor={`media-title-${item.id}`} className="visually-hidden">
+                  <label htmlFor={focusTargetId({ id: item.id, control: 'title' })} className="visually-hidden">
                     Title of photo {index + 1}
                   </label>
-                  <input id={`media-title-${item.id}`} name="title" defaultValue={item.title} key={item.title} maxLength={200} required />
-                  <button type="submit" className="secondary" disabled={pending}>
+                  <input
+                    id={focusTargetId({ id: item.id, control: 'title' })}
+                    name="title"
+                    defaultValue={item.title}
+                    key={item.title}
+                    maxLength={200}
+                    required
+                  />
+                  <button id={focusTargetId({ id: item.id, control: 'rename' })} type="submit" className="secondary" disabled={pending}>
                     Rename
                   </button>
                 </form>
@@ -221,6 +296,7 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
                 </p>
                 <div className="inline">
                   <button
+                    id={focusTargetId({ id: item.id, control: 'up' })}
                     type="button"
                     className="secondary"
                     onClick={() => move(index, index - 1)}
@@ -230,6 +306,7 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
                     ↑ Up
                   </button>
                   <button
+                    id={focusTargetId({ id: item.id, control: 'down' })}
                     type="button"
                     className="secondary"
                     onClick={() => move(index, index + 1)}
@@ -239,16 +316,36 @@ export function MediaManager({ postId, initial }: { postId: number; initial: Att
                     ↓ Down
                   </button>
                   {confirming === item.id ? (
-                    <>
-                      <button type="button" className="danger" onClick={() => remove(item)} aria-label={`Remove “${item.title}” for good`}>
+                    // Escape cancels, as it closes a dialog; focus starts on Cancel, the choice that loses nothing.
+                    <span role="group" aria-label={`Remove “${item.title}”?`} className="inline">
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => remove(item)}
+                        onKeyDown={(event) => onConfirmKeyDown(event, item)}
+                        aria-label={`Remove “${item.title}” for good`}
+                      >
                         Remove for good
                       </button>
-                      <button type="button" className="secondary" onClick={() => setConfirming(null)}>
+                      <button
+                        id={focusTargetId({ id: item.id, control: 'cancel' })}
+                        type="button"
+                        className="secondary"
+                        onClick={() => cancelRemove(item)}
+                        onKeyDown={(event) => onConfirmKeyDown(event, item)}
+                      >
                         Cancel
                       </button>
-                    </>
+                    </span>
                   ) : (
-                    <button type="button" className="danger" onClick={() => setConfirming(item.id)} disabled={pending} aria-label={`Remove “${item.title}”…`}>
+                    <button
+                      id={focusTargetId({ id: item.id, control: 'remove' })}
+                      type="button"
+                      className="danger"
+                      onClick={() => askToRemove(item)}
+                      disabled={pending}
+                      aria-label={`Remove “${item.title}”…`}
+                    >
                       Remove…
                     </button>
                   )}
