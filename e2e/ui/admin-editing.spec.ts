@@ -2,7 +2,7 @@ import type { Dialog, Page } from '@playwright/test'
 import { expect, test } from '../support/test'
 import { createPost, save, saveButton, signIn, uniqueTitle, uploadPhotos } from '../support/ui-admin'
 
-// The post editor as editors expect it from WordPress (docs/admin.md): no way out loses unsaved work, the autosaved
+// The post editor as editors expect it from WordPress (README.md, "Editing a post"): no way out loses unsaved work, the autosaved
 // copy is offered back, the main button says what saving does, the keyboard reaches Save quickly and saves with
 // Ctrl+S, slugs show as they will be, and the type is chosen from the site's.
 

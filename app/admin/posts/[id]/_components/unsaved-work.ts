@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react'
 import type { PostFormValues } from '@/lib/admin/forms'
 
-// Never lose an editor's work (docs/admin.md, "Unsaved changes"): while the form differs from the post saved, every
+// Never lose an editor's work (README.md, "Editing a post"): while the form differs from the post saved, every
 // way out of the page asks first, and a copy of the form is kept in this browser to be offered back, as WordPress's
 // autosave does.
 
