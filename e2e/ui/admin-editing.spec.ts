@@ -99,6 +99,19 @@ test('unsaved edits: a reload asks (beforeunload), and after it the autosave is 
   await expect(page.getByRole('button', { name: 'Restore the autosaved version' }), 'dismissed for good').toHaveCount(0)
 })
 
+test('unsaved edits: Back to "New post" (within the page: no beforeunload) keeps the copy, offered on return', async ({ page }) => {
+  const title = uniqueTitle('Going back')
+  const id = await createPost(page, title)
+  const edited = uniqueTitle('Typed before Back')
+  await editTitle(page, edited)
+  await page.evaluate(() => window.history.back())
+  await expect(page).toHaveURL(/\/admin\/posts\/new$/)
+  await page.goto(`/admin/posts/${id}`)
+  await expect(page.getByLabel('Title')).toHaveValue(title)
+  await page.getByRole('button', { name: 'Restore the autosaved version' }).click()
+  await expect(page.getByLabel('Title')).toHaveValue(edited)
+})
+
 test('Ctrl+S saves the post', async ({ page }) => {
   const id = await createPost(page, uniqueTitle('Keyboard save'))
   const edited = uniqueTitle('Saved with Ctrl+S')

@@ -78,7 +78,8 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
     if (saving) return
     const creating = values.newCategories.length > 0
     startSaving(async () => {
-      const result = await savePostAction(post.id, values)
+      // The status the button promised (the server applies the same rule, lib/admin/schedule.ts).
+      const result = await savePostAction(post.id, { ...values, status: statusToStore(values, new Date()) })
       if (!result.ok) return refuse(result.fieldErrors, `${result.message} Nothing was saved.`)
       clearAutosave(post.id)
       setOffer(null)

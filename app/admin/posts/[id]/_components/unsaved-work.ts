@@ -51,9 +51,9 @@ function leavesThePage(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
 }
 
 /**
- * While `dirty`: the browser's own question on reload, closing the tab, Back and typed addresses (beforeunload), and
- * a confirmation before following any link on the page (the admin's links are plain anchors). The values are copied
- * to localStorage a second after the last edit, and at once when the page goes away. Returns `allowLeaving`, for a
+ * While `dirty`: the browser's own question on reload, closing the tab, Back to another page and typed addresses
+ * (beforeunload), and a confirmation before following any link on the page (the admin's links are plain anchors).
+ * The values are copied to localStorage a second after the last edit, and at once when the page goes away. Returns `allowLeaving`, for a
  * way out the editor takes on purpose (Move to Trash).
  */
 export function useUnsavedWork(postId: number, dirty: boolean, values: PostFormValues): { allowLeaving: () => void } {
@@ -90,10 +90,17 @@ export function useUnsavedWork(postId: number, dirty: boolean, values: PostFormV
       event.preventDefault()
       event.stopPropagation()
     }
+    // Back to an entry of this same document (such as "New post", before the draft it made opened here) is the App
+    // Router's, with no beforeunload and nothing to cancel cleanly: the copy is kept at once, and offered on return.
+    const onPopState = () => {
+      if (state.current.dirty && !leaving.current) writeAutosave(postId, state.current.values)
+    }
     window.addEventListener('beforeunload', onBeforeUnload)
+    window.addEventListener('popstate', onPopState, true)
     document.addEventListener('click', onClick, true)
     return () => {
       window.removeEventListener('beforeunload', onBeforeUnload)
+      window.removeEventListener('popstate', onPopState, true)
       document.removeEventListener('click', onClick, true)
     }
   }, [postId])
