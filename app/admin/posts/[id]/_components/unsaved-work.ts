@@ -90,17 +90,13 @@ export function useUnsavedWork(postId: number, dirty: boolean, values: PostFormV
       event.preventDefault()
       event.stopPropagation()
     }
-    // Back to an entry of this same document (such as "New post", before the draft it made opened here) is the App
-    // Router's, with no beforeunload and nothing to cancel cleanly: the copy is kept at once, and offered on return.
-    const onPopState = () => {
-      if (state.current.dirty && !leaving.current) writeAutosave(postId, state.current.values)
-    }
     window.addEventListener('beforeunload', onBeforeUnload)
-    window.addEventListener('popstate', onPopState, true)
     document.addEventListener('click', onClick, true)
     return () => {
+      // Unmounted while dirty: the App Router took the page away in place (Back to "New post", before the draft it
+      // made opened here), with no beforeunload and nothing to cancel: the copy is kept, and offered on return.
+      if (state.current.dirty && !leaving.current) writeAutosave(postId, state.current.values)
       window.removeEventListener('beforeunload', onBeforeUnload)
-      window.removeEventListener('popstate', onPopState, true)
       document.removeEventListener('click', onClick, true)
     }
   }, [postId])
