@@ -5,6 +5,7 @@ import { requireSessionActor } from '@/lib/admin/session'
 import { canCreatePosts } from '@/lib/auth/capabilities'
 import { postTypeSchema, STATUSES } from '@/lib/places/schemas'
 import { formatUtcMinute } from './_components/format'
+import { TrashedNotice } from './_components/trash-actions'
 import { STATUS_LABELS } from './_components/status-labels'
 
 export const metadata: Metadata = { title: 'Posts' }
@@ -34,6 +35,14 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
     category: first(params.category) || null,
     page: first(params.page) ?? 1,
   })
+  const trashedId = z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2_147_483_647)
+    .nullable()
+    .catch(null)
+    .parse(first(params.trashed) ?? null)
   const [list, categories, types] = await Promise.all([
     listEditablePosts(actor, { search: filters.q, status: filters.status, type: filters.type, categoryId: filters.category, page: filters.page }),
     listCategoryOptions(),
@@ -55,11 +64,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
           </a>
         )}
       </div>
-      {first(params.deleted) && (
-        <p role="status" className="notice">
-          The post was deleted.
-        </p>
-      )}
+      {trashedId !== null && <TrashedNotice key={trashedId} id={trashedId} />}
       <form className="filters" method="get" action="/admin" role="search" aria-label="Filter posts">
         <label>
           Search titles

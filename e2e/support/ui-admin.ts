@@ -61,8 +61,13 @@ export async function dropPhotos(page: Page, ...names: string[]): Promise<void> 
   for (const name of names) await expect(uploads.getByRole('listitem').filter({ hasText: name })).toContainText('Uploaded')
 }
 
+/** The editor's main button, whose label says what saving does ("Publish", "Schedule", "Update", "Save draft"…). */
+export function saveButton(page: Page) {
+  return page.getByRole('button', { name: /^(Save draft|Save as pending|Submit for review|Publish|Schedule|Update)$/ })
+}
+
 /** Saves the editor and waits for "Saved.". */
 export async function save(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await saveButton(page).click()
   await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible()
 }

@@ -1,5 +1,5 @@
 import { expect, test } from '../support/test'
-import { createPost, dropPhotos, GOX_GPS, photo, save, signIn, uniqueTitle, uploadPhotos } from '../support/ui-admin'
+import { createPost, dropPhotos, GOX_GPS, photo, save, saveButton, signIn, uniqueTitle, uploadPhotos } from '../support/ui-admin'
 import { getCollection, type WordPressError } from '../support/http'
 import type { Feature } from '../support/places'
 
@@ -182,7 +182,7 @@ test('coordinates out of range are refused beside their fields, and nothing is s
   await expect(latitude).toHaveAttribute('aria-invalid', 'true')
   await expect(latitude).toHaveAttribute('aria-describedby', /post-latitude-error/)
   await page.getByLabel('Title').fill('')
-  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await saveButton(page).click()
   await expect(page.locator('.form-error')).toHaveText('Please correct the fields marked. Nothing was saved.')
   await expect(page.locator('#post-title-error')).toHaveText(/is required/)
   await expect(page.getByLabel('Title'), 'the keyboard is taken to the first field marked').toBeFocused()
@@ -192,7 +192,7 @@ test('coordinates out of range are refused beside their fields, and nothing is s
   await latitude.fill('45')
   await page.getByLabel('Longitude').fill('')
   await page.getByLabel('Title').fill('Half a location')
-  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await saveButton(page).click()
   await expect(page.locator('#post-longitude-error')).toHaveText(/is required with a latitude/)
 
   await page.reload()
@@ -288,17 +288,19 @@ test('the posts list: search, status and type filters, pages, and whether each p
   expect(secondPage.some((t) => firstPage.includes(t))).toBe(false)
 })
 
-test('photos dropped on the page are uploaded; deleting a post removes it and its photos', async ({ page }) => {
-  const title = uniqueTitle('To delete')
+test('photos dropped on the page are uploaded; Move to Trash keeps the post and its photos, with Undo', async ({ page }) => {
+  const title = uniqueTitle('To trash')
   const id = await createPost(page, title)
   await dropPhotos(page, 'exr_noexif.jpg', 'gox_gps.jpg')
   await expect(page.getByRole('list', { name: 'Photos, in order' }).getByRole('img')).toHaveCount(2)
   const src = await page.getByRole('img', { name: 'exr_noexif' }).getAttribute('src')
-  await page.getByRole('button', { name: 'Delete…' }).click()
-  await page.getByRole('button', { name: 'Delete for good' }).click()
-  await page.waitForURL(/\/admin\?deleted=1$/)
-  await expect(page.getByText('The post was deleted.')).toBeVisible()
+  await expect(page.getByRole('button', { name: /for good/ }), 'no permanent delete in the editor').toHaveCount(0)
+  await page.getByRole('button', { name: 'Move to Trash' }).click()
+  await page.waitForURL(new RegExp(`/admin\\?trashed=${id}$`))
+  await expect(page.getByText('Moved to Trash.')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Undo' }).or(page.getByRole('link', { name: 'Undo' }))).toBeVisible()
   const response = await page.goto(`/admin/posts/${id}`)
-  expect(response?.status()).toBe(404)
-  expect((await page.request.get(src!)).status()).toBe(404)
+  expect(response?.status(), 'a trashed post still opens for its editor').toBe(200)
+  await expect(page.getByLabel('Status')).toHaveValue('trash')
+  expect((await page.request.get(src!)).status()).toBe(200)
 })

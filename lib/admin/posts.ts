@@ -16,6 +16,7 @@ import { ApiError, forbidden, invalidParams } from '../http/errors'
 import { ATTACHMENT_FILES, removeAttachmentFiles } from '../media/attachments'
 import { categoryAndDescendants, getCategoryPaths, resolveCategoryPaths } from '../places/categories'
 import { STATUSES } from '../places/schemas'
+import { effectiveStatus } from './schedule'
 import { freeSlug, slugBase } from '../slugs'
 import type { PostInput } from './forms'
 
@@ -311,13 +312,45 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
   return editorContext(actor, row)
 }
 
+/** Moves post `id` to the Trash (WordPress's wp_trash_post): who may delete it may; the status it had is kept for restoring. */
+export async function trashPost(actor: Actor, id: number): Promise<void> {
+  await transaction(async (tx) => {
+    const current = await lockPostForChange(tx, id)
+    if (!canDeletePost(actor, current) || !current) throw forbidden()
+    if (current.status === 'trash') return
+    await tx.post.update({ where: { id }, data: { status: 'trash', statusBeforeTrash: current.status, modifiedAt: new Date() } })
+  })
+}
+
 /**
- * Deletes a post for good, with its attachments (WordPress's delete_post decides who may): the rows in one
- * transaction that checks the permission on the locked row, then the files, once nothing refers to them.
+ * Takes post `id` out of the Trash with the status it had (a draft when that is unknown), as wp_untrash_post, which
+ * also asks for delete_post. A scheduled post whose time passed meanwhile comes back published (lib/admin/schedule.ts).
+ */
+export async function restorePost(actor: Actor, id: number): Promise<void> {
+  await transaction(async (tx) => {
+    const current = await lockPostForChange(tx, id)
+    if (!canDeletePost(actor, current) || !current) throw forbidden()
+    if (current.status !== 'trash') return
+    const { publishedAt } = await tx.post.findUniqueOrThrow({ where: { id }, select: { publishedAt: true } })
+    const status = effectiveStatus(current.statusBeforeTrash ?? 'draft', publishedAt, new Date())
+    await tx.post.update({ where: { id }, data: { status, statusBeforeTrash: null, modifiedAt: new Date() } })
+  })
+}
+
+function notInTrash(): ApiError {
+  return new ApiError('rest_not_in_trash', 'Only a post in the Trash can be deleted permanently: move it to the Trash first.', 409)
+}
+
+/**
+ * Deletes a post for good, with its attachments (WordPress's delete_post decides who may), and only from the Trash,
+ * as WordPress's screens: the rows in one transaction that checks the permission on the locked row, then the files,
+ * once nothing refers to them.
  */
 export async function deletePost(actor: Actor, id: number): Promise<void> {
   const attachments = await transaction(async (tx) => {
-    if (!canDeletePost(actor, await lockPostForChange(tx, id))) throw forbidden()
+    const current = await lockPostForChange(tx, id)
+    if (!canDeletePost(actor, current) || !current) throw forbidden()
+    if (current.status !== 'trash') throw notInTrash()
     const attachments = await tx.attachment.findMany({ where: { postId: id }, select: ATTACHMENT_FILES })
     await tx.post.delete({ where: { id } }) // its attachments' rows go with it (ON DELETE CASCADE)
     return attachments

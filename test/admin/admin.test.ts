@@ -6,7 +6,7 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { postFormSchema } from '../../lib/admin/forms'
-import { createDraft, deletePost, findEditablePost, listEditablePosts, updatePost } from '../../lib/admin/posts'
+import { createDraft, deletePost, findEditablePost, listEditablePosts, restorePost, trashPost, updatePost } from '../../lib/admin/posts'
 import { addUser, changeUserRole, listUsers } from '../../lib/admin/users'
 import { canEditPost, ROLES } from '../../lib/auth/capabilities'
 import { getAuthOptions } from '../../lib/auth/config'
@@ -278,6 +278,7 @@ describe('saving a post', () => {
     const id = await createDraft(actor('contributor'), { title: 'Raced delete', type: 'post' })
     const [attachmentId] = await storeFixturePhotos(id)
     const file = (await getDb().attachment.findUniqueOrThrow({ where: { id: attachmentId } })).filePath
+    await trashPost(actor('contributor'), id)
     const result = await whileAnEditorPublishes(id, () => deletePost(actor('contributor'), id))
     assert.equal(result.status, 'rejected')
     assert.equal((result.reason as ApiError).code, 'rest_forbidden')
@@ -285,8 +286,40 @@ describe('saving a post', () => {
     for (const folder of ['originals', 'public']) assert.ok(existsSync(path.join(uploads, folder, file)), `${folder}/${file} is kept`)
   })
 
+  test('delete moves to the Trash; restore brings back the earlier status; only a trashed post is deleted for good, with its photos', async () => {
+    const id = await createDraft(actor('author'), { title: 'Trash and back', type: 'post' })
+    await updatePost(actor('author'), id, form({ title: 'Trash and back', status: 'publish' }))
+    const [attachmentId] = await storeFixturePhotos(id)
+    const file = (await getDb().attachment.findUniqueOrThrow({ where: { id: attachmentId } })).filePath
+    await rejectsWith(deletePost(actor('author'), id), 'rest_not_in_trash', 409)
+    await trashPost(actor('author'), id)
+    assert.deepEqual(await getDb().post.findUniqueOrThrow({ where: { id }, select: { status: true, statusBeforeTrash: true } }), {
+      status: 'trash',
+      statusBeforeTrash: 'publish',
+    })
+    await rejectsWith(restorePost(actor('contributor'), id), 'rest_forbidden', 403)
+    await restorePost(actor('author'), id)
+    assert.deepEqual(await getDb().post.findUniqueOrThrow({ where: { id }, select: { status: true, statusBeforeTrash: true } }), {
+      status: 'publish',
+      statusBeforeTrash: null,
+    })
+    await trashPost(actor('author'), id)
+    await deletePost(actor('author'), id)
+    assert.equal(await getDb().post.findUnique({ where: { id } }), null)
+    for (const folder of ['originals', 'public']) assert.ok(!existsSync(path.join(uploads, folder, file)), `${folder}/${file} is removed`)
+  })
+
+  test('a scheduled post restored after its time comes back published', async () => {
+    const id = await createDraft(actor('editor'), { title: 'Was scheduled', type: 'post' })
+    await getDb().post.update({ where: { id }, data: { status: 'trash', statusBeforeTrash: 'future', publishedAt: new Date(Date.now() - 60_000) } })
+    await restorePost(actor('editor'), id)
+    assert.equal((await getDb().post.findUniqueOrThrow({ where: { id } })).status, 'publish')
+  })
+
   test('only who may delete a post deletes it', async () => {
     const id = await createDraft(actor('contributor'), { title: 'Gone soon', type: 'post' })
+    await rejectsWith(trashPost(actor('author'), id), 'rest_forbidden', 403)
+    await trashPost(actor('contributor'), id)
     await rejectsWith(deletePost(actor('author'), id), 'rest_forbidden', 403)
     await deletePost(actor('contributor'), id)
     assert.equal(await getDb().post.findUnique({ where: { id } }), null)

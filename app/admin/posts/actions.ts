@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation'
 import { z } from 'zod'
 import { runAction, type ActionResult } from '@/lib/admin/action-result'
 import { attachmentTitleSchema, idSchema, newPostSchema, parseOrThrow, postFormSchema } from '@/lib/admin/forms'
-import { createDraft, deletePost, updatePost, type PostEditorContext } from '@/lib/admin/posts'
+import { createDraft, deletePost, restorePost as restorePostIn, trashPost as trashPostIn, updatePost, type PostEditorContext } from '@/lib/admin/posts'
 import { getSessionActorOrThrow } from '@/lib/admin/session'
 import { roundCoordinate } from '@/lib/geo/precision'
 import { ApiError } from '@/lib/http/errors'
@@ -31,10 +31,35 @@ export async function savePostAction(id: number, values: unknown): Promise<Actio
   return runAction('savePost', async () => updatePost(await getSessionActorOrThrow(), parseOrThrow(idSchema, id), parseOrThrow(postFormSchema, values)))
 }
 
+// "Move to Trash": the editor then opens /admin?trashed=ID, whose notice offers Undo (restorePost).
+export async function trashPost(id: number): Promise<ActionResult<null>> {
+  return runAction('trashPost', async () => {
+    await trashPostIn(await getSessionActorOrThrow(), parseOrThrow(idSchema, id))
+    return null
+  })
+}
+
+export async function restorePost(id: number): Promise<ActionResult<null>> {
+  return runAction('restorePost', async () => {
+    await restorePostIn(await getSessionActorOrThrow(), parseOrThrow(idSchema, id))
+    return null
+  })
+}
+
+// The editor's "Delete…" of today: it now moves the post to the Trash, so that nothing is lost until the editor's
+// form calls trashPost itself (then this goes).
 export async function deletePostAction(id: number): Promise<ActionResult<null>> {
-  const result = await runAction('deletePost', async () => deletePost(await getSessionActorOrThrow(), parseOrThrow(idSchema, id)))
+  const result = await trashPost(id)
   if (!result.ok) return result
-  redirect('/admin?deleted=1')
+  redirect(`/admin?trashed=${id}`)
+}
+
+// Only a post in the Trash (lib/admin/posts.ts refuses others), from the Trash view.
+export async function deletePostPermanently(id: number): Promise<ActionResult<null>> {
+  return runAction('deletePostPermanently', async () => {
+    await deletePost(await getSessionActorOrThrow(), parseOrThrow(idSchema, id))
+    return null
+  })
 }
 
 export async function reorderMediaAction(postId: number, orderedIds: unknown): Promise<ActionResult<AttachmentDto[]>> {

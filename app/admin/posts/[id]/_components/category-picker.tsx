@@ -1,6 +1,6 @@
 'use client'
 
-import { useId, useState, type KeyboardEvent } from 'react'
+import { useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { CategoryOption } from '@/lib/admin/posts'
 import { parseCategoryPath } from '@/lib/places/schemas'
 
@@ -24,6 +24,32 @@ export function CategoryPicker({ categories, selectedIds, newPaths, canAdd, onCh
   const byId = new Map(categories.map((c) => [c.id, c.path]))
   const needle = filter.trim().toLowerCase()
   const shown = needle ? categories.filter((c) => c.path.toLowerCase().includes(needle)) : categories
+  const list = useRef<HTMLDivElement>(null)
+  // The list is one Tab stop (WAI-ARIA APG's roving tabindex): the arrows, Home and End move within it, Space ticks.
+  // Hundreds of categories would otherwise stand between the form and Save.
+  const [activeId, setActiveId] = useState<number>()
+  const active = shown.find((c) => c.id === activeId) ?? shown.find((c) => selected.has(c.id)) ?? shown[0]
+
+  function onListKey(event: KeyboardEvent<HTMLDivElement>) {
+    if (!active) return
+    const at = shown.indexOf(active)
+    const to =
+      event.key === 'ArrowDown' || event.key === 'ArrowRight'
+        ? Math.min(at + 1, shown.length - 1)
+        : event.key === 'ArrowUp' || event.key === 'ArrowLeft'
+          ? Math.max(at - 1, 0)
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? shown.length - 1
+              : null
+    if (to === null) return
+    event.preventDefault() // not the page's scrolling
+    const next = shown[to]
+    if (!next) return
+    setActiveId(next.id)
+    list.current?.querySelector<HTMLInputElement>(`input[data-category="${next.id}"]`)?.focus()
+  }
 
   const toggle = (categoryId: number, on: boolean) => onChange(on ? [...selectedIds, categoryId] : selectedIds.filter((c) => c !== categoryId), newPaths)
 
@@ -96,15 +122,26 @@ export function CategoryPicker({ categories, selectedIds, newPaths, canAdd, onCh
         <label htmlFor={`${id}-filter`}>Find a category</label>
         <input id={`${id}-filter`} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
       </div>
-      <div className="category-list" role="group" aria-label="Existing categories">
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the arrow keys of the checkboxes inside (roving tabindex) */}
+      <div ref={list} className="category-list" role="group" aria-label="Existing categories" aria-describedby={`${id}-keys`} onKeyDown={onListKey}>
         {shown.length === 0 && <p className="muted">No category matches.</p>}
         {shown.map((category) => (
           <label key={category.id} className="checkbox">
-            <input type="checkbox" checked={selected.has(category.id)} onChange={(e) => toggle(category.id, e.target.checked)} />
+            <input
+              type="checkbox"
+              data-category={category.id}
+              tabIndex={category === active ? 0 : -1}
+              checked={selected.has(category.id)}
+              onChange={(e) => toggle(category.id, e.target.checked)}
+              onFocus={() => setActiveId(category.id)}
+            />
             {category.path}
           </label>
         ))}
       </div>
+      <p id={`${id}-keys`} className="hint">
+        One Tab stop: the arrow keys, Home and End move through the list, Space ticks.
+      </p>
       {canAdd && (
         <div className="field">
           <label htmlFor={`${id}-new`}>New category</label>

@@ -2,7 +2,9 @@ import { formatCoordinate } from '@/app/admin/_components/format'
 import type { NoticeValue } from '@/app/admin/_components/notice'
 import { fieldErrorsOf, latitudeFieldSchema, longitudeFieldSchema, postFormSchema, type FieldErrors, type PostFormValues } from '@/lib/admin/forms'
 import type { EditablePost, PostEditorContext } from '@/lib/admin/posts'
+import { effectiveStatus } from '@/lib/admin/schedule'
 import type { AttachmentGps } from '@/lib/api/contract'
+import { isoDateSchema } from '@/lib/places/schemas'
 
 // The post editor's state and every change to it, as named actions: the form's values and their problems, the
 // saved post, and "Import location from media" (looking, asking before replacing a location, what it found).
@@ -23,7 +25,6 @@ export type EditorState = {
   gps: GpsState
   /** bumped to move the location map to the location typed or found */
   recenter: number
-  confirmDelete: boolean
 }
 
 export type EditorAction =
@@ -40,7 +41,7 @@ export type EditorAction =
   | { type: 'gpsKept' }
   | { type: 'gpsNotFound'; imagesChecked: number }
   | { type: 'gpsFailed'; text: string }
-  | { type: 'deleteAsked'; open: boolean }
+  | { type: 'restored'; values: PostFormValues }
 
 export function toValues(post: EditablePost): PostFormValues {
   return {
@@ -69,7 +70,6 @@ export function initialEditorState({ post, allowedStatuses }: Pick<PostEditorCon
     dirty: false,
     gps: { state: 'idle' },
     recenter: 0,
-    confirmDelete: false,
   }
 }
 
@@ -139,7 +139,9 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, errors: action.errors, notice: { tone: 'error', text: action.text } }
     case 'saved': {
       const { post, allowedStatuses } = action.context
-      return { ...state, post, values: toValues(post), statuses: allowedStatuses, errors: {}, dirty: false, notice: { tone: 'ok', text: 'Saved.' } }
+      // What "Import location from media" said ("… Save the post to keep it.") is done with once saved.
+      const gps: GpsState = state.gps.state === 'loading' || state.gps.state === 'confirm' ? state.gps : { state: 'idle' }
+      return { ...state, post, values: toValues(post), statuses: allowedStatuses, errors: {}, dirty: false, gps, notice: { tone: 'ok', text: 'Saved.' } }
     }
     case 'noticed':
       return { ...state, notice: action.notice }
@@ -165,7 +167,42 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     }
     case 'gpsFailed':
       return { ...state, gps: { state: 'message', tone: 'error', text: `${action.text} The location was not changed.` } }
-    case 'deleteAsked':
-      return { ...state, confirmDelete: action.open }
+    case 'restored':
+      // The autosaved copy replaces the form as a whole; it is unsaved until saved.
+      return {
+        ...state,
+        values: action.values,
+        errors: {},
+        dirty: true,
+        notice: { tone: 'ok', text: 'The autosaved version was restored. Save to keep it.' },
+        recenter: state.recenter + 1,
+      }
   }
+}
+
+/** The post's date as typed, or null while it is not a date. */
+export function typedDate(values: PostFormValues): Date | null {
+  const parsed = isoDateSchema.safeParse(values.date)
+  return parsed.success ? parsed.data : null
+}
+
+/** The status the server will store for the status chosen and the date typed (a future date schedules, a past one publishes). */
+export function statusToStore(values: PostFormValues, now: Date): string {
+  const date = typedDate(values)
+  return date ? effectiveStatus(values.status, date, now) : values.status
+}
+
+/**
+ * What the main button says, as WordPress's does: what saving will do to the post. Without publish_posts
+ * (contributors) a post can only go to review.
+ */
+export function submitLabel(state: Pick<EditorState, 'post' | 'statuses' | 'values'>, now: Date): string {
+  const stored = statusToStore(state.values, now)
+  const was = state.post.status
+  if (stored === 'draft') return 'Save draft'
+  if (!state.statuses.includes('publish')) return was === 'pending' ? 'Update' : 'Submit for review'
+  if (stored === 'pending') return was === 'pending' ? 'Update' : 'Save as pending'
+  if (stored === 'future') return was === 'future' ? 'Update' : 'Schedule'
+  if (stored === 'publish') return was === 'publish' ? 'Update' : 'Publish'
+  return 'Update'
 }

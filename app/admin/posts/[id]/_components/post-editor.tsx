@@ -1,6 +1,7 @@
 'use client'
 
-import { useReducer, useTransition, type FormEvent } from 'react'
+import { useRouter } from 'next/navigation'
+import { useEffect, useReducer, useRef, useState, useTransition, type FormEvent } from 'react'
 import { formatUtcMinute } from '@/app/admin/_components/format'
 import { Notice } from '@/app/admin/_components/notice'
 import { FieldError, describedBy } from '@/app/admin/_components/field-error'
@@ -9,18 +10,54 @@ import { STATUS_LABELS } from '@/app/admin/_components/status-labels'
 import type { ActionResult } from '@/lib/admin/action-result'
 import { fieldErrorsOf, postFormSchema, type FieldErrors, type PostFormValues } from '@/lib/admin/forms'
 import type { CategoryOption, PostEditorContext } from '@/lib/admin/posts'
-import { deletePostAction, importLocationFromMediaAction, savePostAction, type MediaLocation } from '../../actions'
+import { isFarFuture } from '@/lib/admin/schedule'
+import { slugBase } from '@/lib/slugs'
+import { importLocationFromMediaAction, savePostAction, trashPost, type MediaLocation } from '../../actions'
 import { CategoryPicker } from './category-picker'
 import { LocationFields, type FieldAttributes } from './location-fields'
-import { editorReducer, initialEditorState } from './post-editor-state'
+import { editorReducer, initialEditorState, statusToStore, submitLabel, toValues, typedDate } from './post-editor-state'
+import { TypeField } from './type-field'
+import { clearAutosave, readAutosave, useUnsavedWork, type Autosave } from './unsaved-work'
 
 type Props = PostEditorContext & { categories: CategoryOption[]; types: string[]; tiles: Tiles }
 
 export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCategories, categories, types, tiles }: Props) {
   const [state, dispatch] = useReducer(editorReducer, { post: saved, allowedStatuses }, initialEditorState)
-  const { post, statuses, values, errors, notice, dirty, gps, recenter, confirmDelete } = state
+  const { post, statuses, values, errors, notice, dirty, gps, recenter } = state
   const [saving, startSaving] = useTransition()
-  const [deleting, startDeleting] = useTransition()
+  const [trashing, startTrashing] = useTransition()
+  const router = useRouter()
+  const form = useRef<HTMLFormElement>(null)
+  const { allowLeaving } = useUnsavedWork(post.id, dirty, values)
+  const [offer, setOffer] = useState<Autosave | null>(null)
+  // The button's label and the date's warnings compare with now: read once a minute, not on every render.
+  const [now, setNow] = useState(() => new Date())
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(new Date()), 60_000)
+    return () => window.clearInterval(timer)
+  }, [])
+
+  // A copy autosaved after the post was last saved, and different from it, is offered back (as WordPress does);
+  // an older one is stale. Read after hydration: the server has no localStorage.
+  useEffect(() => {
+    const kept = readAutosave(saved.id)
+    if (!kept) return
+    const newer = kept.savedAt > saved.modifiedAt && JSON.stringify(kept.values) !== JSON.stringify(toValues(saved))
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- localStorage exists only in the browser, after hydration
+    if (newer) setOffer(kept)
+    else clearAutosave(saved.id)
+  }, [saved])
+
+  // Ctrl+S (Cmd+S on a Mac) saves, instead of the browser's "Save page as".
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() !== 's' || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return
+      event.preventDefault()
+      form.current?.requestSubmit()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
 
   const update = (patch: Partial<PostFormValues>) => dispatch({ type: 'edited', patch })
   const check = (field: keyof PostFormValues) => dispatch({ type: 'left', fields: [field] })
@@ -38,10 +75,20 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
     event.preventDefault()
     const parsed = postFormSchema.safeParse(values)
     if (!parsed.success) return refuse(fieldErrorsOf(parsed.error), 'Please correct the fields marked. Nothing was saved.')
+    if (saving) return
+    const creating = values.newCategories.length > 0
     startSaving(async () => {
-      const result = await savePostAction(post.id, values)
-      if (result.ok) dispatch({ type: 'saved', context: result.data })
-      else refuse(result.fieldErrors, `${result.message} Nothing was saved.`)
+      // The status the button promised (the server applies the same rule, lib/admin/schedule.ts).
+      const result = await savePostAction(post.id, { ...values, status: statusToStore(values, new Date()) })
+      if (!result.ok) return refuse(result.fieldErrors, `${result.message} Nothing was saved.`)
+      clearAutosave(post.id)
+      setOffer(null)
+      startSaving(() => {
+        dispatch({ type: 'saved', context: result.data })
+        // Categories made by this save: the page's list of categories is fetched again, in the same transition, so
+        // their chips show their names at once.
+        if (creating) router.refresh()
+      })
     })
   }
 
@@ -59,13 +106,24 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
     else dispatch({ type: 'gpsNotFound', imagesChecked: result.data.imagesChecked })
   }
 
-  function onDelete() {
-    startDeleting(async () => {
-      const result = await deletePostAction(post.id)
-      // On success the action has sent the browser to the list.
-      if (result && !result.ok) dispatch({ type: 'noticed', notice: { tone: 'error', text: result.message } })
-      dispatch({ type: 'deleteAsked', open: false })
+  // As WordPress: no question, since the list offers Undo and the Trash keeps the post.
+  function onTrash() {
+    startTrashing(async () => {
+      const result = await trashPost(post.id)
+      if (!result.ok) return dispatch({ type: 'noticed', notice: { tone: 'error', text: result.message } })
+      allowLeaving()
+      router.push(`/admin?trashed=${post.id}`)
     })
+  }
+
+  function restore(kept: Autosave) {
+    dispatch({ type: 'restored', values: { ...toValues(post), ...kept.values } })
+    setOffer(null)
+  }
+
+  function dismiss() {
+    clearAutosave(post.id)
+    setOffer(null)
   }
 
   const field = (name: keyof PostFormValues): FieldAttributes => ({
@@ -74,9 +132,26 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
     'aria-describedby': describedBy(`post-${name}`, errors[name]),
   })
   const publicUrl = post.status === 'publish' ? `/${encodeURIComponent(post.type)}/${encodeURIComponent(post.slug)}` : null
+  const slug = slugBase(values.slug.trim() || values.title)
+  const slugMoves = post.status === 'publish' && (slug !== post.slug || values.type !== post.type)
+  const date = typedDate(values)
+  const stored = statusToStore(values, now)
 
   return (
-    <form className="admin-form editor" onSubmit={onSubmit} noValidate aria-label="Edit post">
+    <form ref={form} className="admin-form editor" onSubmit={onSubmit} noValidate aria-label="Edit post">
+      {offer && (
+        <div className="confirm autosave-offer" role="group" aria-labelledby="autosave-offer-text">
+          <p id="autosave-offer-text">
+            There is an autosave of this post, from {formatUtcMinute(offer.savedAt)} UTC, newer than the version saved. It has changes that were not saved.
+          </p>
+          <button type="button" onClick={() => restore(offer)}>
+            Restore the autosaved version
+          </button>{' '}
+          <button type="button" className="secondary" onClick={dismiss}>
+            Dismiss
+          </button>
+        </div>
+      )}
       <div className="editor-columns">
         <div className="editor-main">
           <div className="field">
@@ -105,42 +180,59 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
           <div className="field">
             <label htmlFor="post-status">Status</label>
             <select {...field('status')} value={values.status} onChange={(e) => update({ status: e.target.value as PostFormValues['status'] })}>
-              {statuses.map((status) => (
-                <option key={status} value={status}>
-                  {STATUS_LABELS[status] ?? status}
-                </option>
-              ))}
+              {/* Trash is "Move to Trash", below; a trashed post keeps its status here until restored. */}
+              {statuses
+                .filter((status) => status !== 'trash' || post.status === 'trash')
+                .map((status) => (
+                  <option key={status} value={status}>
+                    {STATUS_LABELS[status] ?? status}
+                  </option>
+                ))}
             </select>
             {!statuses.includes('publish') && <p className="hint">An editor publishes your post once it is pending review.</p>}
+            {stored !== values.status && date && (
+              <p id="status-hint" className="hint" role="status">
+                {stored === 'future'
+                  ? `The date is in the future: the post is scheduled, and goes live on ${formatUtcMinute(date.toISOString())} UTC.`
+                  : 'The date has passed: the post is published now.'}
+              </p>
+            )}
             <FieldError id="post-status" message={errors.status} />
           </div>
           <div className="field">
             <label htmlFor="post-type">Type</label>
-            <input
-              {...field('type')}
-              list="post-type-options"
+            <TypeField
+              id="post-type"
               value={values.type}
-              onChange={(e) => update({ type: e.target.value })}
+              types={types}
+              onChange={(type) => update({ type })}
               onBlur={() => check('type')}
+              invalid={!!errors.type}
+              describedBy={describedBy('post-type', errors.type)}
             />
-            <datalist id="post-type-options">
-              {types.map((type) => (
-                <option key={type} value={type} />
-              ))}
-            </datalist>
             <FieldError id="post-type" message={errors.type} />
           </div>
           <div className="field">
             <label htmlFor="post-slug">Slug</label>
             <input
               {...field('slug')}
-              aria-describedby={describedBy('post-slug', errors.slug, 'slug-hint')}
+              aria-describedby={describedBy('post-slug', errors.slug, slugMoves ? 'slug-hint slug-warning' : 'slug-hint')}
               value={values.slug}
               onChange={(e) => update({ slug: e.target.value })}
             />
+            {/* The rule the server applies (lib/slugs.ts); a slug another post has gets -2, -3… on saving. */}
             <p id="slug-hint" className="hint">
-              The post’s address: /{values.type || 'type'}/{values.slug || '…'}. Empty: made from the title.
+              The post’s address:{' '}
+              <span className="slug-preview">
+                /{values.type || 'type'}/{slug}
+              </span>
+              {values.slug.trim() === '' && '. Empty: made from the title.'}
             </p>
+            {slugMoves && (
+              <p id="slug-warning" className="field-warning">
+                This changes the address of a published post (it is /{post.type}/{post.slug} now). The old address will redirect to the new one.
+              </p>
+            )}
             <FieldError id="post-slug" message={errors.slug} />
           </div>
           <div className="field">
@@ -153,6 +245,11 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
               onChange={(e) => update({ date: e.target.value })}
               onBlur={() => check('date')}
             />
+            {date && isFarFuture(date, now) && (
+              <p id="date-warning" className="field-warning">
+                This date is more than a year ahead: is the year right?
+              </p>
+            )}
             <FieldError id="post-date" message={errors.date} />
           </div>
           <CategoryPicker
@@ -176,12 +273,12 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
       {/* Kept in view at the bottom of the window (sticky), so Save is always at hand and does not move. */}
       <div className="editor-bar">
         <div className="editor-actions">
-          <button type="submit" disabled={saving}>
-            {saving ? 'Saving…' : 'Save'}
+          <button type="submit" disabled={saving} aria-keyshortcuts="Control+S Meta+S">
+            {saving ? 'Saving…' : submitLabel(state, now)}
           </button>
-          {canDelete && !confirmDelete && (
-            <button type="button" className="danger" onClick={() => dispatch({ type: 'deleteAsked', open: true })}>
-              Delete…
+          {canDelete && post.status !== 'trash' && (
+            <button type="button" className="link-button danger-link" onClick={onTrash} disabled={trashing}>
+              {trashing ? 'Moving to Trash…' : 'Move to Trash'}
             </button>
           )}
           <div className="editor-status" aria-live="polite">
@@ -189,17 +286,6 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
             {dirty && !notice && <p className="muted">Unsaved changes.</p>}
           </div>
         </div>
-        {confirmDelete && (
-          <div className="confirm" role="group" aria-label="Delete the post?">
-            <p>Delete “{post.title}” and its photos for good? This cannot be undone.</p>
-            <button type="button" className="danger" onClick={onDelete} disabled={deleting}>
-              {deleting ? 'Deleting…' : 'Delete for good'}
-            </button>{' '}
-            <button type="button" className="secondary" onClick={() => dispatch({ type: 'deleteAsked', open: false })}>
-              Cancel
-            </button>
-          </div>
-        )}
       </div>
     </form>
   )

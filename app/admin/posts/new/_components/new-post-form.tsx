@@ -1,12 +1,14 @@
 'use client'
 
-import { useActionState } from 'react'
+import { useActionState, useState } from 'react'
 import { FieldError, describedBy } from '@/app/admin/_components/field-error'
+import { TypeField } from '../../[id]/_components/type-field'
 import { createPostAction, type NewPostState } from '../../actions'
 
 export function NewPostForm({ types }: { types: string[] }) {
   const [state, action, pending] = useActionState<NewPostState, FormData>(createPostAction, null)
   const errors = state && !state.ok ? state.fieldErrors : {}
+  const [type, setType] = useState(types.includes('post') ? 'post' : (types[0] ?? 'post'))
   return (
     <form action={action} className="admin-form narrow-form" noValidate>
       {state && !state.ok && (
@@ -22,20 +24,15 @@ export function NewPostForm({ types }: { types: string[] }) {
       </div>
       <div className="field">
         <label htmlFor="new-type">Type</label>
-        <input
+        <TypeField
           id="new-type"
           name="type"
-          defaultValue="post"
-          list="new-type-options"
-          required
-          aria-invalid={!!errors.type}
-          aria-describedby={describedBy('new-type', errors.type)}
+          value={type}
+          types={types}
+          onChange={setType}
+          invalid={!!errors.type}
+          describedBy={describedBy('new-type', errors.type)}
         />
-        <datalist id="new-type-options">
-          {types.map((type) => (
-            <option key={type} value={type} />
-          ))}
-        </datalist>
         <FieldError id="new-type" message={errors.type} />
       </div>
       <button type="submit" disabled={pending}>

@@ -1,0 +1,92 @@
+'use client'
+
+import { useRouter } from 'next/navigation'
+import { useRef, useState, useTransition } from 'react'
+import { deletePostPermanently, restorePost } from '../posts/actions'
+
+// The posts list's Trash controls: the "Moved to Trash. Undo" notice, and each trashed row's Restore and
+// "Delete permanently" (after a confirmation). The rights are checked by the actions' lib/ functions.
+
+export function TrashedNotice({ id }: { id: number }) {
+  const router = useRouter()
+  const [pending, start] = useTransition()
+  const [state, setState] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null)
+  if (state?.tone === 'ok')
+    return (
+      <p role="status" className="notice">
+        {state.text}
+      </p>
+    )
+  return (
+    <div role="status" className="notice trash-notice">
+      <span>Moved to Trash.</span>{' '}
+      <button
+        type="button"
+        className="link-button"
+        disabled={pending}
+        onClick={() =>
+          start(async () => {
+            const result = await restorePost(id)
+            if (!result.ok) return setState({ tone: 'error', text: result.message })
+            setState({ tone: 'ok', text: 'The post was restored from the Trash.' })
+            router.replace('/admin')
+          })
+        }
+      >
+        Undo
+      </button>
+      {state?.tone === 'error' && (
+        <span className="form-error" role="alert">
+          {state.text}
+        </span>
+      )}
+    </div>
+  )
+}
+
+export function TrashRowActions({ id, title }: { id: number; title: string }) {
+  const router = useRouter()
+  const [pending, start] = useTransition()
+  const [error, setError] = useState<string | null>(null)
+  const dialog = useRef<HTMLDialogElement>(null)
+  const run = (action: (id: number) => ReturnType<typeof restorePost>) =>
+    start(async () => {
+      const result = await action(id)
+      if (!result.ok) return setError(result.message)
+      dialog.current?.close()
+      router.refresh()
+    })
+  return (
+    <span className="row-actions">
+      <button type="button" className="link-button" disabled={pending} onClick={() => run(restorePost)} aria-label={`Restore “${title}”`}>
+        Restore
+      </button>
+      <button
+        type="button"
+        className="link-button danger"
+        disabled={pending}
+        onClick={() => dialog.current?.showModal()}
+        aria-label={`Delete “${title}” permanently`}
+      >
+        Delete permanently
+      </button>
+      <dialog ref={dialog} aria-labelledby={`delete-${id}-title`}>
+        <p id={`delete-${id}-title`}>Delete “{title}” and its photos permanently? This cannot be undone.</p>
+        {/* Cancel comes first: showModal focuses it, so Enter does not delete */}
+        <div className="dialog-buttons">
+          <button type="button" disabled={pending} onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+          <button type="button" className="danger" disabled={pending} onClick={() => run(deletePostPermanently)}>
+            Delete permanently
+          </button>
+        </div>
+      </dialog>
+      {error && (
+        <span className="form-error" role="alert">
+          {error}
+        </span>
+      )}
+    </span>
+  )
+}

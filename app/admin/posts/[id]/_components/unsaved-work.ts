@@ -1,0 +1,109 @@
+'use client'
+
+import { useEffect, useRef } from 'react'
+import type { PostFormValues } from '@/lib/admin/forms'
+
+// Never lose an editor's work (README.md, "Editing a post"): while the form differs from the post saved, every
+// way out of the page asks first, and a copy of the form is kept in this browser to be offered back, as WordPress's
+// autosave does.
+
+const LEAVE_QUESTION = 'You have unsaved changes. Leave this page and lose them?'
+
+export type Autosave = { savedAt: string; values: PostFormValues }
+
+const autosaveKey = (postId: number) => `places:autosave:post:${postId}`
+
+/** The copy kept for `postId`, or null (none, or unreadable: storage full, private mode, an older shape). */
+export function readAutosave(postId: number): Autosave | null {
+  try {
+    const raw = window.localStorage.getItem(autosaveKey(postId))
+    if (!raw) return null
+    const parsed = JSON.parse(raw) as Partial<Autosave>
+    return typeof parsed.savedAt === 'string' && parsed.values && typeof parsed.values === 'object' ? (parsed as Autosave) : null
+  } catch {
+    return null
+  }
+}
+
+export function writeAutosave(postId: number, values: PostFormValues): void {
+  try {
+    window.localStorage.setItem(autosaveKey(postId), JSON.stringify({ savedAt: new Date().toISOString(), values } satisfies Autosave))
+  } catch {
+    // A full or disabled storage only costs the copy; the leave guard still asks.
+  }
+}
+
+export function clearAutosave(postId: number): void {
+  try {
+    window.localStorage.removeItem(autosaveKey(postId))
+  } catch {
+    // nothing kept, nothing to clear
+  }
+}
+
+/** Whether a link click is one this page would follow itself (not a new tab, a download or a jump within the page). */
+function leavesThePage(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false
+  if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download')) return false
+  const to = new URL(anchor.href, window.location.href)
+  const here = new URL(window.location.href)
+  return !(to.hash && to.pathname === here.pathname && to.search === here.search)
+}
+
+/**
+ * While `dirty`: the browser's own question on reload, closing the tab, Back to another page and typed addresses
+ * (beforeunload), and a confirmation before following any link on the page (the admin's links are plain anchors).
+ * The values are copied to localStorage a second after the last edit, and at once when the page goes away. Returns `allowLeaving`, for a
+ * way out the editor takes on purpose (Move to Trash).
+ */
+export function useUnsavedWork(postId: number, dirty: boolean, values: PostFormValues): { allowLeaving: () => void } {
+  const leaving = useRef(false)
+  const state = useRef({ dirty, values })
+  useEffect(() => {
+    state.current = { dirty, values }
+  }, [dirty, values])
+
+  useEffect(() => {
+    if (!dirty) return
+    const timer = window.setTimeout(() => writeAutosave(postId, values), 1000)
+    return () => window.clearTimeout(timer)
+  }, [postId, dirty, values])
+
+  useEffect(() => {
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (!state.current.dirty || leaving.current) return
+      writeAutosave(postId, state.current.values)
+      event.preventDefault()
+      // Chromium before 119 and Safari ask only when returnValue is set.
+      event.returnValue = ''
+    }
+    const onClick = (event: MouseEvent) => {
+      if (!state.current.dirty || leaving.current || !(event.target instanceof Element)) return
+      const anchor = event.target.closest('a[href]')
+      if (!(anchor instanceof HTMLAnchorElement) || !leavesThePage(event, anchor)) return
+      writeAutosave(postId, state.current.values)
+      if (window.confirm(LEAVE_QUESTION)) {
+        // Asked once: the browser's beforeunload question would ask again.
+        leaving.current = true
+        return
+      }
+      event.preventDefault()
+      event.stopPropagation()
+    }
+    window.addEventListener('beforeunload', onBeforeUnload)
+    document.addEventListener('click', onClick, true)
+    return () => {
+      // Unmounted while dirty: the App Router took the page away in place (Back to "New post", before the draft it
+      // made opened here), with no beforeunload and nothing to cancel: the copy is kept, and offered on return.
+      if (state.current.dirty && !leaving.current) writeAutosave(postId, state.current.values)
+      window.removeEventListener('beforeunload', onBeforeUnload)
+      document.removeEventListener('click', onClick, true)
+    }
+  }, [postId])
+
+  return {
+    allowLeaving: () => {
+      leaving.current = true
+    },
+  }
+}
