@@ -376,13 +376,33 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
   return editorContext(actor, row)
 }
 
-/** Moves post `id` to the Trash (WordPress's wp_trash_post): who may delete it may; the status it had is kept for restoring. */
-export async function trashPost(actor: Actor, id: number): Promise<void> {
-  await transaction(async (tx) => {
+/**
+ * Who runs the command line (`places post delete`): the site's operator, who may do anything, as WP-CLI run without
+ * --user. Only bin/cli.ts passes it; the admin always passes the signed-in user.
+ */
+export const OPERATOR = 'operator' as const
+type Deleter = Actor | typeof OPERATOR
+
+function mayDelete(deleter: Deleter, post: PostForCapability | null): post is PostForCapability {
+  return post !== null && (deleter === OPERATOR || canDeletePost(deleter, post))
+}
+
+function noSuchPost(id: number): ApiError {
+  return new ApiError('rest_post_invalid_id', `There is no post ${id}.`, 404)
+}
+
+/**
+ * Moves post `id` to the Trash (WordPress's wp_trash_post): who may delete it may; the status it had is kept for
+ * restoring. Returns false when it was in the Trash already.
+ */
+export async function trashPost(deleter: Deleter, id: number): Promise<boolean> {
+  return transaction(async (tx) => {
     const current = await lockPostForChange(tx, id)
-    if (!canDeletePost(actor, current) || !current) throw forbidden()
-    if (current.status === 'trash') return
+    if (!current && deleter === OPERATOR) throw noSuchPost(id)
+    if (!mayDelete(deleter, current)) throw forbidden()
+    if (current.status === 'trash') return false
     await tx.post.update({ where: { id }, data: { status: 'trash', statusBeforeTrash: current.status, modifiedAt: new Date() } })
+    return true
   })
 }
 
@@ -393,7 +413,7 @@ export async function trashPost(actor: Actor, id: number): Promise<void> {
 export async function restorePost(actor: Actor, id: number): Promise<void> {
   await transaction(async (tx) => {
     const current = await lockPostForChange(tx, id)
-    if (!canDeletePost(actor, current) || !current) throw forbidden()
+    if (!mayDelete(actor, current)) throw forbidden()
     if (current.status !== 'trash') return
     const { publishedAt } = await tx.post.findUniqueOrThrow({ where: { id }, select: { publishedAt: true } })
     const status = effectiveStatus(current.statusBeforeTrash ?? 'draft', publishedAt, new Date())
@@ -406,18 +426,21 @@ function notInTrash(): ApiError {
 }
 
 /**
- * Deletes a post for good, with its attachments (WordPress's delete_post decides who may), and only from the Trash,
- * as WordPress's screens: the rows in one transaction that checks the permission on the locked row, then the files,
- * once nothing refers to them.
+ * Deletes a post for good, with its attachments (WordPress's delete_post decides who may): the rows in one
+ * transaction that checks the permission on the locked row, then the files, once nothing refers to them. A user
+ * deletes only from the Trash, as WordPress's screens; the operator anything (`wp post delete --force`). Returns how
+ * many attachments went with it.
  */
-export async function deletePost(actor: Actor, id: number): Promise<void> {
+export async function deletePost(deleter: Deleter, id: number): Promise<number> {
   const attachments = await transaction(async (tx) => {
     const current = await lockPostForChange(tx, id)
-    if (!canDeletePost(actor, current) || !current) throw forbidden()
-    if (current.status !== 'trash') throw notInTrash()
+    if (!current && deleter === OPERATOR) throw noSuchPost(id)
+    if (!mayDelete(deleter, current)) throw forbidden()
+    if (deleter !== OPERATOR && current.status !== 'trash') throw notInTrash()
     const attachments = await tx.attachment.findMany({ where: { postId: id }, select: ATTACHMENT_FILES })
     await tx.post.delete({ where: { id } }) // its attachments' rows go with it (ON DELETE CASCADE)
     return attachments
   })
   await removeAttachmentFiles(attachments)
+  return attachments.length
 }
