@@ -17,6 +17,7 @@ import { ATTACHMENT_FILES, removeAttachmentFiles } from '../media/attachments'
 import { categoryAndDescendants, getCategoryPaths, resolveCategoryPaths } from '../places/categories'
 import { STATUSES } from '../places/schemas'
 import { effectiveStatus } from './schedule'
+import { rescheduleNow } from './scheduler'
 import { foldForSearch, searchColumns } from './search'
 import { freeSlug, slugBase } from '../slugs'
 import type { PostInput } from './forms'
@@ -373,6 +374,7 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
       })
     }),
   )
+  if (row.status === 'future') rescheduleNow()
   return editorContext(actor, row)
 }
 
@@ -419,6 +421,7 @@ export async function restorePost(actor: Actor, id: number): Promise<void> {
     const status = effectiveStatus(current.statusBeforeTrash ?? 'draft', publishedAt, new Date())
     await tx.post.update({ where: { id }, data: { status, statusBeforeTrash: null, modifiedAt: new Date() } })
   })
+  rescheduleNow()
 }
 
 function notInTrash(): ApiError {

@@ -26,24 +26,39 @@ async function sleepBeforeNext(): Promise<number> {
   return Math.min(MAX_SLEEP_MS, Math.max(0, next.publishedAt.getTime() - Date.now()))
 }
 
-const started = Symbol.for('places.scheduler')
+type SchedulerState = { tick: () => void; timer?: NodeJS.Timeout }
+const key = Symbol.for('places.scheduler')
+const scheduler = globalThis as { [key]?: SchedulerState }
 
 /** Starts the publishing timer of this process, once (a second call does nothing). */
 export function startScheduler(): void {
-  const state = globalThis as { [started]?: boolean }
-  if (state[started]) return
-  state[started] = true
-  const tick = async () => {
-    let sleep = MAX_SLEEP_MS
-    try {
-      const published = await publishDuePosts()
-      if (published > 0) console.log(`Places: published ${published} scheduled post${published === 1 ? '' : 's'}`)
-      sleep = await sleepBeforeNext()
-    } catch (error) {
-      console.error('Places: publishing scheduled posts failed; trying again in a minute:', error)
-    }
-    // A post due now was published above; one due within the same millisecond is caught on the next round.
-    setTimeout(() => void tick(), Math.max(sleep, 50)).unref()
+  if (scheduler[key]) return
+  let running = false
+  const state: SchedulerState = {
+    tick: () => {
+      if (running) return
+      running = true
+      clearTimeout(state.timer)
+      void (async () => {
+        let sleep = MAX_SLEEP_MS
+        try {
+          const published = await publishDuePosts()
+          if (published > 0) console.log(`Places: published ${published} scheduled post${published === 1 ? '' : 's'}`)
+          sleep = await sleepBeforeNext()
+        } catch (error) {
+          console.error('Places: publishing scheduled posts failed; trying again in a minute:', error)
+        }
+        running = false
+        // A post due now was published above; one due within the same moment is caught on the next round.
+        state.timer = setTimeout(state.tick, Math.max(sleep, 50)).unref()
+      })()
+    },
   }
-  void tick()
+  scheduler[key] = state
+  state.tick()
+}
+
+/** Looks again at what is scheduled, now: this process has just scheduled a post, perhaps before the next wake-up. */
+export function rescheduleNow(): void {
+  scheduler[key]?.tick()
 }
