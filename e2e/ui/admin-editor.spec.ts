@@ -268,8 +268,10 @@ test('the posts list: search, status and type filters, pages, and whether each p
   const row = page.getByRole('row').filter({ hasText: title })
   await expect(row).toContainText('Draft')
   await expect(row.getByRole('cell').nth(5)).toHaveText('No')
-  await page.getByLabel('Status').selectOption('publish')
-  await page.getByRole('button', { name: 'Filter' }).click()
+  await page
+    .getByRole('navigation', { name: 'Posts by status' })
+    .getByRole('link', { name: /^Published/ })
+    .click()
   await expect(page.getByText('No posts you may edit match.')).toBeVisible()
 
   // The demo has some 300 published posts: 20 a page.
@@ -281,14 +283,14 @@ test('the posts list: search, status and type filters, pages, and whether each p
     await expect(cells.getByRole('cell').nth(2)).toHaveText('Published')
   }
   const firstPage = await page.locator('tbody tr td:first-child').allTextContents()
-  await page.getByRole('link', { name: 'Older →' }).click()
+  await page.getByRole('link', { name: 'Next →' }).click()
   await expect(page).toHaveURL(/page=2/)
   await expect(page.getByText(/page 2 of \d+/)).toBeVisible()
   const secondPage = await page.locator('tbody tr td:first-child').allTextContents()
   expect(secondPage.some((t) => firstPage.includes(t))).toBe(false)
 })
 
-test('photos dropped on the page are uploaded; deleting a post removes it and its photos', async ({ page }) => {
+test('photos dropped on the page are uploaded; deleting a post moves it to the Trash, and deleting it there removes it and its photos', async ({ page }) => {
   const title = uniqueTitle('To delete')
   const id = await createPost(page, title)
   await dropPhotos(page, 'exr_noexif.jpg', 'gox_gps.jpg')
@@ -296,8 +298,13 @@ test('photos dropped on the page are uploaded; deleting a post removes it and it
   const src = await page.getByRole('img', { name: 'exr_noexif' }).getAttribute('src')
   await page.getByRole('button', { name: 'Delete…' }).click()
   await page.getByRole('button', { name: 'Delete for good' }).click()
-  await page.waitForURL(/\/admin\?deleted=1$/)
-  await expect(page.getByText('The post was deleted.')).toBeVisible()
+  await page.waitForURL(new RegExp(`/admin\\?trashed=${id}$`))
+  await expect(page.getByText('Moved to Trash.')).toBeVisible()
+  expect((await page.request.get(src!)).status()).toBe(200)
+  await page.goto(`/admin?status=trash&q=${encodeURIComponent(title)}`)
+  await page.getByRole('button', { name: `Delete “${title}” permanently` }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete permanently' }).click()
+  await expect(page.getByText('The Trash is empty.')).toBeVisible()
   const response = await page.goto(`/admin/posts/${id}`)
   expect(response?.status()).toBe(404)
   expect((await page.request.get(src!)).status()).toBe(404)
