@@ -16,6 +16,13 @@ export async function register() {
   const { removeStaleIncoming } = await import('./lib/media/storage')
   const removed = await removeStaleIncoming(getConfig().incomingStaleSeconds)
   if (removed > 0) console.log(`Places: removed ${removed} unfinished uploads`)
+  // Posts written by hand or by an older version get their folded search text (lib/admin/search.ts).
+  const { fillSearchColumns } = await import('./lib/admin/search')
+  const filled = await fillSearchColumns()
+  if (filled > 0) console.log(`Places: made ${filled} posts searchable`)
+  // Scheduled posts go live at their time, and those due while the server was down now (lib/admin/scheduler.ts).
+  const { startScheduler } = await import('./lib/admin/scheduler')
+  startScheduler()
   // The home map's index of places, built now rather than on the first visit (not awaited: requests are served).
   const { warmPlaceIndex } = await import('./lib/places/public')
   warmPlaceIndex({ postType: 'post', categoryId: null }).catch((error) => console.error('Places: the map index could not be built:', error))

@@ -1,6 +1,7 @@
 // The command line of docs/cli.md: parses arguments, calls lib/, prints. Run it as `npx places`.
 import { open } from 'node:fs/promises'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { deletePost, OPERATOR, trashPost } from '../lib/admin/posts'
 import { createAppPassword, listAppPasswords, revokeAppPassword } from '../lib/auth/app-passwords'
 import { ROLES } from '../lib/auth/capabilities'
 import { getConfig } from '../lib/config'
@@ -211,6 +212,36 @@ const commands: Record<string, Command> = {
         out(`New users, who cannot sign in until a password is set (places user set-password): ${summary.newUsers.join(', ')}`)
       }
       if (summary.warnings.length > 0) out(`${summary.warnings.length} warnings (above, on stderr).`)
+    },
+  },
+  'post delete': {
+    usage: 'places post delete ID... [--force]',
+    summary: 'move posts to the Trash, as `wp post delete`; with --force delete them for good, with their photos',
+    help: "Without --force a post goes to the Trash, where the admin can restore it. With --force it is deleted, and its photos' files\nwith it: that cannot be undone. Every id is tried; the exit code is 1 if any failed.",
+    options: { force: { type: 'boolean' } },
+    positionals: 'many',
+    run: async (values, args) => {
+      const ids = args.map((arg) => {
+        const id = parsePostId(arg)
+        if (id === null) throw new UsageError(`"${arg}" is not a post id`)
+        return id
+      })
+      const report = progress(values.force ? 'Deleting' : 'Trashing')
+      const failed: string[] = []
+      for (const [index, id] of ids.entries()) {
+        try {
+          if (values.force) {
+            const photos = await deletePost(OPERATOR, id)
+            out(`Deleted post ${id}${photos > 0 ? ` and its ${photos} photo${photos === 1 ? '' : 's'}` : ''}.`)
+          } else if (await trashPost(OPERATOR, id)) out(`Trashed post ${id}.`)
+          else failed.push(`Post ${id} is in the Trash already; --force deletes it for good.`)
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error
+          failed.push(error.message)
+        }
+        report?.(index + 1, ids.length)
+      }
+      if (failed.length > 0) throw new ApiError('places_post_delete', failed.join('\n'), 400)
     },
   },
   'media import': {

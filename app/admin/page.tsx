@@ -1,59 +1,83 @@
 import type { Metadata } from 'next'
 import { z } from 'zod'
-import { listCategoryOptions, listEditablePosts, listPostTypes } from '@/lib/admin/posts'
+import { listCategoryOptions, listEditablePosts, listPostTypes, POST_ORDERS, type PostOrder } from '@/lib/admin/posts'
 import { requireSessionActor } from '@/lib/admin/session'
 import { canCreatePosts } from '@/lib/auth/capabilities'
 import { postTypeSchema, STATUSES } from '@/lib/places/schemas'
 import { formatUtcMinute } from './_components/format'
-import { TrashedNotice } from './_components/trash-actions'
 import { STATUS_LABELS } from './_components/status-labels'
+import { TrashedNotice, TrashRowActions } from './_components/trash-actions'
 
 export const metadata: Metadata = { title: 'Posts' }
 
 // Anything unparseable in the query string is dropped rather than refused: these are filters someone typed.
 const filtersSchema = z.object({
   q: z.string().trim().max(200).catch(''),
+  content: z.literal('1').nullable().catch(null),
   status: z.enum(STATUSES).nullable().catch(null),
   type: postTypeSchema.nullable().catch(null),
   category: z.coerce.number().int().positive().max(2_147_483_647).nullable().catch(null),
   page: z.coerce.number().int().positive().max(1_000_000).catch(1),
+  orderby: z.enum(POST_ORDERS).nullable().catch(null),
+  order: z.enum(['asc', 'desc']).nullable().catch(null),
+  trashed: z.coerce.number().int().positive().max(2_147_483_647).nullable().catch(null),
 })
+
+// The status links above the list, in WordPress's order and words
+const STATUS_LINKS: [string, string][] = [
+  ['publish', 'Published'],
+  ['future', 'Scheduled'],
+  ['draft', 'Drafts'],
+  ['pending', 'Pending'],
+  ['private', 'Private'],
+  ['trash', 'Trash'],
+]
+
+const SORTABLE: Record<PostOrder, string> = { title: 'Title', date: 'Date (UTC)', status: 'Status' }
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
 
-// GET /admin – the posts the signed-in user may edit: search, filters, pages
+/** The page numbers to show: the first, the last, and two either side of `page`, with null for a gap. */
+function pageNumbers(page: number, pageCount: number): (number | null)[] {
+  const shown = [...new Set([1, page - 2, page - 1, page, page + 1, page + 2, pageCount])].filter((n) => n >= 1 && n <= pageCount).sort((a, b) => a - b)
+  return shown.flatMap((n, i) => (i > 0 && n - shown[i - 1]! > 1 ? [null, n] : [n]))
+}
+
+// GET /admin – the posts the signed-in user may edit: status counts, search, filters, sorting, pages
 export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
   const params = await searchParams
   const query = new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (first(v) === undefined ? [] : [[k, first(v)!]])))
   const actor = await requireSessionActor(`/admin${query.size ? `?${query}` : ''}`)
-  const filters = filtersSchema.parse({
-    q: first(params.q) ?? '',
-    status: first(params.status) || null,
-    type: first(params.type) || null,
-    category: first(params.category) || null,
-    page: first(params.page) ?? 1,
-  })
-  const trashedId = z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2_147_483_647)
-    .nullable()
-    .catch(null)
-    .parse(first(params.trashed) ?? null)
+  const filters = filtersSchema.parse(Object.fromEntries([...query].filter(([, v]) => v !== '')))
+  query.delete('trashed')
+  const orderby = filters.orderby ?? 'date'
+  const order = filters.order ?? (orderby === 'date' ? 'desc' : 'asc')
   const [list, categories, types] = await Promise.all([
-    listEditablePosts(actor, { search: filters.q, status: filters.status, type: filters.type, categoryId: filters.category, page: filters.page }),
+    listEditablePosts(actor, {
+      search: filters.q,
+      searchContent: filters.content === '1',
+      status: filters.status,
+      type: filters.type,
+      categoryId: filters.category,
+      page: filters.page,
+      orderby,
+      order,
+    }),
     listCategoryOptions(),
     listPostTypes(),
   ])
-  const pageLink = (page: number) => {
+  const link = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(query)
-    next.set('page', String(page))
-    return `/admin?${next}`
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) next.delete(key)
+      else next.set(key, value)
+    }
+    return next.size ? `/admin?${next}` : '/admin'
   }
-  const filtered = filters.q || filters.status || filters.type || filters.category
+  const filtered = filters.q || filters.type || filters.category
+  const inTrash = filters.status === 'trash'
   return (
     <>
       <div className="admin-heading">
@@ -64,22 +88,31 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
           </a>
         )}
       </div>
-      {trashedId !== null && <TrashedNotice key={trashedId} id={trashedId} />}
+      {filters.trashed !== null && <TrashedNotice key={filters.trashed} id={filters.trashed} />}
+      <nav aria-label="Posts by status">
+        <ul className="status-links">
+          <li>
+            <a href={link({ status: null, page: null })} aria-current={filters.status === null ? 'page' : undefined}>
+              All <span className="count">({list.counts.all})</span>
+            </a>
+          </li>
+          {STATUS_LINKS.filter(([status]) => status === 'publish' || (list.counts[status] ?? 0) > 0 || status === filters.status).map(([status, label]) => (
+            <li key={status}>
+              <a href={link({ status, page: null })} aria-current={filters.status === status ? 'page' : undefined}>
+                {label} <span className="count">({list.counts[status] ?? 0})</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <form className="filters" method="get" action="/admin" role="search" aria-label="Filter posts">
+        {filters.status && <input type="hidden" name="status" value={filters.status} />}
         <label>
-          Search titles
+          Search titles and addresses
           <input type="search" name="q" defaultValue={filters.q} />
         </label>
-        <label>
-          Status
-          <select name="status" defaultValue={filters.status ?? ''}>
-            <option value="">Any status</option>
-            {STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {STATUS_LABELS[status]}
-              </option>
-            ))}
-          </select>
+        <label className="checkbox">
+          <input type="checkbox" name="content" value="1" defaultChecked={filters.content === '1'} /> Search content too
         </label>
         <label>
           Type
@@ -104,60 +137,97 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
           </select>
         </label>
         <button type="submit">Filter</button>
-        {filtered && <a href="/admin">Clear filters</a>}
+        {filtered && <a href={filters.status ? `/admin?status=${filters.status}` : '/admin'}>Clear filters</a>}
       </form>
       <p className="muted" aria-live="polite">
         {list.total === 0
-          ? 'No posts you may edit match.'
-          : `${list.total} post${list.total === 1 ? '' : 's'} you may edit${filtered ? ' match' : ''}; page ${list.page} of ${list.pageCount}.`}
+          ? inTrash
+            ? 'The Trash is empty.'
+            : 'No posts you may edit match.'
+          : `${list.total} post${list.total === 1 ? '' : 's'} you may edit${filtered ? ' match' : ''}${inTrash ? ' in the Trash' : ''}; page ${list.page} of ${list.pageCount}.`}
       </p>
       {list.posts.length > 0 && (
-        <table className="post-table">
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Author</th>
-              <th scope="col">Date (UTC)</th>
-              <th scope="col">Location</th>
-              <th scope="col">Media</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.posts.map((post) => (
-              <tr key={post.id}>
-                <td>
-                  <a href={`/admin/posts/${post.id}`}>{post.title}</a>
-                </td>
-                <td>{post.type}</td>
-                <td>{STATUS_LABELS[post.status] ?? post.status}</td>
-                <td>{post.authorName}</td>
-                <td>
-                  <time dateTime={post.publishedAt}>{formatUtcMinute(post.publishedAt)}</time>
-                </td>
-                <td>{post.hasLocation ? post.locationPublic ? 'Yes' : 'Yes (private)' : <span className="muted">No</span>}</td>
-                <td>{post.attachmentCount}</td>
+        <div className="post-table-wrap">
+          <table className="post-table">
+            <thead>
+              <tr>
+                {(['title', 'type', 'status', 'author', 'date', 'location', 'media'] as const).map((column) => {
+                  if (!(column in SORTABLE)) {
+                    const label = { type: 'Type', author: 'Author', location: 'Location', media: 'Media' }[column as 'type']
+                    return (
+                      <th key={column} scope="col" className={`col-${column}`}>
+                        {label}
+                      </th>
+                    )
+                  }
+                  const sortable = column as PostOrder
+                  const current = orderby === sortable
+                  const nextOrder = current ? (order === 'asc' ? 'desc' : 'asc') : sortable === 'date' ? 'desc' : 'asc'
+                  return (
+                    <th key={column} scope="col" className={`col-${column}`} aria-sort={current ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
+                      <a href={link({ orderby: sortable, order: nextOrder, page: null })}>
+                        {SORTABLE[sortable]}
+                        {current && <span aria-hidden="true">{order === 'asc' ? ' ▲' : ' ▼'}</span>}
+                      </a>
+                    </th>
+                  )
+                })}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {list.posts.map((post) => (
+                <tr key={post.id}>
+                  <td className="col-title">
+                    <a href={`/admin/posts/${post.id}`}>{post.title}</a>
+                    {inTrash && <TrashRowActions id={post.id} title={post.title} />}
+                  </td>
+                  <td className="col-type">{post.type}</td>
+                  <td className="col-status">{STATUS_LABELS[post.status] ?? post.status}</td>
+                  <td className="col-author">{post.authorName}</td>
+                  <td className="col-date">
+                    <time dateTime={post.publishedAt}>{formatUtcMinute(post.publishedAt)}</time>
+                  </td>
+                  <td className="col-location">{post.hasLocation ? post.locationPublic ? 'Yes' : 'Yes (private)' : <span className="muted">No</span>}</td>
+                  <td className="col-media">{post.attachmentCount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {list.pageCount > 1 && (
         <nav className="pagination" aria-label="Pages">
           {list.page > 1 ? (
-            <a href={pageLink(list.page - 1)} rel="prev">
-              ← Newer
+            <a href={link({ page: String(list.page - 1) })} rel="prev">
+              ← Previous
             </a>
           ) : (
             <span />
           )}
-          <span>
-            Page {list.page} of {list.pageCount}
-          </span>
+          <ul className="page-numbers">
+            {pageNumbers(list.page, list.pageCount).map((n, i) =>
+              n === null ? (
+                <li key={`gap-${i}`} aria-hidden="true">
+                  …
+                </li>
+              ) : (
+                <li key={n}>
+                  {n === list.page ? (
+                    <a href={link({ page: String(n) })} aria-current="page" aria-label={`Page ${n}`}>
+                      {n}
+                    </a>
+                  ) : (
+                    <a href={link({ page: String(n) })} aria-label={`Page ${n}`}>
+                      {n}
+                    </a>
+                  )}
+                </li>
+              ),
+            )}
+          </ul>
           {list.page < list.pageCount ? (
-            <a href={pageLink(list.page + 1)} rel="next">
-              Older →
+            <a href={link({ page: String(list.page + 1) })} rel="next">
+              Next →
             </a>
           ) : (
             <span />

@@ -268,8 +268,10 @@ test('the posts list: search, status and type filters, pages, and whether each p
   const row = page.getByRole('row').filter({ hasText: title })
   await expect(row).toContainText('Draft')
   await expect(row.getByRole('cell').nth(5)).toHaveText('No')
-  await page.getByLabel('Status').selectOption('publish')
-  await page.getByRole('button', { name: 'Filter' }).click()
+  await page
+    .getByRole('navigation', { name: 'Posts by status' })
+    .getByRole('link', { name: /^Published/ })
+    .click()
   await expect(page.getByText('No posts you may edit match.')).toBeVisible()
 
   // The demo has some 300 published posts: 20 a page.
@@ -281,14 +283,14 @@ test('the posts list: search, status and type filters, pages, and whether each p
     await expect(cells.getByRole('cell').nth(2)).toHaveText('Published')
   }
   const firstPage = await page.locator('tbody tr td:first-child').allTextContents()
-  await page.getByRole('link', { name: 'Older →' }).click()
+  await page.getByRole('link', { name: 'Next →' }).click()
   await expect(page).toHaveURL(/page=2/)
   await expect(page.getByText(/page 2 of \d+/)).toBeVisible()
   const secondPage = await page.locator('tbody tr td:first-child').allTextContents()
   expect(secondPage.some((t) => firstPage.includes(t))).toBe(false)
 })
 
-test('photos dropped on the page are uploaded; Move to Trash keeps the post and its photos, with Undo', async ({ page }) => {
+test('photos dropped on the page are uploaded; Move to Trash keeps the post and its photos, with Undo; deleting it from the Trash removes both', async ({ page }) => {
   const title = uniqueTitle('To trash')
   const id = await createPost(page, title)
   await dropPhotos(page, 'exr_noexif.jpg', 'gox_gps.jpg')
@@ -303,4 +305,11 @@ test('photos dropped on the page are uploaded; Move to Trash keeps the post and 
   expect(response?.status(), 'a trashed post still opens for its editor').toBe(200)
   await expect(page.getByLabel('Status')).toHaveValue('trash')
   expect((await page.request.get(src!)).status()).toBe(200)
+
+  // Deleting for good is done in the Trash view: the post and its photos go.
+  await page.goto(`/admin?status=trash&q=${encodeURIComponent(title)}`)
+  await page.getByRole('button', { name: `Delete “${title}” permanently` }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete permanently' }).click()
+  await expect(page.getByText('The Trash is empty.')).toBeVisible()
+  expect((await page.request.get(src!)).status()).toBe(404)
 })

@@ -10,19 +10,36 @@ import {
   type Actor,
   type PostForCapability,
 } from '../auth/capabilities'
-import { containsIgnoringCase, getDb, transaction, type Tx } from '../db'
+import { getDb, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { ApiError, forbidden, invalidParams } from '../http/errors'
 import { ATTACHMENT_FILES, removeAttachmentFiles } from '../media/attachments'
 import { categoryAndDescendants, getCategoryPaths, resolveCategoryPaths } from '../places/categories'
 import { STATUSES } from '../places/schemas'
 import { effectiveStatus } from './schedule'
+import { rescheduleNow } from './scheduler'
+import { foldForSearch, searchColumns } from './search'
 import { freeSlug, slugBase } from '../slugs'
 import type { PostInput } from './forms'
 
 export const POSTS_PER_PAGE = 20
 
-export type PostListFilters = { search: string; status: string | null; type: string | null; categoryId: number | null; page: number }
+/** The list's sortable columns, named as WordPress's edit.php names them in `orderby` */
+export const POST_ORDERS = ['date', 'title', 'status'] as const
+export type PostOrder = (typeof POST_ORDERS)[number]
+
+export type PostListFilters = {
+  search: string
+  /** also look in the content, not only title and address */
+  searchContent?: boolean
+  /** null: every status but trash, as WordPress's "All" */
+  status: string | null
+  type: string | null
+  categoryId: number | null
+  page: number
+  orderby?: PostOrder
+  order?: 'asc' | 'desc'
+}
 
 export type PostListItem = {
   id: number
@@ -36,7 +53,14 @@ export type PostListItem = {
   attachmentCount: number
 }
 
-export type PostList = { posts: PostListItem[]; total: number; page: number; pageCount: number }
+export type PostList = {
+  posts: PostListItem[]
+  total: number
+  page: number
+  pageCount: number
+  /** how many posts `actor` may edit in each status (of those the other filters keep), and `all`: all but trash */
+  counts: Record<string, number> & { all: number }
+}
 
 /** A post's effective status among `statuses` (lib/auth/capabilities.ts: a trashed post counts as it was before). */
 function hasEffectiveStatus(statuses: string[]): Prisma.PostWhereInput {
@@ -62,24 +86,38 @@ function editableBy(actor: Actor): Prisma.PostWhereInput {
   }
 }
 
-/** The admin's list of posts: only those `actor` may edit, newest first, filtered and one page of them. */
+function orderOf(orderby: PostOrder, order: 'asc' | 'desc'): Prisma.PostOrderByWithRelationInput[] {
+  if (orderby === 'title') return [{ title: order }, { id: order }]
+  if (orderby === 'status') return [{ status: order }, { publishedAt: 'desc' }, { id: 'desc' }]
+  return [{ publishedAt: order }, { id: order }]
+}
+
+/**
+ * The admin's list of posts: only those `actor` may edit, filtered, sorted (newest first unless asked), one page of
+ * them, and the count of each status under the same filters (the status links above the list).
+ */
 export async function listEditablePosts(actor: Actor, filters: PostListFilters): Promise<PostList> {
-  const where: Prisma.PostWhereInput = {
-    AND: [
-      editableBy(actor),
-      filters.search ? { title: containsIgnoringCase(filters.search) } : {},
-      filters.status ? { status: filters.status } : {},
-      filters.type ? { type: filters.type } : {},
-      filters.categoryId !== null ? { categories: { some: { categoryId: { in: await categoryAndDescendants(getDb(), filters.categoryId) } } } } : {},
-    ],
-  }
   const db = getDb()
-  const total = await db.post.count({ where })
+  const folded = foldForSearch(filters.search.trim())
+  const others: Prisma.PostWhereInput[] = [
+    editableBy(actor),
+    folded ? { OR: [{ searchText: { contains: folded } }, ...(filters.searchContent ? [{ searchContent: { contains: folded } }] : [])] } : {},
+    filters.type ? { type: filters.type } : {},
+    filters.categoryId !== null ? { categories: { some: { categoryId: { in: await categoryAndDescendants(db, filters.categoryId) } } } } : {},
+  ]
+  const where: Prisma.PostWhereInput = { AND: [...others, filters.status ? { status: filters.status } : { status: { not: 'trash' } }] }
+  const [total, groups] = await Promise.all([db.post.count({ where }), db.post.groupBy({ by: ['status'], where: { AND: others }, _count: { _all: true } })])
+  const counts: PostList['counts'] = { all: 0 }
+  for (const group of groups) {
+    counts[group.status] = group._count._all
+    if (group.status !== 'trash') counts.all += group._count._all
+  }
   const pageCount = Math.max(1, Math.ceil(total / POSTS_PER_PAGE))
   const page = Math.min(Math.max(1, filters.page), pageCount)
+  const orderby = filters.orderby ?? 'date'
   const rows = await db.post.findMany({
     where,
-    orderBy: [{ publishedAt: 'desc' }, { id: 'desc' }],
+    orderBy: orderOf(orderby, filters.order ?? (orderby === 'date' ? 'desc' : 'asc')),
     skip: (page - 1) * POSTS_PER_PAGE,
     take: POSTS_PER_PAGE,
     select: {
@@ -99,6 +137,7 @@ export async function listEditablePosts(actor: Actor, filters: PostListFilters):
     total,
     page,
     pageCount,
+    counts,
     posts: rows.map((row) => ({
       id: row.id,
       title: row.title,
@@ -240,7 +279,15 @@ export async function createDraft(actor: Actor, { title, type }: { title: string
   return withSlugConflictAsFieldError(async () => {
     const post = await transaction(async (tx) =>
       tx.post.create({
-        data: { title, type, slug: await freePostSlug(tx, type, title), status: 'draft', publishedAt: new Date(), authorId: actor.id },
+        data: {
+          title,
+          type,
+          slug: await freePostSlug(tx, type, title),
+          status: 'draft',
+          publishedAt: new Date(),
+          authorId: actor.id,
+          ...searchColumns({ title }),
+        },
         select: { id: true },
       }),
     )
@@ -267,19 +314,34 @@ async function lockPostForChange(tx: Tx, id: number): Promise<PostForCapability 
   return tx.post.findUnique({ where: { id }, select: { authorId: true, status: true, statusBeforeTrash: true } })
 }
 
+/**
+ * Keeps the URL a published post had, as WordPress's _wp_old_slug: when its slug (or type) changes, the old pair
+ * answers 301 to the new URL (app/[type]/[slug]/). A later post that takes the old slug wins: its URL is its own.
+ */
+async function keepOldSlug(tx: Tx, id: number, status: string, next: { type: string; slug: string }): Promise<void> {
+  if (status !== 'publish') return
+  const { type, slug } = await tx.post.findUniqueOrThrow({ where: { id }, select: { type: true, slug: true } })
+  if (type === next.type && slug === next.slug) return
+  await tx.postOldSlug.upsert({ where: { type_slug: { type, slug } }, create: { type, slug, postId: id }, update: { postId: id } })
+  // Back to an earlier slug: it is the current one again, not an old one
+  await tx.postOldSlug.deleteMany({ where: { type: next.type, slug: next.slug } })
+}
+
 /** Saves the editor's form. Who may edit the post as it is now decides; publishing also needs publish_posts. */
 export async function updatePost(actor: Actor, id: number, input: PostInput): Promise<PostEditorContext> {
   const row = await withSlugConflictAsFieldError(() =>
     transaction(async (tx) => {
       const current = await lockPostForChange(tx, id)
       if (!canEditPost(actor, current) || !current) throw forbidden()
-      const statusChanges = input.status !== current.status
-      if (statusChanges && !canSetPostStatus(actor, input.status)) {
-        throw (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(input.status) ? cannotPublish(input.status) : forbidden()
+      // As wp_insert_post: "publish" with a date to come schedules the post, "future" with a date gone publishes it.
+      const status = effectiveStatus(input.status, input.date, new Date())
+      const statusChanges = status !== current.status
+      if (statusChanges && !canSetPostStatus(actor, status)) {
+        throw (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(status) ? cannotPublish(status) : forbidden()
       }
       // Trashing is deleting in WordPress's terms; the status it had is kept for restoring and for canEditPost.
-      if (statusChanges && input.status === 'trash' && !canDeletePost(actor, current)) throw forbidden()
-      const statusBeforeTrash = input.status !== 'trash' ? null : current.status === 'trash' ? current.statusBeforeTrash : current.status
+      if (statusChanges && status === 'trash' && !canDeletePost(actor, current)) throw forbidden()
+      const statusBeforeTrash = status !== 'trash' ? null : current.status === 'trash' ? current.statusBeforeTrash : current.status
 
       const known = await tx.category.findMany({ where: { id: { in: input.categoryIds } }, select: { id: true } })
       if (known.length !== new Set(input.categoryIds).size) throw invalidParams({ categoryIds: 'names a category that no longer exists; reload the page' })
@@ -289,16 +351,19 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
       const kept = await tx.postCategory.findMany({ where: { postId: id }, select: { categoryId: true } })
       const keptIds = new Set(kept.map((link) => link.categoryId))
       await tx.postCategory.createMany({ data: categoryIds.filter((c) => !keptIds.has(c)).map((categoryId) => ({ postId: id, categoryId })) })
+      const slug = await freePostSlug(tx, input.type, input.slug || input.title, id)
+      await keepOldSlug(tx, id, current.status, { type: input.type, slug })
       return tx.post.update({
         where: { id },
         select: EDITABLE_SELECT,
         data: {
           title: input.title,
           content: input.content,
-          status: input.status,
+          status,
           statusBeforeTrash,
           type: input.type,
-          slug: await freePostSlug(tx, input.type, input.slug || input.title, id),
+          slug,
+          ...searchColumns(input),
           publishedAt: input.date,
           address: input.address,
           locationPublic: input.locationPublic,
@@ -309,16 +374,37 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
       })
     }),
   )
+  if (row.status === 'future') rescheduleNow()
   return editorContext(actor, row)
 }
 
-/** Moves post `id` to the Trash (WordPress's wp_trash_post): who may delete it may; the status it had is kept for restoring. */
-export async function trashPost(actor: Actor, id: number): Promise<void> {
-  await transaction(async (tx) => {
+/**
+ * Who runs the command line (`places post delete`): the site's operator, who may do anything, as WP-CLI run without
+ * --user. Only bin/cli.ts passes it; the admin always passes the signed-in user.
+ */
+export const OPERATOR = 'operator' as const
+type Deleter = Actor | typeof OPERATOR
+
+function mayDelete(deleter: Deleter, post: PostForCapability | null): post is PostForCapability {
+  return post !== null && (deleter === OPERATOR || canDeletePost(deleter, post))
+}
+
+function noSuchPost(id: number): ApiError {
+  return new ApiError('rest_post_invalid_id', `There is no post ${id}.`, 404)
+}
+
+/**
+ * Moves post `id` to the Trash (WordPress's wp_trash_post): who may delete it may; the status it had is kept for
+ * restoring. Returns false when it was in the Trash already.
+ */
+export async function trashPost(deleter: Deleter, id: number): Promise<boolean> {
+  return transaction(async (tx) => {
     const current = await lockPostForChange(tx, id)
-    if (!canDeletePost(actor, current) || !current) throw forbidden()
-    if (current.status === 'trash') return
+    if (!current && deleter === OPERATOR) throw noSuchPost(id)
+    if (!mayDelete(deleter, current)) throw forbidden()
+    if (current.status === 'trash') return false
     await tx.post.update({ where: { id }, data: { status: 'trash', statusBeforeTrash: current.status, modifiedAt: new Date() } })
+    return true
   })
 }
 
@@ -329,12 +415,13 @@ export async function trashPost(actor: Actor, id: number): Promise<void> {
 export async function restorePost(actor: Actor, id: number): Promise<void> {
   await transaction(async (tx) => {
     const current = await lockPostForChange(tx, id)
-    if (!canDeletePost(actor, current) || !current) throw forbidden()
+    if (!mayDelete(actor, current)) throw forbidden()
     if (current.status !== 'trash') return
     const { publishedAt } = await tx.post.findUniqueOrThrow({ where: { id }, select: { publishedAt: true } })
     const status = effectiveStatus(current.statusBeforeTrash ?? 'draft', publishedAt, new Date())
     await tx.post.update({ where: { id }, data: { status, statusBeforeTrash: null, modifiedAt: new Date() } })
   })
+  rescheduleNow()
 }
 
 function notInTrash(): ApiError {
@@ -342,18 +429,21 @@ function notInTrash(): ApiError {
 }
 
 /**
- * Deletes a post for good, with its attachments (WordPress's delete_post decides who may), and only from the Trash,
- * as WordPress's screens: the rows in one transaction that checks the permission on the locked row, then the files,
- * once nothing refers to them.
+ * Deletes a post for good, with its attachments (WordPress's delete_post decides who may): the rows in one
+ * transaction that checks the permission on the locked row, then the files, once nothing refers to them. A user
+ * deletes only from the Trash, as WordPress's screens; the operator anything (`wp post delete --force`). Returns how
+ * many attachments went with it.
  */
-export async function deletePost(actor: Actor, id: number): Promise<void> {
+export async function deletePost(deleter: Deleter, id: number): Promise<number> {
   const attachments = await transaction(async (tx) => {
     const current = await lockPostForChange(tx, id)
-    if (!canDeletePost(actor, current) || !current) throw forbidden()
-    if (current.status !== 'trash') throw notInTrash()
+    if (!current && deleter === OPERATOR) throw noSuchPost(id)
+    if (!mayDelete(deleter, current)) throw forbidden()
+    if (deleter !== OPERATOR && current.status !== 'trash') throw notInTrash()
     const attachments = await tx.attachment.findMany({ where: { postId: id }, select: ATTACHMENT_FILES })
     await tx.post.delete({ where: { id } }) // its attachments' rows go with it (ON DELETE CASCADE)
     return attachments
   })
   await removeAttachmentFiles(attachments)
+  return attachments.length
 }

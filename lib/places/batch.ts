@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { resetPostIdSequence, type Tx } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
 import type { Rendition } from '../media/renditions'
+import { searchColumns } from '../admin/search'
 import { freeSlug } from '../slugs'
 
 // How the imports (GeoJSON, lib/places/import.ts; WordPress, lib/wxr/import.ts) write: rows gathered and written
@@ -30,7 +31,7 @@ export class PostBatch {
   ) {}
 
   async addPost(post: PostRow, categoryIds: Iterable<number>): Promise<void> {
-    this.posts.push(post)
+    this.posts.push({ ...post, ...searchColumns(post) })
     for (const categoryId of new Set(categoryIds)) this.links.push({ postId: post.id, categoryId })
     if (this.posts.length >= CHUNK) await this.flush()
   }

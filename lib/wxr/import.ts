@@ -108,6 +108,8 @@ class WxrImport {
   /** posts whose WordPress id is taken: given new ids at the end, past every id the file keeps */
   private readonly deferred: WxrItem[] = []
   private readonly attachments: WxrItem[] = []
+  /** the posts' earlier slugs (_wp_old_slug), written once the posts are */
+  private readonly oldSlugs = new Map<string, { type: string; slug: string; postId: number }>()
   private maxId = 0
   private fallbackAuthor: number | undefined
 
@@ -139,6 +141,9 @@ class WxrImport {
     for (const item of this.deferred) await this.addPost(item, null)
     for (let start = 0; start < this.attachments.length; start += LOOKUP) await this.addAttachments(this.attachments.slice(start, start + LOOKUP))
     await this.batch.finish()
+    for (const old of this.oldSlugs.values()) {
+      await this.tx.postOldSlug.upsert({ where: { type_slug: { type: old.type, slug: old.slug } }, create: old, update: { postId: old.postId } })
+    }
     return this.summary
   }
 
@@ -279,6 +284,9 @@ class WxrImport {
       ...this.geodata(item),
     }
     await this.batch.addPost(post, await this.categoryIds(item))
+    for (const oldSlug of item.oldSlugs.map((value) => slugify(value))) {
+      if (oldSlug && oldSlug !== post.slug) this.oldSlugs.set(`${post.type}/${oldSlug}`, { type: post.type, slug: oldSlug, postId: id })
+    }
     this.takenIds.add(id)
     this.maxId = Math.max(this.maxId, id)
     if (item.postId !== null) this.postIdByWpId.set(item.postId, id)

@@ -26,6 +26,8 @@ export type WxrItem = {
   attachmentUrl: string
   categories: { domain: string; slug: string; name: string }[]
   meta: Map<string, string>
+  /** every _wp_old_slug of the post: the meta key that WordPress repeats, once per earlier slug */
+  oldSlugs: string[]
 }
 export type WxrRecord = WxrAuthor | WxrCategory | WxrItem
 
@@ -74,6 +76,7 @@ function newItem(line: number): WxrItem {
     attachmentUrl: '',
     categories: [],
     meta: new Map(),
+    oldSlugs: [],
   }
 }
 
@@ -126,6 +129,7 @@ export async function* readWxr(file: string, onBytes?: (bytes: number) => void):
       else if (name === 'category' && itemCategory) item.categories.push({ ...itemCategory, name: decodeEntities(value) })
     } else if (item && parent === 'wp:postmeta') {
       if (name === 'wp:meta_key') metaKey = value
+      else if (name === 'wp:meta_value' && metaKey === '_wp_old_slug') item.oldSlugs.push(value)
       else if (name === 'wp:meta_value') item.meta.set(metaKey, value)
     } else if (author && parent === 'wp:author') {
       if (name === 'wp:author_login') author.login = value

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3'
 import pg from 'pg'
 import { verifyPassword } from '../../lib/auth/passwords'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
+import { queryRows } from '../support/sql'
 
 // The command line, run as operators run it (`node bin/places.mjs …` is what `npx places` runs), on real databases.
 
@@ -437,6 +438,30 @@ for (const kind of databaseKinds) {
         assert.deepEqual([full?.geometry, full?.properties.geo_public], [point(139.7454, 35.6586), false], 'the full copy keeps it')
       } finally {
         await copy.drop()
+      }
+    })
+
+    test('post delete moves posts to the Trash; --force deletes for good; every id is tried', async () => {
+      const site = await createTestDatabase(kind)
+      try {
+        ok(places(site.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator'))
+        const two = { type: 'FeatureCollection', features: [0, 1].map((n) => ({ type: 'Feature', geometry: point(n, n), properties: { title: `Gone ${n}` } })) }
+        const [first, second] = ok(places(site.url, 'import', file(`delete-${kind}.geojson`, two)))
+          .trim()
+          .split('\n')
+          .map(Number)
+        const statusOf = async (id: number) => (await queryRows<{ status: string }>(site.url, 'SELECT status FROM posts WHERE id = ?', [id]))[0]?.status
+        assert.equal(ok(places(site.url, 'post', 'delete', String(first), String(second))), `Trashed post ${first}.\nTrashed post ${second}.\n`)
+        assert.equal(await statusOf(first!), 'trash')
+        const again = places(site.url, 'post', 'delete', String(first), '999999')
+        assert.equal(again.status, 1)
+        assert.match(again.stderr, new RegExp(`Post ${first} is in the Trash already; --force deletes it for good\\.\\nThere is no post 999999\\.`))
+        assert.equal(ok(places(site.url, 'post', 'delete', '--force', String(first))), `Deleted post ${first}.\n`)
+        assert.equal(await statusOf(first!), undefined)
+        assert.equal(await statusOf(second!), 'trash')
+        assert.equal(places(site.url, 'post', 'delete', 'twelve').status, 2)
+      } finally {
+        await site.drop()
       }
     })
 

@@ -158,7 +158,13 @@ for (const kind of databaseKinds) {
 
     before(async () => {
       database = await createTestDatabase(kind)
-      assert.deepEqual(await migrate(database.url), ['0001_init.sql', '0002_source_guid.sql', '0003_session_version.sql', '0004_attachment_renditions.sql'])
+      assert.deepEqual(await migrate(database.url), [
+        '0001_init.sql',
+        '0002_source_guid.sql',
+        '0003_session_version.sql',
+        '0004_attachment_renditions.sql',
+        '0005_post_lifecycle.sql',
+      ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })
     after(() => database.drop())

@@ -1,0 +1,38 @@
+import 'server-only'
+import { getDb } from '../db'
+
+// The admin's search ignores accents and case on both databases ("senso" finds "Sensō-ji", "CAFE" finds "Café"). Both
+// would need a function the database does not have as shipped (PostgreSQL's unaccent is an extension a host may lack;
+// the SQLite adapter opens its own connections, so no custom function can be added), so the writers store a folded
+// copy of title and address (search_text) and of content (search_content), and the search folds the query the same way.
+// Who writes posts: lib/admin/posts.ts and lib/places/batch.ts (GeoJSON and WordPress imports). Rows written another
+// way (an SQL shell, a version before this) have NULL there, and a server fills them when it starts.
+
+// Letters NFD does not take apart, spelled as a reader searching in ASCII would
+const LETTERS: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ħ: 'h', ı: 'i', æ: 'ae', œ: 'oe', ß: 'ss', þ: 'th', ð: 'd' }
+
+/** `text` without accents (NFD, combining marks dropped), in lower case. */
+export function foldForSearch(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[øłđħıæœßþð]/g, (letter) => LETTERS[letter] ?? letter)
+}
+
+/** The folded columns of a post with this title, address and content. */
+export function searchColumns(post: { title: string; address?: string | null; content?: string | null }): { searchText: string; searchContent: string } {
+  return { searchText: foldForSearch(`${post.title}\n${post.address ?? ''}`), searchContent: foldForSearch(post.content ?? '') }
+}
+
+/** Computes the folded columns where they are missing; returns how many posts it filled. */
+export async function fillSearchColumns(): Promise<number> {
+  const db = getDb()
+  let filled = 0
+  for (;;) {
+    const rows = await db.post.findMany({ where: { searchText: null }, select: { id: true, title: true, address: true, content: true }, take: 200 })
+    if (rows.length === 0) return filled
+    for (const row of rows) await db.post.update({ where: { id: row.id }, data: searchColumns(row) })
+    filled += rows.length
+  }
+}

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { after, before, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { publishDuePosts, rescheduleNow, startScheduler } from '../../lib/admin/scheduler'
+import { addUser } from '../../lib/admin/users'
+import { disconnectDb, getDb } from '../../lib/db'
+import { migrate } from '../../lib/migrate'
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
+import { waitFor } from '../support/wait'
+
+// The scheduler of lib/admin/scheduler.ts on a real database: what fell due while no server ran is published when
+// one starts, a post a second ahead goes live by itself, and nothing is written (nor the data version bumped) when
+// nothing is due.
+
+// lib/ reads its configuration once per process: this file runs on SQLite, then itself again on PostgreSQL.
+const kind = process.env.SCHEDULER_TEST_KIND === 'postgresql' ? 'postgresql' : 'sqlite'
+let database: TestDatabase
+let authorId: number
+
+if (kind === 'sqlite' && databaseKinds.includes('postgresql')) {
+  test('all of the above on PostgreSQL', () => {
+    const child = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--test', fileURLToPath(import.meta.url)], {
+      env: { ...process.env, SCHEDULER_TEST_KIND: 'postgresql' },
+      encoding: 'utf8',
+    })
+    assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
+  })
+}
+
+before(async () => {
+  database = await createTestDatabase(kind)
+  process.env.DATABASE_URL = database.url
+  await migrate()
+  authorId = await addUser({ id: 0, role: 'administrator' }, { email: 'scheduler@admin.test', password: 'long enough', role: 'administrator' })
+})
+
+after(async () => {
+  await disconnectDb()
+  await database.drop()
+})
+
+const dataVersion = async () => (await getDb().siteState.findUniqueOrThrow({ where: { id: 1 } })).dataVersion
+const statusOf = async (id: number) => (await getDb().post.findUniqueOrThrow({ where: { id } })).status
+const scheduled = async (slug: string, publishedAt: Date) =>
+  (await getDb().post.create({ data: { title: slug, slug, status: 'future', publishedAt, authorId }, select: { id: true } })).id
+
+test('nothing due: nothing written, the data version kept', async () => {
+  await scheduled('far-ahead', new Date(Date.now() + 3_600_000))
+  const before = await dataVersion()
+  assert.equal(await publishDuePosts(), 0)
+  assert.equal(await dataVersion(), before)
+})
+
+test('due while no server ran: published at start; then a post a second ahead goes live by itself, once', async () => {
+  const missed = await scheduled('missed', new Date(Date.now() - 60_000))
+  const before = await dataVersion()
+  startScheduler()
+  await waitFor('the missed post to be published', async () => ((await statusOf(missed)) === 'publish' ? true : undefined))
+  assert.ok((await dataVersion()) > before, 'going live bumps the data version')
+
+  const soon = await scheduled('soon', new Date(Date.now() + 1_000))
+  rescheduleNow() // as lib/admin/posts.ts does when it schedules a post
+  assert.equal(await statusOf(soon), 'future')
+  await waitFor('the post a second ahead to go live', async () => ((await statusOf(soon)) === 'publish' ? true : undefined))
+  assert.equal(await publishDuePosts(), 0, 'a second run finds nothing more to do')
+  assert.equal(await statusOf(await scheduled('later', new Date(Date.now() + 3_600_000))), 'future')
+})
