@@ -290,7 +290,9 @@ test('the posts list: search, status and type filters, pages, and whether each p
   expect(secondPage.some((t) => firstPage.includes(t))).toBe(false)
 })
 
-test('photos dropped on the page are uploaded; Move to Trash keeps the post and its photos, with Undo; deleting it from the Trash removes both', async ({ page }) => {
+test('photos dropped on the page are uploaded; Move to Trash keeps the post and its photos, with Undo; deleting it from the Trash removes both', async ({
+  page,
+}) => {
   const title = uniqueTitle('To trash')
   const id = await createPost(page, title)
   await dropPhotos(page, 'exr_noexif.jpg', 'gox_gps.jpg')

@@ -46,14 +46,6 @@ export async function restorePost(id: number): Promise<ActionResult<null>> {
   })
 }
 
-// The editor's "Delete…" of today: it now moves the post to the Trash, so that nothing is lost until the editor's
-// form calls trashPost itself (then this goes).
-export async function deletePostAction(id: number): Promise<ActionResult<null>> {
-  const result = await trashPost(id)
-  if (!result.ok) return result
-  redirect(`/admin?trashed=${id}`)
-}
-
 // Only a post in the Trash (lib/admin/posts.ts refuses others), from the Trash view.
 export async function deletePostPermanently(id: number): Promise<ActionResult<null>> {
   return runAction('deletePostPermanently', async () => {
