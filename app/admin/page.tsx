@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import { z } from 'zod'
-import { listCategoryOptions, listEditablePosts, listPostTypes, POST_ORDERS, type PostOrder } from '@/lib/admin/posts'
+import { findEditablePost, listCategoryOptions, listEditablePosts, listPostTypes, POST_ORDERS, type PostOrder } from '@/lib/admin/posts'
 import { requireSessionActor } from '@/lib/admin/session'
 import { canCreatePosts } from '@/lib/auth/capabilities'
 import { postTypeSchema, STATUSES } from '@/lib/places/schemas'
@@ -76,6 +76,8 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
     }
     return next.size ? `/admin?${next}` : '/admin'
   }
+  // "Moved to Trash. Undo" only for a post this user may edit that is in the Trash: a link with any id offers nothing.
+  const trashed = filters.trashed === null ? null : await findEditablePost(actor, filters.trashed)
   const filtered = filters.q || filters.type || filters.category
   const inTrash = filters.status === 'trash'
   return (
@@ -88,7 +90,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
           </a>
         )}
       </div>
-      {filters.trashed !== null && <TrashedNotice key={filters.trashed} id={filters.trashed} />}
+      {trashed?.post.status === 'trash' && <TrashedNotice key={trashed.post.id} id={trashed.post.id} />}
       <nav aria-label="Posts by status">
         <ul className="status-links">
           <li>

@@ -266,3 +266,26 @@ test('after saving: a new category shows by its name, and "Save the post to keep
   await expect(page.getByText('Save the post to keep it.')).toHaveCount(0)
   await shot(page, 'saved-new-category')
 })
+
+test('the autosaved copy is its author’s: another user of the browser is not offered it, and signing out clears it', async ({ page }) => {
+  const title = uniqueTitle('Kept for its author')
+  const id = await createPost(page, title)
+  await editTitle(page, uniqueTitle('Typed by the editor'))
+  const asked = nextDialog(page, 'accept')
+  await page.reload()
+  await asked
+  await expect(page.getByRole('button', { name: 'Restore the autosaved version' })).toBeVisible()
+
+  // An administrator signs in on the same browser: the editor's copy is not theirs to restore.
+  await signIn(page, 'administrator', `/admin/posts/${id}`)
+  await expect(page.getByLabel('Title')).toHaveValue(title)
+  await expect(page.getByRole('button', { name: 'Restore the autosaved version' })).toHaveCount(0)
+  const stored = () => page.evaluate(() => Object.keys(window.localStorage).filter((key) => key.startsWith('places:autosave:')))
+  expect(await stored(), 'the editor’s copy is still kept, under the editor').toHaveLength(1)
+
+  // Signing out clears every copy this browser holds.
+  await page.goto('/signout')
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.waitForURL((url) => url.pathname === '/')
+  expect(await stored()).toEqual([])
+})

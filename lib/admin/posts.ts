@@ -336,6 +336,8 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
       // As wp_insert_post: "publish" with a date to come schedules the post, "future" with a date gone publishes it.
       const status = effectiveStatus(input.status, input.date, new Date())
       const statusChanges = status !== current.status
+      // As WordPress's post.php: a post in the Trash is restored before it is edited.
+      if (current.status === 'trash' && status === 'trash') throw inTrash()
       if (statusChanges && !canSetPostStatus(actor, status)) {
         throw (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(status) ? cannotPublish(status) : forbidden()
       }
@@ -422,6 +424,10 @@ export async function restorePost(actor: Actor, id: number): Promise<void> {
     await tx.post.update({ where: { id }, data: { status, statusBeforeTrash: null, modifiedAt: new Date() } })
   })
   rescheduleNow()
+}
+
+function inTrash(): ApiError {
+  return new ApiError('rest_post_in_trash', 'You cannot edit this item because it is in the Trash. Please restore it and try again.', 409)
 }
 
 function notInTrash(): ApiError {

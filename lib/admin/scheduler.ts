@@ -34,10 +34,16 @@ const scheduler = globalThis as { [key]?: SchedulerState }
 export function startScheduler(): void {
   if (scheduler[key]) return
   let running = false
+  // A wake-up during a round (a post scheduled as this one read the next due date) makes another round at its end.
+  let again = false
   const state: SchedulerState = {
     tick: () => {
-      if (running) return
+      if (running) {
+        again = true
+        return
+      }
       running = true
+      again = false
       clearTimeout(state.timer)
       void (async () => {
         let sleep = MAX_SLEEP_MS
@@ -50,7 +56,7 @@ export function startScheduler(): void {
         }
         running = false
         // A post due now was published above; one due within the same moment is caught on the next round.
-        state.timer = setTimeout(state.tick, Math.max(sleep, 50)).unref()
+        state.timer = setTimeout(state.tick, again ? 0 : Math.max(sleep, 50)).unref()
       })()
     },
   }

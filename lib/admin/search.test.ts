@@ -9,6 +9,7 @@ test('foldForSearch drops accents and case, and spells letters NFD keeps whole',
   assert.equal(foldForSearch('Łódź'), 'lodz')
   assert.equal(foldForSearch('Straße, Ærø'), 'strasse, aero')
   assert.equal(foldForSearch('東京タワー'), '東京タワー'.normalize('NFD').replace(/\p{M}+/gu, ''))
+  assert.doesNotMatch(foldForSearch('50% off_today \\ only'), /[%_\\]/, 'no LIKE wildcard or escape character is left')
 })
 
 test('searchColumns: title and address in one, content in the other', () => {

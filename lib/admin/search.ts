@@ -1,5 +1,5 @@
 import 'server-only'
-import { getDb } from '../db'
+import { getDb, transaction } from '../db'
 
 // The admin's search ignores accents and case on both databases ("senso" finds "Sensō-ji", "CAFE" finds "Café"). Both
 // would need a function the database does not have as shipped (PostgreSQL's unaccent is an extension a host may lack;
@@ -11,13 +11,19 @@ import { getDb } from '../db'
 // Letters NFD does not take apart, spelled as a reader searching in ASCII would
 const LETTERS: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ħ: 'h', ı: 'i', æ: 'ae', œ: 'oe', ß: 'ss', þ: 'th', ð: 'd' }
 
-/** `text` without accents (NFD, combining marks dropped), in lower case. */
+// LIKE's wildcards and PostgreSQL's escape character, spelled as private-use characters in the stored text and in
+// the query alike: Prisma's `contains` passes them on unescaped (and SQLite's LIKE has no escape character unless
+// told), so "50%" or "a_b" would otherwise match far more than they say.
+const LIKE_SPECIALS: Record<string, string> = { '%': '\uE000', _: '\uE001', '\\': '\uE002' }
+
+/** `text` without accents (NFD, combining marks dropped), in lower case, LIKE's special characters made plain. */
 export function foldForSearch(text: string): string {
   return text
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/[øłđħıæœßþð]/g, (letter) => LETTERS[letter] ?? letter)
+    .replace(/[%_\\]/g, (special) => LIKE_SPECIALS[special]!)
 }
 
 /** The folded columns of a post with this title, address and content. */
@@ -30,9 +36,12 @@ export async function fillSearchColumns(): Promise<number> {
   const db = getDb()
   let filled = 0
   for (;;) {
-    const rows = await db.post.findMany({ where: { searchText: null }, select: { id: true, title: true, address: true, content: true }, take: 200 })
+    const rows = await db.post.findMany({ where: { searchText: null }, select: { id: true, title: true, address: true, content: true }, take: 500 })
     if (rows.length === 0) return filled
-    for (const row of rows) await db.post.update({ where: { id: row.id }, data: searchColumns(row) })
+    // One transaction a batch: one commit (and one flush to disk) for 500 posts, not one each.
+    await transaction(async (tx) => {
+      for (const row of rows) await tx.post.update({ where: { id: row.id }, data: searchColumns(row) })
+    })
     filled += rows.length
   }
 }

@@ -58,7 +58,7 @@ function reasonOf(error: unknown): string | null {
 }
 
 /**
- * The first top-level box of an ISO base media file (HEIC, HEIF) that claims more bytes than the file has: a file cut
+ * The first top-level box of an ISO base media file (HEIC, HEIF, AVIF) that claims more bytes than the file has: a file cut
  * off. libheif decodes such a file without complaint (the missing part of the picture comes out grey), so its
  * container is checked first.
  */
@@ -103,6 +103,9 @@ async function decode(bytes: Buffer, mimeType: string, temporary: string[]): Pro
     return { image: image.withIccProfile(profile), longEdge }
   }
   if (!meta?.width || !meta.height) throw new UndecodableImage('not a readable image')
+  // AVIF is the same container, decoded by libheif inside libvips: a cut-off file is refused by its boxes too.
+  const cut = mimeType === 'image/avif' ? cutOffBox(bytes) : null
+  if (cut !== null) throw new UndecodableImage(`the file ends inside its “${cut}” part`)
   // failOn 'error' (libvips's level, which includes 'truncated'): a JPEG cut off before its end, or with damaged
   // pixel data, is refused when the sizes are made; libjpeg's mere warnings (extraneous bytes before a marker)
   // pass, as browsers show such photos.

@@ -192,6 +192,18 @@ describe('the posts list', () => {
       (await search('100%')).posts.map((p) => p.id),
       [],
     )
+    // LIKE's wildcards and escape character are plain characters here, as typed.
+    const sale = await createDraft(actor('editor'), { title: 'Sale: 50% off_today \\ only', type: 'post' })
+    for (const plain of ['_', '%', '\\', 'sens_-ji', 's%ji'])
+      assert.deepEqual(
+        (await search(plain)).posts.map((p) => p.id),
+        plain.length === 1 ? [sale] : [],
+        plain,
+      )
+    assert.deepEqual(
+      (await search('50% OFF_')).posts.map((p) => p.id),
+      [sale],
+    )
   })
 })
 
@@ -220,8 +232,12 @@ describe('saving a post', () => {
       status: 'trash',
       statusBeforeTrash: 'publish',
     })
-    await updatePost(actor('editor'), id, form({ status: 'trash', title: 'Still trash' }))
-    assert.equal((await getDb().post.findUniqueOrThrow({ where: { id } })).statusBeforeTrash, 'publish')
+    // As WordPress: a post in the Trash is restored before it is edited.
+    await rejectsWith(updatePost(actor('editor'), id, form({ status: 'trash', title: 'Still trash' })), 'rest_post_in_trash', 409)
+    assert.deepEqual(await getDb().post.findUniqueOrThrow({ where: { id }, select: { title: true, statusBeforeTrash: true } }), {
+      title: 'A place',
+      statusBeforeTrash: 'publish',
+    })
     await updatePost(actor('editor'), id, form({ status: 'draft' }))
     assert.deepEqual(await getDb().post.findUniqueOrThrow({ where: { id }, select: { status: true, statusBeforeTrash: true } }), {
       status: 'draft',

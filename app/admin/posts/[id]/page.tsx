@@ -25,7 +25,7 @@ export default async function EditPostPage({ params }: PageProps<'/admin/posts/[
         <h1>Edit post</h1>
         <a href="/admin">← All posts</a>
       </div>
-      <PostEditor {...editor} categories={categories} types={types} tiles={getConfig().mapTiles} />
+      <PostEditor {...editor} userId={actor.id} categories={categories} types={types} tiles={getConfig().mapTiles} />
       <MediaManager postId={editor.post.id} initial={attachments} canUpload={canUploadFiles(actor)} />
     </>
   )

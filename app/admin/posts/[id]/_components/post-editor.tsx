@@ -17,18 +17,19 @@ import { CategoryPicker } from './category-picker'
 import { LocationFields, type FieldAttributes } from './location-fields'
 import { editorReducer, initialEditorState, statusToStore, submitLabel, toValues, typedDate } from './post-editor-state'
 import { TypeField } from './type-field'
-import { clearAutosave, readAutosave, useUnsavedWork, type Autosave } from './unsaved-work'
+import { autosaveSlot, clearAutosave, readAutosave, useUnsavedWork, type Autosave } from './unsaved-work'
 
-type Props = PostEditorContext & { categories: CategoryOption[]; types: string[]; tiles: Tiles }
+type Props = PostEditorContext & { userId: number; categories: CategoryOption[]; types: string[]; tiles: Tiles }
 
-export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCategories, categories, types, tiles }: Props) {
+export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, canAddCategories, categories, types, tiles }: Props) {
   const [state, dispatch] = useReducer(editorReducer, { post: saved, allowedStatuses }, initialEditorState)
   const { post, statuses, values, errors, notice, dirty, gps, recenter } = state
   const [saving, startSaving] = useTransition()
   const [trashing, startTrashing] = useTransition()
   const router = useRouter()
   const form = useRef<HTMLFormElement>(null)
-  const { allowLeaving } = useUnsavedWork(post.id, dirty, values)
+  const slot = autosaveSlot(userId, saved.id)
+  const { allowLeaving } = useUnsavedWork(slot, dirty, values)
   const [offer, setOffer] = useState<Autosave | null>(null)
   // The button's label and the date's warnings compare with now: read once a minute, not on every render.
   const [now, setNow] = useState(() => new Date())
@@ -40,13 +41,13 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
   // A copy autosaved after the post was last saved, and different from it, is offered back (as WordPress does);
   // an older one is stale. Read after hydration: the server has no localStorage.
   useEffect(() => {
-    const kept = readAutosave(saved.id)
+    const kept = readAutosave(slot)
     if (!kept) return
     const newer = kept.savedAt > saved.modifiedAt && JSON.stringify(kept.values) !== JSON.stringify(toValues(saved))
     // eslint-disable-next-line react-hooks/set-state-in-effect -- localStorage exists only in the browser, after hydration
     if (newer) setOffer(kept)
-    else clearAutosave(saved.id)
-  }, [saved])
+    else clearAutosave(slot)
+  }, [saved, slot])
 
   // Ctrl+S (Cmd+S on a Mac) saves, instead of the browser's "Save page as".
   useEffect(() => {
@@ -81,7 +82,7 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
       // The status the button promised (the server applies the same rule, lib/admin/schedule.ts).
       const result = await savePostAction(post.id, { ...values, status: statusToStore(values, new Date()) })
       if (!result.ok) return refuse(result.fieldErrors, `${result.message} Nothing was saved.`)
-      clearAutosave(post.id)
+      clearAutosave(slot)
       setOffer(null)
       startSaving(() => {
         dispatch({ type: 'saved', context: result.data })
@@ -122,7 +123,7 @@ export function PostEditor({ post: saved, allowedStatuses, canDelete, canAddCate
   }
 
   function dismiss() {
-    clearAutosave(post.id)
+    clearAutosave(slot)
     setOffer(null)
   }
 

@@ -11,31 +11,53 @@ const LEAVE_QUESTION = 'You have unsaved changes. Leave this page and lose them?
 
 export type Autosave = { savedAt: string; values: PostFormValues }
 
-const autosaveKey = (postId: number) => `places:autosave:post:${postId}`
+const PREFIX = 'places:autosave:'
+const KEPT_MS = 7 * 24 * 60 * 60 * 1000
 
-/** The copy kept for `postId`, or null (none, or unreadable: storage full, private mode, an older shape). */
-export function readAutosave(postId: number): Autosave | null {
+/**
+ * Where one user's copy of one post is kept. Per user, so that someone else signing in on this browser is never
+ * offered it (WordPress keys its browser copies by user too); signing out clears them all (clearAutosaves).
+ */
+export const autosaveSlot = (userId: number, postId: number) => `${PREFIX}${userId}:post:${postId}`
+
+/** The copy kept in `slot`, or null (none, a week old or more, or unreadable: storage full, private mode, an older shape). */
+export function readAutosave(slot: string): Autosave | null {
   try {
-    const raw = window.localStorage.getItem(autosaveKey(postId))
+    const raw = window.localStorage.getItem(slot)
     if (!raw) return null
     const parsed = JSON.parse(raw) as Partial<Autosave>
-    return typeof parsed.savedAt === 'string' && parsed.values && typeof parsed.values === 'object' ? (parsed as Autosave) : null
+    if (typeof parsed.savedAt !== 'string' || !parsed.values || typeof parsed.values !== 'object') return null
+    if (!(Date.now() - Date.parse(parsed.savedAt) < KEPT_MS)) {
+      clearAutosave(slot)
+      return null
+    }
+    return parsed as Autosave
   } catch {
     return null
   }
 }
 
-export function writeAutosave(postId: number, values: PostFormValues): void {
+export function writeAutosave(slot: string, values: PostFormValues): void {
   try {
-    window.localStorage.setItem(autosaveKey(postId), JSON.stringify({ savedAt: new Date().toISOString(), values } satisfies Autosave))
+    window.localStorage.setItem(slot, JSON.stringify({ savedAt: new Date().toISOString(), values } satisfies Autosave))
   } catch {
     // A full or disabled storage only costs the copy; the leave guard still asks.
   }
 }
 
-export function clearAutosave(postId: number): void {
+export function clearAutosave(slot: string): void {
   try {
-    window.localStorage.removeItem(autosaveKey(postId))
+    window.localStorage.removeItem(slot)
+  } catch {
+    // nothing kept, nothing to clear
+  }
+}
+
+/** Every copy of every user, on signing out: what was typed in this browser does not outlive the session. */
+export function clearAutosaves(): void {
+  try {
+    const keys = Array.from({ length: window.localStorage.length }, (_, i) => window.localStorage.key(i))
+    for (const key of keys) if (key?.startsWith(PREFIX)) window.localStorage.removeItem(key)
   } catch {
     // nothing kept, nothing to clear
   }
@@ -56,7 +78,7 @@ function leavesThePage(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
  * The values are copied to localStorage a second after the last edit, and at once when the page goes away. Returns `allowLeaving`, for a
  * way out the editor takes on purpose (Move to Trash).
  */
-export function useUnsavedWork(postId: number, dirty: boolean, values: PostFormValues): { allowLeaving: () => void } {
+export function useUnsavedWork(slot: string, dirty: boolean, values: PostFormValues): { allowLeaving: () => void } {
   const leaving = useRef(false)
   const state = useRef({ dirty, values })
   useEffect(() => {
@@ -65,14 +87,14 @@ export function useUnsavedWork(postId: number, dirty: boolean, values: PostFormV
 
   useEffect(() => {
     if (!dirty) return
-    const timer = window.setTimeout(() => writeAutosave(postId, values), 1000)
+    const timer = window.setTimeout(() => writeAutosave(slot, values), 1000)
     return () => window.clearTimeout(timer)
-  }, [postId, dirty, values])
+  }, [slot, dirty, values])
 
   useEffect(() => {
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
       if (!state.current.dirty || leaving.current) return
-      writeAutosave(postId, state.current.values)
+      writeAutosave(slot, state.current.values)
       event.preventDefault()
       // Chromium before 119 and Safari ask only when returnValue is set.
       event.returnValue = ''
@@ -81,7 +103,7 @@ export function useUnsavedWork(postId: number, dirty: boolean, values: PostFormV
       if (!state.current.dirty || leaving.current || !(event.target instanceof Element)) return
       const anchor = event.target.closest('a[href]')
       if (!(anchor instanceof HTMLAnchorElement) || !leavesThePage(event, anchor)) return
-      writeAutosave(postId, state.current.values)
+      writeAutosave(slot, state.current.values)
       if (window.confirm(LEAVE_QUESTION)) {
         // Asked once: the browser's beforeunload question would ask again.
         leaving.current = true
@@ -95,11 +117,11 @@ export function useUnsavedWork(postId: number, dirty: boolean, values: PostFormV
     return () => {
       // Unmounted while dirty: the App Router took the page away in place (Back to "New post", before the draft it
       // made opened here), with no beforeunload and nothing to cancel: the copy is kept, and offered on return.
-      if (state.current.dirty && !leaving.current) writeAutosave(postId, state.current.values)
+      if (state.current.dirty && !leaving.current) writeAutosave(slot, state.current.values)
       window.removeEventListener('beforeunload', onBeforeUnload)
       document.removeEventListener('click', onClick, true)
     }
-  }, [postId])
+  }, [slot])
 
   return {
     allowLeaving: () => {
