@@ -20,22 +20,21 @@ export function LocationPrecisionField({ values, onChange }: { values: PostFormV
     <fieldset className="location-precision">
       <legend>Who sees the location</legend>
       {LOCATION_PRECISIONS.map((level) => (
-        <label key={level} className="radio">
+        <div key={level} className="radio-option">
           <input
             type="radio"
+            id={`precision-${level}`}
             name="locationPrecision"
             value={level}
             checked={values.locationPrecision === level}
             onChange={() => onChange(level)}
             aria-describedby={`precision-${level}-hint`}
           />
-          <span>
-            {LOCATION_PRECISION_TEXT[level].label}
-            <span id={`precision-${level}-hint`} className="hint">
-              {LOCATION_PRECISION_TEXT[level].hint}
-            </span>
-          </span>
-        </label>
+          <label htmlFor={`precision-${level}`}>{LOCATION_PRECISION_TEXT[level].label}</label>
+          <p id={`precision-${level}-hint`} className="hint">
+            {LOCATION_PRECISION_TEXT[level].hint}
+          </p>
+        </div>
       ))}
       <p className="public-preview" role="status" aria-live="polite">
         {preview && describePreview(preview)}
