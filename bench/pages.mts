@@ -84,7 +84,7 @@ function postWithPhotos(): string {
     const row = db
       .prepare(
         `SELECT p.type, p.slug FROM posts p LEFT JOIN attachments a ON a.post_id = p.id
-         WHERE p.status = 'publish' AND p.latitude IS NOT NULL AND p.location_public = 1
+         WHERE p.status = 'publish' AND p.public_latitude IS NOT NULL
          GROUP BY p.id ORDER BY COUNT(a.id) DESC, p.published_at DESC LIMIT 1`,
       )
       .get() as { type: string; slug: string } | undefined

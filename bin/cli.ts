@@ -13,7 +13,9 @@ import { regenerateRenditions } from '../lib/media/regenerate'
 import { storeAttachment } from '../lib/media/storage'
 import { endExiftool } from '../lib/media/strip-location'
 import { migrate } from '../lib/migrate'
+import { ZONE_LEVELS } from '../lib/places/location-levels'
 import { parsePostId } from '../lib/places/schemas'
+import { addZone, listZones, removeZone } from '../lib/places/zones'
 import { exportPlaces } from '../lib/places/export'
 import { featuresOfFile, importPlaces } from '../lib/places/import'
 import { createUser, getUserIdByEmailOrThrow, setUserPassword, signOutEverywhere } from '../lib/users'
@@ -244,6 +246,46 @@ const commands: Record<string, Command> = {
       if (failed.length > 0) throw new ApiError('places_post_delete', failed.join('\n'), 400)
     },
   },
+  'zone add': {
+    usage: 'places zone add --lat L --lng L --radius METRES --level LEVEL [--name N]',
+    summary: 'add a privacy zone: posts whose point lies within it are shown at least as coarsely as LEVEL; prints its id',
+    help: `LEVEL is ${ZONE_LEVELS.join(', ')} (docs/privacy.md). The posts inside are shown by the new zone as soon as the command ends.`,
+    options: { lat: { type: 'string' }, lng: { type: 'string' }, radius: { type: 'string' }, level: { type: 'string' }, name: { type: 'string' }, ...json },
+    run: async (values) => {
+      const number = (flag: string) => {
+        const text = required(values, flag)
+        if (!/^\s*-?\d+(\.\d+)?\s*$/.test(text)) throw new UsageError(`--${flag} must be a number, not "${text}"`)
+        return Number(text)
+      }
+      const input = { latitude: number('lat'), longitude: number('lng'), radiusMetres: number('radius'), level: required(values, 'level'), name: values.name }
+      const { zone, changed } = await withFlagErrors(() => addZone(OPERATOR, input), { latitude: 'lat', longitude: 'lng', radiusMetres: 'radius' })
+      if (values.json) return out(JSON.stringify({ ...zone, changed }))
+      process.stderr.write(`Zone ${zone.id} added: ${changed} post${changed === 1 ? '' : 's'} now shown ${zone.level}.\n`)
+      out(String(zone.id))
+    },
+  },
+  'zone list': {
+    usage: 'places zone list',
+    summary: 'list the privacy zones: id, level, radius in metres, latitude, longitude, name',
+    options: json,
+    run: async (values) => {
+      const zones = await listZones(OPERATOR)
+      if (values.json) return out(JSON.stringify(zones))
+      for (const zone of zones) out([zone.id, zone.level, zone.radiusMetres, zone.latitude, zone.longitude, zone.name].join('\t'))
+    },
+  },
+  'zone remove': {
+    usage: 'places zone remove ID',
+    summary: 'remove a privacy zone: the posts inside are shown at their own level again',
+    options: json,
+    positionals: 'one',
+    run: async (values, [arg]) => {
+      const id = parsePostId(arg!)
+      if (id === null) throw new UsageError(`"${arg}" is not a zone id`)
+      const { changed } = await removeZone(OPERATOR, id)
+      out(values.json ? JSON.stringify({ removed: id, changed }) : `Removed zone ${id}: ${changed} post${changed === 1 ? '' : 's'} shown differently now.`)
+    },
+  },
   'media import': {
     usage: 'places media import --post ID [--title T] FILE...',
     summary: 'attach images to post ID, in the order given, reading their GPS once; prints attachment ids',
@@ -290,6 +332,21 @@ const commands: Record<string, Command> = {
       if (summary.missing > 0) out(`${summary.missing} have no original file in ${getConfig().uploadsDir}/originals: left as they were.`)
     },
   },
+}
+
+/** Runs `action`; an invalid parameter is a usage error naming the command's flag for it (`--radius: must be …`). */
+async function withFlagErrors<T>(action: () => Promise<T>, flags: Record<string, string>): Promise<T> {
+  try {
+    return await action()
+  } catch (error) {
+    const params = error instanceof ApiError && error.code === 'rest_invalid_param' ? (error.data.params as Record<string, string> | undefined) : undefined
+    if (!params) throw error
+    throw new UsageError(
+      Object.entries(params)
+        .map(([field, problem]) => `--${flags[field] ?? field}: ${problem}`)
+        .join('; '),
+    )
+  }
 }
 
 function help(): string {

@@ -2,6 +2,7 @@ import 'server-only'
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
+import { LOCATION_PRECISIONS, type LocationPrecision } from './places/location-levels'
 
 // Every setting, with its default; README.md "Configuration" lists the same.
 const schema = z.object({
@@ -40,6 +41,7 @@ const schema = z.object({
     )
     // CSP's keywords are quoted: `self` is this site, `none` no site at all.
     .transform((list) => list.map((entry) => (entry === 'self' || entry === 'none' ? `'${entry}'` : entry))),
+  DEFAULT_LOCATION_PRECISION: z.enum(LOCATION_PRECISIONS).default('exact'),
   TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -72,6 +74,8 @@ export type Config = {
   responseCacheBytes: number
   /** how long shared caches (a CDN, nginx) may serve a public answer without asking again: `s-maxage` */
   sharedCacheSeconds: number
+  /** the location privacy level of a new post that states none (docs/privacy.md) */
+  defaultLocationPrecision: LocationPrecision
   /** the proxies whose X-Forwarded-For names the client (lib/auth/client-address.ts); from anyone else it is ignored */
   trustedProxies: string[]
 }
@@ -98,6 +102,7 @@ export function getConfig(): Config {
     embedAllowedOrigins: env.EMBED_ALLOWED_ORIGINS,
     responseCacheBytes: Math.round(env.RESPONSE_CACHE_MB * 1024 * 1024),
     sharedCacheSeconds: env.SHARED_CACHE_SECONDS,
+    defaultLocationPrecision: env.DEFAULT_LOCATION_PRECISION,
     trustedProxies: env.TRUSTED_PROXIES,
   }
   return config

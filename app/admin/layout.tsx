@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import type { ReactNode } from 'react'
-import { canCreatePosts, canManageUsers } from '@/lib/auth/capabilities'
+import { canCreatePosts, canManageUsers, canManageZones } from '@/lib/auth/capabilities'
 import { getSessionActor } from '@/lib/admin/session'
 import { signOutEverywhereAction } from './actions'
 import './admin.css'
@@ -30,6 +30,11 @@ export default async function AdminLayout({ children }: { children: ReactNode })
             {canManageUsers(actor) && (
               <li>
                 <a href="/admin/users">Users</a>
+              </li>
+            )}
+            {canManageZones(actor) && (
+              <li>
+                <a href="/admin/zones">Privacy zones</a>
               </li>
             )}
           </ul>

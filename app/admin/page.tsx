@@ -7,6 +7,7 @@ import { postTypeSchema, STATUSES } from '@/lib/places/schemas'
 import { formatUtcMinute } from './_components/format'
 import { STATUS_LABELS } from './_components/status-labels'
 import { TrashedNotice, TrashRowActions } from './_components/trash-actions'
+import { LOCATION_PRECISION_TEXT } from '@/lib/places/location-levels'
 
 export const metadata: Metadata = { title: 'Posts' }
 
@@ -189,7 +190,9 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
                   <td className="col-date">
                     <time dateTime={post.publishedAt}>{formatUtcMinute(post.publishedAt)}</time>
                   </td>
-                  <td className="col-location">{post.hasLocation ? post.locationPublic ? 'Yes' : 'Yes (private)' : <span className="muted">No</span>}</td>
+                  <td className="col-location">
+                    {post.hasLocation ? LOCATION_PRECISION_TEXT[post.locationPrecision].label : <span className="muted">No</span>}
+                  </td>
                   <td className="col-media">{post.attachmentCount}</td>
                 </tr>
               ))}

@@ -78,6 +78,7 @@ test('the admin pages have no accessibility violations', async ({ page, request 
     ['/admin/posts/new', 'admin-new-post'],
     ['/admin/users', 'admin-users'],
     ['/admin/app-passwords', 'admin-app-passwords'],
+    ['/admin/zones', 'admin-zones'],
   ] as const) {
     await page.goto(path)
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { roundCoordinate } from '../geo/precision'
 import { invalidParams } from '../http/errors'
+import { LOCATION_PRECISIONS } from '../places/location-levels'
 import { isoDateSchema, latitudeSchema, longitudeSchema, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from '../places/schemas'
 
 // The admin's input schemas. Browser code checks a form with them before sending it; the server actions parse
@@ -69,7 +70,7 @@ export const postFormSchema = z
     /** paths of categories to create where missing, such as "Europe > France" */
     newCategories: z.array(z.string().trim().min(1).max(1000)).max(50),
     address: z.string().trim().max(1000, 'must be at most 1000 characters').regex(NO_NUL, NO_NUL_MESSAGE),
-    locationPublic: z.boolean(),
+    locationPrecision: z.enum(LOCATION_PRECISIONS, { error: `must be one of ${LOCATION_PRECISIONS.join(', ')}` }),
     latitude: latitudeFieldSchema,
     longitude: longitudeFieldSchema,
   })

@@ -3,7 +3,10 @@ import { z } from 'zod'
 import { hasCapability, type Actor } from '../auth/capabilities'
 import { formatPlace, getGazetteer, type Place } from '../geo/gazetteer'
 import { forbidden } from '../http/errors'
+import { getDb } from '../db'
+import { LOCATION_PRECISIONS, type LocationPrecision } from '../places/location-levels'
 import { latitudeSchema, longitudeSchema } from '../places/schemas'
+import { PublicLocationRule, effectivePrecision } from '../places/visibility'
 import { parseOrThrow } from './forms'
 
 // The editor's questions to the offline gazetteer (lib/geo/gazetteer.ts): an address for a point, towns by name.
@@ -38,4 +41,37 @@ export async function findPlaces(actor: Actor, input: unknown): Promise<PlaceSug
   mayAsk(actor)
   const { query, limit } = parseOrThrow(placeQuerySchema, input)
   return (await getGazetteer()).findPlaces(query, limit).map(suggestion)
+}
+
+/** What the public will see of a location, for the editor to show before saving (docs/privacy.md). */
+export type PublicPreview = {
+  /** the level applied: the post's own, or a privacy zone's when coarser */
+  level: LocationPrecision
+  /** whether a privacy zone made it coarser than the post's own level (which zone is not said) */
+  raisedByZone: boolean
+  point: { latitude: number; longitude: number } | null
+  address: string
+}
+
+const previewSchema = z.object({
+  latitude: latitudeSchema.nullable(),
+  longitude: longitudeSchema.nullable(),
+  address: z.string().max(1000),
+  locationPrecision: z.enum(LOCATION_PRECISIONS),
+})
+
+/** What the public would see of this location if the post were published, by the one rule (lib/places/visibility.ts). */
+export async function previewPublicLocation(actor: Actor, input: unknown): Promise<PublicPreview> {
+  mayAsk(actor)
+  const location = parseOrThrow(previewSchema, input)
+  const rule = await PublicLocationRule.load(getDb())
+  const level = effectivePrecision(location, rule.zones)
+  const columns = await rule.columns(location)
+  return {
+    level,
+    raisedByZone: level !== location.locationPrecision,
+    point:
+      columns.publicLatitude !== null && columns.publicLongitude !== null ? { latitude: columns.publicLatitude, longitude: columns.publicLongitude } : null,
+    address: columns.publicAddress,
+  }
 }

@@ -10,12 +10,15 @@ import {
   type Actor,
   type PostForCapability,
 } from '../auth/capabilities'
+import { getConfig } from '../config'
 import { getDb, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { ApiError, forbidden, invalidParams } from '../http/errors'
 import { ATTACHMENT_FILES, removeAttachmentFiles } from '../media/attachments'
 import { categoryAndDescendants, getCategoryPaths, resolveCategoryPaths } from '../places/categories'
+import type { LocationPrecision } from '../places/location-levels'
 import { STATUSES } from '../places/schemas'
+import { publicColumnsOf } from '../places/visibility'
 import { effectiveStatus } from './schedule'
 import { rescheduleNow } from './scheduler'
 import { foldForSearch, searchColumns } from './search'
@@ -49,7 +52,7 @@ export type PostListItem = {
   authorName: string
   publishedAt: string
   hasLocation: boolean
-  locationPublic: boolean
+  locationPrecision: LocationPrecision
   attachmentCount: number
 }
 
@@ -128,7 +131,7 @@ export async function listEditablePosts(actor: Actor, filters: PostListFilters):
       publishedAt: true,
       latitude: true,
       longitude: true,
-      locationPublic: true,
+      locationPrecision: true,
       author: { select: { name: true, email: true } },
       _count: { select: { attachments: true } },
     },
@@ -146,7 +149,7 @@ export async function listEditablePosts(actor: Actor, filters: PostListFilters):
       authorName: row.author.name || row.author.email,
       publishedAt: row.publishedAt.toISOString(),
       hasLocation: row.latitude !== null && row.longitude !== null,
-      locationPublic: row.locationPublic,
+      locationPrecision: row.locationPrecision as LocationPrecision,
       attachmentCount: row._count.attachments,
     })),
   }
@@ -177,7 +180,7 @@ export type EditablePost = {
   date: string
   categoryIds: number[]
   address: string
-  locationPublic: boolean
+  locationPrecision: LocationPrecision
   latitude: number | null
   longitude: number | null
   authorName: string
@@ -203,7 +206,7 @@ const EDITABLE_SELECT = {
   slug: true,
   publishedAt: true,
   address: true,
-  locationPublic: true,
+  locationPrecision: true,
   latitude: true,
   longitude: true,
   authorId: true,
@@ -225,7 +228,7 @@ function toEditablePost(row: EditableRow): EditablePost {
     date: row.publishedAt.toISOString().slice(0, 19),
     categoryIds: row.categories.map((c) => c.categoryId).sort((a, b) => a - b),
     address: row.address,
-    locationPublic: row.locationPublic,
+    locationPrecision: row.locationPrecision as LocationPrecision,
     latitude: row.latitude,
     longitude: row.longitude,
     authorName: row.author.name || row.author.email,
@@ -286,6 +289,8 @@ export async function createDraft(actor: Actor, { title, type }: { title: string
           status: 'draft',
           publishedAt: new Date(),
           authorId: actor.id,
+          // No location yet, so nothing public to derive (lib/places/visibility.ts): only the level to start from.
+          locationPrecision: getConfig().defaultLocationPrecision,
           ...searchColumns({ title }),
         },
         select: { id: true },
@@ -368,9 +373,10 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
           ...searchColumns(input),
           publishedAt: input.date,
           address: input.address,
-          locationPublic: input.locationPublic,
+          locationPrecision: input.locationPrecision,
           latitude: input.latitude,
           longitude: input.longitude,
+          ...(await publicColumnsOf(tx, input)),
           modifiedAt: new Date(),
         },
       })

@@ -24,15 +24,21 @@ export const pointSchema = z
 export const placeFeatureSchema = z
   .strictObject({
     type: z.literal('Feature'),
-    geometry: pointSchema,
+    geometry: pointSchema.meta({
+      description:
+        'Where the public may see the post, by its location privacy level (`location_precision` in the import and export format): exact, the point itself; approximate, the centre of its fixed cell of about 1 km; city, the centre of the nearest populated place. A hidden location is no Feature at all (rest_no_geodata).',
+    }),
     properties: z.strictObject({
       id: z.int().meta({ description: 'The post id' }),
       title: z.string(),
       url: z.url().meta({ description: "The absolute URL of the post's page" }),
-      address: z.string().meta({ description: 'Empty when the post has none' }),
+      address: z.string().meta({
+        description:
+          'Empty when the post has none. At the approximate and city levels, "Place, Region, Country" of the nearest populated place instead of the address typed',
+      }),
     }),
   })
-  .meta({ id: 'Feature', description: 'A published post with public geodata' })
+  .meta({ id: 'Feature', description: 'A published post with public geodata, at its location privacy level' })
 export type PlaceFeature = z.output<typeof placeFeatureSchema>
 
 export const placeCollectionSchema = z

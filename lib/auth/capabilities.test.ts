@@ -40,6 +40,7 @@ const PRIMITIVE: Record<Capability, string> = {
   list_users: '✓          ·       ·         ·            ·',
   create_users: '✓          ·       ·         ·            ·',
   promote_users: '✓          ·       ·         ·            ·',
+  manage_options: '✓          ·       ·         ·            ·',
 }
 const PRIMITIVE_COLUMNS: Role[] = ['administrator', 'editor', 'author', 'contributor', 'subscriber']
 

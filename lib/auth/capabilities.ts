@@ -24,6 +24,7 @@ export type Capability =
   | 'list_users'
   | 'create_users'
   | 'promote_users'
+  | 'manage_options'
 
 // As WordPress's populate_roles(), restricted to what Places has.
 const ROLE_CAPABILITIES: Record<Role, ReadonlySet<Capability>> = {
@@ -42,6 +43,7 @@ const ROLE_CAPABILITIES: Record<Role, ReadonlySet<Capability>> = {
     'list_users',
     'create_users',
     'promote_users',
+    'manage_options',
   ]),
   editor: new Set([
     'edit_posts',
@@ -130,6 +132,11 @@ export function canUploadFiles(actor: Actor | null): boolean {
 /** Whether `actor` may add categories (administrators and editors, as WordPress's manage_categories). */
 export function canManageCategories(actor: Actor | null): boolean {
   return hasCapability(actor, 'manage_categories')
+}
+
+/** Whether `actor` may add and remove privacy zones (administrators: WordPress's manage_options, the site's settings). */
+export function canManageZones(actor: Actor | null): boolean {
+  return hasCapability(actor, 'manage_options')
 }
 
 /** Whether `actor` may see the list of users, add users and change their roles (administrators). */

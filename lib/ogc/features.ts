@@ -73,12 +73,17 @@ async function collectionSummaries(): Promise<OgcCollection[]> {
     by: ['type'],
     where: PUBLIC_PLACE_WHERE,
     _count: { _all: true },
-    _min: { latitude: true, longitude: true },
-    _max: { latitude: true, longitude: true },
+    _min: { publicLatitude: true, publicLongitude: true },
+    _max: { publicLatitude: true, publicLongitude: true },
     orderBy: { type: 'asc' },
   })
   return groups.map((g) =>
-    collectionDocument(g.type, g._count._all, [g._min.longitude ?? -180, g._min.latitude ?? -90, g._max.longitude ?? 180, g._max.latitude ?? 90]),
+    collectionDocument(g.type, g._count._all, [
+      g._min.publicLongitude ?? -180,
+      g._min.publicLatitude ?? -90,
+      g._max.publicLongitude ?? 180,
+      g._max.publicLatitude ?? 90,
+    ]),
   )
 }
 
@@ -140,20 +145,23 @@ export function parseItemsQuery(params: URLSearchParams): ItemsQuery {
 function bboxWhere(bbox: ItemsQuery['bbox']): Prisma.PostWhereInput {
   if (!bbox) return {}
   const [w, s, e, n] = bbox
-  const latitude = { gte: s, lte: n }
+  const publicLatitude = { gte: s, lte: n }
   // A box whose west edge is east of its east edge crosses the antimeridian.
-  return w <= e ? { latitude, longitude: { gte: w, lte: e } } : { latitude, OR: [{ longitude: { gte: w } }, { longitude: { lte: e } }] }
+  return w <= e
+    ? { publicLatitude, publicLongitude: { gte: w, lte: e } }
+    : { publicLatitude, OR: [{ publicLongitude: { gte: w } }, { publicLongitude: { lte: e } }] }
 }
 
-const FIELDS = { id: true, type: true, slug: true, title: true, address: true, latitude: true, longitude: true } as const
-type Row = { id: number; type: string; slug: string; title: string; address: string; latitude: number | null; longitude: number | null }
+// The location as the public may see it (lib/places/visibility.ts), never the exact one.
+const FIELDS = { id: true, type: true, slug: true, title: true, publicAddress: true, publicLatitude: true, publicLongitude: true } as const
+type Row = Prisma.PostGetPayload<{ select: typeof FIELDS }>
 
 function toOgcFeature(row: Row): OgcFeature {
   return {
     type: 'Feature',
     id: row.id,
-    geometry: { type: 'Point', coordinates: [row.longitude!, row.latitude!] },
-    properties: { title: row.title, url: postUrl(getConfig().siteUrl, row.type, row.slug), address: row.address },
+    geometry: { type: 'Point', coordinates: [row.publicLongitude!, row.publicLatitude!] },
+    properties: { title: row.title, url: postUrl(getConfig().siteUrl, row.type, row.slug), address: row.publicAddress },
   }
 }
 

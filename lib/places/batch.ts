@@ -5,6 +5,7 @@ import type { Prisma } from '../generated/sqlite/client'
 import type { Rendition } from '../media/renditions'
 import { searchColumns } from '../admin/search'
 import { freeSlug } from '../slugs'
+import { PublicLocationRule } from './visibility'
 
 // How the imports (GeoJSON, lib/places/import.ts; WordPress, lib/wxr/import.ts) write: rows gathered and written
 // CHUNK at a time, inside the import's one transaction. Posts are written with their ids, so that a post's categories
@@ -12,15 +13,17 @@ import { freeSlug } from '../slugs'
 
 const CHUNK = 500
 
-export type PostRow = Prisma.PostCreateManyInput & { id: number }
+/** A post to write; what the public sees of its location is derived here (lib/places/visibility.ts). */
+export type PostRow = Omit<Prisma.PostCreateManyInput, 'publicLatitude' | 'publicLongitude' | 'publicAddress'> & { id: number }
 
 export class PostBatch {
-  private posts: PostRow[] = []
+  private posts: Prisma.PostCreateManyInput[] = []
   private links: Prisma.PostCategoryCreateManyInput[] = []
   private attachments: Prisma.AttachmentCreateManyInput[] = []
   /** the sizes of the attachments above, by their file path (unique): their ids are known once they are written */
   private renditions = new Map<string, Rendition[]>()
   private discarding = false
+  private rule: PublicLocationRule | undefined
   /** posts written so far */
   written = 0
 
@@ -31,7 +34,14 @@ export class PostBatch {
   ) {}
 
   async addPost(post: PostRow, categoryIds: Iterable<number>): Promise<void> {
-    this.posts.push({ ...post, ...searchColumns(post) })
+    this.rule ??= await PublicLocationRule.load(this.tx)
+    const location = {
+      latitude: post.latitude ?? null,
+      longitude: post.longitude ?? null,
+      address: post.address ?? '',
+      locationPrecision: post.locationPrecision ?? 'exact',
+    }
+    this.posts.push({ ...post, ...searchColumns(post), ...(await this.rule.columns(location)) })
     for (const categoryId of new Set(categoryIds)) this.links.push({ postId: post.id, categoryId })
     if (this.posts.length >= CHUNK) await this.flush()
   }

@@ -2,28 +2,33 @@ import 'server-only'
 import { getDb } from '../db'
 import { getCategoryPaths } from './categories'
 import type { ImportFeature } from './schemas'
-import { publicLocation, type LocatedPost, type PublicLocation } from './visibility'
+import { publicLocation, type PublicLocation } from './visibility'
 
 export type ExportOptions = { postType?: string; allStatuses?: boolean }
 
 type ExportedFeature = {
   type: 'Feature'
   geometry: ImportFeature['geometry']
-  properties: Required<Omit<ImportFeature['properties'], 'date' | 'author'>> & { date: string; author?: string }
+  properties: Required<Omit<ImportFeature['properties'], 'date' | 'author' | 'location_precision'>> & {
+    date: string
+    author?: string
+    location_precision?: ImportFeature['properties']['location_precision']
+  }
 }
 
 const BATCH = 1000
 
 /** A post's location as its editors see it: the operator's full copy. */
-function exactLocation({ address, latitude, longitude }: LocatedPost): PublicLocation {
+function exactLocation({ address, latitude, longitude }: { address: string; latitude: number | null; longitude: number | null }): PublicLocation {
   return { address, point: latitude !== null && longitude !== null ? { latitude, longitude } : null }
 }
 
 /**
  * The posts as import-format features (README, "Command line"), by id, a batch at a time. By default what the
- * public may see: published posts, a private location left out as if the post had none (lib/places/visibility.ts).
- * With `allStatuses`, the operator's full copy: every post with its exact location, so that `places import` of it
- * into an empty database gives the same posts, ids, slugs and routes.
+ * public may see: published posts, each location as its level allows (lib/places/visibility.ts), a hidden one left
+ * out as if the post had none, and no level named. With `allStatuses`, the operator's full copy: every post with its
+ * exact location and level, so that `places import` of it into an empty database gives the same posts, ids, slugs,
+ * levels and routes.
  */
 export async function* exportPlaces({ postType, allStatuses = false }: ExportOptions = {}): AsyncGenerator<ExportedFeature> {
   const db = getDb()
@@ -45,7 +50,10 @@ export async function* exportPlaces({ postType, allStatuses = false }: ExportOpt
         address: true,
         latitude: true,
         longitude: true,
-        locationPublic: true,
+        locationPrecision: true,
+        publicAddress: true,
+        publicLatitude: true,
+        publicLongitude: true,
         author: { select: { email: true } },
         categories: { select: { categoryId: true } },
       },
@@ -64,8 +72,9 @@ export async function* exportPlaces({ postType, allStatuses = false }: ExportOpt
           status: post.status as ImportFeature['properties']['status'],
           date: post.publishedAt.toISOString(),
           address: location?.address ?? '',
-          // The public copy holds public locations only: a hidden one looks like none at all.
-          geo_public: allStatuses ? post.locationPublic : true,
+          // The public copy holds what the public sees only: a hidden location looks like none at all.
+          geo_public: allStatuses ? post.locationPrecision !== 'hidden' : true,
+          ...(allStatuses ? { location_precision: post.locationPrecision as ImportFeature['properties']['location_precision'] } : {}),
           categories: post.categories
             .map((c) => categoryPaths.get(c.categoryId) ?? '')
             .filter(Boolean)

@@ -9,6 +9,7 @@ import { firstAdministratorId } from '../users'
 import { maxPostId, PostBatch, PostSlugs } from './batch'
 import { resolveCategoryPaths } from './categories'
 import { importCollectionSchema, importFeatureSchema } from './schemas'
+import { levelOfNewPost } from './visibility'
 
 export type ImportOptions = {
   /** email of the author of features that name none; else the first administrator */
@@ -232,7 +233,7 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
       latitude: geometry?.coordinates[1] ?? null,
       longitude: geometry?.coordinates[0] ?? null,
       address: p.address,
-      locationPublic: p.geo_public,
+      locationPrecision: levelOfNewPost({ geoPublic: p.geo_public, precision: p.location_precision }),
     }
     // A path of no names ("", " > ") names no category.
     await batch.addPost(

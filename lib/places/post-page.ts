@@ -9,7 +9,8 @@ import { isPostTypeKey } from './schemas'
 import { publicLocation, type PublicLocation } from './visibility'
 
 // What a post's public page (app/[type]/[slug]/page.tsx), its metadata and its oEmbed answer show. The location goes
-// through the one rule (visibility.ts): a private one is null here, so nothing below it can show a point or an address.
+// through the one rule (visibility.ts): only the public columns are read, and a hidden one is null here, so nothing below
+// it can show a point or an address the level does not allow.
 
 /** The link to another post's page. */
 export type PostLink = { title: string; url: string }
@@ -53,13 +54,12 @@ export async function findPostPage(type: string, slug: string): Promise<PostPage
       slug: true,
       title: true,
       content: true,
-      address: true,
       publishedAt: true,
       modifiedAt: true,
       status: true,
-      latitude: true,
-      longitude: true,
-      locationPublic: true,
+      publicAddress: true,
+      publicLatitude: true,
+      publicLongitude: true,
       categories: { select: { category: { select: { id: true, name: true } } } },
     },
   })

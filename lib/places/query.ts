@@ -3,9 +3,9 @@ import { containsIgnoringCaseSql, getDb, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { categoryTreeSql } from './categories'
 import { isPostTypeKey, type CollectionQuery } from './schemas'
-import { IS_PUBLIC_PLACE_SQL as IS_PUBLIC_PLACE } from './visibility'
+import { IS_PUBLIC_PLACE_SQL as IS_PUBLIC_PLACE, PUBLIC_LOCATION_COLUMNS_SQL as PUBLIC_LOCATION } from './visibility'
 
-/** A post as the public routes show it. */
+/** A post as the public routes show it: its location as the public may see it (visibility.ts). */
 export type Place = {
   id: number
   type: string
@@ -34,10 +34,10 @@ function inCategoryTree(categoryId: number | null): Prisma.Sql {
       WHERE pc."post_id" = p."id" AND pc."category_id" IN (SELECT "id" FROM tree))`
 }
 
-// `search`: the title or the address contains the text, ignoring case (docs/api.md, search).
+// `search`: the title or the address the public sees contains the text, ignoring case (docs/api.md, search).
 function matchesSearch(search: string | undefined): Prisma.Sql {
   return search
-    ? Prisma.sql`AND (${containsIgnoringCaseSql(Prisma.sql`p."title"`, search)} OR ${containsIgnoringCaseSql(Prisma.sql`p."address"`, search)})`
+    ? Prisma.sql`AND (${containsIgnoringCaseSql(Prisma.sql`p."title"`, search)} OR ${containsIgnoringCaseSql(Prisma.sql`p."public_address"`, search)})`
     : Prisma.empty
 }
 
@@ -49,7 +49,7 @@ export async function listPublicPlaces({ postType, limit, categoryId, page = 1, 
   if (!isPostTypeKey(postType)) return []
   const rows = await getDb().$queryRaw<PlaceRow[]>`
     ${categoryTree(categoryId)}
-    SELECT p."id", p."type", p."slug", p."title", p."address", p."latitude", p."longitude"
+    SELECT p."id", p."type", p."slug", p."title", ${PUBLIC_LOCATION}
     FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
@@ -74,7 +74,7 @@ export async function* streamPublicPlacePoints(
   yield* streamRows(
     Prisma.sql`
     ${categoryTree(categoryId)}
-    SELECT p."id", p."latitude", p."longitude"
+    SELECT p."id", p."public_latitude" AS "latitude", p."public_longitude" AS "longitude"
     FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
@@ -104,7 +104,7 @@ export async function findPublicPlacesByIds(ids: number[]): Promise<Place[]> {
   const found = new Map<number, Place>()
   for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
     const rows = await getDb().$queryRaw<PlaceRow[]>`
-      SELECT p."id", p."type", p."slug", p."title", p."address", p."latitude", p."longitude"
+      SELECT p."id", p."type", p."slug", p."title", ${PUBLIC_LOCATION}
       FROM "posts" p
       WHERE p."id" IN (${Prisma.join(ids.slice(start, start + IDS_PER_QUERY))}) AND ${IS_PUBLIC_PLACE}`
     for (const row of rows) found.set(Number(row.id), toPlace(row))

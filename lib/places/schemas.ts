@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { bboxSchema, latitudeSchema, longitudeSchema, type BBox } from '../api/contract'
 import { mercatorY } from '../geo/web-mercator'
 import { invalidParams } from '../http/errors'
+import { LOCATION_PRECISIONS } from './location-levels'
 
 export { latitudeSchema, longitudeSchema, type BBox }
 
@@ -299,7 +300,9 @@ export const importFeatureSchema = z.object({
     status: z.enum(STATUSES).default('publish'),
     date: isoDateSchema.optional(),
     address: z.string().max(1000).regex(NO_NUL, NO_NUL_MESSAGE).default(''),
-    geo_public: z.boolean().default(true),
+    /** false is hidden, whatever location_precision says (WordPress's geo_public) */
+    geo_public: z.boolean().optional(),
+    location_precision: z.enum(LOCATION_PRECISIONS).optional(),
     categories: z.array(z.string().max(1000).regex(NO_NUL, NO_NUL_MESSAGE)).default([]),
     author: z.email().optional(),
   }),

@@ -6,6 +6,8 @@ import { ApiError } from '../http/errors'
 import { storeImage, titleFromFilename, type StoredImage } from '../media/storage'
 import { maxPostId, PostBatch, PostSlugs } from '../places/batch'
 import { postTypeSchema, STATUSES } from '../places/schemas'
+import { isLocationPrecision, LOCATION_PRECISIONS, type LocationPrecision } from '../places/location-levels'
+import { levelOfNewPost } from '../places/visibility'
 import { slugify } from '../slugs'
 import { firstAdministratorId } from '../users'
 import { readWxr, WxrSyntaxError, type WxrCategory, type WxrItem, type WxrRecord } from './parse'
@@ -225,22 +227,35 @@ class WxrImport {
     return known ? 'defer' : this.maxId + 1
   }
 
-  private geodata(item: WxrItem): { latitude: number | null; longitude: number | null; address: string; locationPublic: boolean } {
+  private geodata(item: WxrItem): { latitude: number | null; longitude: number | null; address: string; locationPrecision: LocationPrecision } {
     const lat = item.meta.get('geo_latitude')
     const lng = item.meta.get('geo_longitude')
     const address = item.meta.get('geo_address') ?? ''
-    // WordPress's Geodata convention: geo_public missing or anything but 0 means public.
-    const locationPublic = !['0', 'false', ''].includes((item.meta.get('geo_public') ?? '1').trim().toLowerCase())
-    if (lat === undefined && lng === undefined) return { latitude: null, longitude: null, address, locationPublic }
+    const locationPrecision = this.precision(item)
+    if (lat === undefined && lng === undefined) return { latitude: null, longitude: null, address, locationPrecision }
     const latitude = Number(lat)
     const longitude = Number(lng)
     const valid =
       lat?.trim() && lng?.trim() && Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
     if (!valid) {
       this.warn(`${describe(item)}: geo_latitude "${lat ?? ''}" / geo_longitude "${lng ?? ''}" is not a valid coordinate; imported without a location`)
-      return { latitude: null, longitude: null, address, locationPublic }
+      return { latitude: null, longitude: null, address, locationPrecision }
     }
-    return { latitude, longitude, address, locationPublic }
+    return { latitude, longitude, address, locationPrecision }
+  }
+
+  /**
+   * The location's level (docs/privacy.md): WordPress's geo_public as sites store it (0 or 1, "false" or "true"; an
+   * empty value is 0, as the Geodata convention reads it), refined by our geo_precision meta.
+   */
+  private precision(item: WxrItem): LocationPrecision {
+    const flag = item.meta.get('geo_public')?.trim().toLowerCase()
+    const geoPublic = flag === undefined ? undefined : !['0', 'false', ''].includes(flag)
+    const stated = item.meta.get('geo_precision')?.trim().toLowerCase()
+    if (stated !== undefined && !isLocationPrecision(stated)) {
+      this.warn(`${describe(item)}: geo_precision "${stated}" is not one of ${LOCATION_PRECISIONS.join(', ')}; ignored`)
+    }
+    return levelOfNewPost({ geoPublic, precision: isLocationPrecision(stated) ? stated : undefined })
   }
 
   /** `known`: what the database held of the item's lookup; null for a deferred item, looked up already. */

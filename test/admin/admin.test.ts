@@ -60,7 +60,7 @@ function form(overrides: Record<string, unknown> = {}) {
     categoryIds: [],
     newCategories: [],
     address: '',
-    locationPublic: true,
+    locationPrecision: 'exact',
     latitude: '',
     longitude: '',
     ...overrides,

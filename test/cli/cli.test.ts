@@ -465,6 +465,48 @@ for (const kind of databaseKinds) {
       }
     })
 
+    test('zone add, list and remove: posts inside are shown coarsely at once, and exactly again after; bad input exits 2', async () => {
+      const site = await createTestDatabase(kind)
+      try {
+        ok(places(site.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator'))
+        const tower = { type: 'Point', coordinates: [2.2944813, 48.8583701] }
+        const one = {
+          type: 'FeatureCollection',
+          features: [{ type: 'Feature', geometry: tower, properties: { title: 'Tower', address: '5 Avenue Anatole France' } }],
+        }
+        ok(places(site.url, 'import', file(`zone-${kind}.geojson`, one)))
+        const publicCopy = () =>
+          (JSON.parse(ok(places(site.url, 'export'))) as { features: { geometry: { coordinates: number[] }; properties: { address: string } }[] }).features[0]!
+        assert.equal(publicCopy().properties.address, '5 Avenue Anatole France')
+
+        const added = places(site.url, 'zone', 'add', '--lat', '48.858', '--lng', '2.294', '--radius', '400', '--level', 'city', '--name', 'Home')
+        const id = ok(added).trim()
+        assert.match(id, /^\d+$/)
+        assert.match(added.stderr, /1 post now shown city/)
+        assert.equal(publicCopy().properties.address, 'Paris, Île-de-France, France')
+        assert.notDeepEqual(publicCopy().geometry.coordinates, tower.coordinates)
+        assert.equal(ok(places(site.url, 'zone', 'list')), `${id}\tcity\t400\t48.858\t2.294\tHome\n`)
+        assert.deepEqual(
+          (JSON.parse(ok(places(site.url, 'zone', 'list', '--json'))) as { name: string }[]).map((z) => z.name),
+          ['Home'],
+        )
+
+        assert.equal(ok(places(site.url, 'zone', 'remove', id)), `Removed zone ${id}: 1 post shown differently now.\n`)
+        assert.equal(publicCopy().properties.address, '5 Avenue Anatole France')
+        const gone = places(site.url, 'zone', 'remove', id)
+        assert.equal(gone.status, 1)
+        assert.match(gone.stderr, new RegExp(`There is no privacy zone ${id}`))
+
+        const bad = places(site.url, 'zone', 'add', '--lat', '91', '--lng', '2', '--radius', '0', '--level', 'exact')
+        assert.equal(bad.status, 2)
+        assert.match(bad.stderr, /--lat: must be between -90 and 90; --radius: must be at least 1 metre; --level: must be one of approximate, city, hidden/)
+        assert.equal(places(site.url, 'zone', 'add', '--lat', 'north', '--lng', '2', '--radius', '10', '--level', 'city').status, 2)
+        assert.equal(ok(places(site.url, 'zone', 'list')), '')
+      } finally {
+        await site.drop()
+      }
+    })
+
     test('seed loads the demo into an empty database only', async () => {
       const empty = await createTestDatabase(kind)
       try {

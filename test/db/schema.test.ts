@@ -164,6 +164,7 @@ for (const kind of databaseKinds) {
         '0003_session_version.sql',
         '0004_attachment_renditions.sql',
         '0005_post_lifecycle.sql',
+        '0006_location_precision.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })
@@ -241,7 +242,7 @@ for (const kind of databaseKinds) {
           include: { categories: true, attachments: true },
         })
         assert.equal(post.publishedAt.toISOString(), '2024-01-02T03:04:05.678Z')
-        assert.equal(post.locationPublic, true)
+        assert.equal(post.locationPrecision, 'exact')
         assert.equal(post.attachments[0]!.longitude, -2.5)
         assert.ok((await version()) > v0, 'a post write bumps the data version')
         // A published post's first photo is public (`_embed`): its attachments' own writes bump it too; a draft's do not.

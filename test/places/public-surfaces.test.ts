@@ -6,6 +6,7 @@ import { disconnectDb, getDb, readDataVersion } from '../../lib/db'
 import { migrate } from '../../lib/migrate'
 import { listPublicCategoryTree } from '../../lib/places/categories'
 import { getPlaceIndex, keptIndexKeys } from '../../lib/places/map-index'
+import { publicColumnsOf } from '../../lib/places/visibility'
 import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from '../support/databases'
 
 // What the public surfaces keep in memory, against a real database: the map's indexes (the home map's cannot be
@@ -29,26 +30,32 @@ before(async () => {
     categories.set(name, id)
     return id
   }
-  const post = async (title: string, categoryIds: number[], data: { status?: string; locationPublic?: boolean; type?: string } = {}) =>
-    db.post.create({
+  const post = async (
+    title: string,
+    categoryIds: number[],
+    { locationPrecision = 'exact', ...data }: { status?: string; locationPrecision?: string; type?: string } = {},
+  ) => {
+    const location = { latitude: 46.9, longitude: 7.4, address: '', locationPrecision }
+    return db.post.create({
       data: {
         title,
         slug: title.toLowerCase().replace(/\W+/g, '-'),
         publishedAt: new Date(),
         authorId,
-        latitude: 46.9,
-        longitude: 7.4,
+        ...location,
+        ...(await publicColumnsOf(db, location)),
         ...data,
         categories: { create: categoryIds.map((categoryId) => ({ categoryId })) },
       },
     })
+  }
   await post('Home place', [])
   const europe = await category('Europe')
   const swiss = await category('Switzerland', europe)
   await post('Bern', [swiss])
   for (let i = 0; i < 10; i++) await post(`Region ${i}`, [await category(`Region ${i}`)])
   await post('Draft only', [await category('Draft category')], { status: 'draft' })
-  await post('Hidden only', [await category('Hidden category')], { locationPublic: false })
+  await post('Hidden only', [await category('Hidden category')], { locationPrecision: 'hidden' })
   await post('Another type', [await category('Landmarks')], { type: 'landmark' })
   await category('Empty')
 })

@@ -80,9 +80,13 @@ for (const kind of databaseKinds) {
         ['eiffel-tower', 'eiffel-tower-2'],
       )
       assert.equal(one('Beach at Palm Beach').properties.author, 'ben@travels.example')
-      // Geodata meta: geo_public 0 hides, missing means public; broken coordinates leave none.
+      // Geodata meta: geo_public 0 hides, missing means public (exact, the default), geo_precision refines a public
+      // one (docs/privacy.md); broken coordinates leave none.
       assert.deepEqual(one('Beach at Palm Beach').geometry?.coordinates, [-80.0364, 26.7056])
+      assert.equal(one('Beach at Palm Beach').properties.location_precision, 'exact')
       assert.equal(one('Secret garden').properties.geo_public, false)
+      assert.equal(one('Secret garden').properties.location_precision, 'hidden')
+      assert.equal(one('Colosseum').properties.location_precision, 'approximate')
       assert.equal(one('Colosseum').properties.address, 'Piazza del Colosseo, Roma')
       assert.equal(one('Broken coordinates').geometry, null)
       // Categories: the tree, whatever order the export listed it in; term names unescaped.

@@ -10,6 +10,7 @@ import { findPlacesAction, suggestAddressAction } from '@/app/admin/posts/locati
 import type { FieldErrors, PostFormValues } from '@/lib/admin/forms'
 import type { AddressSuggestion, PlaceSuggestion } from '@/lib/admin/places'
 import { distanceKm } from '@/lib/geo/precision'
+import { LocationPrecisionField } from './location-precision-field'
 import { typedLocation, type EditorAction, type GpsState } from './post-editor-state'
 
 /** The attributes that give a field its id and tie it to its problem (FieldError). */
@@ -296,13 +297,7 @@ export function LocationFields({ values, errors, field, gps, recenter, tiles, di
           </p>
         )}
       </div>
-      <label className="checkbox">
-        <input type="checkbox" checked={values.locationPublic} onChange={(e) => edit({ locationPublic: e.target.checked })} aria-describedby="public-hint" />
-        Show the location publicly
-      </label>
-      <p id="public-hint" className="hint">
-        Off: the post is not on the public map or in the GeoJSON API (WordPress’s geo_public).
-      </p>
+      <LocationPrecisionField values={values} onChange={(locationPrecision) => edit({ locationPrecision })} />
     </fieldset>
   )
 }

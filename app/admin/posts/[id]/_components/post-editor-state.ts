@@ -54,7 +54,7 @@ export function toValues(post: EditablePost): PostFormValues {
     categoryIds: post.categoryIds,
     newCategories: [],
     address: post.address,
-    locationPublic: post.locationPublic,
+    locationPrecision: post.locationPrecision,
     latitude: post.latitude === null ? '' : String(post.latitude),
     longitude: post.longitude === null ? '' : String(post.longitude),
   }
