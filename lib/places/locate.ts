@@ -35,6 +35,8 @@ export async function writeLocation(tx: Tx, post: { id: number; title: string },
 
 /** Posts read and written per transaction: one commit for many, and a transaction short enough not to hold others up. */
 const BATCH = 500
+/** A batch takes a fraction of a second; Prisma's 5 s default would fail a run on a machine busy with other work. */
+const BATCH_TIMEOUT_MS = 60_000
 
 /** Why a post was left as it was. */
 export type SkipReason = 'no_photo_gps' | 'has_location' | 'in_trash' | 'not_editable'
@@ -192,7 +194,7 @@ function summarise(posts: readonly LocatedPost[], dryRun: boolean): LocateSummar
 export async function importLocationsFromMedia(actor: Actor, postIds: readonly number[], options: LocateOptions = {}): Promise<LocateReport> {
   const ids = [...new Set(postIds)]
   const gazetteer = await getGazetteer()
-  const posts = await transaction((tx) => locateBatch(tx, actor, ids, gazetteer, options))
+  const posts = await transaction((tx) => locateBatch(tx, actor, ids, gazetteer, options), { timeout: BATCH_TIMEOUT_MS })
   return { summary: summarise(posts, options.dryRun === true), posts }
 }
 
@@ -231,7 +233,7 @@ export async function locateFromMedia(options: BulkOptions & LocateOptions): Pro
   const posts: LocatedPost[] = []
   options.onProgress?.(0, total)
   for await (const ids of batchesOfPosts(options.postType, {})) {
-    posts.push(...(await transaction((tx) => locateBatch(tx, OPERATOR, ids, gazetteer, options))))
+    posts.push(...(await transaction((tx) => locateBatch(tx, OPERATOR, ids, gazetteer, options), { timeout: BATCH_TIMEOUT_MS })))
     options.onProgress?.(Math.min(posts.length, total), Math.max(total, posts.length))
   }
   return { summary: summarise(posts, options.dryRun === true), posts }
@@ -268,23 +270,26 @@ export async function geocodeMissing(options: BulkOptions & { dryRun?: boolean }
   const posts: GeocodedPost[] = []
   options.onProgress?.(0, total)
   for await (const ids of batchesOfPosts(options.postType, missing)) {
-    const batch = await transaction(async (tx) => {
-      await lockPosts(tx, ids)
-      // Read again under the lock: an address typed since the ids were listed is not replaced.
-      const rows = await tx.post.findMany({
-        where: { id: { in: ids }, status: { not: 'trash' }, ...missing },
-        orderBy: { id: 'asc' },
-        select: { id: true, title: true, latitude: true, longitude: true },
-      })
-      const done: GeocodedPost[] = []
-      for (const row of rows) {
-        const point = { latitude: row.latitude!, longitude: row.longitude! }
-        const address = addressOf(gazetteer, point.latitude, point.longitude)
-        if (address !== null && !options.dryRun) await writeLocation(tx, row, { ...point, address })
-        done.push({ id: row.id, title: row.title, ...point, address })
-      }
-      return done
-    })
+    const batch = await transaction(
+      async (tx) => {
+        await lockPosts(tx, ids)
+        // Read again under the lock: an address typed since the ids were listed is not replaced.
+        const rows = await tx.post.findMany({
+          where: { id: { in: ids }, status: { not: 'trash' }, ...missing },
+          orderBy: { id: 'asc' },
+          select: { id: true, title: true, latitude: true, longitude: true },
+        })
+        const done: GeocodedPost[] = []
+        for (const row of rows) {
+          const point = { latitude: row.latitude!, longitude: row.longitude! }
+          const address = addressOf(gazetteer, point.latitude, point.longitude)
+          if (address !== null && !options.dryRun) await writeLocation(tx, row, { ...point, address })
+          done.push({ id: row.id, title: row.title, ...point, address })
+        }
+        return done
+      },
+      { timeout: BATCH_TIMEOUT_MS },
+    )
     posts.push(...batch)
     options.onProgress?.(Math.min(posts.length, total), Math.max(total, posts.length))
   }
