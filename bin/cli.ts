@@ -7,6 +7,7 @@ import { ROLES } from '../lib/auth/capabilities'
 import { getConfig } from '../lib/config'
 import { isDatabaseEmpty, seedDemo } from '../lib/demo/seed'
 import { disconnectDb, getDb } from '../lib/db'
+import { MAX_DISTANCE_KM } from '../lib/geo/gazetteer'
 import { ApiError } from '../lib/http/errors'
 import { removeAttachments } from '../lib/media/attachments'
 import { regenerateRenditions } from '../lib/media/regenerate'
@@ -14,9 +15,10 @@ import { storeAttachment } from '../lib/media/storage'
 import { endExiftool } from '../lib/media/strip-location'
 import { migrate } from '../lib/migrate'
 import { ZONE_LEVELS } from '../lib/places/location-levels'
-import { parsePostId } from '../lib/places/schemas'
+import { parsePostId, postTypeSchema } from '../lib/places/schemas'
 import { addZone, listZones, removeZone } from '../lib/places/zones'
 import { exportPlaces } from '../lib/places/export'
+import { geocodeMissing, locateFromMedia, type LocateSummary } from '../lib/places/locate'
 import { featuresOfFile, importPlaces } from '../lib/places/import'
 import { createUser, getUserIdByEmailOrThrow, setUserPassword, signOutEverywhere } from '../lib/users'
 import { importWxr } from '../lib/wxr/import'
@@ -332,6 +334,90 @@ const commands: Record<string, Command> = {
       if (summary.missing > 0) out(`${summary.missing} have no original file in ${getConfig().uploadsDir}/originals: left as they were.`)
     },
   },
+  geocode: {
+    usage: 'places geocode --missing [--post-type T] [--dry-run]',
+    summary: 'fill the empty addresses of posts with a location from the offline gazetteer ("Place, Region, Country")',
+    help: 'Only empty addresses are filled; a typed one is never replaced. A point with no populated place near (the sea, the ice)\nkeeps its empty address, and the summary says how many. --dry-run prints what would be written and writes nothing.\nPosts of type `post` unless --post-type; posts in the Trash are left alone.',
+    options: { missing: { type: 'boolean' }, 'post-type': { type: 'string' }, 'dry-run': { type: 'boolean' }, ...json },
+    run: async (values) => {
+      if (!values.missing) throw new UsageError('--missing is required: only empty addresses are filled')
+      const dryRun = values['dry-run'] === true
+      const report = await geocodeMissing({ postType: postTypeOf(values), dryRun, onProgress: progress(dryRun ? 'Looking up' : 'Geocoding') })
+      if (values.json) return out(JSON.stringify(report))
+      for (const post of report.posts) {
+        out(
+          `Post ${post.id} “${post.title}”: ${post.address === null ? 'no populated place near, left empty' : `${dryRun ? 'would be ' : ''}“${post.address}”`}`,
+        )
+      }
+      const { posts, filled, noPlace } = report.summary
+      out(
+        posts === 0
+          ? 'No post with a location has an empty address.'
+          : `${dryRun ? 'Would fill' : 'Filled'} ${filled} of ${posts} empty address${posts === 1 ? '' : 'es'}${noPlace > 0 ? `; ${noPlace} at no populated place within ${MAX_DISTANCE_KM} km (at sea or far from any town) ${noPlace === 1 ? 'stays' : 'stay'} empty` : ''}.`,
+      )
+      if (dryRun) out('Dry run: nothing was written.')
+    },
+  },
+  locate: {
+    usage: 'places locate --from-media [--missing-only] [--post-type T] [--dry-run]',
+    summary: "set each post's location from its first photo with GPS, filling empty addresses from the gazetteer",
+    help: "The point is the first attached photo's GPS, as GET /places/v1/attachment-exif-gps/{id} answers it, at 7 decimals.\nA post with a location gets the photo's point too, unless --missing-only; an address is filled only when empty.\nPosts of type `post` unless --post-type; posts in the Trash are left alone. Prints each post set or without GPS,\nthen a summary; --dry-run writes nothing.",
+    options: {
+      'from-media': { type: 'boolean' },
+      'missing-only': { type: 'boolean' },
+      'post-type': { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      ...json,
+    },
+    run: async (values) => {
+      if (!values['from-media']) throw new UsageError('--from-media is required: photos are where locations come from')
+      const dryRun = values['dry-run'] === true
+      const report = await locateFromMedia({
+        postType: postTypeOf(values),
+        missingOnly: values['missing-only'] === true,
+        dryRun,
+        onProgress: progress(dryRun ? 'Looking' : 'Locating'),
+      })
+      if (values.json) return out(JSON.stringify(report))
+      for (const post of report.posts) {
+        if (post.outcome === 'set' || post.reason === 'no_photo_gps') out(`Post ${post.id} “${post.title}”: ${post.note}`)
+      }
+      for (const line of describeLocateSummary(report.summary)) out(line)
+    },
+  },
+}
+
+/** --post-type, checked as post types are everywhere, `post` when not given. */
+function postTypeOf(values: Values): string {
+  if (values['post-type'] === undefined) return 'post'
+  const parsed = postTypeSchema.safeParse(values['post-type'])
+  if (!parsed.success) throw new UsageError(`--post-type ${parsed.error.issues[0]?.message ?? 'is not a post type'}`)
+  return parsed.data
+}
+
+/** The summary of `places locate`, a line for each kind of outcome there was. */
+function describeLocateSummary(summary: LocateSummary): string[] {
+  const posts = (n: number) => `${n} post${n === 1 ? '' : 's'}`
+  const { skippedBy } = summary
+  const would = summary.dryRun ? 'Would set' : 'Set'
+  const reasons = [
+    skippedBy.no_photo_gps > 0 ? `${skippedBy.no_photo_gps} without a photo with GPS` : null,
+    skippedBy.has_location > 0 ? `${skippedBy.has_location} with a location already (--missing-only)` : null,
+  ].filter(Boolean)
+  return [
+    summary.posts === 0 ? 'No posts to look at.' : `Looked at ${posts(summary.posts)}.`,
+    ...(summary.posts === 0
+      ? []
+      : [
+          `${would} the location of ${posts(summary.set)}${summary.addressesFilled > 0 ? `, ${summary.dryRun ? 'filling' : 'and filled'} ${summary.addressesFilled} empty address${summary.addressesFilled === 1 ? '' : 'es'}` : ''}.`,
+          ...(summary.unchanged > 0 ? [`Unchanged: ${posts(summary.unchanged)} already at their photo's point.`] : []),
+          ...(summary.skipped > 0 ? [`Skipped ${posts(summary.skipped)}: ${reasons.join(', ')}.`] : []),
+          ...(summary.noPlace > 0
+            ? [`${posts(summary.noPlace)} at no populated place within ${MAX_DISTANCE_KM} km (at sea or far from any town): the address stays empty.`]
+            : []),
+        ]),
+    ...(summary.dryRun ? ['Dry run: nothing was written.'] : []),
+  ]
 }
 
 /** Runs `action`; an invalid parameter is a usage error naming the command's flag for it (`--radius: must be …`). */

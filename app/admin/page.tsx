@@ -4,6 +4,7 @@ import { findEditablePost, listCategoryOptions, listEditablePosts, listPostTypes
 import { requireSessionActor } from '@/lib/admin/session'
 import { canCreatePosts } from '@/lib/auth/capabilities'
 import { postTypeSchema, STATUSES } from '@/lib/places/schemas'
+import { BulkActions, BulkSelection, SelectAllPosts, SelectPost } from './_components/bulk-actions'
 import { formatUtcMinute } from './_components/format'
 import { STATUS_LABELS } from './_components/status-labels'
 import { TrashedNotice, TrashRowActions } from './_components/trash-actions'
@@ -150,55 +151,69 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
           : `${list.total} post${list.total === 1 ? '' : 's'} you may edit${filtered ? ' match' : ''}${inTrash ? ' in the Trash' : ''}; page ${list.page} of ${list.pageCount}.`}
       </p>
       {list.posts.length > 0 && (
-        <div className="post-table-wrap">
-          <table className="post-table">
-            <thead>
-              <tr>
-                {(['title', 'type', 'status', 'author', 'date', 'location', 'media'] as const).map((column) => {
-                  if (!(column in SORTABLE)) {
-                    const label = { type: 'Type', author: 'Author', location: 'Location', media: 'Media' }[column as 'type']
+        // No bulk action applies to the Trash: its posts are restored before they are changed.
+        <BulkSelection ids={inTrash ? [] : list.posts.map((post) => post.id)}>
+          {!inTrash && <BulkActions />}
+          <div className="post-table-wrap">
+            <table className="post-table">
+              <thead>
+                <tr>
+                  {!inTrash && (
+                    <th scope="col" className="col-select">
+                      <SelectAllPosts />
+                    </th>
+                  )}
+                  {(['title', 'type', 'status', 'author', 'date', 'location', 'media'] as const).map((column) => {
+                    if (!(column in SORTABLE)) {
+                      const label = { type: 'Type', author: 'Author', location: 'Location', media: 'Media' }[column as 'type']
+                      return (
+                        <th key={column} scope="col" className={`col-${column}`}>
+                          {label}
+                        </th>
+                      )
+                    }
+                    const sortable = column as PostOrder
+                    const current = orderby === sortable
+                    const nextOrder = current ? (order === 'asc' ? 'desc' : 'asc') : sortable === 'date' ? 'desc' : 'asc'
                     return (
-                      <th key={column} scope="col" className={`col-${column}`}>
-                        {label}
+                      <th key={column} scope="col" className={`col-${column}`} aria-sort={current ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
+                        <a href={link({ orderby: sortable, order: nextOrder, page: null })}>
+                          {SORTABLE[sortable]}
+                          {current && <span aria-hidden="true">{order === 'asc' ? ' ▲' : ' ▼'}</span>}
+                        </a>
                       </th>
                     )
-                  }
-                  const sortable = column as PostOrder
-                  const current = orderby === sortable
-                  const nextOrder = current ? (order === 'asc' ? 'desc' : 'asc') : sortable === 'date' ? 'desc' : 'asc'
-                  return (
-                    <th key={column} scope="col" className={`col-${column}`} aria-sort={current ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
-                      <a href={link({ orderby: sortable, order: nextOrder, page: null })}>
-                        {SORTABLE[sortable]}
-                        {current && <span aria-hidden="true">{order === 'asc' ? ' ▲' : ' ▼'}</span>}
-                      </a>
-                    </th>
-                  )
-                })}
-              </tr>
-            </thead>
-            <tbody>
-              {list.posts.map((post) => (
-                <tr key={post.id}>
-                  <td className="col-title">
-                    <a href={`/admin/posts/${post.id}`}>{post.title}</a>
-                    {inTrash && <TrashRowActions id={post.id} title={post.title} />}
-                  </td>
-                  <td className="col-type">{post.type}</td>
-                  <td className="col-status">{STATUS_LABELS[post.status] ?? post.status}</td>
-                  <td className="col-author">{post.authorName}</td>
-                  <td className="col-date">
-                    <time dateTime={post.publishedAt}>{formatUtcMinute(post.publishedAt)}</time>
-                  </td>
-                  <td className="col-location">
-                    {post.hasLocation ? LOCATION_PRECISION_TEXT[post.locationPrecision].label : <span className="muted">No</span>}
-                  </td>
-                  <td className="col-media">{post.attachmentCount}</td>
+                  })}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {list.posts.map((post) => (
+                  <tr key={post.id}>
+                    {!inTrash && (
+                      <td className="col-select">
+                        <SelectPost id={post.id} title={post.title} />
+                      </td>
+                    )}
+                    <td className="col-title">
+                      <a href={`/admin/posts/${post.id}`}>{post.title}</a>
+                      {inTrash && <TrashRowActions id={post.id} title={post.title} />}
+                    </td>
+                    <td className="col-type">{post.type}</td>
+                    <td className="col-status">{STATUS_LABELS[post.status] ?? post.status}</td>
+                    <td className="col-author">{post.authorName}</td>
+                    <td className="col-date">
+                      <time dateTime={post.publishedAt}>{formatUtcMinute(post.publishedAt)}</time>
+                    </td>
+                    <td className="col-location">
+                      {post.hasLocation ? LOCATION_PRECISION_TEXT[post.locationPrecision].label : <span className="muted">No</span>}
+                    </td>
+                    <td className="col-media">{post.attachmentCount}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </BulkSelection>
       )}
       {list.pageCount > 1 && (
         <nav className="pagination" aria-label="Pages">

@@ -1,31 +1,47 @@
 import 'server-only'
 import type { AttachmentGps } from '../api/contract'
 import { canEditPost, type Actor } from '../auth/capabilities'
-import { getDb } from '../db'
+import { getDb, type Db, type Tx } from '../db'
 import { ApiError, forbidden, notSignedIn } from '../http/errors'
 import { ATTACHMENT_ORDER } from './storage'
 
 export type { AttachmentGps }
 
+/** What the photos of one post say about where it is: the first image's usable GPS, or none, and how many were looked at. */
+export type PhotoGps = { found: AttachmentGps | null; imagesChecked: number }
+
 /**
- * GET /places/v1/attachment-exif-gps/{id}: the GPS of the first image attached to the post that has usable GPS.
- * "First" is the order of docs/api.md, Ordering: position (WordPress's menu_order), then upload time, then id. The GPS was read
- * from each file when it was stored, so this reads only the database.
+ * The rule of the GPS route for many posts at once: for each post, the first image attached to it that has usable GPS.
+ * "First" is the order of docs/api.md, Ordering: position (WordPress's menu_order), then upload time, then id. The GPS
+ * was read from each file when it was stored, so this reads only the database. Every post of `postIds` has an entry.
  */
+export async function findPhotoGps(db: Db | Tx, postIds: readonly number[]): Promise<Map<number, PhotoGps>> {
+  const images = await db.attachment.findMany({
+    where: { postId: { in: [...postIds] }, mimeType: { startsWith: 'image/' } },
+    orderBy: [{ postId: 'asc' }, ...ATTACHMENT_ORDER],
+    select: { id: true, postId: true, title: true, latitude: true, longitude: true },
+  })
+  const byPost = new Map<number, PhotoGps>(postIds.map((id) => [id, { found: null, imagesChecked: 0 }]))
+  for (const image of images) {
+    const entry = byPost.get(image.postId)!
+    entry.imagesChecked++
+    if (entry.found === null && image.latitude !== null && image.longitude !== null) {
+      entry.found = { latitude: image.latitude, longitude: image.longitude, attachment_id: image.id, attachment_title: image.title }
+    }
+  }
+  return byPost
+}
+
+/** GET /places/v1/attachment-exif-gps/{id}: the GPS of the first image attached to the post that has usable GPS. */
 export async function getAttachmentGps(actor: Actor | null, postId: number): Promise<AttachmentGps> {
   if (!actor) throw notSignedIn()
   const db = getDb()
   const post = await db.post.findUnique({ where: { id: postId }, select: { authorId: true, status: true, statusBeforeTrash: true } })
   if (!canEditPost(actor, post)) throw forbidden()
-  const images = await db.attachment.findMany({
-    where: { postId, mimeType: { startsWith: 'image/' } },
-    orderBy: [...ATTACHMENT_ORDER],
-    select: { id: true, title: true, latitude: true, longitude: true },
-  })
-  const first = images.find((image) => image.latitude !== null && image.longitude !== null)
-  if (!first) {
-    const looked = images.length === 1 ? '1 image was' : `${images.length} images were`
-    throw new ApiError('rest_no_exif_gps', `No attached image has usable EXIF GPS data (${looked} looked at).`, 404, { images_checked: images.length })
+  const { found, imagesChecked } = (await findPhotoGps(db, [postId])).get(postId)!
+  if (!found) {
+    const looked = imagesChecked === 1 ? '1 image was' : `${imagesChecked} images were`
+    throw new ApiError('rest_no_exif_gps', `No attached image has usable EXIF GPS data (${looked} looked at).`, 404, { images_checked: imagesChecked })
   }
-  return { latitude: first.latitude!, longitude: first.longitude!, attachment_id: first.id, attachment_title: first.title }
+  return found
 }

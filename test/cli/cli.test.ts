@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -525,6 +525,178 @@ for (const kind of databaseKinds) {
         assert.equal(ok(places(empty.url, 'seed', '--demo', '--if-empty')), '')
       } finally {
         await empty.drop()
+      }
+    })
+  })
+}
+
+// Locations and addresses in bulk (docs/cli.md): `places geocode --missing` and `places locate --from-media`, with
+// photos of the real-photo corpus (test/fixtures/exif), whose GPS ExifTool read as truth.json says.
+for (const kind of databaseKinds) {
+  describe(`locations in bulk on ${kind}`, () => {
+    let site: TestDatabase
+    const uploads = mkdtempSync(path.join(tmpdir(), 'places-cli-uploads-'))
+    const run = (...args: string[]): Run => {
+      const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], {
+        env: { ...process.env, DATABASE_URL: site.url, SITE_URL: 'http://places.test', UPLOADS_DIR: uploads },
+        encoding: 'utf8',
+      })
+      return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+    }
+    const photoOf = (name: string) => path.join('test', 'fixtures', 'exif', name)
+    /** gox_gps.jpg and epy_nikon_D3100_TypeError.jpg at 7 decimals (truth.json: 26.5866666666667, -80.0536111111111 …) */
+    const GOX = { latitude: 26.5866667, longitude: -80.0536111 }
+    const NIKON = { latitude: 44.4207431, longitude: 8.9393332 }
+    type Row = { id: number; latitude: number | null; longitude: number | null; address: string; status: string }
+    const rows = async () =>
+      new Map(
+        (await queryRows<Row>(site.url, 'SELECT id, latitude, longitude, address, status FROM posts ORDER BY id')).map((row) => [
+          Number(row.id),
+          { latitude: row.latitude, longitude: row.longitude, address: row.address },
+        ]),
+      )
+    const ids: Record<string, number> = {}
+
+    before(async () => {
+      site = await createTestDatabase(kind)
+      ok(run('user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator'))
+      const features = [
+        { key: 'fromPhoto', geometry: null },
+        { key: 'noGps', geometry: null },
+        { key: 'paris', geometry: point(2.2945, 48.8584) },
+        { key: 'atSea', geometry: point(-30, 0) },
+        { key: 'typed', geometry: point(139.7454, 35.6586), address: 'Shiba-koen 4-2-8, Minato' },
+        { key: 'landmark', geometry: null, type: 'landmark' },
+        { key: 'trashed', geometry: null, status: 'trash' },
+      ]
+      const created = ok(
+        run(
+          'import',
+          file(`bulk-${kind}.geojson`, {
+            type: 'FeatureCollection',
+            features: features.map(({ key, geometry, ...properties }) => ({ type: 'Feature', geometry, properties: { title: `Bulk ${key}`, ...properties } })),
+          }),
+        ),
+      )
+        .trim()
+        .split('\n')
+        .map(Number)
+      features.forEach(({ key }, i) => (ids[key] = created[i]!))
+      // The first photo has no EXIF: the first one *with GPS* counts, as for GET /attachment-exif-gps/{id}.
+      ok(run('media', 'import', '--post', String(ids.fromPhoto), photoOf('exr_noexif.jpg'), photoOf('gox_gps.jpg'), photoOf('epy_nikon_D3100_TypeError.jpg')))
+      ok(run('media', 'import', '--post', String(ids.noGps), photoOf('exr_noexif.jpg'), photoOf('mei_FLIR Vue Pro 640.jpg')))
+      ok(run('media', 'import', '--post', String(ids.paris), photoOf('epy_nikon_D3100_TypeError.jpg')))
+      ok(run('media', 'import', '--post', String(ids.typed), photoOf('gox_gps.jpg')))
+      ok(run('media', 'import', '--post', String(ids.landmark), photoOf('gox_gps.jpg')))
+      ok(run('media', 'import', '--post', String(ids.trashed), photoOf('gox_gps.jpg')))
+    })
+    after(async () => {
+      await site.drop()
+      rmSync(uploads, { recursive: true, force: true })
+    })
+
+    test('geocode --missing: --dry-run shows what it would write and writes nothing; then empty addresses are filled, typed ones kept', async () => {
+      const before = await rows()
+      const dry = ok(run('geocode', '--missing', '--dry-run'))
+      assert.match(dry, new RegExp(`^Post ${ids.paris} “Bulk paris”: would be “Paris, Île-de-France, France”$`, 'm'))
+      assert.match(dry, new RegExp(`^Post ${ids.atSea} “Bulk atSea”: no populated place near, left empty$`, 'm'))
+      assert.match(dry, /^Would fill 1 of 2 empty addresses; 1 at no populated place within 50 km \(at sea or far from any town\) stays empty\.$/m)
+      assert.match(dry, /^Dry run: nothing was written\.$/m)
+      assert.deepEqual(await rows(), before, 'a dry run writes nothing')
+
+      const report = JSON.parse(ok(run('geocode', '--missing', '--json'))) as { summary: unknown; posts: { id: number; address: string | null }[] }
+      assert.deepEqual(report.summary, { posts: 2, filled: 1, noPlace: 1, dryRun: false })
+      assert.deepEqual(
+        report.posts.map((post) => [post.id, post.address]),
+        [
+          [ids.paris, 'Paris, Île-de-France, France'],
+          [ids.atSea, null],
+        ],
+      )
+      const after = await rows()
+      assert.equal(after.get(ids.paris!)?.address, 'Paris, Île-de-France, France')
+      assert.equal(after.get(ids.atSea!)?.address, '')
+      assert.equal(after.get(ids.typed!)?.address, 'Shiba-koen 4-2-8, Minato', 'a typed address is never replaced')
+      // The admin's search finds the post by its new address (search_text is kept with it).
+      const found = await queryRows<{ id: number }>(site.url, 'SELECT id FROM posts WHERE search_text LIKE ?', ['%ile-de-france%'])
+      assert.deepEqual(
+        found.map((row) => Number(row.id)),
+        [ids.paris],
+      )
+      assert.match(ok(run('geocode', '--missing')), /^Filled 0 of 1 empty address; 1 at no populated place/m, 'only the one at sea is left')
+    })
+
+    test('locate --from-media --missing-only: posts without a location take their first photo with GPS; the rest are skipped, saying why', async () => {
+      const before = await rows()
+      const report = JSON.parse(ok(run('locate', '--from-media', '--missing-only', '--json'))) as {
+        summary: Record<string, unknown>
+        posts: { id: number; outcome: string; reason?: string; note: string }[]
+      }
+      assert.deepEqual(report.summary, {
+        posts: 5,
+        set: 1,
+        unchanged: 0,
+        skipped: 4,
+        skippedBy: { no_photo_gps: 1, has_location: 3, in_trash: 0, not_editable: 0 },
+        addressesFilled: 1,
+        noPlace: 0,
+        dryRun: false,
+      })
+      const byId = new Map(report.posts.map((post) => [post.id, post]))
+      assert.equal(byId.has(ids.landmark!), false, 'posts of type post only, unless --post-type')
+      assert.equal(byId.has(ids.trashed!), false, 'the Trash is left alone')
+      assert.equal(byId.get(ids.noGps!)?.note, 'no photo has GPS (2 photos looked at)', 'a GPS block at 0,0 is no GPS')
+      assert.equal(byId.get(ids.paris!)?.reason, 'has_location')
+      const after = await rows()
+      assert.deepEqual(after.get(ids.fromPhoto!), { ...GOX, address: 'Lantana, Florida, United States of America' })
+      for (const key of ['noGps', 'paris', 'atSea', 'typed', 'landmark', 'trashed']) assert.deepEqual(after.get(ids[key]!), before.get(ids[key]!), key)
+    })
+
+    test('locate --from-media sets placed posts from their photos too, keeping typed addresses; --dry-run writes nothing', async () => {
+      const before = await rows()
+      const dry = ok(run('locate', '--from-media', '--dry-run'))
+      assert.match(dry, new RegExp(`^Post ${ids.paris} “Bulk paris”: would be set to ${NIKON.latitude}, ${NIKON.longitude} from photo \\d+`, 'm'))
+      assert.match(dry, /^Would set the location of 2 posts\.$/m)
+      assert.match(dry, /^Dry run: nothing was written\.$/m)
+      assert.deepEqual(await rows(), before)
+
+      const text = ok(run('locate', '--from-media'))
+      assert.match(
+        text,
+        new RegExp(
+          `^Post ${ids.typed} “Bulk typed”: location set to ${GOX.latitude}, ${GOX.longitude} from photo \\d+ \\(“gox_gps”\\); the address “Shiba-koen 4-2-8, Minato” is kept as typed$`,
+          'm',
+        ),
+      )
+      assert.match(text, new RegExp(`^Post ${ids.noGps} “Bulk noGps”: no photo has GPS \\(2 photos looked at\\)$`, 'm'))
+      assert.match(text, new RegExp(`^Post ${ids.atSea} “Bulk atSea”: has no photos$`, 'm'))
+      assert.match(
+        text,
+        /^Looked at 5 posts\.\nSet the location of 2 posts\.\nUnchanged: 1 post already at their photo's point\.\nSkipped 2 posts: 2 without a photo with GPS\.$/m,
+      )
+      const after = await rows()
+      assert.deepEqual(after.get(ids.paris!), { ...NIKON, address: 'Paris, Île-de-France, France' }, 'the address filled before is kept')
+      assert.deepEqual(after.get(ids.typed!), { ...GOX, address: 'Shiba-koen 4-2-8, Minato' })
+      assert.deepEqual(after.get(ids.atSea!), before.get(ids.atSea!))
+    })
+
+    test('locate --post-type works on that type only; the Trash is left alone; mistakes in the call exit 2', async () => {
+      const report = JSON.parse(ok(run('locate', '--from-media', '--post-type', 'landmark', '--json'))) as { summary: { posts: number; set: number } }
+      assert.deepEqual([report.summary.posts, report.summary.set], [1, 1])
+      const after = await rows()
+      assert.deepEqual(after.get(ids.landmark!), { ...GOX, address: 'Lantana, Florida, United States of America' })
+      assert.deepEqual(after.get(ids.trashed!), { latitude: null, longitude: null, address: '' })
+      assert.match(ok(run('locate', '--from-media', '--post-type', 'nothing-here')), /^No posts to look at\.$/m)
+      for (const [args, message] of [
+        [['locate'], /--from-media is required/],
+        [['geocode'], /--missing is required/],
+        [['locate', '--from-media', '--post-type', 'Not A Type'], /--post-type must be 1 to 20 characters/],
+        [['geocode', '--missing', '--bogus'], /Unknown option '--bogus'/],
+      ] as const) {
+        const refused = run(...args)
+        assert.equal(refused.status, 2, args.join(' '))
+        assert.match(refused.stderr, message)
+        assert.match(refused.stderr, /Usage: places (locate|geocode)/)
       }
     })
   })
