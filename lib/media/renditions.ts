@@ -2,9 +2,9 @@ import 'server-only'
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import decodeHeic from 'heic-decode'
 import sharp, { type Sharp } from 'sharp'
 import { getConfig } from '../config'
+import { decodeHeic, HeicDecodeError } from './heic-pool'
 
 // The sizes pages show of an uploaded image (README, Photos): made once, from the original, at upload and by
 // `places media regenerate`; never per request. Each is turned upright by the EXIF orientation, keeps the image's
@@ -33,7 +33,9 @@ const WEBP_EFFORT = 2
 
 const HEIF_TYPES = new Set(['image/heic', 'image/heif'])
 
-type Decoded = { image: Sharp; longEdge: number }
+// Each size opens the image anew rather than through sharp's clone(): clone() copies its input with structuredClone
+// on the event loop, which for a HEIC's decoded pixels (48 MB for 12 MP) held it about 150 ms a size.
+type Decoded = { open: () => Sharp; longEdge: number }
 
 /**
  * A file of an accepted type whose pixels cannot be decoded (cut off, or damaged): Places refuses it at upload
@@ -87,20 +89,23 @@ async function decode(bytes: Buffer, mimeType: string, temporary: string[]): Pro
     .catch(() => null)
   if (HEIF_TYPES.has(mimeType)) {
     // libvips here has no HEVC decoder; libheif in WebAssembly decodes iPhone photos, already turned by the file's
-    // own rotation. The colour profile, read from the container, is attached to the pixels as they are.
+    // own rotation, in a worker thread (lib/media/heic-pool.ts). The colour profile, read from the container, is
+    // attached to the pixels as they are.
     const cut = cutOffBox(bytes)
     if (cut !== null) throw new UndecodableImage(`the file ends inside its “${cut}” part`)
-    const { width, height, data } = await decodeHeic({ buffer: bytes }).catch((error: unknown) => {
-      throw new UndecodableImage(reasonOf(error))
+    const { width, height, data } = await decodeHeic(bytes).catch((error: unknown) => {
+      if (error instanceof HeicDecodeError) throw new UndecodableImage(error.reason === null ? null : reasonOf(error))
+      throw error
     })
     if (!data || !width || !height) throw new UndecodableImage('no picture in the file')
-    const image = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 } })
+    const pixels = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+    const raw = () => sharp(pixels, { raw: { width, height, channels: 4 } })
     const longEdge = Math.max(width, height)
-    if (!meta?.icc) return { image, longEdge }
+    if (!meta?.icc) return { open: raw, longEdge }
     const profile = path.join(incomingFolder(), `${randomUUID()}.icc`)
     temporary.push(profile)
     await writeFile(profile, meta.icc)
-    return { image: image.withIccProfile(profile), longEdge }
+    return { open: () => raw().withIccProfile(profile), longEdge }
   }
   if (!meta?.width || !meta.height) throw new UndecodableImage('not a readable image')
   // AVIF is the same container, decoded by libheif inside libvips: a cut-off file is refused by its boxes too.
@@ -109,7 +114,7 @@ async function decode(bytes: Buffer, mimeType: string, temporary: string[]): Pro
   // failOn 'error' (libvips's level, which includes 'truncated'): a JPEG cut off before its end, or with damaged
   // pixel data, is refused when the sizes are made; libjpeg's mere warnings (extraneous bytes before a marker)
   // pass, as browsers show such photos.
-  return { image: sharp(bytes, { failOn: 'error' }).autoOrient().keepIccProfile(), longEdge: Math.max(meta.width, meta.height) }
+  return { open: () => sharp(bytes, { failOn: 'error' }).autoOrient().keepIccProfile(), longEdge: Math.max(meta.width, meta.height) }
 }
 
 function incomingFolder(): string {
@@ -139,7 +144,7 @@ export async function createRenditions(original: Buffer, mimeType: string, fileP
     const encoded: { rendition: Rendition; temp: string }[] = []
     for (const edge of edges) {
       for (const format of ['jpeg', 'webp'] as const) {
-        const resized = decoded.image.clone().resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
+        const resized = decoded.open().resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
         const output = format === 'jpeg' ? resized.jpeg({ quality: 80, progressive: true }) : resized.webp({ quality: 80, effort: WEBP_EFFORT })
         const result = await output.toBuffer({ resolveWithObject: true }).catch((error: unknown) => {
           throw new UndecodableImage(reasonOf(error))
