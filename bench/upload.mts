@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:upload`: what storing an uploaded photo costs the server, on real photos of the corpus
 // (test/fixtures/exif): the time the upload takes (lib/media/storage.ts storeImage, what POST /wp/v2/media and
-// `places media import` run: the bytes streamed to disk, their type sniffed, the six sizes made, GPS read, the
+// `places media import` run: the bytes streamed to disk, their type sniffed, the sizes made, GPS read, the
 // public copy stripped) and the longest stall of the event loop meanwhile (perf_hooks.monitorEventLoopDelay): how
 // long every other request to the same server (the map, the API) waited at worst. BENCHMARKS.md keeps the figures.
 //

@@ -36,7 +36,7 @@ export function renditionPath(fileName = ''): string {
 }
 
 // libwebp's effort 2 of 0–6 (default 4): about a third less CPU per upload for files a few per cent larger, measured
-// on the corpus; an upload makes six files, and the server's other requests wait for the CPU it takes.
+// on the corpus; an upload makes eight files, and the server's other requests wait for the CPU it takes.
 const WEBP_EFFORT = 2
 
 const HEIF_TYPES = new Set(['image/heic', 'image/heif'])
