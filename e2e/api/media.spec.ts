@@ -433,7 +433,7 @@ test.describe('uploaded images as visitors load them', () => {
   test("sizes: a published post's are cached for good, without GPS; unpublished, only its editors get them, never cached", async ({ databaseUrl }) => {
     const attachment = await uploadOrThrow(anonymous, posts.sizes, corpusFile(PHOTOS.samsungNote), 'sizes.jpg', { authorization: appPassword('author') })
     const names = await renditionNames(databaseUrl, attachment.id)
-    expect(names.length, 'a 920x570 photo: 160, 800 and its own size, in JPEG and WebP').toBe(6)
+    expect(names.length, 'a 920x570 photo: 160, 480, 800 and its own size, in JPEG and WebP').toBe(8)
     const urls = names.map((name) => new URL(`/uploads/renditions/${name}`, attachment.url).href)
     for (const url of urls) {
       const response = await anonymous.get(url)

@@ -19,7 +19,7 @@ test('a post page: map with its place and five nearby places, photos, categories
   databaseUrl,
   uploadsDir,
 }) => {
-  // Three command lines and three uploads of real photos, each made into six sizes, before the browser starts.
+  // Three command lines and three uploads of real photos, each made into its sizes, before the browser starts.
   test.slow()
   const run = runId()
   const server = { databaseUrl, uploadsDir, baseURL: baseURL! }

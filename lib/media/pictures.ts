@@ -2,7 +2,7 @@ import 'server-only'
 import type { Picture } from '../api/contract'
 import { getConfig } from '../config'
 import { getDb } from '../db'
-import { MEDIUM_EDGE } from './renditions'
+import { MEDIUM_WIDTH } from './renditions'
 import { ATTACHMENT_ORDER } from './storage'
 
 // The photos a page shows of a post, as its sizes (lib/media/renditions.ts): only a published post's, since the
@@ -27,7 +27,7 @@ function toPicture({ title, renditions }: PictureRow): Picture | null {
   const webp = bySize.filter((r) => r.format === 'webp')
   const largest = jpeg.at(-1)
   if (!largest || webp.length === 0) return null
-  const medium = jpeg.findLast((r) => Math.max(r.width, r.height) <= MEDIUM_EDGE) ?? jpeg[0]!
+  const medium = jpeg.findLast((r) => r.width <= MEDIUM_WIDTH) ?? jpeg[0]!
   return { alt: title, width: largest.width, height: largest.height, src: renditionUrl(medium.fileName), srcset: srcset(jpeg), webpSrcset: srcset(webp) }
 }
 

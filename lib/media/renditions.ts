@@ -2,18 +2,26 @@ import 'server-only'
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import decodeHeic from 'heic-decode'
 import sharp, { type Sharp } from 'sharp'
 import { getConfig } from '../config'
+import { decodeHeic, HeicDecodeError } from './heic-pool'
 
 // The sizes pages show of an uploaded image (README, Photos): made once, from the original, at upload and by
 // `places media regenerate`; never per request. Each is turned upright by the EXIF orientation, keeps the image's
 // colour profile and nothing else of its metadata (no GPS, no camera), and is stored under a name made from its
 // bytes: what is at a name never changes, so a published post's sizes can be cached for good (SECURITY.md).
 
-/** The long edge of each size: thumbnail, medium, large. An image is never enlarged. */
-export const RENDITION_EDGES = [160, 800, 1600] as const
-export const MEDIUM_EDGE = 800
+/**
+ * The width of each size: thumbnail, small, medium, large; none taller than MAX_HEIGHT, none enlarged. By width,
+ * not by the long edge, because browsers choose from `srcset` by width: with sizes of 160, 800 and 1,600 px on the
+ * long edge a portrait's medium was 600 px wide, too narrow for a phone (412 px at 1.75×: 721 px), and the phone
+ * took the 1,200 px large, 2.8 times the pixels (BENCHMARKS.md, What a phone loads). The small serves popups and the
+ * gallery (240 px at 1.75–2×).
+ */
+export const RENDITION_WIDTHS = [160, 480, 800, 1600] as const
+export const MEDIUM_WIDTH = 800
+/** The large's long edge, as before: a portrait's largest size stays 1,200x1,600, a very tall image no taller. */
+const MAX_HEIGHT = 1600
 
 export type RenditionFormat = 'jpeg' | 'webp'
 const EXTENSIONS: Record<RenditionFormat, string> = { jpeg: 'jpg', webp: 'webp' }
@@ -28,12 +36,14 @@ export function renditionPath(fileName = ''): string {
 }
 
 // libwebp's effort 2 of 0–6 (default 4): about a third less CPU per upload for files a few per cent larger, measured
-// on the corpus; an upload makes six files, and the server's other requests wait for the CPU it takes.
+// on the corpus; an upload makes eight files, and the server's other requests wait for the CPU it takes.
 const WEBP_EFFORT = 2
 
 const HEIF_TYPES = new Set(['image/heic', 'image/heif'])
 
-type Decoded = { image: Sharp; longEdge: number }
+// Each size opens the image anew rather than through sharp's clone(): clone() copies its input with structuredClone
+// on the event loop, which for a HEIC's decoded pixels (48 MB for 12 MP) held it about 150 ms a size.
+type Decoded = { open: () => Sharp; width: number; height: number }
 
 /**
  * A file of an accepted type whose pixels cannot be decoded (cut off, or damaged): Places refuses it at upload
@@ -87,20 +97,22 @@ async function decode(bytes: Buffer, mimeType: string, temporary: string[]): Pro
     .catch(() => null)
   if (HEIF_TYPES.has(mimeType)) {
     // libvips here has no HEVC decoder; libheif in WebAssembly decodes iPhone photos, already turned by the file's
-    // own rotation. The colour profile, read from the container, is attached to the pixels as they are.
+    // own rotation, in a worker thread (lib/media/heic-pool.ts). The colour profile, read from the container, is
+    // attached to the pixels as they are.
     const cut = cutOffBox(bytes)
     if (cut !== null) throw new UndecodableImage(`the file ends inside its “${cut}” part`)
-    const { width, height, data } = await decodeHeic({ buffer: bytes }).catch((error: unknown) => {
-      throw new UndecodableImage(reasonOf(error))
+    const { width, height, data } = await decodeHeic(bytes).catch((error: unknown) => {
+      if (error instanceof HeicDecodeError) throw new UndecodableImage(error.reason === null ? null : reasonOf(error))
+      throw error
     })
     if (!data || !width || !height) throw new UndecodableImage('no picture in the file')
-    const image = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 } })
-    const longEdge = Math.max(width, height)
-    if (!meta?.icc) return { image, longEdge }
+    const pixels = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+    const raw = () => sharp(pixels, { raw: { width, height, channels: 4 } })
+    if (!meta?.icc) return { open: raw, width, height }
     const profile = path.join(incomingFolder(), `${randomUUID()}.icc`)
     temporary.push(profile)
     await writeFile(profile, meta.icc)
-    return { image: image.withIccProfile(profile), longEdge }
+    return { open: () => raw().withIccProfile(profile), width, height }
   }
   if (!meta?.width || !meta.height) throw new UndecodableImage('not a readable image')
   // AVIF is the same container, decoded by libheif inside libvips: a cut-off file is refused by its boxes too.
@@ -109,7 +121,9 @@ async function decode(bytes: Buffer, mimeType: string, temporary: string[]): Pro
   // failOn 'error' (libvips's level, which includes 'truncated'): a JPEG cut off before its end, or with damaged
   // pixel data, is refused when the sizes are made; libjpeg's mere warnings (extraneous bytes before a marker)
   // pass, as browsers show such photos.
-  return { image: sharp(bytes, { failOn: 'error' }).autoOrient().keepIccProfile(), longEdge: Math.max(meta.width, meta.height) }
+  // The size once turned upright: orientations 5 to 8 swap width and height.
+  const { width, height } = meta.autoOrient
+  return { open: () => sharp(bytes, { failOn: 'error' }).autoOrient().keepIccProfile(), width, height }
 }
 
 function incomingFolder(): string {
@@ -134,12 +148,14 @@ export async function createRenditions(original: Buffer, mimeType: string, fileP
   const temporary: string[] = []
   try {
     const decoded = await decode(original, mimeType, temporary)
-    // An image smaller than a size would give the same pixels twice: the srcset names each width once.
-    const edges = [...new Set(RENDITION_EDGES.map((edge) => Math.min(edge, decoded.longEdge)))]
+    // Two sizes at the same scale (an image narrower than both, or one so tall that its height bounds both) would be
+    // the same pixels twice: the srcset names each width once.
+    const scaleOf = (width: number) => Math.min(1, width / decoded.width, MAX_HEIGHT / decoded.height)
+    const widths = RENDITION_WIDTHS.filter((width, i) => RENDITION_WIDTHS.findIndex((w) => scaleOf(w) === scaleOf(width)) === i)
     const encoded: { rendition: Rendition; temp: string }[] = []
-    for (const edge of edges) {
+    for (const width of widths) {
       for (const format of ['jpeg', 'webp'] as const) {
-        const resized = decoded.image.clone().resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
+        const resized = decoded.open().resize({ width, height: MAX_HEIGHT, fit: 'inside', withoutEnlargement: true })
         const output = format === 'jpeg' ? resized.jpeg({ quality: 80, progressive: true }) : resized.webp({ quality: 80, effort: WEBP_EFFORT })
         const result = await output.toBuffer({ resolveWithObject: true }).catch((error: unknown) => {
           throw new UndecodableImage(reasonOf(error))

@@ -62,17 +62,18 @@ before(() => {
 })
 
 describe('sizes made at upload', () => {
-  test('thumbnail, medium and large on the long edge, never enlarged, each in JPEG and WebP', () => {
+  test('thumbnail, small, medium and large by width, never enlarged, each in JPEG and WebP', () => {
     // 920x570: the large would enlarge it, so the image's own size is the last.
-    assert.deepEqual(sizesOf('gox_gps'), ['160x99', '800x496', '920x570'])
-    assert.deepEqual(sizesOf('gox_gps', 'webp'), ['160x99', '800x496', '920x570'])
+    assert.deepEqual(sizesOf('gox_gps'), ['160x99', '480x297', '800x496', '920x570'])
+    assert.deepEqual(sizesOf('gox_gps', 'webp'), ['160x99', '480x297', '800x496', '920x570'])
     // A 16-bit greyscale TIFF of 1600x1300.
-    assert.deepEqual(sizesOf('mei_Issue 555 (1)'), ['160x130', '800x650', '1600x1300'])
+    assert.deepEqual(sizesOf('mei_Issue 555 (1)'), ['160x130', '480x390', '800x650', '1600x1300'])
   })
 
   test('turned upright by the EXIF orientation (6: a quarter turn), and HEIC decoded', () => {
-    assert.deepEqual(sizesOf('mei_Samsung GT-I9000 (Galaxy S)'), ['120x160', '480x640'], 'stored 640x480 with orientation 6')
-    assert.deepEqual(sizesOf('mei_Issue 263 dotnet', 'webp'), ['120x160', '600x800', '1200x1600'], 'an iPhone HEIC of 3024x4032')
+    assert.deepEqual(sizesOf('mei_Samsung GT-I9000 (Galaxy S)'), ['160x213', '480x640'], 'stored 640x480 with orientation 6')
+    // A portrait's sizes are as wide as a landscape's (a phone's 721 px finds the 800), the large no taller than 1,600.
+    assert.deepEqual(sizesOf('mei_Issue 263 dotnet', 'webp'), ['160x213', '480x640', '800x1067', '1200x1600'], 'an iPhone HEIC of 3024x4032')
   })
 
   test('an image that cannot be decoded is refused: no row, no size, no file (test/media/media-import.test.ts has more)', () => {
@@ -88,7 +89,7 @@ describe('sizes made at upload', () => {
 
   test('every file is what its row says, without GPS or any EXIF, with the colour profile kept', async () => {
     const rows = renditions()
-    assert.equal(rows.length, 5 * 6 - 2, 'five decodable images, six files each; the Samsung photo is smaller than 800: four')
+    assert.equal(rows.length, 5 * 8 - 4, 'five decodable images, eight files each; the Samsung photo is 480 wide: four')
     for (const row of rows) {
       assert.match(row.fileName, /^[0-9a-f]{32}\.(jpg|webp)$/)
       const bytes = readFileSync(renditionFile(row.fileName))
@@ -173,7 +174,7 @@ describe('lib/media/pictures.ts', () => {
       alt: 'gox_gps',
       width: 920,
       height: 570,
-      src: url(jpeg[1]!.fileName),
+      src: url(jpeg[2]!.fileName),
       srcset: jpeg.map((r) => `${url(r.fileName)} ${r.width}w`).join(', '),
       webpSrcset: renditions()
         .filter((r) => r.title === 'gox_gps' && r.format === 'webp')

@@ -144,7 +144,7 @@ for (const kind of databaseKinds) {
         assert.equal(result.non2xx, 0, 'answers that were not 2xx')
         assert.ok(result.requests.total > 0, 'requests were answered')
         assert.deepEqual(failures, [])
-        // Writes went on during the load. An upload makes six sizes of the photo (lib/media/renditions.ts): at 64
+        // Writes went on during the load. An upload makes eight files of the photo (lib/media/renditions.ts): at 64
         // connections on two cores, one or two of them finish in the 10 s.
         assert.ok(imported.length >= 2 && uploaded.length >= 1, `writes: ${imported.length} imports, ${uploaded.length} uploads`)
         const titles = new Set(
