@@ -12,7 +12,7 @@ import {
 } from '../auth/capabilities'
 import { getDb, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
-import { ApiError, forbidden, invalidParams } from '../http/errors'
+import { ApiError, forbidden, invalidParams, postInTrash } from '../http/errors'
 import { ATTACHMENT_FILES, removeAttachmentFiles } from '../media/attachments'
 import { categoryAndDescendants, getCategoryPaths, resolveCategoryPaths } from '../places/categories'
 import { STATUSES } from '../places/schemas'
@@ -337,7 +337,7 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
       const status = effectiveStatus(input.status, input.date, new Date())
       const statusChanges = status !== current.status
       // As WordPress's post.php: a post in the Trash is restored before it is edited.
-      if (current.status === 'trash' && status === 'trash') throw inTrash()
+      if (current.status === 'trash' && status === 'trash') throw postInTrash()
       if (statusChanges && !canSetPostStatus(actor, status)) {
         throw (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(status) ? cannotPublish(status) : forbidden()
       }
@@ -424,10 +424,6 @@ export async function restorePost(actor: Actor, id: number): Promise<void> {
     await tx.post.update({ where: { id }, data: { status, statusBeforeTrash: null, modifiedAt: new Date() } })
   })
   rescheduleNow()
-}
-
-function inTrash(): ApiError {
-  return new ApiError('rest_post_in_trash', 'You cannot edit this item because it is in the Trash. Please restore it and try again.', 409)
 }
 
 function notInTrash(): ApiError {
