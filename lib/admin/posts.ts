@@ -449,3 +449,44 @@ export async function deletePost(deleter: Deleter, id: number): Promise<number> 
   await removeAttachmentFiles(attachments)
   return attachments.length
 }
+
+/** The posts in the Trash, of `type` or of every type, that `actor` may delete for good (canDeletePost decides). */
+async function trashToEmpty(actor: Actor, type: string | null): Promise<number[]> {
+  const rows = await getDb().post.findMany({
+    where: { status: 'trash', ...(type === null ? {} : { type }) },
+    orderBy: { id: 'asc' },
+    select: { id: true, authorId: true, status: true, statusBeforeTrash: true },
+  })
+  return rows.filter((row) => canDeletePost(actor, row)).map((row) => row.id)
+}
+
+/** How many posts "Empty Trash" would delete for `actor`: the number its confirmation states. */
+export async function countTrashToEmpty(actor: Actor, type: string | null): Promise<number> {
+  return (await trashToEmpty(actor, type)).length
+}
+
+export type EmptiedTrash = {
+  posts: number
+  photos: number
+  /** posts restored, or deleted by someone else, between the list and their turn: left as they are */
+  skipped: number
+}
+
+/**
+ * "Empty Trash" (WordPress's delete_all on edit.php, for one post type or all): deletes for good every post in the
+ * Trash that `actor` may delete, each as "Delete permanently" does (deletePost: its row checked and locked, then its
+ * photos' files), so an author empties only their own.
+ */
+export async function emptyTrash(actor: Actor, type: string | null): Promise<EmptiedTrash> {
+  const emptied: EmptiedTrash = { posts: 0, photos: 0, skipped: 0 }
+  for (const id of await trashToEmpty(actor, type)) {
+    try {
+      emptied.photos += await deletePost(actor, id)
+      emptied.posts++
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      emptied.skipped++
+    }
+  }
+  return emptied
+}
