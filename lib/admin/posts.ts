@@ -363,6 +363,8 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
           content: input.content,
           status,
           statusBeforeTrash,
+          // The Trash's clock (lib/admin/trash.ts) starts when the post goes there
+          ...(statusChanges ? { trashedAt: status === 'trash' ? new Date() : null } : {}),
           type: input.type,
           slug,
           ...searchColumns(input),
@@ -405,7 +407,7 @@ export async function trashPost(deleter: Deleter, id: number): Promise<boolean> 
     if (!current && deleter === OPERATOR) throw noSuchPost(id)
     if (!mayDelete(deleter, current)) throw forbidden()
     if (current.status === 'trash') return false
-    await tx.post.update({ where: { id }, data: { status: 'trash', statusBeforeTrash: current.status, modifiedAt: new Date() } })
+    await tx.post.update({ where: { id }, data: { status: 'trash', statusBeforeTrash: current.status, trashedAt: new Date(), modifiedAt: new Date() } })
     return true
   })
 }
@@ -421,7 +423,7 @@ export async function restorePost(actor: Actor, id: number): Promise<void> {
     if (current.status !== 'trash') return
     const { publishedAt } = await tx.post.findUniqueOrThrow({ where: { id }, select: { publishedAt: true } })
     const status = effectiveStatus(current.statusBeforeTrash ?? 'draft', publishedAt, new Date())
-    await tx.post.update({ where: { id }, data: { status, statusBeforeTrash: null, modifiedAt: new Date() } })
+    await tx.post.update({ where: { id }, data: { status, statusBeforeTrash: null, trashedAt: null, modifiedAt: new Date() } })
   })
   rescheduleNow()
 }
@@ -434,59 +436,20 @@ function notInTrash(): ApiError {
  * Deletes a post for good, with its attachments (WordPress's delete_post decides who may): the rows in one
  * transaction that checks the permission on the locked row, then the files, once nothing refers to them. A user
  * deletes only from the Trash, as WordPress's screens; the operator anything (`wp post delete --force`). Returns how
- * many attachments went with it.
+ * many attachments went with it. With `trashedBefore`, only a post in the Trash since before then is deleted.
  */
-export async function deletePost(deleter: Deleter, id: number): Promise<number> {
+export async function deletePost(deleter: Deleter, id: number, { trashedBefore }: { trashedBefore?: Date } = {}): Promise<number> {
   const attachments = await transaction(async (tx) => {
     const current = await lockPostForChange(tx, id)
     if (!current && deleter === OPERATOR) throw noSuchPost(id)
     if (!mayDelete(deleter, current)) throw forbidden()
     if (deleter !== OPERATOR && current.status !== 'trash') throw notInTrash()
+    // The Trash emptying itself (lib/admin/trash.ts): only a post still there since before then, on the locked row
+    if (trashedBefore && (await tx.post.count({ where: { id, status: 'trash', trashedAt: { lte: trashedBefore } } })) === 0) throw notInTrash()
     const attachments = await tx.attachment.findMany({ where: { postId: id }, select: ATTACHMENT_FILES })
     await tx.post.delete({ where: { id } }) // its attachments' rows go with it (ON DELETE CASCADE)
     return attachments
   })
   await removeAttachmentFiles(attachments)
   return attachments.length
-}
-
-/** The posts in the Trash, of `type` or of every type, that `actor` may delete for good (canDeletePost decides). */
-async function trashToEmpty(actor: Actor, type: string | null): Promise<number[]> {
-  const rows = await getDb().post.findMany({
-    where: { status: 'trash', ...(type === null ? {} : { type }) },
-    orderBy: { id: 'asc' },
-    select: { id: true, authorId: true, status: true, statusBeforeTrash: true },
-  })
-  return rows.filter((row) => canDeletePost(actor, row)).map((row) => row.id)
-}
-
-/** How many posts "Empty Trash" would delete for `actor`: the number its confirmation states. */
-export async function countTrashToEmpty(actor: Actor, type: string | null): Promise<number> {
-  return (await trashToEmpty(actor, type)).length
-}
-
-export type EmptiedTrash = {
-  posts: number
-  photos: number
-  /** posts restored, or deleted by someone else, between the list and their turn: left as they are */
-  skipped: number
-}
-
-/**
- * "Empty Trash" (WordPress's delete_all on edit.php, for one post type or all): deletes for good every post in the
- * Trash that `actor` may delete, each as "Delete permanently" does (deletePost: its row checked and locked, then its
- * photos' files), so an author empties only their own.
- */
-export async function emptyTrash(actor: Actor, type: string | null): Promise<EmptiedTrash> {
-  const emptied: EmptiedTrash = { posts: 0, photos: 0, skipped: 0 }
-  for (const id of await trashToEmpty(actor, type)) {
-    try {
-      emptied.photos += await deletePost(actor, id)
-      emptied.posts++
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error
-      emptied.skipped++
-    }
-  }
-  return emptied
 }

@@ -31,7 +31,8 @@ export class PostBatch {
   ) {}
 
   async addPost(post: PostRow, categoryIds: Iterable<number>): Promise<void> {
-    this.posts.push({ ...post, ...searchColumns(post) })
+    // A post imported into the Trash starts the Trash's clock (lib/admin/trash.ts) now, unless its file said when
+    this.posts.push({ ...post, ...searchColumns(post), trashedAt: post.trashedAt ?? (post.status === 'trash' ? new Date() : null) })
     for (const categoryId of new Set(categoryIds)) this.links.push({ postId: post.id, categoryId })
     if (this.posts.length >= CHUNK) await this.flush()
   }

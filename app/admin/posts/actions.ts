@@ -4,17 +4,9 @@ import { redirect } from 'next/navigation'
 import { z } from 'zod'
 import { runAction, type ActionResult } from '@/lib/admin/action-result'
 import { attachmentTitleSchema, idSchema, newPostSchema, parseOrThrow, postFormSchema } from '@/lib/admin/forms'
-import {
-  createDraft,
-  deletePost,
-  emptyTrash,
-  restorePost as restorePostIn,
-  trashPost as trashPostIn,
-  updatePost,
-  type EmptiedTrash,
-  type PostEditorContext,
-} from '@/lib/admin/posts'
+import { createDraft, deletePost, restorePost as restorePostIn, trashPost as trashPostIn, updatePost, type PostEditorContext } from '@/lib/admin/posts'
 import { getSessionActorOrThrow } from '@/lib/admin/session'
+import { emptyTrash, type EmptiedTrash } from '@/lib/admin/trash'
 import { roundCoordinate } from '@/lib/geo/precision'
 import { ApiError } from '@/lib/http/errors'
 import { getAttachmentGps, type AttachmentGps } from '@/lib/media/attachment-gps'
