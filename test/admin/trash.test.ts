@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createReadStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, test } from 'node:test'
@@ -11,6 +11,7 @@ import { addUser } from '../../lib/admin/users'
 import { disconnectDb, getDb } from '../../lib/db'
 import { migrate } from '../../lib/migrate'
 import { storeAttachment, uploadsPath } from '../../lib/media/storage'
+import { importWxr } from '../../lib/wxr/import'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 
 // The Trash empties itself as WordPress's does (EMPTY_TRASH_DAYS, 30 by default): a post there longer than that is
@@ -80,4 +81,23 @@ test('posts in the Trash more than 30 days are deleted with their files; a resto
   assert.ok(await exists(restored), 'restored: out of the Trash, out of its clock')
   assert.ok(await exists(kept))
   assert.equal(await emptyOldTrash(new Date(Date.now() + 31 * DAY)), 0, 'nothing left to do: nothing done')
+})
+
+test("a WordPress export's trashed posts keep the time they were trashed; without it, the import starts the clock", async () => {
+  const meta = (key: string, value: string) => `<wp:postmeta><wp:meta_key>${key}</wp:meta_key><wp:meta_value>${value}</wp:meta_value></wp:postmeta>`
+  const item = (name: string, extra: string) => `
+    <item><title>${name}</title><guid isPermaLink="false">https://old.example/?p=${name}</guid><wp:post_name>${name}</wp:post_name>
+      <wp:post_date>2020-05-01 12:00:00</wp:post_date><wp:status>trash</wp:status><wp:post_type>post</wp:post_type>
+      ${meta('_wp_trash_meta_status', 'publish')}${extra}</item>`
+  const file = path.join(uploads, 'site.xml')
+  writeFileSync(
+    file,
+    `<?xml version="1.0" encoding="UTF-8" ?><rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/"><channel><wp:wxr_version>1.2</wp:wxr_version>
+      ${item('long-trashed', meta('_wp_trash_meta_time', String(Math.floor((Date.now() - 40 * DAY) / 1000))))}${item('lately-trashed', '')}</channel></rss>`,
+  )
+  assert.equal((await importWxr(file, {})).posts, 2)
+  const slugs = async () => (await getDb().post.findMany({ where: { status: 'trash' }, select: { slug: true }, orderBy: { slug: 'asc' } })).map((p) => p.slug)
+  assert.deepEqual(await slugs(), ['lately-trashed', 'long-trashed'])
+  assert.equal(await emptyOldTrash(), 1)
+  assert.deepEqual(await slugs(), ['lately-trashed'])
 })
