@@ -26,6 +26,9 @@ export async function register() {
   // Scheduled posts go live at their time, and those due while the server was down now (lib/admin/scheduler.ts).
   const { startScheduler } = await import('./lib/admin/scheduler')
   startScheduler()
+  // Posts in the Trash longer than EMPTY_TRASH_DAYS are deleted for good, as WordPress does (lib/admin/trash.ts).
+  const { startTrashEmptier } = await import('./lib/admin/trash')
+  startTrashEmptier()
   // The home map's index of places, built now rather than on the first visit (not awaited: requests are served).
   const { warmPlaceIndex } = await import('./lib/places/public')
   warmPlaceIndex({ postType: 'post', categoryId: null }).catch((error) => console.error('Places: the map index could not be built:', error))

@@ -1,13 +1,16 @@
 import { NextResponse, type NextRequest } from 'next/server'
 import { getConfig } from './lib/config'
 import { noRoute } from './lib/http/errors'
+import { oldSlugRedirect } from './lib/places/old-slugs'
 
-// Two jobs, neither of them authorisation (that lives in lib/):
+// Three jobs, none of them authorisation (that lives in lib/):
 // 1. A path that does not decode (`/geojson/%FF`) matches no route; Next.js itself would fail on it with a 500, so
 //    it is answered here: WordPress's rest_no_route under the REST namespaces, a plain 404 elsewhere.
 // 2. Pages get a Content-Security-Policy with a fresh nonce, which Next.js puts on its own scripts: no other
 //    script runs, whatever a title or an address holds.
-export function proxy(request: NextRequest) {
+// 3. The old URL of a post answers 301 to its current one, as WordPress's _wp_old_slug (lib/places/old-slugs.ts
+//    decides): a page cannot answer 301 itself, only 307 or 308.
+export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl
   try {
     decodeURIComponent(pathname)
@@ -19,6 +22,10 @@ export function proxy(request: NextRequest) {
     return new NextResponse('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
   }
   if (!isPage(pathname)) return NextResponse.next()
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    const moved = await oldSlugRedirect(pathname)
+    if (moved) return NextResponse.redirect(new URL(moved, request.url), 301)
+  }
   const policy = contentSecurityPolicy(Buffer.from(crypto.randomUUID()).toString('base64'), isEmbed(pathname))
   const headers = new Headers(request.headers)
   headers.set('Content-Security-Policy', policy)

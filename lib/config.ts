@@ -23,6 +23,7 @@ const schema = z.object({
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   RESPONSE_CACHE_MB: z.coerce.number().min(0).default(64),
   SHARED_CACHE_SECONDS: z.coerce.number().int().min(0).default(1),
+  EMPTY_TRASH_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   // `none`: no tiles at all, the map draws its own world layer alone and asks no third party for anything.
   MAP_TILE_URL: z.string().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   MAP_TILE_ATTRIBUTION: z.string().default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
@@ -78,6 +79,8 @@ export type Config = {
   defaultLocationPrecision: LocationPrecision
   /** the proxies whose X-Forwarded-For names the client (lib/auth/client-address.ts); from anyone else it is ignored */
   trustedProxies: string[]
+  /** posts in the Trash longer than this many days are deleted for good (lib/admin/trash.ts); 0 keeps them */
+  emptyTrashDays: number
 }
 
 let config: Config | undefined
@@ -104,6 +107,7 @@ export function getConfig(): Config {
     sharedCacheSeconds: env.SHARED_CACHE_SECONDS,
     defaultLocationPrecision: env.DEFAULT_LOCATION_PRECISION,
     trustedProxies: env.TRUSTED_PROXIES,
+    emptyTrashDays: env.EMPTY_TRASH_DAYS,
   }
   return config
 }

@@ -2,12 +2,13 @@ import type { Metadata } from 'next'
 import { z } from 'zod'
 import { findEditablePost, listCategoryOptions, listEditablePosts, listPostTypes, POST_ORDERS, type PostOrder } from '@/lib/admin/posts'
 import { requireSessionActor } from '@/lib/admin/session'
+import { countTrashToEmpty } from '@/lib/admin/trash'
 import { canCreatePosts } from '@/lib/auth/capabilities'
 import { postTypeSchema, STATUSES } from '@/lib/places/schemas'
 import { BulkActions, BulkSelection, SelectAllPosts, SelectPost } from './_components/bulk-actions'
 import { formatUtcMinute } from './_components/format'
 import { STATUS_LABELS } from './_components/status-labels'
-import { TrashedNotice, TrashRowActions } from './_components/trash-actions'
+import { EmptyTrash, TrashedNotice, TrashRowActions } from './_components/trash-actions'
 import { LOCATION_PRECISION_TEXT } from '@/lib/places/location-levels'
 
 export const metadata: Metadata = { title: 'Posts' }
@@ -82,6 +83,8 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
   const trashed = filters.trashed === null ? null : await findEditablePost(actor, filters.trashed)
   const filtered = filters.q || filters.type || filters.category
   const inTrash = filters.status === 'trash'
+  // As WordPress's Empty Trash: the list's type, or every type; the search and category filters do not narrow it.
+  const toEmpty = inTrash ? await countTrashToEmpty(actor, filters.type) : 0
   return (
     <>
       <div className="admin-heading">
@@ -150,6 +153,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
             : 'No posts you may edit match.'
           : `${list.total} post${list.total === 1 ? '' : 's'} you may edit${filtered ? ' match' : ''}${inTrash ? ' in the Trash' : ''}; page ${list.page} of ${list.pageCount}.`}
       </p>
+      {inTrash && <EmptyTrash count={toEmpty} type={filters.type} />}
       {list.posts.length > 0 && (
         // No bulk action applies to the Trash: its posts are restored before they are changed.
         <BulkSelection ids={inTrash ? [] : list.posts.map((post) => post.id)}>

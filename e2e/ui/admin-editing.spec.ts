@@ -99,13 +99,27 @@ test('unsaved edits: a reload asks (beforeunload), and after it the autosave is 
   await expect(page.getByRole('button', { name: 'Restore the autosaved version' }), 'dismissed for good').toHaveCount(0)
 })
 
-test('unsaved edits: Back to "New post" (within the page: no beforeunload) keeps the copy, offered on return', async ({ page }) => {
+test('unsaved edits: Back to "New post" (within the page: no beforeunload) asks too; cancelled it stays, confirmed the copy is kept', async ({ page }) => {
   const title = uniqueTitle('Going back')
   const id = await createPost(page, title)
   const edited = uniqueTitle('Typed before Back')
   await editTitle(page, edited)
+
+  const stay = nextDialog(page, 'dismiss')
   await page.evaluate(() => window.history.back())
+  const asked = await stay
+  expect(asked.type()).toBe('confirm')
+  expect(asked.message()).toContain('unsaved changes')
+  await expect(page).toHaveURL(new RegExp(`/admin/posts/${id}$`))
+  await expect(page.getByLabel('Title')).toHaveValue(edited)
+  await expect(page.getByText('Unsaved changes.')).toBeVisible()
+  await shot(page, 'back-cancelled')
+
+  const leave = nextDialog(page, 'accept')
+  await page.evaluate(() => window.history.back())
+  await leave
   await expect(page).toHaveURL(/\/admin\/posts\/new$/)
+  await expect(page.getByRole('button', { name: 'Create draft' })).toBeVisible()
   await page.goto(`/admin/posts/${id}`)
   await expect(page.getByLabel('Title')).toHaveValue(title)
   await page.getByRole('button', { name: 'Restore the autosaved version' }).click()

@@ -13,7 +13,7 @@ import {
 import { getConfig } from '../config'
 import { getDb, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
-import { ApiError, forbidden, invalidParams } from '../http/errors'
+import { ApiError, forbidden, invalidParams, postInTrash } from '../http/errors'
 import { ATTACHMENT_FILES, removeAttachmentFiles } from '../media/attachments'
 import { categoryAndDescendants, getCategoryPaths, resolveCategoryPaths } from '../places/categories'
 import type { LocationPrecision } from '../places/location-levels'
@@ -342,7 +342,7 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
       const status = effectiveStatus(input.status, input.date, new Date())
       const statusChanges = status !== current.status
       // As WordPress's post.php: a post in the Trash is restored before it is edited.
-      if (current.status === 'trash' && status === 'trash') throw inTrash()
+      if (current.status === 'trash' && status === 'trash') throw postInTrash()
       if (statusChanges && !canSetPostStatus(actor, status)) {
         throw (STATUSES_NEEDING_PUBLISH as readonly string[]).includes(status) ? cannotPublish(status) : forbidden()
       }
@@ -368,6 +368,8 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
           content: input.content,
           status,
           statusBeforeTrash,
+          // The Trash's clock (lib/admin/trash.ts) starts when the post goes there
+          ...(statusChanges ? { trashedAt: status === 'trash' ? new Date() : null } : {}),
           type: input.type,
           slug,
           ...searchColumns(input),
@@ -411,7 +413,7 @@ export async function trashPost(deleter: Deleter, id: number): Promise<boolean> 
     if (!current && deleter === OPERATOR) throw noSuchPost(id)
     if (!mayDelete(deleter, current)) throw forbidden()
     if (current.status === 'trash') return false
-    await tx.post.update({ where: { id }, data: { status: 'trash', statusBeforeTrash: current.status, modifiedAt: new Date() } })
+    await tx.post.update({ where: { id }, data: { status: 'trash', statusBeforeTrash: current.status, trashedAt: new Date(), modifiedAt: new Date() } })
     return true
   })
 }
@@ -427,13 +429,9 @@ export async function restorePost(actor: Actor, id: number): Promise<void> {
     if (current.status !== 'trash') return
     const { publishedAt } = await tx.post.findUniqueOrThrow({ where: { id }, select: { publishedAt: true } })
     const status = effectiveStatus(current.statusBeforeTrash ?? 'draft', publishedAt, new Date())
-    await tx.post.update({ where: { id }, data: { status, statusBeforeTrash: null, modifiedAt: new Date() } })
+    await tx.post.update({ where: { id }, data: { status, statusBeforeTrash: null, trashedAt: null, modifiedAt: new Date() } })
   })
   rescheduleNow()
-}
-
-function inTrash(): ApiError {
-  return new ApiError('rest_post_in_trash', 'You cannot edit this item because it is in the Trash. Please restore it and try again.', 409)
 }
 
 function notInTrash(): ApiError {
@@ -444,14 +442,16 @@ function notInTrash(): ApiError {
  * Deletes a post for good, with its attachments (WordPress's delete_post decides who may): the rows in one
  * transaction that checks the permission on the locked row, then the files, once nothing refers to them. A user
  * deletes only from the Trash, as WordPress's screens; the operator anything (`wp post delete --force`). Returns how
- * many attachments went with it.
+ * many attachments went with it. With `trashedBefore`, only a post in the Trash since before then is deleted.
  */
-export async function deletePost(deleter: Deleter, id: number): Promise<number> {
+export async function deletePost(deleter: Deleter, id: number, { trashedBefore }: { trashedBefore?: Date } = {}): Promise<number> {
   const attachments = await transaction(async (tx) => {
     const current = await lockPostForChange(tx, id)
     if (!current && deleter === OPERATOR) throw noSuchPost(id)
     if (!mayDelete(deleter, current)) throw forbidden()
     if (deleter !== OPERATOR && current.status !== 'trash') throw notInTrash()
+    // The Trash emptying itself (lib/admin/trash.ts): only a post still there since before then, on the locked row
+    if (trashedBefore && (await tx.post.count({ where: { id, status: 'trash', trashedAt: { lte: trashedBefore } } })) === 0) throw notInTrash()
     const attachments = await tx.attachment.findMany({ where: { postId: id }, select: ATTACHMENT_FILES })
     await tx.post.delete({ where: { id } }) // its attachments' rows go with it (ON DELETE CASCADE)
     return attachments

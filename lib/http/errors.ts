@@ -35,3 +35,8 @@ export function notSignedIn(): ApiError {
 export function forbidden(): ApiError {
   return new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', 403)
 }
+
+/** A change to a post in the Trash, which must be restored first (WordPress's post.php): an edit, an upload. */
+export function postInTrash(): ApiError {
+  return new ApiError('rest_post_in_trash', 'You cannot edit this item because it is in the Trash. Please restore it and try again.', 409)
+}

@@ -41,7 +41,9 @@ export class PostBatch {
       address: post.address ?? '',
       locationPrecision: post.locationPrecision ?? 'exact',
     }
-    this.posts.push({ ...post, ...searchColumns(post), ...(await this.rule.columns(location)) })
+    // A post imported into the Trash starts the Trash's clock (lib/admin/trash.ts) now, unless its file said when
+    const trashedAt = post.trashedAt ?? (post.status === 'trash' ? new Date() : null)
+    this.posts.push({ ...post, ...searchColumns(post), ...(await this.rule.columns(location)), trashedAt })
     for (const categoryId of new Set(categoryIds)) this.links.push({ postId: post.id, categoryId })
     if (this.posts.length >= CHUNK) await this.flush()
   }

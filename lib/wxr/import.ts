@@ -289,6 +289,7 @@ class WxrImport {
       type: type.data,
       status,
       statusBeforeTrash: status === 'trash' && trashedFrom && STATUS_SET.has(trashedFrom) ? trashedFrom : null,
+      trashedAt: status === 'trash' ? trashedAt(item.meta.get('_wp_trash_meta_time')) : null,
       title,
       slug: await this.slugs.take(type.data, item.postName || title),
       content: item.content,
@@ -382,4 +383,10 @@ class WxrImport {
     if (item.guid) this.attachmentGuids.add(item.guid)
     this.summary.attachments++
   }
+}
+
+/** When WordPress moved a post to the Trash (_wp_trash_meta_time, Unix seconds); undefined when it did not say. */
+function trashedAt(seconds: string | undefined): Date | undefined {
+  const time = Number(seconds)
+  return seconds && Number.isInteger(time) && time > 0 && time < 253_402_300_800 ? new Date(time * 1000) : undefined
 }

@@ -165,6 +165,7 @@ for (const kind of databaseKinds) {
         '0004_attachment_renditions.sql',
         '0005_post_lifecycle.sql',
         '0006_location_precision.sql',
+        '0007_post_trashed_at.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })

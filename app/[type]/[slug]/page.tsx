@@ -1,11 +1,10 @@
 import type { Metadata } from 'next'
-import { notFound, permanentRedirect } from 'next/navigation'
+import { notFound } from 'next/navigation'
 import { cache } from 'react'
 import { Picture } from '@/app/_components/picture'
 import { getConfig } from '@/lib/config'
 import { postPictures } from '@/lib/media/pictures'
 import { oembedDiscoveryUrl, SITE_NAME } from '@/lib/places/oembed'
-import { findOldSlugTarget } from '@/lib/places/old-slugs'
 import { findNearbyPlaces, findPostPage, largestImage, type NearbyPlace, type PostPage } from '@/lib/places/post-page'
 import { PostMapLoader } from './post-map-loader'
 
@@ -26,13 +25,8 @@ const loadPictures = cache(postPictures)
 async function getPostOrNotFound({ params }: Props): Promise<PostPage> {
   const { type, slug } = await params
   const post = await loadPost(decoded(type), decoded(slug))
-  if (!post) {
-    // An old slug of a published post (WordPress's _wp_old_slug): its links and bookmarks go on working. Next.js
-    // answers a page's permanent redirect with 308, which clients treat as WordPress's 301 for GET.
-    const moved = await findOldSlugTarget(decoded(type), decoded(slug))
-    if (moved) permanentRedirect(moved)
-    notFound()
-  }
+  // An old slug of a published post never gets here: proxy.ts answers it with a 301 (lib/places/old-slugs.ts).
+  if (!post) notFound()
   return post
 }
 

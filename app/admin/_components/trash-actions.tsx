@@ -2,10 +2,11 @@
 
 import { useRouter } from 'next/navigation'
 import { useRef, useState, useTransition } from 'react'
-import { deletePostPermanently, restorePost } from '../posts/actions'
+import { deletePostPermanently, emptyTrashAction, restorePost } from '../posts/actions'
 
-// The posts list's Trash controls: the "Moved to Trash. Undo" notice, and each trashed row's Restore and
-// "Delete permanently" (after a confirmation). The rights are checked by the actions' lib/ functions.
+// The posts list's Trash controls: the "Moved to Trash. Undo" notice, each trashed row's Restore and
+// "Delete permanently" (after a confirmation), and the Trash view's "Empty Trash". The rights are checked by the
+// actions' lib/ functions.
 
 export function TrashedNotice({ id }: { id: number }) {
   const router = useRouter()
@@ -88,5 +89,62 @@ export function TrashRowActions({ id, title }: { id: number; title: string }) {
         </span>
       )}
     </span>
+  )
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+/**
+ * "Empty Trash": after a confirmation, deletes for good the `count` posts in the Trash (of `type`, or of every type)
+ * that the user may delete, then says what went. Shown in the Trash view whether or not there is anything left, so
+ * that the summary stays once the Trash is empty.
+ */
+export function EmptyTrash({ count, type }: { count: number; type: string | null }) {
+  const router = useRouter()
+  const [pending, start] = useTransition()
+  const [state, setState] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null)
+  const dialog = useRef<HTMLDialogElement>(null)
+  const empty = () =>
+    start(async () => {
+      const result = await emptyTrashAction(type)
+      dialog.current?.close()
+      if (!result.ok) return setState({ tone: 'error', text: result.message })
+      const { posts, photos, skipped } = result.data
+      setState({
+        tone: 'ok',
+        text:
+          `${plural(posts, 'post', 'posts')}${photos > 0 ? ` and ${plural(photos, 'photo', 'photos')}` : ''} deleted permanently.` +
+          (skipped > 0 ? ` ${plural(skipped, 'post was', 'posts were')} left: restored or deleted by someone else meanwhile.` : ''),
+      })
+      router.refresh()
+    })
+  return (
+    <div className="empty-trash">
+      {count > 0 && (
+        <button type="button" className="danger" disabled={pending} onClick={() => dialog.current?.showModal()}>
+          Empty Trash
+        </button>
+      )}
+      <dialog ref={dialog} aria-labelledby="empty-trash-title">
+        <p id="empty-trash-title">
+          Delete {count === 1 ? 'the post' : `all ${count} posts`} in the Trash{type ? ` of type “${type}”` : ''} that you may delete, and their photos,
+          permanently? This cannot be undone.
+        </p>
+        {/* Cancel comes first: showModal focuses it, so Enter does not delete */}
+        <div className="dialog-buttons">
+          <button type="button" disabled={pending} onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+          <button type="button" className="danger" disabled={pending} onClick={empty}>
+            Empty Trash
+          </button>
+        </div>
+      </dialog>
+      {state && (
+        <p role={state.tone === 'ok' ? 'status' : 'alert'} className={state.tone === 'ok' ? 'notice' : 'form-error'}>
+          {state.text}
+        </p>
+      )}
+    </div>
   )
 }

@@ -6,11 +6,13 @@ import { runAction, type ActionResult } from '@/lib/admin/action-result'
 import { attachmentTitleSchema, idSchema, newPostSchema, parseOrThrow, postFormSchema } from '@/lib/admin/forms'
 import { createDraft, deletePost, restorePost as restorePostIn, trashPost as trashPostIn, updatePost, type PostEditorContext } from '@/lib/admin/posts'
 import { getSessionActorOrThrow } from '@/lib/admin/session'
+import { emptyTrash, type EmptiedTrash } from '@/lib/admin/trash'
 import { roundCoordinate } from '@/lib/geo/precision'
 import { ApiError } from '@/lib/http/errors'
 import { getAttachmentGps, type AttachmentGps } from '@/lib/media/attachment-gps'
 import { deleteAttachment, renameAttachment, reorderAttachments } from '@/lib/media/attachments'
 import type { AttachmentDto } from '@/lib/media/storage'
+import { postTypeSchema } from '@/lib/places/schemas'
 
 // The post editor's server actions: parse what the browser sent with the forms' own schemas, ask lib/ (which checks
 // the signed-in user's rights), answer. Next.js refuses actions posted from other origins.
@@ -52,6 +54,13 @@ export async function deletePostPermanently(id: number): Promise<ActionResult<nu
     await deletePost(await getSessionActorOrThrow(), parseOrThrow(idSchema, id))
     return null
   })
+}
+
+// "Empty Trash" in the Trash view: of the list's type, or of every type; only what the user may delete goes.
+export async function emptyTrashAction(type: unknown): Promise<ActionResult<EmptiedTrash>> {
+  return runAction('emptyTrash', async () =>
+    emptyTrash(await getSessionActorOrThrow(), parseOrThrow(z.object({ type: postTypeSchema.nullable() }), { type }).type),
+  )
 }
 
 export async function reorderMediaAction(postId: number, orderedIds: unknown): Promise<ActionResult<AttachmentDto[]>> {

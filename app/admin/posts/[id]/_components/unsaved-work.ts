@@ -63,6 +63,13 @@ export function clearAutosaves(): void {
   }
 }
 
+// What this file uses of the Navigation API, which TypeScript's DOM types do not describe yet.
+type NavigateEvent = Event & { navigationType: 'push' | 'replace' | 'reload' | 'traverse'; destination: { url: string; sameDocument: boolean } }
+type Navigation = {
+  addEventListener: (type: 'navigate', listener: (event: NavigateEvent) => void) => void
+  removeEventListener: (type: 'navigate', listener: (event: NavigateEvent) => void) => void
+}
+
 /** Whether a link click is one this page would follow itself (not a new tab, a download or a jump within the page). */
 function leavesThePage(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false
@@ -73,8 +80,9 @@ function leavesThePage(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
 }
 
 /**
- * While `dirty`: the browser's own question on reload, closing the tab, Back to another page and typed addresses
- * (beforeunload), and a confirmation before following any link on the page (the admin's links are plain anchors).
+ * While `dirty`: the browser's own question on reload, closing the tab, Back to another site and typed addresses
+ * (beforeunload), and a confirmation before following any link on the page (the admin's links are plain anchors)
+ * and before Back or Forward to another page of the admin (the Navigation API's navigate event).
  * The values are copied to localStorage a second after the last edit, and at once when the page goes away. Returns `allowLeaving`, for a
  * way out the editor takes on purpose (Move to Trash).
  */
@@ -112,13 +120,26 @@ export function useUnsavedWork(slot: string, dirty: boolean, values: PostFormVal
       event.preventDefault()
       event.stopPropagation()
     }
+    // Back or Forward to another page of the admin within this document: the App Router swaps the page in place,
+    // with no beforeunload. The Navigation API's navigate event comes before it, and may cancel it (where the browser
+    // has that API and lets this traversal be cancelled; elsewhere the copy is still kept, on unmount below).
+    const onNavigate = (event: NavigateEvent) => {
+      if (event.navigationType !== 'traverse' || !event.destination.sameDocument || !event.cancelable) return
+      if (!state.current.dirty || leaving.current || new URL(event.destination.url).pathname === window.location.pathname) return
+      writeAutosave(slot, state.current.values)
+      if (window.confirm(LEAVE_QUESTION)) leaving.current = true
+      else event.preventDefault()
+    }
+    const navigation = (window as { navigation?: Navigation }).navigation
     window.addEventListener('beforeunload', onBeforeUnload)
+    navigation?.addEventListener('navigate', onNavigate)
     document.addEventListener('click', onClick, true)
     return () => {
-      // Unmounted while dirty: the App Router took the page away in place (Back to "New post", before the draft it
-      // made opened here), with no beforeunload and nothing to cancel: the copy is kept, and offered on return.
+      // Unmounted while dirty: the App Router took the page away in place (Back in a browser without the Navigation
+      // API), with nothing to cancel: the copy is kept, and offered on return.
       if (state.current.dirty && !leaving.current) writeAutosave(slot, state.current.values)
       window.removeEventListener('beforeunload', onBeforeUnload)
+      navigation?.removeEventListener('navigate', onNavigate)
       document.removeEventListener('click', onClick, true)
     }
   }, [slot])

@@ -1,0 +1,96 @@
+import 'server-only'
+import { canDeletePost, type Actor } from '../auth/capabilities'
+import { getConfig } from '../config'
+import { getDb } from '../db'
+import { ApiError } from '../http/errors'
+import { deletePost, OPERATOR } from './posts'
+
+// Emptying the Trash, as WordPress does it: on demand ("Empty Trash" in the admin's Trash view), and by itself for
+// posts trashed more than EMPTY_TRASH_DAYS ago (wp_scheduled_delete), each post through deletePost, photos and all.
+
+/** The posts in the Trash, of `type` or of every type, that `actor` may delete for good (canDeletePost decides). */
+async function trashToEmpty(actor: Actor, type: string | null): Promise<number[]> {
+  const rows = await getDb().post.findMany({
+    where: { status: 'trash', ...(type === null ? {} : { type }) },
+    orderBy: { id: 'asc' },
+    select: { id: true, authorId: true, status: true, statusBeforeTrash: true },
+  })
+  return rows.filter((row) => canDeletePost(actor, row)).map((row) => row.id)
+}
+
+/** How many posts "Empty Trash" would delete for `actor`: the number its confirmation states. */
+export async function countTrashToEmpty(actor: Actor, type: string | null): Promise<number> {
+  return (await trashToEmpty(actor, type)).length
+}
+
+export type EmptiedTrash = {
+  posts: number
+  photos: number
+  /** posts restored, or deleted by someone else, between the list and their turn: left as they are */
+  skipped: number
+}
+
+/**
+ * "Empty Trash" (WordPress's delete_all on edit.php, for one post type or all): deletes for good every post in the
+ * Trash that `actor` may delete, each as "Delete permanently" does (deletePost: its row checked and locked, then its
+ * photos' files), so an author empties only their own.
+ */
+export async function emptyTrash(actor: Actor, type: string | null): Promise<EmptiedTrash> {
+  const emptied: EmptiedTrash = { posts: 0, photos: 0, skipped: 0 }
+  for (const id of await trashToEmpty(actor, type)) {
+    try {
+      emptied.photos += await deletePost(actor, id)
+      emptied.posts++
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      emptied.skipped++
+    }
+  }
+  return emptied
+}
+
+const DAY_MS = 86_400_000
+
+/**
+ * Deletes for good the posts trashed more than EMPTY_TRASH_DAYS before `now` (none when it is 0), as the operator:
+ * nobody asked, so no one's rights apply. Returns how many went.
+ */
+export async function emptyOldTrash(now: Date = new Date()): Promise<number> {
+  const days = getConfig().emptyTrashDays
+  if (days === 0) return 0
+  const cutoff = new Date(now.getTime() - days * DAY_MS)
+  const due = await getDb().post.findMany({
+    where: { status: 'trash', trashedAt: { lte: cutoff } },
+    orderBy: { id: 'asc' },
+    select: { id: true },
+  })
+  let deleted = 0
+  for (const { id } of due) {
+    try {
+      await deletePost(OPERATOR, id, { trashedBefore: cutoff })
+      deleted++
+    } catch (error) {
+      // Restored or deleted meanwhile (the Trash view, another instance's round): left as it is now
+      if (!(error instanceof ApiError)) throw error
+    }
+  }
+  return deleted
+}
+
+const HOUR_MS = 3_600_000
+const key = Symbol.for('places.trashEmptier')
+const timers = globalThis as { [key]?: NodeJS.Timeout }
+
+/**
+ * Empties the Trash of what is overdue now (a server that was down catches up) and then every hour, as WordPress's
+ * daily wp_scheduled_delete, once per process. Two instances on one database may both try: each post goes once.
+ */
+export function startTrashEmptier(): void {
+  if (timers[key]) return
+  const round = () =>
+    emptyOldTrash()
+      .then((deleted) => deleted > 0 && console.log(`Places: emptied ${deleted} post${deleted === 1 ? '' : 's'} from the Trash (EMPTY_TRASH_DAYS)`))
+      .catch((error) => console.error('Places: emptying the Trash failed; trying again in an hour:', error))
+  timers[key] = setInterval(() => void round(), HOUR_MS).unref()
+  void round()
+}
