@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { postFormSchema } from '../../lib/admin/forms'
 import { createDraft, deletePost, findEditablePost, listEditablePosts, restorePost, trashPost, updatePost } from '../../lib/admin/posts'
 import { fillSearchColumns } from '../../lib/admin/search'
@@ -17,13 +15,13 @@ import { ApiError } from '../../lib/http/errors'
 import { storeAttachment } from '../../lib/media/storage'
 import { migrate } from '../../lib/migrate'
 import { STATUSES } from '../../lib/places/schemas'
-import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from '../support/databases'
+import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
 // lib/admin against a real database: the posts list shows exactly what canEditPost allows, saving checks
 // publish_posts, and the last administrator stays one. lib/ reads its configuration once per process, so this
 // file runs on SQLite, and runs itself again in a child process for PostgreSQL when TEST_DATABASE_URL is set.
 
-const kind: DatabaseKind = process.env.ADMIN_TEST_KIND === 'postgresql' ? 'postgresql' : 'sqlite'
+const kind = databaseOfThisRun(import.meta.url)
 let database: TestDatabase
 const uploads = mkdtempSync(path.join(tmpdir(), 'places-admin-uploads-'))
 
@@ -83,20 +81,6 @@ after(async () => {
   await database.drop()
   rmSync(uploads, { recursive: true, force: true })
 })
-
-if (kind === 'sqlite' && databaseKinds.includes('postgresql')) {
-  test('all of the above on PostgreSQL', () => {
-    const child = spawnSync(
-      process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', fileURLToPath(import.meta.url)],
-      {
-        env: { ...process.env, ADMIN_TEST_KIND: 'postgresql' },
-        encoding: 'utf8',
-      },
-    )
-    assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
-  })
-}
 
 describe('the posts list', () => {
   test('shows each role exactly the posts canEditPost lets it edit, trashed ones by their earlier status', async () => {

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { after, before, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { publishDuePosts, rescheduleNow, startScheduler } from '../../lib/admin/scheduler'
 import { addUser } from '../../lib/admin/users'
 import { disconnectDb, getDb } from '../../lib/db'
 import { migrate } from '../../lib/migrate'
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
+import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 import { waitFor } from '../support/wait'
 
 // The scheduler of lib/admin/scheduler.ts on a real database: what fell due while no server ran is published when
@@ -14,19 +12,9 @@ import { waitFor } from '../support/wait'
 // nothing is due.
 
 // lib/ reads its configuration once per process: this file runs on SQLite, then itself again on PostgreSQL.
-const kind = process.env.SCHEDULER_TEST_KIND === 'postgresql' ? 'postgresql' : 'sqlite'
+const kind = databaseOfThisRun(import.meta.url)
 let database: TestDatabase
 let authorId: number
-
-if (kind === 'sqlite' && databaseKinds.includes('postgresql')) {
-  test('all of the above on PostgreSQL', () => {
-    const child = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--test', fileURLToPath(import.meta.url)], {
-      env: { ...process.env, SCHEDULER_TEST_KIND: 'postgresql' },
-      encoding: 'utf8',
-    })
-    assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
-  })
-}
 
 before(async () => {
   database = await createTestDatabase(kind)

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { createReadStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -12,27 +11,17 @@ import { disconnectDb, getDb } from '../../lib/db'
 import { migrate } from '../../lib/migrate'
 import { storeAttachment, uploadsPath } from '../../lib/media/storage'
 import { importWxr } from '../../lib/wxr/import'
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
+import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
 // The Trash empties itself as WordPress's does (EMPTY_TRASH_DAYS, 30 by default): a post there longer than that is
 // deleted for good with its photos' files; one there for less, or restored, stays. `now` is passed in: no clock.
 
 // lib/ reads its configuration once per process: this file runs on SQLite, then itself again on PostgreSQL.
-const kind = process.env.TRASH_TEST_KIND === 'postgresql' ? 'postgresql' : 'sqlite'
+const kind = databaseOfThisRun(import.meta.url)
 const DAY = 86_400_000
 let database: TestDatabase
 let admin: { id: number; role: 'administrator' }
 const uploads = mkdtempSync(path.join(tmpdir(), 'places-trash-'))
-
-if (kind === 'sqlite' && databaseKinds.includes('postgresql')) {
-  test('all of the above on PostgreSQL', () => {
-    const child = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--test', fileURLToPath(import.meta.url)], {
-      env: { ...process.env, TRASH_TEST_KIND: 'postgresql' },
-      encoding: 'utf8',
-    })
-    assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
-  })
-}
 
 before(async () => {
   database = await createTestDatabase(kind)

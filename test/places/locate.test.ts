@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { createDraft, trashPost } from '../../lib/admin/posts'
 import { addUser } from '../../lib/admin/users'
 import { ROLES, type Actor } from '../../lib/auth/capabilities'
@@ -13,13 +11,13 @@ import { storeAttachment } from '../../lib/media/storage'
 import { migrate } from '../../lib/migrate'
 import { importLocationsFromMedia, writeLocation } from '../../lib/places/locate'
 import { PublicLocationRule } from '../../lib/places/visibility'
-import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from '../support/databases'
+import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
 // lib/places/locate.ts against a real database: the admin's bulk "Import locations from media" changes exactly the
 // posts canEditPost lets the user edit, and writeLocation stores 7 decimals with the search text. lib/ reads its
 // configuration once per process, so this file runs on SQLite and again in a child process for PostgreSQL.
 
-const kind: DatabaseKind = process.env.LOCATE_TEST_KIND === 'postgresql' ? 'postgresql' : 'sqlite'
+const kind = databaseOfThisRun(import.meta.url)
 let database: TestDatabase
 const uploads = mkdtempSync(path.join(tmpdir(), 'places-locate-uploads-'))
 const users = new Map<string, Actor>()
@@ -53,20 +51,6 @@ after(async () => {
   await database.drop()
   rmSync(uploads, { recursive: true, force: true })
 })
-
-if (kind === 'sqlite' && databaseKinds.includes('postgresql')) {
-  test('all of the above on PostgreSQL', () => {
-    const child = spawnSync(
-      process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', fileURLToPath(import.meta.url)],
-      {
-        env: { ...process.env, LOCATE_TEST_KIND: 'postgresql' },
-        encoding: 'utf8',
-      },
-    )
-    assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
-  })
-}
 
 test('writeLocation stores 7 decimals and keeps the search text and what the public sees with the address', async () => {
   const id = await createDraft(actor('editor'), { title: 'Precise', type: 'post' })

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { OPERATOR } from '../../lib/admin/posts'
 import { createDb, dialectOf, disconnectDb, driverOf, getDb, readDataVersion } from '../../lib/db'
 import { cellCentre } from '../../lib/geo/cell'
@@ -16,14 +14,14 @@ import { getPlaceFeature, getPlacesCollection } from '../../lib/places/public'
 import type { CollectionQuery } from '../../lib/places/schemas'
 import { publicColumnsOf } from '../../lib/places/visibility'
 import { addZone, removeZone } from '../../lib/places/zones'
-import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from '../support/databases'
+import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
 // Location privacy levels and zones (docs/privacy.md) on every public surface the library serves, against a real
 // database and the real gazetteer: the GeoJSON routes (one place, a page, a bbox, clusters, a search), OGC API, the
 // post page and the anonymous export. lib/ reads its configuration once per process, so this file runs on SQLite,
 // and again in a child process for PostgreSQL when TEST_DATABASE_URL is set.
 
-const kind: DatabaseKind = process.env.PRIVACY_TEST_KIND === 'postgresql' ? 'postgresql' : 'sqlite'
+const kind = databaseOfThisRun(import.meta.url)
 let database: TestDatabase
 let authorId: number
 
@@ -59,17 +57,6 @@ after(async () => {
   await disconnectDb()
   await database.drop()
 })
-
-if (kind === 'sqlite' && databaseKinds.includes('postgresql')) {
-  test('all of the above on PostgreSQL', () => {
-    const child = spawnSync(
-      process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', fileURLToPath(import.meta.url)],
-      { env: { ...process.env, PRIVACY_TEST_KIND: 'postgresql' }, encoding: 'utf8' },
-    )
-    assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
-  })
-}
 
 type Feature = { geometry: { coordinates: [number, number] }; properties: { id: number; address: string; cluster?: boolean; point_count?: number } }
 

@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { after, before, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { disconnectDb, getDb, readDataVersion } from '../../lib/db'
 import { migrate } from '../../lib/migrate'
 import { listPublicCategoryTree } from '../../lib/places/categories'
 import { getPlaceIndex, keptIndexKeys } from '../../lib/places/map-index'
 import { publicColumnsOf } from '../../lib/places/visibility'
-import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from '../support/databases'
+import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
 // What the public surfaces keep in memory, against a real database: the map's indexes (the home map's cannot be
 // pushed out, a type or category with no public places gets none) and the map's category filter (only categories
 // with public places). lib/ reads its configuration once per process, so this file runs on SQLite, and again in a
 // child process for PostgreSQL when TEST_DATABASE_URL is set.
 
-const kind: DatabaseKind = process.env.PUBLIC_SURFACES_TEST_KIND === 'postgresql' ? 'postgresql' : 'sqlite'
+const kind = databaseOfThisRun(import.meta.url)
 let database: TestDatabase
 let authorId: number
 const categories = new Map<string, number>()
@@ -64,20 +62,6 @@ after(async () => {
   await disconnectDb()
   await database.drop()
 })
-
-if (kind === 'sqlite' && databaseKinds.includes('postgresql')) {
-  test('all of the above on PostgreSQL', () => {
-    const child = spawnSync(
-      process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', fileURLToPath(import.meta.url)],
-      {
-        env: { ...process.env, PUBLIC_SURFACES_TEST_KIND: 'postgresql' },
-        encoding: 'utf8',
-      },
-    )
-    assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
-  })
-}
 
 const cachedKeys = keptIndexKeys
 

@@ -1,7 +1,11 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 
 // Tests run on a fresh SQLite file always, and on a fresh PostgreSQL database of their own when TEST_DATABASE_URL
@@ -43,4 +47,23 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
       await client.end()
     },
   }
+}
+
+/**
+ * The database of this run of a test file that drives lib/ itself. lib/ reads its configuration (DATABASE_URL) once
+ * per process, so such a file runs on SQLite, and, when TEST_DATABASE_URL is set, adds a test that runs the whole file
+ * again in a child process on PostgreSQL. Call it at the top of the file with `import.meta.url`.
+ */
+export function databaseOfThisRun(file: string): DatabaseKind {
+  if (process.env.PLACES_TEST_KIND === 'postgresql') return 'postgresql'
+  if (databaseKinds.includes('postgresql')) {
+    test('all of the above on PostgreSQL', () => {
+      const child = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', fileURLToPath(file)], {
+        env: { ...process.env, PLACES_TEST_KIND: 'postgresql' },
+        encoding: 'utf8',
+      })
+      assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
+    })
+  }
+  return 'sqlite'
 }
