@@ -60,9 +60,13 @@ const previewSchema = z.object({
   locationPrecision: z.enum(LOCATION_PRECISIONS),
 })
 
-/** What the public would see of this location if the post were published, by the one rule (lib/places/visibility.ts). */
+/**
+ * What the public would see of this location if the post were published, by the one rule (lib/places/visibility.ts).
+ * Only for those who may publish (publish_posts): they could learn it anyway by publishing, in sight of the site,
+ * whereas to a contributor each answer would tell, unseen, whether a point lies in a zone (docs/privacy.md).
+ */
 export async function previewPublicLocation(actor: Actor, input: unknown): Promise<PublicPreview> {
-  mayAsk(actor)
+  if (!hasCapability(actor, 'publish_posts')) throw forbidden()
   const location = parseOrThrow(previewSchema, input)
   const rule = await PublicLocationRule.load(getDb())
   const level = effectivePrecision(location, rule.zones)

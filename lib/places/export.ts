@@ -2,7 +2,8 @@ import 'server-only'
 import { getDb } from '../db'
 import { getCategoryPaths } from './categories'
 import type { ImportFeature } from './schemas'
-import { publicLocation, type PublicLocation } from './visibility'
+import type { LocationPrecision } from './location-levels'
+import { effectivePrecision, publicLocation, PublicLocationRule, type ExactLocation, type PublicLocation, type Zone } from './visibility'
 
 export type ExportOptions = { postType?: string; allStatuses?: boolean }
 
@@ -18,6 +19,12 @@ type ExportedFeature = {
 
 const BATCH = 1000
 
+/** The level of a post in the full copy: its own, or its zones' where coarser (the zones do not travel with it). */
+function fullCopyLevel(post: ExactLocation, zones: readonly Zone[]): { geo_public: boolean; location_precision: LocationPrecision } {
+  const level = effectivePrecision(post, zones)
+  return { geo_public: level !== 'hidden', location_precision: level }
+}
+
 /** A post's location as its editors see it: the operator's full copy. */
 function exactLocation({ address, latitude, longitude }: { address: string; latitude: number | null; longitude: number | null }): PublicLocation {
   return { address, point: latitude !== null && longitude !== null ? { latitude, longitude } : null }
@@ -28,11 +35,13 @@ function exactLocation({ address, latitude, longitude }: { address: string; lati
  * public may see: published posts, each location as its level allows (lib/places/visibility.ts), a hidden one left
  * out as if the post had none, and no level named. With `allStatuses`, the operator's full copy: every post with its
  * exact location and level, so that `places import` of it into an empty database gives the same posts, ids, slugs,
- * levels and routes.
+ * levels and routes. The privacy zones are not in it: each level is written at least as coarse as the zones make it,
+ * so that a post at home is no more public on the site the copy is imported into (docs/privacy.md).
  */
 export async function* exportPlaces({ postType, allStatuses = false }: ExportOptions = {}): AsyncGenerator<ExportedFeature> {
   const db = getDb()
   const categoryPaths = await getCategoryPaths(db)
+  const zones = allStatuses ? (await PublicLocationRule.load(db)).zones : []
   let after = 0
   for (;;) {
     const posts = await db.post.findMany({
@@ -73,8 +82,7 @@ export async function* exportPlaces({ postType, allStatuses = false }: ExportOpt
           date: post.publishedAt.toISOString(),
           address: location?.address ?? '',
           // The public copy holds what the public sees only: a hidden location looks like none at all.
-          geo_public: allStatuses ? post.locationPrecision !== 'hidden' : true,
-          ...(allStatuses ? { location_precision: post.locationPrecision as ImportFeature['properties']['location_precision'] } : {}),
+          ...(allStatuses ? fullCopyLevel(post, zones) : { geo_public: true }),
           categories: post.categories
             .map((c) => categoryPaths.get(c.categoryId) ?? '')
             .filter(Boolean)

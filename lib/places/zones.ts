@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { parseOrThrow } from '../admin/forms'
 import { OPERATOR } from '../admin/posts'
 import { canManageZones, type Actor } from '../auth/capabilities'
-import { getDb, transaction } from '../db'
+import { getDb, lockTables, transaction } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
 import { roundCoordinate } from '../geo/precision'
 import { ApiError, forbidden } from '../http/errors'
@@ -58,14 +58,20 @@ export async function listZones(actor: Manager): Promise<PrivacyZone[]> {
   return (await getDb().privacyZone.findMany({ orderBy: { id: 'asc' } })).map(toZone)
 }
 
-/** The posts whose exact point may lie in the circle: a box around it, whole rows of longitude near a pole. */
+/** Kilometres per degree of latitude, on the sphere lib/geo/precision.ts's distanceKm measures with. */
+const KM_PER_DEGREE = (Math.PI / 180) * 6371.0088
+
+/**
+ * The posts whose exact point may lie in the circle: a box around it, a little larger than the circle (the rule then
+ * decides exactly), whole rows of longitude near a pole.
+ */
 function nearCircle({ latitude, longitude, radiusMetres }: { latitude: number; longitude: number; radiusMetres: number }): Prisma.PostWhereInput {
-  const km = radiusMetres / 1000 + 0.01
-  const dLat = km / 111.2
+  const km = (radiusMetres / 1000) * 1.01 + 0.05
+  const dLat = km / KM_PER_DEGREE
   const south = latitude - dLat
   const north = latitude + dLat
-  const cos = Math.cos((Math.max(Math.abs(south), Math.abs(north)) * Math.PI) / 180)
-  const dLng = cos > 0.01 ? km / (111.32 * cos) : 360
+  const cos = Math.cos((Math.min(90, Math.max(Math.abs(south), Math.abs(north))) * Math.PI) / 180)
+  const dLng = cos > 0.01 ? km / (KM_PER_DEGREE * cos) : 360
   const box: Prisma.PostWhereInput = { latitude: { gte: south, lte: north } }
   if (dLng >= 180) return box
   const west = longitude - dLng
@@ -80,6 +86,9 @@ export async function addZone(actor: Manager, input: unknown): Promise<{ zone: P
   mayManage(actor)
   const data = parseOrThrow(zoneInputSchema, input)
   return transaction(async (tx) => {
+    // Every writer of a location holds the posts' write lock before it reads the zones: taking it first, the zone
+    // change and a location written meanwhile are one after the other, never both by the old zones.
+    await lockTables(tx, ['posts'])
     const row = await tx.privacyZone.create({ data })
     return { zone: toZone(row), changed: await refreshPublicLocations(tx, nearCircle(row)) }
   })
@@ -89,6 +98,7 @@ export async function addZone(actor: Manager, input: unknown): Promise<{ zone: P
 export async function removeZone(actor: Manager, id: number): Promise<{ changed: number }> {
   mayManage(actor)
   return transaction(async (tx) => {
+    await lockTables(tx, ['posts'])
     const row = await tx.privacyZone.findUnique({ where: { id } })
     if (!row) throw new ApiError('rest_zone_invalid_id', `There is no privacy zone ${id}.`, 404)
     await tx.privacyZone.delete({ where: { id } })

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { previewPublicLocation } from '../../lib/admin/places'
 import { OPERATOR } from '../../lib/admin/posts'
 import { createDb, dialectOf, disconnectDb, driverOf, getDb, readDataVersion } from '../../lib/db'
 import { cellCentre } from '../../lib/geo/cell'
@@ -225,6 +226,18 @@ test('a privacy zone coarsens the posts inside it at once, and removing it resto
   await removeZone(OPERATOR, hiddenZone.zone.id)
   assert.equal(((await feature('exact')) as Feature).properties.address, 'Paris, Île-de-France, France')
 
+  // The full copy does not carry zones: the level it writes is at least the zone's, so a move keeps the post private.
+  const full = new Map<number, { properties: Record<string, unknown> }>()
+  for await (const f of exportPlaces({ allStatuses: true })) full.set(f.properties.id, f)
+  assert.equal(full.get(id('exact'))!.properties.location_precision, 'city')
+  assert.equal(full.get(id('hidden'))!.properties.location_precision, 'hidden')
+
+  // The editor's preview says a point is inside a zone, to those who may publish; a contributor gets none.
+  const editor = { id: authorId, role: 'editor' as const }
+  const preview = await previewPublicLocation(editor, { ...EXACT, locationPrecision: 'exact' })
+  assert.deepEqual([preview.level, preview.raisedByZone, preview.address], ['city', true, 'Paris, Île-de-France, France'])
+  await assert.rejects(previewPublicLocation({ id: authorId, role: 'contributor' }, { ...EXACT, locationPrecision: 'exact' }), { code: 'rest_forbidden' })
+
   assert.deepEqual(await removeZone(OPERATOR, zone.id), { changed: 2 })
   assert.equal(((await feature('exact')) as Feature).properties.address, EXACT.address)
   await assert.rejects(removeZone(OPERATOR, zone.id), { code: 'rest_zone_invalid_id' })
@@ -232,6 +245,17 @@ test('a privacy zone coarsens the posts inside it at once, and removing it resto
   const far = await addZone(OPERATOR, { latitude: -33.8568, longitude: 151.2153, radiusMetres: 1000, level: 'hidden' })
   assert.equal(far.changed, 0)
   await removeZone(OPERATOR, far.zone.id)
+})
+
+test('a large zone reaches every post inside it, to its very edge', async () => {
+  // 99.9 km east of a zone's centre on the equator, inside its 100 km: a box measured with a different Earth missed it.
+  await addPost('equator-edge', { latitude: 0, longitude: 0.8985, address: 'Gulf of Guinea' }, 'exact')
+  const { zone, changed } = await addZone(OPERATOR, { latitude: 0, longitude: 0, radiusMetres: 100_000, level: 'hidden' })
+  assert.equal(changed, 1)
+  assert.deepEqual(await feature('equator-edge'), { code: 'rest_no_geodata' })
+  await removeZone(OPERATOR, zone.id)
+  assert.equal(((await feature('equator-edge')) as Feature).properties.address, 'Gulf of Guinea')
+  await getDb().post.delete({ where: { id: id('equator-edge') } })
 })
 
 test('a zone is for administrators, and its input is checked', async () => {

@@ -10,7 +10,8 @@ import { typedLocation } from './post-editor-state'
 
 // How precisely the public sees the location (docs/privacy.md): the post's level, and below it what the public would
 // see with the location as it stands, asked of the server's rule (lib/places/visibility.ts) as it is edited, so that
-// a privacy zone (which the editor may not know of) is said before saving, not after.
+// a privacy zone (which the editor may not know of) is said before saving, not after. Contributors, who cannot
+// publish, get no preview (lib/admin/places.ts).
 
 const PREVIEW_DELAY_MS = 300
 
