@@ -24,6 +24,7 @@ const filtersSchema = z.object({
   orderby: z.enum(POST_ORDERS).nullable().catch(null),
   order: z.enum(['asc', 'desc']).nullable().catch(null),
   trashed: z.coerce.number().int().positive().max(2_147_483_647).nullable().catch(null),
+  restored: z.coerce.number().int().positive().max(2_147_483_647).nullable().catch(null),
 })
 
 // The status links above the list, in WordPress's order and words
@@ -55,6 +56,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
   const actor = await requireSessionActor(`/admin${query.size ? `?${query}` : ''}`)
   const filters = filtersSchema.parse(Object.fromEntries([...query].filter(([, v]) => v !== '')))
   query.delete('trashed')
+  query.delete('restored')
   const orderby = filters.orderby ?? 'date'
   const order = filters.order ?? (orderby === 'date' ? 'desc' : 'asc')
   const [list, categories, types] = await Promise.all([
@@ -81,6 +83,8 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
   }
   // "Moved to Trash. Undo" only for a post this user may edit that is in the Trash: a link with any id offers nothing.
   const trashed = filters.trashed === null ? null : await findEditablePost(actor, filters.trashed)
+  // Undo's answer, kept on the page it leads to (the notice that offered Undo leaves with ?trashed=).
+  const restored = filters.restored === null ? null : await findEditablePost(actor, filters.restored)
   const filtered = filters.q || filters.type || filters.category
   const inTrash = filters.status === 'trash'
   // As WordPress's Empty Trash: the list's type, or every type; the search and category filters do not narrow it.
@@ -96,6 +100,11 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
         )}
       </div>
       {trashed?.post.status === 'trash' && <TrashedNotice key={trashed.post.id} id={trashed.post.id} />}
+      {restored && restored.post.status !== 'trash' && (
+        <p role="status" className="notice">
+          “{restored.post.title || '(no title)'}” was restored from the Trash.
+        </p>
+      )}
       <nav aria-label="Posts by status">
         <ul className="status-links">
           <li>

@@ -48,7 +48,7 @@ test('an author sees and opens only their own posts', async ({ page, request }) 
   await page.goto('/admin')
   await expect(page.getByRole('link', { name: title })).toHaveAttribute('href', `/admin/posts/${id}`)
   // Every post listed is the author's own: the demo's hundreds of posts are not there.
-  const authors = await page.locator('tbody tr td:nth-child(4)').allTextContents()
+  const authors = await page.locator('tbody tr td.col-author').allTextContents()
   expect(new Set(authors)).toEqual(new Set(['E2E author']))
 })
 

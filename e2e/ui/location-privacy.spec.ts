@@ -21,6 +21,18 @@ async function typeLocation(page: Page, latitude: number, longitude: number): Pr
   await page.getByLabel('Longitude').blur()
 }
 
+/**
+ * A post type of this spec's own: its places are on no other spec's map (which count on places only being added),
+ * and its levels change nothing they see.
+ */
+const TYPE = 'privacytest'
+
+/** Gives the open editor's post this spec's type. */
+async function ownType(page: Page): Promise<void> {
+  await page.getByLabel('Type').selectOption({ label: 'New type…' })
+  await page.getByLabel('New type’s name').fill(TYPE)
+}
+
 /** A signed-out visitor's browser. */
 async function visitor(browser: Browser, baseURL: string | undefined): Promise<Page> {
   const context = await browser.newContext({ baseURL })
@@ -33,7 +45,7 @@ async function visitor(browser: Browser, baseURL: string | undefined): Promise<P
  */
 async function mapFeatures(page: Page, path: string, search: string): Promise<Feature[]> {
   const request = page.waitForRequest((r) => r.url().includes('/places/v1/geojson?') && new URL(r.url()).searchParams.get('search') === search)
-  await page.goto(`${path}?search=${encodeURIComponent(search)}`)
+  await page.goto(`${path}?post_type=${TYPE}&search=${encodeURIComponent(search)}`)
   const answer = await page.request.get((await request).url())
   expect(answer.ok()).toBe(true)
   return ((await answer.json()) as { features: Feature[] }).features
@@ -47,6 +59,7 @@ test('an editor sets each level; signed out, the API, the post page, the map and
   await signIn(page, 'editor')
   const title = uniqueTitle('Privacy levels')
   const id = await createPost(page, title)
+  await ownType(page)
   await page.getByLabel('Address').fill(STREET)
   await typeLocation(page, TOWER.latitude, TOWER.longitude)
   await page.getByLabel('Status').selectOption('publish')
@@ -82,7 +95,9 @@ test('an editor sets each level; signed out, the API, the post page, the map and
     expect(shown?.geometry.coordinates, path).toEqual(approximate.geometry.coordinates)
   }
   await shot(guest, 'embed-approximate')
-  const byStreet = (await (await guest.request.get(`/places/v1/geojson?search=${encodeURIComponent('Anatole France')}`)).json()) as { features: Feature[] }
+  const byStreet = (await (await guest.request.get(`/places/v1/geojson?post_type=${TYPE}&search=${encodeURIComponent('Anatole France')}`)).json()) as {
+    features: Feature[]
+  }
   expect(byStreet.features.map((f) => f.properties.id)).not.toContain(id)
 
   // City: the town's centre and name.
@@ -130,6 +145,7 @@ test('a privacy zone coarsens the posts inside it; importing a photo taken there
 
   try {
     const id = await createPost(page, uniqueTitle('Garden'))
+    await ownType(page)
     await uploadPhotos(page, 'mei_Nokia Lumia 800.jpg')
     await page.getByRole('button', { name: 'Import location from media' }).click()
     await expect(page.getByLabel('Latitude')).toHaveValue(String(photoPoint.latitude))

@@ -4,43 +4,28 @@ import { rm, stat } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { canEditPost, canUploadFiles, type Actor } from '../auth/capabilities'
 import { getDb, transaction } from '../db'
-import { ApiError, forbidden, invalidParams, notSignedIn, postInTrash } from '../http/errors'
+import { ApiError, forbidden, invalidParams, notSignedIn } from '../http/errors'
 import { RENDITION_NAME, removeRenditionFiles, renditionPath } from './renditions'
 import { ATTACHMENT_FIELDS, ATTACHMENT_ORDER, cleanTitle, storeAttachment, toAttachmentDto, uploadsPath, type AttachmentDto, type NewUpload } from './storage'
 
-/**
- * Refuses anyone who may not edit the post (a 401 for no one at all, a 403 otherwise, also when there is no such post);
- * returns its status.
- */
-async function assertMayEditPost(actor: Actor | null, postId: number): Promise<string> {
+/** Refuses anyone who may not edit the post (a 401 for no one at all, a 403 otherwise, also when there is no such post). */
+async function assertMayEditPost(actor: Actor | null, postId: number): Promise<void> {
   if (!actor) throw notSignedIn()
   const post = await getDb().post.findUnique({ where: { id: postId }, select: { authorId: true, status: true, statusBeforeTrash: true } })
-  if (!canEditPost(actor, post) || !post) throw forbidden()
-  return post.status
-}
-
-async function isInTrash(postId: number): Promise<boolean> {
-  return (await getDb().post.findUnique({ where: { id: postId }, select: { status: true } }))?.status === 'trash'
+  if (!canEditPost(actor, post)) throw forbidden()
 }
 
 /**
  * Adds an image to a post, for someone who may upload files (`upload_files`) and edit the post, checked in that
  * order as WordPress's media endpoint does: a contributor is refused whatever the post. A post in the Trash takes
- * none, as it takes no edit (409 rest_post_in_trash): it is restored first.
+ * uploads from who may edit it, as WordPress's media endpoint does (only its editor screen asks for a restore first).
  */
 export async function uploadAttachment(actor: Actor | null, upload: NewUpload): Promise<AttachmentDto> {
   if (!actor) throw notSignedIn()
   // WordPress answers this with status 400; a refusal of a right is a 403 everywhere else in Places (docs/api.md).
   if (!canUploadFiles(actor)) throw new ApiError('rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.', 403)
-  if ((await assertMayEditPost(actor, upload.postId)) === 'trash') throw postInTrash()
-  const attachment = await storeAttachment(upload)
-  // Moved to the Trash while the file was read and sized (seconds for a large photo): any move committed before
-  // the attachment's row was is seen here, so none leaves an upload behind.
-  if (await isInTrash(upload.postId)) {
-    await removeAttachments([attachment.id])
-    throw postInTrash()
-  }
-  return attachment
+  await assertMayEditPost(actor, upload.postId)
+  return storeAttachment(upload)
 }
 
 // The order of a post's attachments (docs/api.md, Ordering), which GET /attachment-exif-gps walks (lib/media/attachment-gps.ts):

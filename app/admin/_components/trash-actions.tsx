@@ -30,7 +30,7 @@ export function TrashedNotice({ id }: { id: number }) {
             const result = await restorePost(id)
             if (!result.ok) return setState({ tone: 'error', text: result.message })
             setState({ tone: 'ok', text: 'The post was restored from the Trash.' })
-            router.replace('/admin')
+            router.replace(`/admin?restored=${id}`)
           })
         }
       >
