@@ -124,7 +124,10 @@ export const errorSchema = z
     message: z.string(),
     data: z.looseObject({
       status: z.int(),
-      params: z.record(z.string(), z.string()).optional().meta({ description: 'rest_invalid_param: what is wrong with each parameter' }),
+      params: z
+        .union([z.record(z.string(), z.string()), z.array(z.string())])
+        .optional()
+        .meta({ description: 'rest_invalid_param: what is wrong with each parameter; rest_missing_callback_param: the names of those missing' }),
     }),
   })
   .meta({ id: 'Error' })
