@@ -155,7 +155,12 @@ test.describe('discovery', () => {
       if (method === 'GET') expect(response.headers()['content-type'], `${method} ${path}`).toMatch(/^text\/html/)
       expect(apiLink(response), `${method} ${path}: Link ${response.headers().link}`).toBe(`${baseURL}/wp-json/`)
     }
-    expect(apiLink(await request.get('/places/v1/geojson?posts_per_page=1'))).toBeUndefined()
+    for (const path of ['/places/v1/geojson?posts_per_page=1', '/wp-json', '/wp-json/', '/?rest_route=/']) {
+      const response = await request.get(path)
+      expect(apiLink(response), path).toBeUndefined()
+      // The index is an API answer, not a page: no page's Content-Security-Policy either.
+      expect(response.headers()['content-security-policy'], path).toBeUndefined()
+    }
   })
 
   test('node-wpapi discovers the API from the site’s URL and reads places/v1 through it', async ({ request, baseURL }) => {
