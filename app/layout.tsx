@@ -1,11 +1,12 @@
 import type { Metadata } from 'next'
 import { connection } from 'next/server'
 import type { ReactNode } from 'react'
+import { SITE_DESCRIPTION } from '@/lib/places/oembed'
 import './globals.css'
 
 export const metadata: Metadata = {
   title: { default: 'Places', template: '%s · Places' },
-  description: 'Geotagged posts on a map',
+  description: SITE_DESCRIPTION,
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {

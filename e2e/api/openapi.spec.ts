@@ -87,7 +87,7 @@ test.describe('OpenAPI', () => {
     expect(validate(body), `${method.toUpperCase()} ${pathKey} ${status}: ${ajv.errorsText(validate.errors)}`).toBe(true)
   }
 
-  test('every documented route is checked here against its real answers', async ({ request }) => {
+  test('every documented route is checked here against its real answers', async ({ request, baseURL }) => {
     const checked = new Set<string>()
     const check = async (pathKey: string, method: string, response: APIResponse) => {
       await expectDocumented(pathKey, method, response)
@@ -137,6 +137,14 @@ test.describe('OpenAPI', () => {
     await check('/places/v1/media', 'post', await upload(jpeg, 'post=999999'))
     // Now the post has a photo with GPS: the route's 200.
     await check('/places/v1/attachment-exif-gps/{id}', 'get', await request.get(gps, { headers: { Authorization: basic } }))
+
+    // WordPress's own routes under /wp-json: the index (docs/api.md, Discovery) and oEmbed.
+    await check('/wp-json/', 'get', await request.get('/wp-json/'))
+    const indexEtag = (await request.get('/wp-json/')).headers().etag!
+    await check('/wp-json/', 'get', await request.get('/wp-json/', { headers: { 'If-None-Match': indexEtag } }))
+    await check('/wp-json/oembed/1.0/embed', 'get', await request.get(`/wp-json/oembed/1.0/embed?url=${encodeURIComponent(`${baseURL}/`)}`))
+    await check('/wp-json/oembed/1.0/embed', 'get', await request.get('/wp-json/oembed/1.0/embed'))
+    await check('/wp-json/oembed/1.0/embed', 'get', await request.get('/wp-json/oembed/1.0/embed?url=https%3A%2F%2Felsewhere.example%2F'))
 
     await check('/ogc', 'get', await request.get('/ogc'))
     await check('/ogc/conformance', 'get', await request.get('/ogc/conformance'))
@@ -204,7 +212,7 @@ test.describe('OpenAPI', () => {
   })
 
   test('every route the app serves is in the document, with its methods', () => {
-    // app/places/v1/… and app/ogc/…: each route.ts is a path; [name] is the parameter {name}; [...rest] is the
+    // app/places/v1/…, app/ogc/… and app/wp-json/…: each route.ts is a path; [name] is the parameter {name}; [...rest] is the
     // catch-all that answers rest_no_route.
     const served: string[] = []
     const walk = (dir: string, urlPath: string) => {
@@ -219,6 +227,9 @@ test.describe('OpenAPI', () => {
     }
     walk(path.join(ROOT, 'app', 'places', 'v1'), '/places/v1')
     walk(path.join(ROOT, 'app', 'ogc'), '/ogc')
+    walk(path.join(ROOT, 'app', 'wp-json'), '/wp-json')
+    // app/wp-json/route.ts is the index, which WordPress names with its slash.
+    served[served.indexOf('get /wp-json')] = 'get /wp-json/'
     const documented = Object.entries(document.paths).flatMap(([p, item]) => operationsOf(item).map(([method]) => `${method} ${p}`))
     expect(served.sort()).toEqual(documented.sort())
   })

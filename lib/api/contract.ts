@@ -124,7 +124,10 @@ export const errorSchema = z
     message: z.string(),
     data: z.looseObject({
       status: z.int(),
-      params: z.record(z.string(), z.string()).optional().meta({ description: 'rest_invalid_param: what is wrong with each parameter' }),
+      params: z
+        .union([z.record(z.string(), z.string()), z.array(z.string())])
+        .optional()
+        .meta({ description: 'rest_invalid_param: what is wrong with each parameter; rest_missing_callback_param: the names of those missing' }),
     }),
   })
   .meta({ id: 'Error' })
@@ -151,6 +154,52 @@ export const namespaceIndexSchema = z
   .meta({ id: 'NamespaceIndex' })
 export type NamespaceIndex = z.output<typeof namespaceIndexSchema>
 export type NamespaceArg = z.output<typeof argSchema>
+
+/** A route of the site's REST index (GET /wp-json/): its namespace ('' for the index itself), methods and arguments. */
+const indexRouteSchema = z.strictObject({
+  namespace: z.string(),
+  methods: z.array(z.string()),
+  endpoints: z.array(z.strictObject({ methods: z.array(z.string()), args: z.record(z.string(), argSchema) })),
+  _links: linksSchema.optional(),
+})
+
+/** GET /wp-json/: the index WordPress gives of its REST API, where clients discover the namespaces and routes. */
+export const restIndexSchema = z
+  .strictObject({
+    name: z.string(),
+    description: z.string(),
+    url: z.url().meta({ description: 'SITE_URL' }),
+    home: z.url().meta({ description: 'SITE_URL' }),
+    gmt_offset: z.literal(0).meta({ description: 'Dates are UTC' }),
+    timezone_string: z.literal('UTC'),
+    namespaces: z.array(z.string()),
+    authentication: z.record(z.string(), z.unknown()).meta({
+      description: "Empty: application passwords are made in the admin or with `places app-password create`, not by WordPress's authorisation flow",
+    }),
+    routes: z.record(z.string(), indexRouteSchema).meta({ description: 'Relative to /wp-json; path parameters as WordPress writes them, `(?P<id>[\\d]+)`' }),
+    _links: linksSchema,
+  })
+  .meta({ id: 'RestIndex' })
+export type RestIndex = z.output<typeof restIndexSchema>
+
+/** GET /wp-json/oembed/1.0/embed: an oEmbed 1.0 `rich` answer, as WordPress gives it (docs/api.md, oEmbed). */
+export const oembedSchema = z
+  .strictObject({
+    version: z.literal('1.0'),
+    provider_name: z.string(),
+    provider_url: z.url(),
+    author_name: z.string(),
+    author_url: z.url(),
+    title: z.string(),
+    type: z.literal('rich'),
+    width: z.int(),
+    height: z.int(),
+    html: z.string().meta({ description: 'An <iframe> of /embed' }),
+    thumbnail_url: z.url().optional(),
+    thumbnail_width: z.int().optional(),
+    thumbnail_height: z.int().optional(),
+  })
+  .meta({ id: 'OEmbed' })
 
 // OGC API – Features, Part 1: Core: the documents of /ogc, as far as this site fills them.
 

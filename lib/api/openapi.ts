@@ -19,8 +19,10 @@ import {
   ogcFeatureSchema,
   ogcItemsSchema,
   ogcLandingPageSchema,
+  oembedSchema,
   placeCollectionSchema,
   placeFeatureSchema,
+  restIndexSchema,
 } from './contract'
 
 // The OpenAPI 3.1 description of every route of places/v1 and of the OGC API – Features (/ogc): served at
@@ -216,6 +218,34 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
           },
         },
       }),
+      // WordPress's own routes, where its clients look: the index they discover the API by (lib/api/rest-index.ts)
+      // and oEmbed. Only at the site itself: they are under /wp-json already.
+      '/wp-json/': {
+        get: {
+          operationId: 'getRestIndex',
+          summary: "The site's REST API as WordPress describes it: namespaces and every route under /wp-json with its arguments",
+          description:
+            'Also `/?rest_route=/`. Pages send `Link: <{SITE_URL}/wp-json/>; rel="https://api.w.org/"`, by which clients find it (docs/api.md, Discovery).',
+          responses: { 200: json('The index; with an ETag, and cached as the GeoJSON routes (docs/api.md, Caching)', restIndexSchema), 304: notModified },
+        },
+      },
+      '/wp-json/oembed/1.0/embed': {
+        get: {
+          operationId: 'getOEmbed',
+          summary: 'How to embed a page of this site (the map, a post with a public place), as WordPress answers oEmbed',
+          parameters: [
+            parameter('url', 'query', z.url().meta({ description: 'The URL of the page to embed.' }), true),
+            parameter('format', 'query', z.enum(['json', 'xml']).default('json').meta({ description: 'The oEmbed response format.' })),
+            parameter('maxwidth', 'query', z.int().min(1).meta({ description: 'The maximum width of the embed frame in pixels.' })),
+            parameter('maxheight', 'query', z.int().min(1).meta({ description: 'The maximum height of the embed frame in pixels.' })),
+          ],
+          responses: {
+            200: json('The embed; with format=xml, the same members as XML', oembedSchema),
+            400: error('No `url` (`rest_missing_callback_param`), or an invalid parameter (`rest_invalid_param`)'),
+            404: error('Not a page of this site that embeds (`oembed_invalid_url`)'),
+          },
+        },
+      },
       '/ogc': {
         get: {
           operationId: 'getOgcLandingPage',

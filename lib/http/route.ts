@@ -77,12 +77,18 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 /**
- * A public GeoJSON answer: 304 when the client's copy is current, else the body. Browsers keep it and ask again each
- * time (`max-age=0`), which costs them a 304 when nothing changed; shared caches (a CDN, nginx) may serve it for
- * SHARED_CACHE_SECONDS first (`s-maxage`): a write shows through them within that time.
+ * A public GeoJSON answer (or another public answer of `contentType`, as the REST index): 304 when the client's copy
+ * is current, else the body. Browsers keep it and ask again each time (`max-age=0`), which costs them a 304 when
+ * nothing changed; shared caches (a CDN, nginx) may serve it for SHARED_CACHE_SECONDS first (`s-maxage`): a write
+ * shows through them within that time.
  */
-export async function geojsonResponse(request: Request, etag: string, body: () => Promise<Bytes>): Promise<Response> {
+export async function geojsonResponse(
+  request: Request,
+  etag: string,
+  body: () => Promise<Bytes | string>,
+  contentType = 'application/geo+json',
+): Promise<Response> {
   const headers = { ETag: etag, 'Cache-Control': `public, max-age=0, s-maxage=${getConfig().sharedCacheSeconds}` }
   if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
-  return new Response(await body(), { status: 200, headers: { ...headers, 'Content-Type': 'application/geo+json' } })
+  return new Response(await body(), { status: 200, headers: { ...headers, 'Content-Type': contentType } })
 }

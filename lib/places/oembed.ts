@@ -1,4 +1,6 @@
 import 'server-only'
+import type { z } from 'zod'
+import type { oembedSchema } from '../api/contract'
 import { getConfig } from '../config'
 import { ApiError, invalidParams } from '../http/errors'
 import { firstPictures } from '../media/pictures'
@@ -11,6 +13,8 @@ import { isPostTypeKey, parseMapState, queryValues } from './schemas'
 // and embed the page as the map it shows, in an <iframe> of /embed. docs/api.md, "oEmbed".
 
 export const SITE_NAME = 'Places'
+/** What the site is, in a line: its pages' meta description and the REST index's `description`. */
+export const SITE_DESCRIPTION = 'Geotagged posts on a map'
 
 /** WordPress's default and largest width of an embed, and its smallest height. */
 const DEFAULT_WIDTH = 600
@@ -23,21 +27,8 @@ const MAP_PARAMS = ['post_type', 'category', 'zoom', 'lat', 'lng', 'search'] as 
 /** WordPress's answer for a URL it does not embed: another site's, an unknown page, a post without a public place. */
 const invalidUrl = () => new ApiError('oembed_invalid_url', 'Not Found', 404)
 
-export type OEmbed = {
-  version: '1.0'
-  provider_name: string
-  provider_url: string
-  author_name: string
-  author_url: string
-  title: string
-  type: 'rich'
-  width: number
-  height: number
-  html: string
-  thumbnail_url?: string
-  thumbnail_width?: number
-  thumbnail_height?: number
-}
+/** The answer's shape is the contract's (lib/api/contract.ts), which the OpenAPI document describes. */
+export type OEmbed = z.output<typeof oembedSchema>
 
 export type OEmbedQuery = { url: string; maxwidth: number | null; maxheight: number | null; format: 'json' | 'xml' }
 
