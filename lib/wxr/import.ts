@@ -10,6 +10,7 @@ import { isLocationPrecision, LOCATION_PRECISIONS, type LocationPrecision } from
 import { levelOfNewPost } from '../places/visibility'
 import { slugify } from '../slugs'
 import { firstAdministratorId } from '../users'
+import { AttachmentMetadataError, originalOf, readAttachmentMetadata } from './attachment-metadata'
 import { readWxr, WxrSyntaxError, type WxrCategory, type WxrItem, type WxrRecord } from './parse'
 
 export type WxrOptions = {
@@ -19,6 +20,15 @@ export type WxrOptions = {
   onProgress?: (done: number, total: number) => void
 }
 
+/** An item whose WordPress id was taken on this site (or out of range), and the id it got instead. */
+export type WxrRenumbered = { kind: 'post' | 'attachment'; wordpressId: number; id: number }
+
+/**
+ * WordPress id → id here, as strings → numbers (JSON's keys), of every post and attachment of the file that is on
+ * the site after the import, whether this run or an earlier one imported it: what `places import-wxr --map` writes.
+ */
+export type WxrIdMap = { posts: Record<string, number>; attachments: Record<string, number> }
+
 export type WxrSummary = {
   /** authors that were created, without a usable password until one is set */
   newUsers: string[]
@@ -27,6 +37,9 @@ export type WxrSummary = {
   attachments: number
   /** items already imported by an earlier run (same WordPress GUID) */
   skipped: number
+  /** items that could not keep their WordPress id */
+  renumbered: WxrRenumbered[]
+  ids: WxrIdMap
   /** items not imported, or imported without part of their data, each naming the item */
   warnings: string[]
 }
@@ -52,8 +65,13 @@ const MAX_ID = 2_147_483_647
 /** Items looked up in the database at once (by GUID, by id) before they are written. */
 const LOOKUP = 500
 
-/** What the database held before this import, for one lookup's items. */
+/** What the database held before this import, for one lookup's items (posts or attachments). */
 type Known = { importedByGuid: Map<string, number>; takenIds: Set<number> }
+
+/** The WordPress id of an item, where it can be an id here. */
+function wantedId(item: WxrItem): number | null {
+  return item.postId !== null && item.postId > 0 && item.postId <= MAX_ID ? item.postId : null
+}
 
 /**
  * Imports a WordPress export (WXR) in one transaction: authors, the category tree, posts of every type and status
@@ -94,7 +112,16 @@ function wpDate(item: WxrItem): Date {
 }
 
 class WxrImport {
-  private readonly summary: WxrSummary = { newUsers: [], categories: 0, posts: 0, attachments: 0, skipped: 0, warnings: [] }
+  private readonly summary: WxrSummary = {
+    newUsers: [],
+    categories: 0,
+    posts: 0,
+    attachments: 0,
+    skipped: 0,
+    renumbered: [],
+    ids: { posts: {}, attachments: {} },
+    warnings: [],
+  }
   private readonly userByLogin = new Map<string, number>()
   private readonly pendingCategories: WxrCategory[] = []
   private categoryBySlug = new Map<string, number>()
@@ -105,11 +132,16 @@ class WxrImport {
   private readonly takenIds = new Set<number>()
   /** GUIDs of the posts this import adds, with their ids */
   private readonly postGuids = new Map<string, number>()
-  /** GUIDs of the attachments this import adds */
-  private readonly attachmentGuids = new Set<string>()
+  /** GUIDs of the attachments this import adds, with their ids */
+  private readonly attachmentGuids = new Map<string, number>()
   /** posts whose WordPress id is taken: given new ids at the end, past every id the file keeps */
   private readonly deferred: WxrItem[] = []
   private readonly attachments: WxrItem[] = []
+  /** WordPress shares one id space between posts and attachments; here they are two tables, each keeping its ids */
+  private readonly attachmentIdByWpId = new Map<number, number>()
+  private readonly takenAttachmentIds = new Set<number>()
+  private readonly deferredAttachments: WxrItem[] = []
+  private maxAttachmentId = 0
   /** the posts' earlier slugs (_wp_old_slug), written once the posts are */
   private readonly oldSlugs = new Map<string, { type: string; slug: string; postId: number }>()
   private maxId = 0
@@ -125,8 +157,9 @@ class WxrImport {
   }
 
   async run(records: AsyncIterable<WxrRecord>): Promise<WxrSummary> {
-    await lockTables(this.tx, ['posts', 'categories', 'users'])
+    await lockTables(this.tx, ['posts', 'categories', 'users', 'attachments'])
     this.maxId = await maxPostId(this.tx)
+    this.maxAttachmentId = (await this.tx.attachment.aggregate({ _max: { id: true } }))._max.id ?? 0
     for (const row of await this.tx.category.findMany({ select: { id: true, slug: true } })) this.categoryBySlug.set(row.slug, row.id)
 
     // Posts are looked up LOOKUP at a time; an author or category between them is taken in its place in the file.
@@ -142,17 +175,20 @@ class WxrImport {
     await this.createCategories()
     for (const item of this.deferred) await this.addPost(item, null)
     for (let start = 0; start < this.attachments.length; start += LOOKUP) await this.addAttachments(this.attachments.slice(start, start + LOOKUP))
+    for (const item of this.deferredAttachments) await this.addAttachment(item, null)
     await this.batch.finish()
     for (const old of this.oldSlugs.values()) {
       await this.tx.postOldSlug.upsert({ where: { type_slug: { type: old.type, slug: old.slug } }, create: old, update: { postId: old.postId } })
     }
+    for (const [wpId, id] of this.postIdByWpId) this.summary.ids.posts[wpId] = id
+    for (const [wpId, id] of this.attachmentIdByWpId) this.summary.ids.attachments[wpId] = id
     return this.summary
   }
 
   /** Adds posts in the file's order, looked up in the database all at once first. */
   private async addPosts(items: WxrItem[]): Promise<void> {
     const guids = items.flatMap((item) => item.guid || [])
-    const ids = items.flatMap((item) => (item.postId !== null && item.postId <= MAX_ID ? item.postId : []))
+    const ids = items.flatMap((item) => wantedId(item) ?? [])
     const [imported, taken] = await Promise.all([
       guids.length > 0 ? this.tx.post.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
       ids.length > 0 ? this.tx.post.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
@@ -220,11 +256,19 @@ class WxrImport {
     return [...ids]
   }
 
-  /** The WordPress id where it is free, else (`defer`) a new one at the end, past every id the file keeps. */
-  private idFor(item: WxrItem, known: Known | null): number | 'defer' {
-    const wanted = item.postId
-    if (known && wanted !== null && wanted <= MAX_ID && !this.takenIds.has(wanted) && !known.takenIds.has(wanted)) return wanted
-    return known ? 'defer' : this.maxId + 1
+  /**
+   * The WordPress id where it is free (neither in the database nor taken by this import: `takenHere`), else
+   * (`defer`) a new one at the end, past every id the file keeps (`max`).
+   */
+  private idFor(item: WxrItem, known: Known | null, takenHere: Set<number>, max: number): number | 'defer' {
+    const wanted = wantedId(item)
+    if (known && wanted !== null && !takenHere.has(wanted) && !known.takenIds.has(wanted)) return wanted
+    return known ? 'defer' : max + 1
+  }
+
+  /** An item that got another id than its WordPress one: said in the summary, so links to it can be rewritten. */
+  private renumbered(kind: WxrRenumbered['kind'], item: WxrItem, id: number): void {
+    if (item.postId !== null && item.postId !== id) this.summary.renumbered.push({ kind, wordpressId: item.postId, id })
   }
 
   private geodata(item: WxrItem): { latitude: number | null; longitude: number | null; address: string; locationPrecision: LocationPrecision } {
@@ -272,11 +316,12 @@ class WxrImport {
       this.warn(`${describe(item)}: post type "${item.postType}" ${type.error.issues[0]?.message ?? 'is not valid'}; not imported`)
       return
     }
-    const id = this.idFor(item, known)
+    const id = this.idFor(item, known, this.takenIds, this.maxId)
     if (id === 'defer') {
       this.deferred.push(item)
       return
     }
+    this.renumbered('post', item, id)
     let status = item.status || 'draft'
     if (!STATUS_SET.has(status)) {
       this.warn(`${describe(item)}: unknown status "${status}"; imported as a draft`)
@@ -328,16 +373,56 @@ class WxrImport {
     return inside(folder, file) ? file : null
   }
 
-  /** Adds attachments, looked up in the database by GUID all at once first. */
-  private async addAttachments(items: WxrItem[]): Promise<void> {
-    const guids = items.flatMap((item) => item.guid || [])
-    const imported = guids.length > 0 ? await this.tx.attachment.findMany({ where: { sourceGuid: { in: guids } }, select: { sourceGuid: true } }) : []
-    const importedGuids = new Set(imported.map((row) => row.sourceGuid))
-    for (const item of items) await this.addAttachment(item, importedGuids)
+  /**
+   * Stores a file of the uploads folder (and keeps it to discard if the import fails), or says why it cannot:
+   * `its file … is missing`, or lies outside the folder, or is not an image Places takes.
+   */
+  private async storeFromUploads(relative: string): Promise<StoredImage | string> {
+    try {
+      const file = await this.fileInUploads(relative)
+      if (file === null) return `its file "${relative}" lies outside the uploads folder`
+      const handle = await open(file)
+      const image = await storeImage(relative, handle.createReadStream())
+      this.stored.push(image)
+      return image
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? `its file ${relative} is missing` : `its file ${relative}: ${(error as Error).message}`
+    }
   }
 
-  private async addAttachment(item: WxrItem, importedGuids: Set<string | null>): Promise<void> {
-    if (item.guid && (importedGuids.has(item.guid) || this.attachmentGuids.has(item.guid))) {
+  /** The upload a scaled or rotated attachment was made from (lib/wxr/attachment-metadata.ts), or null. */
+  private originalOf(item: WxrItem, relative: string): string | null {
+    const serialized = item.meta.get('_wp_attachment_metadata')
+    if (!serialized) return null
+    try {
+      return originalOf(relative, readAttachmentMetadata(serialized))
+    } catch (error) {
+      if (!(error instanceof AttachmentMetadataError)) throw error
+      this.warn(`attachment ${describe(item)}: its _wp_attachment_metadata cannot be read (${error.message}); its original upload, if any, was not looked for`)
+      return null
+    }
+  }
+
+  /** Adds attachments, looked up in the database (by GUID, by id) all at once first. */
+  private async addAttachments(items: WxrItem[]): Promise<void> {
+    const guids = items.flatMap((item) => item.guid || [])
+    const ids = items.flatMap((item) => wantedId(item) ?? [])
+    const [imported, taken] = await Promise.all([
+      guids.length > 0 ? this.tx.attachment.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
+      ids.length > 0 ? this.tx.attachment.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
+    ])
+    const known: Known = {
+      importedByGuid: new Map(imported.map((row) => [row.sourceGuid ?? '', row.id])),
+      takenIds: new Set(taken.map((row) => row.id)),
+    }
+    for (const item of items) await this.addAttachment(item, known)
+  }
+
+  /** `known`: what the database held of the item's lookup; null for a deferred item, looked up already. */
+  private async addAttachment(item: WxrItem, known: Known | null): Promise<void> {
+    const earlier = known && item.guid ? (known.importedByGuid.get(item.guid) ?? this.attachmentGuids.get(item.guid)) : undefined
+    if (earlier !== undefined) {
+      if (item.postId !== null) this.attachmentIdByWpId.set(item.postId, earlier)
       this.summary.skipped++
       return
     }
@@ -351,23 +436,29 @@ class WxrImport {
       this.warn(`attachment ${describe(item)}: ${relative ? 'no --uploads folder was given' : 'it names no file (_wp_attached_file)'}; not imported`)
       return
     }
-    let image: StoredImage
-    try {
-      const file = await this.fileInUploads(relative)
-      if (file === null) {
-        this.warn(`attachment ${describe(item)}: its file "${relative}" lies outside the uploads folder; not imported`)
-        return
-      }
-      const handle = await open(file)
-      image = await storeImage(relative, handle.createReadStream())
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? `its file ${relative} is missing` : (error as Error).message
-      this.warn(`attachment ${describe(item)}: ${reason}; not imported`)
+    const id = this.idFor(item, known, this.takenAttachmentIds, this.maxAttachmentId)
+    if (id === 'defer') {
+      this.deferredAttachments.push(item)
       return
     }
-    this.stored.push(image)
+    // The upload itself where WordPress kept a scaled or rotated copy: its GPS is in it, and the copy may have none.
+    const original = this.originalOf(item, relative)
+    let image = original === null ? null : await this.storeFromUploads(original)
+    if (typeof image === 'string') {
+      this.warn(
+        `attachment ${describe(item)}: ${image}; imported ${relative}, the scaled or rotated copy WordPress made of it, instead (such a copy often has no GPS)`,
+      )
+    }
+    if (image === null || typeof image === 'string') {
+      image = await this.storeFromUploads(relative)
+      if (typeof image === 'string') {
+        this.warn(`attachment ${describe(item)}: ${image}; not imported`)
+        return
+      }
+    }
     await this.batch.addAttachment(
       {
+        id,
         postId,
         position: item.menuOrder,
         title: item.title || titleFromFilename(relative),
@@ -380,7 +471,11 @@ class WxrImport {
       },
       image.renditions,
     )
-    if (item.guid) this.attachmentGuids.add(item.guid)
+    this.renumbered('attachment', item, id)
+    this.takenAttachmentIds.add(id)
+    this.maxAttachmentId = Math.max(this.maxAttachmentId, id)
+    if (item.postId !== null) this.attachmentIdByWpId.set(item.postId, id)
+    if (item.guid) this.attachmentGuids.set(item.guid, id)
     this.summary.attachments++
   }
 }
