@@ -228,6 +228,8 @@ const commands: Record<string, Command> = {
           `${summary.renumbered.length} items got new ids, their WordPress ids being taken here: ${shown.join(', ')}${more}${map === undefined ? ' (--map FILE writes them all)' : ''}.`,
         )
       }
+      const leftOut = Object.entries(summary.leftOut).map(([kind, count]) => `${count} × ${kind}`)
+      if (leftOut.length > 0) out(`Left out, as Places does not keep them: ${leftOut.join(', ')}.`)
       if (summary.newUsers.length > 0) {
         out(`New users, who cannot sign in until a password is set (places user set-password): ${summary.newUsers.join(', ')}`)
       }

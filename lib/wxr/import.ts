@@ -39,6 +39,11 @@ export type WxrSummary = {
   skipped: number
   /** items that could not keep their WordPress id */
   renumbered: WxrRenumbered[]
+  /**
+   * What Places does not keep, left out on purpose, by kind: WordPress's own bookkeeping by post type (`revision`,
+   * `nav_menu_item`…), `auto-draft`, `comment`, and terms of other taxonomies than categories (`post_tag`…).
+   */
+  leftOut: Record<string, number>
   ids: WxrIdMap
   /** items not imported, or imported without part of their data, each naming the item */
   warnings: string[]
@@ -119,6 +124,7 @@ class WxrImport {
     attachments: 0,
     skipped: 0,
     renumbered: [],
+    leftOut: {},
     ids: { posts: {}, attachments: {} },
     warnings: [],
   }
@@ -142,6 +148,10 @@ class WxrImport {
   private readonly takenAttachmentIds = new Set<number>()
   private readonly deferredAttachments: WxrItem[] = []
   private maxAttachmentId = 0
+  /** _thumbnail_id: the featured image's WordPress id → the WordPress id of the first post that features it */
+  private readonly featuredBy = new Map<number, number>()
+  /** each attachment's place among its post's photos, decided once every item was read */
+  private readonly positions = new Map<WxrItem, number>()
   /** the posts' earlier slugs (_wp_old_slug), written once the posts are */
   private readonly oldSlugs = new Map<string, { type: string; slug: string; postId: number }>()
   private maxId = 0
@@ -174,6 +184,7 @@ class WxrImport {
     await this.addPosts(items)
     await this.createCategories()
     for (const item of this.deferred) await this.addPost(item, null)
+    this.arrangeAttachments()
     for (let start = 0; start < this.attachments.length; start += LOOKUP) await this.addAttachments(this.attachments.slice(start, start + LOOKUP))
     for (const item of this.deferredAttachments) await this.addAttachment(item, null)
     await this.batch.finish()
@@ -202,6 +213,42 @@ class WxrImport {
 
   private warn(message: string): void {
     this.summary.warnings.push(message)
+  }
+
+  private leaveOut(kind: string, count = 1): void {
+    if (count > 0) this.summary.leftOut[kind] = (this.summary.leftOut[kind] ?? 0) + count
+  }
+
+  /**
+   * Where each attachment goes among its post's photos. WordPress's menu_order where the post's attachments have one;
+   * where they do not (all 0, as uploads leave them), the featured image (_thumbnail_id) comes first, then the others
+   * by upload date (created_at), as WordPress lists them. A featured image attached to no post (uploaded to the Media
+   * Library, then chosen) joins the post that features it.
+   */
+  private arrangeAttachments(): void {
+    const byWpId = new Map(this.attachments.flatMap((item) => (item.postId === null ? [] : [[item.postId, item] as const])))
+    for (const [attachmentId, postWpId] of this.featuredBy) {
+      const attachment = byWpId.get(attachmentId)
+      if (attachment && attachment.postParent === 0) attachment.postParent = postWpId
+      else if (attachment && attachment.postParent !== postWpId) {
+        this.warn(
+          `attachment ${describe(attachment)}: the featured image of WordPress post ${postWpId} belongs to post ${attachment.postParent}, where it is imported; post ${postWpId} has no featured photo`,
+        )
+      }
+    }
+    const byPost = new Map<number, WxrItem[]>()
+    for (const item of this.attachments) {
+      const list = byPost.get(item.postParent)
+      if (list) list.push(item)
+      else byPost.set(item.postParent, [item])
+    }
+    for (const [postWpId, attachments] of byPost) {
+      const explicit = attachments.some((item) => item.menuOrder !== 0)
+      for (const item of attachments) {
+        const featured = item.postId !== null && this.featuredBy.get(item.postId) === postWpId
+        this.positions.set(item, explicit ? item.menuOrder : featured ? 0 : 1)
+      }
+    }
   }
 
   private async addAuthor(login: string, rawEmail: string, displayName: string): Promise<number> {
@@ -277,10 +324,9 @@ class WxrImport {
     const address = item.meta.get('geo_address') ?? ''
     const locationPrecision = this.precision(item)
     if (lat === undefined && lng === undefined) return { latitude: null, longitude: null, address, locationPrecision }
-    const latitude = Number(lat)
-    const longitude = Number(lng)
-    const valid =
-      lat?.trim() && lng?.trim() && Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
+    const latitude = coordinate(lat)
+    const longitude = coordinate(lng)
+    const valid = Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
     if (!valid) {
       this.warn(`${describe(item)}: geo_latitude "${lat ?? ''}" / geo_longitude "${lng ?? ''}" is not a valid coordinate; imported without a location`)
       return { latitude: null, longitude: null, address, locationPrecision }
@@ -302,9 +348,23 @@ class WxrImport {
     return levelOfNewPost({ geoPublic, precision: isLocationPrecision(stated) ? stated : undefined })
   }
 
+  /** Once per item (not again when it is deferred): what of it Places does not keep, and its featured image. */
+  private noteWhatIsLeftOut(item: WxrItem): void {
+    this.leaveOut('comment', item.comments)
+    for (const term of item.categories) if (term.domain !== 'category') this.leaveOut(term.domain || 'term')
+    const thumbnail = Number(item.meta.get('_thumbnail_id')?.trim())
+    if (item.postId !== null && Number.isInteger(thumbnail) && thumbnail > 0 && !this.featuredBy.has(thumbnail)) {
+      this.featuredBy.set(thumbnail, item.postId)
+    }
+  }
+
   /** `known`: what the database held of the item's lookup; null for a deferred item, looked up already. */
   private async addPost(item: WxrItem, known: Known | null): Promise<void> {
-    if (INTERNAL_TYPES.has(item.postType) || item.status === 'auto-draft' || item.status === 'inherit') return
+    if (INTERNAL_TYPES.has(item.postType) || item.status === 'auto-draft' || item.status === 'inherit') {
+      if (known) this.leaveOut(INTERNAL_TYPES.has(item.postType) ? item.postType : item.status)
+      return
+    }
+    if (known) this.noteWhatIsLeftOut(item)
     const earlier = known && item.guid ? (known.importedByGuid.get(item.guid) ?? this.postGuids.get(item.guid)) : undefined
     if (earlier !== undefined) {
       if (item.postId !== null) this.postIdByWpId.set(item.postId, earlier)
@@ -428,7 +488,11 @@ class WxrImport {
     }
     const postId = this.postIdByWpId.get(item.postParent)
     if (postId === undefined) {
-      this.warn(`attachment ${describe(item)}: its post (WordPress id ${item.postParent}) is not in this import; not imported`)
+      const why =
+        item.postParent === 0
+          ? 'it is attached to no post, and Places keeps photos with their post'
+          : `its post (WordPress id ${item.postParent}) is not in this import`
+      this.warn(`attachment ${describe(item)}: ${why}; not imported`)
       return
     }
     const relative = item.meta.get('_wp_attached_file')
@@ -460,8 +524,11 @@ class WxrImport {
       {
         id,
         postId,
-        position: item.menuOrder,
+        position: this.positions.get(item) ?? item.menuOrder,
         title: item.title || titleFromFilename(relative),
+        caption: item.excerpt,
+        altText: item.meta.get('_wp_attachment_image_alt')?.trim() ?? '',
+        createdAt: wpDate(item),
         filePath: image.filePath,
         mimeType: image.mimeType,
         size: image.size,
@@ -478,6 +545,16 @@ class WxrImport {
     if (item.guid) this.attachmentGuids.set(item.guid, id)
     this.summary.attachments++
   }
+}
+
+/**
+ * A geo_latitude or geo_longitude as sites store it: a string, perhaps with spaces around it, perhaps with a decimal
+ * comma (`48,8584`, as a French or German editor types it). NaN when it is not a number.
+ */
+function coordinate(text: string | undefined): number {
+  const trimmed = text?.trim() ?? ''
+  if (trimmed === '') return NaN
+  return Number(/^[+-]?\d+,\d+$/.test(trimmed) ? trimmed.replace(',', '.') : trimmed)
 }
 
 /** When WordPress moved a post to the Trash (_wp_trash_meta_time, Unix seconds); undefined when it did not say. */
