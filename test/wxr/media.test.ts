@@ -227,6 +227,13 @@ for (const kind of databaseKinds) {
           TOKYO_GPS.map((n) => Number(n.toFixed(6))),
         )
       })
+
+      test("the post's page shows its photos in WordPress's order, with their alt text (else their title)", async () => {
+        const feature = (await (await fetch(`${server.url}/places/v1/geojson/502`)).json()) as { properties: { url: string } }
+        const html = await (await fetch(feature.properties.url)).text()
+        const alts = [...html.matchAll(/<img [^>]*alt="([^"]*)"/g)].map((match) => match[1])
+        assert.deepEqual(alts, ['lantern', 'A narrow street', 'dome-scaled', 'early'])
+      })
     })
 
     test('a run over a partly imported site completes it: the site is then as one run would have made it', async () => {
