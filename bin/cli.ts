@@ -212,6 +212,7 @@ const commands: Record<string, Command> = {
       const summary = await importWxr(file!, {
         uploadsDir: typeof values.uploads === 'string' ? values.uploads : undefined,
         onProgress: progress('Reading'),
+        onPhotos: progress('Photos'),
       })
       if (map !== undefined) await writeFile(map, `${JSON.stringify(summary.ids, null, 1)}\n`)
       for (const warning of summary.warnings) process.stderr.write(`warning: ${warning}\n`)

@@ -18,6 +18,8 @@ export type WxrOptions = {
   uploadsDir?: string
   /** bytes of the file read so far, of the total */
   onProgress?: (done: number, total: number) => void
+  /** attachments looked at so far, of those in the file: storing photos is the long part of an import */
+  onPhotos?: (done: number, total: number) => void
 }
 
 /** An item whose WordPress id was taken on this site (or out of range), and the id it got instead. */
@@ -186,7 +188,10 @@ class WxrImport {
     for (const item of this.deferred) await this.addPost(item, null)
     this.arrangeAttachments()
     for (let start = 0; start < this.attachments.length; start += LOOKUP) await this.addAttachments(this.attachments.slice(start, start + LOOKUP))
-    for (const item of this.deferredAttachments) await this.addAttachment(item, null)
+    for (const item of this.deferredAttachments) {
+      await this.addAttachment(item, null)
+      this.photoDone()
+    }
     await this.batch.finish()
     for (const old of this.oldSlugs.values()) {
       await this.tx.postOldSlug.upsert({ where: { type_slug: { type: old.type, slug: old.slug } }, create: old, update: { postId: old.postId } })
@@ -475,7 +480,18 @@ class WxrImport {
       importedByGuid: new Map(imported.map((row) => [row.sourceGuid ?? '', row.id])),
       takenIds: new Set(taken.map((row) => row.id)),
     }
-    for (const item of items) await this.addAttachment(item, known)
+    for (const item of items) {
+      const deferred = this.deferredAttachments.length
+      await this.addAttachment(item, known)
+      // A deferred one is counted when it is done.
+      if (this.deferredAttachments.length === deferred) this.photoDone()
+    }
+  }
+
+  private photosDone = 0
+
+  private photoDone(): void {
+    this.options.onPhotos?.(++this.photosDone, this.attachments.length)
   }
 
   /** `known`: what the database held of the item's lookup; null for a deferred item, looked up already. */
