@@ -1,5 +1,7 @@
 // The command line of docs/cli.md: parses arguments, calls lib/, prints. Run it as `npx places`.
-import { open } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { access, open, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { deletePost, OPERATOR, trashPost } from '../lib/admin/posts'
 import { createAppPassword, listAppPasswords, revokeAppPassword } from '../lib/auth/app-passwords'
@@ -197,21 +199,38 @@ const commands: Record<string, Command> = {
     },
   },
   'import-wxr': {
-    usage: 'places import-wxr FILE.xml [--uploads DIR]',
+    usage: 'places import-wxr FILE.xml [--uploads DIR] [--map FILE.json]',
     summary:
       "import a WordPress export (WXR): authors, categories, posts of every type, geo_* meta, attachments (files from DIR, WordPress's wp-content/uploads)",
-    options: { uploads: { type: 'string' }, ...json },
+    help: 'Posts and attachments keep their WordPress ids where free. --map writes every WordPress id of the file and its id here as\nJSON, {"posts": {"12": 12, ...}, "attachments": {...}}, so that links can be rewritten (docs/cli.md).',
+    options: { uploads: { type: 'string' }, map: { type: 'string' }, ...json },
     positionals: 'one',
     run: async (values, [file]) => {
+      const map = typeof values.map === 'string' ? values.map : undefined
+      // Before the import, which may take long: a map that cannot be written is better known first.
+      if (map !== undefined) await access(path.dirname(path.resolve(map)), constants.W_OK)
       const summary = await importWxr(file!, {
         uploadsDir: typeof values.uploads === 'string' ? values.uploads : undefined,
         onProgress: progress('Reading'),
+        onPhotos: progress('Photos'),
       })
+      if (map !== undefined) await writeFile(map, `${JSON.stringify(summary.ids, null, 1)}\n`)
       for (const warning of summary.warnings) process.stderr.write(`warning: ${warning}\n`)
-      if (values.json) return out(JSON.stringify(summary))
+      // The map is for --map: a site's worth of ids does not belong in a summary.
+      const { ids: _ids, ...rest } = summary
+      if (values.json) return out(JSON.stringify(rest))
       out(
         `Imported ${summary.posts} posts, ${summary.categories} categories and ${summary.attachments} attachments; ${summary.skipped} items were already imported.`,
       )
+      if (summary.renumbered.length > 0) {
+        const shown = summary.renumbered.slice(0, 20).map((r) => `${r.kind} ${r.wordpressId} → ${r.id}`)
+        const more = summary.renumbered.length > shown.length ? `, and ${summary.renumbered.length - shown.length} more` : ''
+        out(
+          `${summary.renumbered.length} items got new ids, their WordPress ids being taken here: ${shown.join(', ')}${more}${map === undefined ? ' (--map FILE writes them all)' : ''}.`,
+        )
+      }
+      const leftOut = Object.entries(summary.leftOut).map(([kind, count]) => `${count} × ${kind}`)
+      if (leftOut.length > 0) out(`Left out, as Places does not keep them: ${leftOut.join(', ')}.`)
       if (summary.newUsers.length > 0) {
         out(`New users, who cannot sign in until a password is set (places user set-password): ${summary.newUsers.join(', ')}`)
       }

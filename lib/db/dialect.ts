@@ -19,7 +19,7 @@ export type Tx = Omit<Prisma.TransactionClient, '$transaction' | '$on'>
 export type Comparable<C> = { [M in keyof C]: C[M] extends { findMany: unknown } ? Pick<C[M], Exclude<keyof C[M], 'aggregate' | 'groupBy' | symbol>> : C[M] }
 
 /** The tables an import takes the write lock on. */
-export type Table = 'posts' | 'categories' | 'users'
+export type Table = 'posts' | 'categories' | 'users' | 'attachments'
 
 /** What a dialect gives the app for one database URL. */
 export type Connection = {
@@ -54,6 +54,8 @@ export interface DialectDriver {
   lockAdministrators(tx: Tx): Promise<void>
   /** After posts were written with their own ids: the id sequence moves past them (PostgreSQL has one). */
   resetPostIdSequence(tx: Tx): Promise<void>
+  /** The same for attachments written with their own ids (a WordPress import keeps them). */
+  resetAttachmentIdSequence(tx: Tx): Promise<void>
   /** A `contains` filter that ignores ASCII case (the admin's search). */
   containsIgnoringCase(text: string): Prisma.StringFilter
   /** The same in raw SQL: the operator that matches a LIKE pattern ignoring ASCII case (the map's search). */

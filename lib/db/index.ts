@@ -90,6 +90,11 @@ export function resetPostIdSequence(tx: Tx): Promise<void> {
   return driver().resetPostIdSequence(tx)
 }
 
+/** After attachments were written with their own ids: new uploads get ids past them. */
+export function resetAttachmentIdSequence(tx: Tx): Promise<void> {
+  return driver().resetAttachmentIdSequence(tx)
+}
+
 /** A `contains` filter that ignores ASCII case, on either database. */
 export function containsIgnoringCase(text: string): Prisma.StringFilter {
   return driver().containsIgnoringCase(text)

@@ -103,6 +103,9 @@ export const postgresql: DialectDriver = {
   resetPostIdSequence: async (tx) => {
     await tx.$executeRaw`SELECT setval(pg_get_serial_sequence('posts', 'id'), (SELECT MAX("id") FROM "posts"))`
   },
+  resetAttachmentIdSequence: async (tx) => {
+    await tx.$executeRaw`SELECT setval(pg_get_serial_sequence('attachments', 'id'), (SELECT MAX("id") FROM "attachments"))`
+  },
   // PostgreSQL compares case-sensitively unless told.
   containsIgnoringCase: (text) => {
     const filter: PostgresPrisma.StringFilter = { contains: text, mode: 'insensitive' }

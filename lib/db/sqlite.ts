@@ -144,6 +144,7 @@ export const sqlite: DialectDriver = {
   },
   // SQLite's next id is past the largest already: nothing to move.
   resetPostIdSequence: () => Promise.resolve(),
+  resetAttachmentIdSequence: () => Promise.resolve(),
   // SQLite's LIKE, which `contains` is, ignores ASCII case already.
   containsIgnoringCase: (text) => ({ contains: text }),
   likeIgnoringCase: 'LIKE',

@@ -11,7 +11,7 @@ import { ATTACHMENT_ORDER } from './storage'
 type StoredRendition = { format: string; width: number; height: number; fileName: string }
 const IDS_PER_QUERY = 1000
 
-type PictureRow = { postId: number; title: string; renditions: StoredRendition[] }
+type PictureRow = { postId: number; title: string; altText: string; renditions: StoredRendition[] }
 
 function renditionUrl(fileName: string): string {
   return `${getConfig().siteUrl}/uploads/renditions/${fileName}`
@@ -21,21 +21,29 @@ function srcset(renditions: StoredRendition[]): string {
   return renditions.map((r) => `${renditionUrl(r.fileName)} ${r.width}w`).join(', ')
 }
 
-function toPicture({ title, renditions }: PictureRow): Picture | null {
+function toPicture({ title, altText, renditions }: PictureRow): Picture | null {
   const bySize = [...renditions].sort((a, b) => a.width - b.width)
   const jpeg = bySize.filter((r) => r.format === 'jpeg')
   const webp = bySize.filter((r) => r.format === 'webp')
   const largest = jpeg.at(-1)
   if (!largest || webp.length === 0) return null
   const medium = jpeg.findLast((r) => r.width <= MEDIUM_WIDTH) ?? jpeg[0]!
-  return { alt: title, width: largest.width, height: largest.height, src: renditionUrl(medium.fileName), srcset: srcset(jpeg), webpSrcset: srcset(webp) }
+  // The alternative text where the photo has one (WordPress's, imported), else its title.
+  return {
+    alt: altText || title,
+    width: largest.width,
+    height: largest.height,
+    src: renditionUrl(medium.fileName),
+    srcset: srcset(jpeg),
+    webpSrcset: srcset(webp),
+  }
 }
 
 async function publicPictureRows(postIds: number[]): Promise<PictureRow[]> {
   return getDb().attachment.findMany({
     where: { postId: { in: postIds }, post: { status: 'publish' }, renditions: { some: {} } },
     orderBy: [...ATTACHMENT_ORDER],
-    select: { postId: true, title: true, renditions: { select: { format: true, width: true, height: true, fileName: true } } },
+    select: { postId: true, title: true, altText: true, renditions: { select: { format: true, width: true, height: true, fileName: true } } },
   })
 }
 

@@ -1,6 +1,6 @@
 import 'server-only'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { resetPostIdSequence, type Tx } from '../db'
+import { resetAttachmentIdSequence, resetPostIdSequence, type Tx } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
 import type { Rendition } from '../media/renditions'
 import { searchColumns } from '../admin/search'
@@ -26,6 +26,7 @@ export class PostBatch {
   private rule: PublicLocationRule | undefined
   /** posts written so far */
   written = 0
+  private attachmentsWritten = 0
 
   /** `onWritten(n)`: called after each chunk, with the posts written so far. */
   constructor(
@@ -72,6 +73,7 @@ export class PostBatch {
         const rows = await this.tx.attachment.createManyAndReturn({ data: this.attachments, select: { id: true, filePath: true } })
         const renditions = rows.flatMap(({ id, filePath }) => (this.renditions.get(filePath) ?? []).map((r) => ({ ...r, attachmentId: id })))
         if (renditions.length > 0) await this.tx.attachmentRendition.createMany({ data: renditions })
+        this.attachmentsWritten += rows.length
       }
       this.written += this.posts.length
       if (this.posts.length > 0) this.onWritten?.(this.written)
@@ -85,10 +87,11 @@ export class PostBatch {
     await nextTurn()
   }
 
-  /** Writes what is left; new posts made later get ids past those written here. */
+  /** Writes what is left; new posts and attachments made later get ids past those written here. */
   async finish(): Promise<void> {
     await this.flush()
     if (this.written > 0 && !this.discarding) await resetPostIdSequence(this.tx)
+    if (this.attachmentsWritten > 0 && !this.discarding) await resetAttachmentIdSequence(this.tx)
   }
 }
 

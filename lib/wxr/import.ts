@@ -10,6 +10,7 @@ import { isLocationPrecision, LOCATION_PRECISIONS, type LocationPrecision } from
 import { levelOfNewPost } from '../places/visibility'
 import { slugify } from '../slugs'
 import { firstAdministratorId } from '../users'
+import { AttachmentMetadataError, originalOf, readAttachmentMetadata } from './attachment-metadata'
 import { readWxr, WxrSyntaxError, type WxrCategory, type WxrItem, type WxrRecord } from './parse'
 
 export type WxrOptions = {
@@ -17,7 +18,18 @@ export type WxrOptions = {
   uploadsDir?: string
   /** bytes of the file read so far, of the total */
   onProgress?: (done: number, total: number) => void
+  /** attachments looked at so far, of those in the file: storing photos is the long part of an import */
+  onPhotos?: (done: number, total: number) => void
 }
+
+/** An item whose WordPress id was taken on this site (or out of range), and the id it got instead. */
+export type WxrRenumbered = { kind: 'post' | 'attachment'; wordpressId: number; id: number }
+
+/**
+ * WordPress id → id here, as strings → numbers (JSON's keys), of every post and attachment of the file that is on
+ * the site after the import, whether this run or an earlier one imported it: what `places import-wxr --map` writes.
+ */
+export type WxrIdMap = { posts: Record<string, number>; attachments: Record<string, number> }
 
 export type WxrSummary = {
   /** authors that were created, without a usable password until one is set */
@@ -27,6 +39,14 @@ export type WxrSummary = {
   attachments: number
   /** items already imported by an earlier run (same WordPress GUID) */
   skipped: number
+  /** items that could not keep their WordPress id */
+  renumbered: WxrRenumbered[]
+  /**
+   * What Places does not keep, left out on purpose, by kind: WordPress's own bookkeeping by post type (`revision`,
+   * `nav_menu_item`…), `auto-draft`, `comment`, and terms of other taxonomies than categories (`post_tag`…).
+   */
+  leftOut: Record<string, number>
+  ids: WxrIdMap
   /** items not imported, or imported without part of their data, each naming the item */
   warnings: string[]
 }
@@ -52,8 +72,13 @@ const MAX_ID = 2_147_483_647
 /** Items looked up in the database at once (by GUID, by id) before they are written. */
 const LOOKUP = 500
 
-/** What the database held before this import, for one lookup's items. */
+/** What the database held before this import, for one lookup's items (posts or attachments). */
 type Known = { importedByGuid: Map<string, number>; takenIds: Set<number> }
+
+/** The WordPress id of an item, where it can be an id here. */
+function wantedId(item: WxrItem): number | null {
+  return item.postId !== null && item.postId > 0 && item.postId <= MAX_ID ? item.postId : null
+}
 
 /**
  * Imports a WordPress export (WXR) in one transaction: authors, the category tree, posts of every type and status
@@ -94,7 +119,17 @@ function wpDate(item: WxrItem): Date {
 }
 
 class WxrImport {
-  private readonly summary: WxrSummary = { newUsers: [], categories: 0, posts: 0, attachments: 0, skipped: 0, warnings: [] }
+  private readonly summary: WxrSummary = {
+    newUsers: [],
+    categories: 0,
+    posts: 0,
+    attachments: 0,
+    skipped: 0,
+    renumbered: [],
+    leftOut: {},
+    ids: { posts: {}, attachments: {} },
+    warnings: [],
+  }
   private readonly userByLogin = new Map<string, number>()
   private readonly pendingCategories: WxrCategory[] = []
   private categoryBySlug = new Map<string, number>()
@@ -105,11 +140,20 @@ class WxrImport {
   private readonly takenIds = new Set<number>()
   /** GUIDs of the posts this import adds, with their ids */
   private readonly postGuids = new Map<string, number>()
-  /** GUIDs of the attachments this import adds */
-  private readonly attachmentGuids = new Set<string>()
+  /** GUIDs of the attachments this import adds, with their ids */
+  private readonly attachmentGuids = new Map<string, number>()
   /** posts whose WordPress id is taken: given new ids at the end, past every id the file keeps */
   private readonly deferred: WxrItem[] = []
   private readonly attachments: WxrItem[] = []
+  /** WordPress shares one id space between posts and attachments; here they are two tables, each keeping its ids */
+  private readonly attachmentIdByWpId = new Map<number, number>()
+  private readonly takenAttachmentIds = new Set<number>()
+  private readonly deferredAttachments: WxrItem[] = []
+  private maxAttachmentId = 0
+  /** _thumbnail_id: the featured image's WordPress id → the WordPress id of the first post that features it */
+  private readonly featuredBy = new Map<number, number>()
+  /** each attachment's place among its post's photos, decided once every item was read */
+  private readonly positions = new Map<WxrItem, number>()
   /** the posts' earlier slugs (_wp_old_slug), written once the posts are */
   private readonly oldSlugs = new Map<string, { type: string; slug: string; postId: number }>()
   private maxId = 0
@@ -125,8 +169,9 @@ class WxrImport {
   }
 
   async run(records: AsyncIterable<WxrRecord>): Promise<WxrSummary> {
-    await lockTables(this.tx, ['posts', 'categories', 'users'])
+    await lockTables(this.tx, ['posts', 'categories', 'users', 'attachments'])
     this.maxId = await maxPostId(this.tx)
+    this.maxAttachmentId = (await this.tx.attachment.aggregate({ _max: { id: true } }))._max.id ?? 0
     for (const row of await this.tx.category.findMany({ select: { id: true, slug: true } })) this.categoryBySlug.set(row.slug, row.id)
 
     // Posts are looked up LOOKUP at a time; an author or category between them is taken in its place in the file.
@@ -141,18 +186,25 @@ class WxrImport {
     await this.addPosts(items)
     await this.createCategories()
     for (const item of this.deferred) await this.addPost(item, null)
+    this.arrangeAttachments()
     for (let start = 0; start < this.attachments.length; start += LOOKUP) await this.addAttachments(this.attachments.slice(start, start + LOOKUP))
+    for (const item of this.deferredAttachments) {
+      await this.addAttachment(item, null)
+      this.photoDone()
+    }
     await this.batch.finish()
     for (const old of this.oldSlugs.values()) {
       await this.tx.postOldSlug.upsert({ where: { type_slug: { type: old.type, slug: old.slug } }, create: old, update: { postId: old.postId } })
     }
+    for (const [wpId, id] of this.postIdByWpId) this.summary.ids.posts[wpId] = id
+    for (const [wpId, id] of this.attachmentIdByWpId) this.summary.ids.attachments[wpId] = id
     return this.summary
   }
 
   /** Adds posts in the file's order, looked up in the database all at once first. */
   private async addPosts(items: WxrItem[]): Promise<void> {
     const guids = items.flatMap((item) => item.guid || [])
-    const ids = items.flatMap((item) => (item.postId !== null && item.postId <= MAX_ID ? item.postId : []))
+    const ids = items.flatMap((item) => wantedId(item) ?? [])
     const [imported, taken] = await Promise.all([
       guids.length > 0 ? this.tx.post.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
       ids.length > 0 ? this.tx.post.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
@@ -166,6 +218,42 @@ class WxrImport {
 
   private warn(message: string): void {
     this.summary.warnings.push(message)
+  }
+
+  private leaveOut(kind: string, count = 1): void {
+    if (count > 0) this.summary.leftOut[kind] = (this.summary.leftOut[kind] ?? 0) + count
+  }
+
+  /**
+   * Where each attachment goes among its post's photos. WordPress's menu_order where the post's attachments have one;
+   * where they do not (all 0, as uploads leave them), the featured image (_thumbnail_id) comes first, then the others
+   * by upload date (created_at), as WordPress lists them. A featured image attached to no post (uploaded to the Media
+   * Library, then chosen) joins the post that features it.
+   */
+  private arrangeAttachments(): void {
+    const byWpId = new Map(this.attachments.flatMap((item) => (item.postId === null ? [] : [[item.postId, item] as const])))
+    for (const [attachmentId, postWpId] of this.featuredBy) {
+      const attachment = byWpId.get(attachmentId)
+      if (attachment && attachment.postParent === 0) attachment.postParent = postWpId
+      else if (attachment && attachment.postParent !== postWpId) {
+        this.warn(
+          `attachment ${describe(attachment)}: the featured image of WordPress post ${postWpId} belongs to post ${attachment.postParent}, where it is imported; post ${postWpId} has no featured photo`,
+        )
+      }
+    }
+    const byPost = new Map<number, WxrItem[]>()
+    for (const item of this.attachments) {
+      const list = byPost.get(item.postParent)
+      if (list) list.push(item)
+      else byPost.set(item.postParent, [item])
+    }
+    for (const [postWpId, attachments] of byPost) {
+      const explicit = attachments.some((item) => item.menuOrder !== 0)
+      for (const item of attachments) {
+        const featured = item.postId !== null && this.featuredBy.get(item.postId) === postWpId
+        this.positions.set(item, explicit ? item.menuOrder : featured ? 0 : 1)
+      }
+    }
   }
 
   private async addAuthor(login: string, rawEmail: string, displayName: string): Promise<number> {
@@ -220,11 +308,19 @@ class WxrImport {
     return [...ids]
   }
 
-  /** The WordPress id where it is free, else (`defer`) a new one at the end, past every id the file keeps. */
-  private idFor(item: WxrItem, known: Known | null): number | 'defer' {
-    const wanted = item.postId
-    if (known && wanted !== null && wanted <= MAX_ID && !this.takenIds.has(wanted) && !known.takenIds.has(wanted)) return wanted
-    return known ? 'defer' : this.maxId + 1
+  /**
+   * The WordPress id where it is free (neither in the database nor taken by this import: `takenHere`), else
+   * (`defer`) a new one at the end, past every id the file keeps (`max`).
+   */
+  private idFor(item: WxrItem, known: Known | null, takenHere: Set<number>, max: number): number | 'defer' {
+    const wanted = wantedId(item)
+    if (known && wanted !== null && !takenHere.has(wanted) && !known.takenIds.has(wanted)) return wanted
+    return known ? 'defer' : max + 1
+  }
+
+  /** An item that got another id than its WordPress one: said in the summary, so links to it can be rewritten. */
+  private renumbered(kind: WxrRenumbered['kind'], item: WxrItem, id: number): void {
+    if (item.postId !== null && item.postId !== id) this.summary.renumbered.push({ kind, wordpressId: item.postId, id })
   }
 
   private geodata(item: WxrItem): { latitude: number | null; longitude: number | null; address: string; locationPrecision: LocationPrecision } {
@@ -233,10 +329,9 @@ class WxrImport {
     const address = item.meta.get('geo_address') ?? ''
     const locationPrecision = this.precision(item)
     if (lat === undefined && lng === undefined) return { latitude: null, longitude: null, address, locationPrecision }
-    const latitude = Number(lat)
-    const longitude = Number(lng)
-    const valid =
-      lat?.trim() && lng?.trim() && Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
+    const latitude = coordinate(lat)
+    const longitude = coordinate(lng)
+    const valid = Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
     if (!valid) {
       this.warn(`${describe(item)}: geo_latitude "${lat ?? ''}" / geo_longitude "${lng ?? ''}" is not a valid coordinate; imported without a location`)
       return { latitude: null, longitude: null, address, locationPrecision }
@@ -258,9 +353,23 @@ class WxrImport {
     return levelOfNewPost({ geoPublic, precision: isLocationPrecision(stated) ? stated : undefined })
   }
 
+  /** Once per item (not again when it is deferred): what of it Places does not keep, and its featured image. */
+  private noteWhatIsLeftOut(item: WxrItem): void {
+    this.leaveOut('comment', item.comments)
+    for (const term of item.categories) if (term.domain !== 'category') this.leaveOut(term.domain || 'term')
+    const thumbnail = Number(item.meta.get('_thumbnail_id')?.trim())
+    if (item.postId !== null && Number.isInteger(thumbnail) && thumbnail > 0 && !this.featuredBy.has(thumbnail)) {
+      this.featuredBy.set(thumbnail, item.postId)
+    }
+  }
+
   /** `known`: what the database held of the item's lookup; null for a deferred item, looked up already. */
   private async addPost(item: WxrItem, known: Known | null): Promise<void> {
-    if (INTERNAL_TYPES.has(item.postType) || item.status === 'auto-draft' || item.status === 'inherit') return
+    if (INTERNAL_TYPES.has(item.postType) || item.status === 'auto-draft' || item.status === 'inherit') {
+      if (known) this.leaveOut(INTERNAL_TYPES.has(item.postType) ? item.postType : item.status)
+      return
+    }
+    if (known) this.noteWhatIsLeftOut(item)
     const earlier = known && item.guid ? (known.importedByGuid.get(item.guid) ?? this.postGuids.get(item.guid)) : undefined
     if (earlier !== undefined) {
       if (item.postId !== null) this.postIdByWpId.set(item.postId, earlier)
@@ -272,11 +381,12 @@ class WxrImport {
       this.warn(`${describe(item)}: post type "${item.postType}" ${type.error.issues[0]?.message ?? 'is not valid'}; not imported`)
       return
     }
-    const id = this.idFor(item, known)
+    const id = this.idFor(item, known, this.takenIds, this.maxId)
     if (id === 'defer') {
       this.deferred.push(item)
       return
     }
+    this.renumbered('post', item, id)
     let status = item.status || 'draft'
     if (!STATUS_SET.has(status)) {
       this.warn(`${describe(item)}: unknown status "${status}"; imported as a draft`)
@@ -328,22 +438,77 @@ class WxrImport {
     return inside(folder, file) ? file : null
   }
 
-  /** Adds attachments, looked up in the database by GUID all at once first. */
-  private async addAttachments(items: WxrItem[]): Promise<void> {
-    const guids = items.flatMap((item) => item.guid || [])
-    const imported = guids.length > 0 ? await this.tx.attachment.findMany({ where: { sourceGuid: { in: guids } }, select: { sourceGuid: true } }) : []
-    const importedGuids = new Set(imported.map((row) => row.sourceGuid))
-    for (const item of items) await this.addAttachment(item, importedGuids)
+  /**
+   * Stores a file of the uploads folder (and keeps it to discard if the import fails), or says why it cannot:
+   * `its file … is missing`, or lies outside the folder, or is not an image Places takes.
+   */
+  private async storeFromUploads(relative: string): Promise<StoredImage | string> {
+    try {
+      const file = await this.fileInUploads(relative)
+      if (file === null) return `its file "${relative}" lies outside the uploads folder`
+      const handle = await open(file)
+      const image = await storeImage(relative, handle.createReadStream())
+      this.stored.push(image)
+      return image
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? `its file ${relative} is missing` : `its file ${relative}: ${(error as Error).message}`
+    }
   }
 
-  private async addAttachment(item: WxrItem, importedGuids: Set<string | null>): Promise<void> {
-    if (item.guid && (importedGuids.has(item.guid) || this.attachmentGuids.has(item.guid))) {
+  /** The upload a scaled or rotated attachment was made from (lib/wxr/attachment-metadata.ts), or null. */
+  private originalOf(item: WxrItem, relative: string): string | null {
+    const serialized = item.meta.get('_wp_attachment_metadata')
+    if (!serialized) return null
+    try {
+      return originalOf(relative, readAttachmentMetadata(serialized))
+    } catch (error) {
+      if (!(error instanceof AttachmentMetadataError)) throw error
+      this.warn(`attachment ${describe(item)}: its _wp_attachment_metadata cannot be read (${error.message}); its original upload, if any, was not looked for`)
+      return null
+    }
+  }
+
+  /** Adds attachments, looked up in the database (by GUID, by id) all at once first. */
+  private async addAttachments(items: WxrItem[]): Promise<void> {
+    const guids = items.flatMap((item) => item.guid || [])
+    const ids = items.flatMap((item) => wantedId(item) ?? [])
+    const [imported, taken] = await Promise.all([
+      guids.length > 0 ? this.tx.attachment.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
+      ids.length > 0 ? this.tx.attachment.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
+    ])
+    const known: Known = {
+      importedByGuid: new Map(imported.map((row) => [row.sourceGuid ?? '', row.id])),
+      takenIds: new Set(taken.map((row) => row.id)),
+    }
+    for (const item of items) {
+      const deferred = this.deferredAttachments.length
+      await this.addAttachment(item, known)
+      // A deferred one is counted when it is done.
+      if (this.deferredAttachments.length === deferred) this.photoDone()
+    }
+  }
+
+  private photosDone = 0
+
+  private photoDone(): void {
+    this.options.onPhotos?.(++this.photosDone, this.attachments.length)
+  }
+
+  /** `known`: what the database held of the item's lookup; null for a deferred item, looked up already. */
+  private async addAttachment(item: WxrItem, known: Known | null): Promise<void> {
+    const earlier = known && item.guid ? (known.importedByGuid.get(item.guid) ?? this.attachmentGuids.get(item.guid)) : undefined
+    if (earlier !== undefined) {
+      if (item.postId !== null) this.attachmentIdByWpId.set(item.postId, earlier)
       this.summary.skipped++
       return
     }
     const postId = this.postIdByWpId.get(item.postParent)
     if (postId === undefined) {
-      this.warn(`attachment ${describe(item)}: its post (WordPress id ${item.postParent}) is not in this import; not imported`)
+      const why =
+        item.postParent === 0
+          ? 'it is attached to no post, and Places keeps photos with their post'
+          : `its post (WordPress id ${item.postParent}) is not in this import`
+      this.warn(`attachment ${describe(item)}: ${why}; not imported`)
       return
     }
     const relative = item.meta.get('_wp_attached_file')
@@ -351,26 +516,35 @@ class WxrImport {
       this.warn(`attachment ${describe(item)}: ${relative ? 'no --uploads folder was given' : 'it names no file (_wp_attached_file)'}; not imported`)
       return
     }
-    let image: StoredImage
-    try {
-      const file = await this.fileInUploads(relative)
-      if (file === null) {
-        this.warn(`attachment ${describe(item)}: its file "${relative}" lies outside the uploads folder; not imported`)
-        return
-      }
-      const handle = await open(file)
-      image = await storeImage(relative, handle.createReadStream())
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? `its file ${relative} is missing` : (error as Error).message
-      this.warn(`attachment ${describe(item)}: ${reason}; not imported`)
+    const id = this.idFor(item, known, this.takenAttachmentIds, this.maxAttachmentId)
+    if (id === 'defer') {
+      this.deferredAttachments.push(item)
       return
     }
-    this.stored.push(image)
+    // The upload itself where WordPress kept a scaled or rotated copy: its GPS is in it, and the copy may have none.
+    const original = this.originalOf(item, relative)
+    let image = original === null ? null : await this.storeFromUploads(original)
+    if (typeof image === 'string') {
+      this.warn(
+        `attachment ${describe(item)}: ${image}; imported ${relative}, the scaled or rotated copy WordPress made of it, instead (such a copy often has no GPS)`,
+      )
+    }
+    if (image === null || typeof image === 'string') {
+      image = await this.storeFromUploads(relative)
+      if (typeof image === 'string') {
+        this.warn(`attachment ${describe(item)}: ${image}; not imported`)
+        return
+      }
+    }
     await this.batch.addAttachment(
       {
+        id,
         postId,
-        position: item.menuOrder,
+        position: this.positions.get(item) ?? item.menuOrder,
         title: item.title || titleFromFilename(relative),
+        caption: item.excerpt,
+        altText: item.meta.get('_wp_attachment_image_alt')?.trim() ?? '',
+        createdAt: wpDate(item),
         filePath: image.filePath,
         mimeType: image.mimeType,
         size: image.size,
@@ -380,9 +554,23 @@ class WxrImport {
       },
       image.renditions,
     )
-    if (item.guid) this.attachmentGuids.add(item.guid)
+    this.renumbered('attachment', item, id)
+    this.takenAttachmentIds.add(id)
+    this.maxAttachmentId = Math.max(this.maxAttachmentId, id)
+    if (item.postId !== null) this.attachmentIdByWpId.set(item.postId, id)
+    if (item.guid) this.attachmentGuids.set(item.guid, id)
     this.summary.attachments++
   }
+}
+
+/**
+ * A geo_latitude or geo_longitude as sites store it: a string, perhaps with spaces around it, perhaps with a decimal
+ * comma (`48,8584`, as a French or German editor types it). NaN when it is not a number.
+ */
+function coordinate(text: string | undefined): number {
+  const trimmed = text?.trim() ?? ''
+  if (trimmed === '') return NaN
+  return Number(/^[+-]?\d+,\d+$/.test(trimmed) ? trimmed.replace(',', '.') : trimmed)
 }
 
 /** When WordPress moved a post to the Trash (_wp_trash_meta_time, Unix seconds); undefined when it did not say. */

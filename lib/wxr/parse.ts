@@ -15,6 +15,8 @@ export type WxrItem = {
   guid: string
   creator: string
   content: string
+  /** the excerpt; an attachment's caption */
+  excerpt: string
   postId: number | null
   postDate: string
   postDateGmt: string
@@ -28,6 +30,8 @@ export type WxrItem = {
   meta: Map<string, string>
   /** every _wp_old_slug of the post: the meta key that WordPress repeats, once per earlier slug */
   oldSlugs: string[]
+  /** how many <wp:comment> the item has (Places keeps none) */
+  comments: number
 }
 export type WxrRecord = WxrAuthor | WxrCategory | WxrItem
 
@@ -49,6 +53,7 @@ const ITEM_FIELDS: Record<string, keyof WxrItem> = {
   guid: 'guid',
   'dc:creator': 'creator',
   'content:encoded': 'content',
+  'excerpt:encoded': 'excerpt',
   'wp:post_date': 'postDate',
   'wp:post_date_gmt': 'postDateGmt',
   'wp:post_name': 'postName',
@@ -65,6 +70,7 @@ function newItem(line: number): WxrItem {
     guid: '',
     creator: '',
     content: '',
+    excerpt: '',
     postId: null,
     postDate: '',
     postDateGmt: '',
@@ -77,6 +83,7 @@ function newItem(line: number): WxrItem {
     categories: [],
     meta: new Map(),
     oldSlugs: [],
+    comments: 0,
   }
 }
 
@@ -107,6 +114,7 @@ export async function* readWxr(file: string, onBytes?: (bytes: number) => void):
     if (tag.name === 'item' && parent === 'channel') item = newItem(parser.line + 1)
     else if (tag.name === 'wp:author' && parent === 'channel') author = {}
     else if (tag.name === 'wp:category' && parent === 'channel') category = {}
+    else if (item && tag.name === 'wp:comment' && parent === 'item') item.comments++
     else if (item && tag.name === 'category' && parent === 'item') {
       itemCategory = { domain: attribute(tag, 'domain'), slug: attribute(tag, 'nicename') }
     }

@@ -166,6 +166,7 @@ for (const kind of databaseKinds) {
         '0005_post_lifecycle.sql',
         '0006_location_precision.sql',
         '0007_post_trashed_at.sql',
+        '0008_attachment_caption_alt.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { readGps } from '../../lib/media/exif-gps'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
+import { queryRows } from '../support/sql'
 import { startServer, type RunningServer } from '../support/server'
 
 // `places import-wxr` on a hand-written WordPress export (test/fixtures/wxr/site.xml, written from WordPress's
@@ -43,10 +44,12 @@ for (const kind of databaseKinds) {
     })
     after(() => db.drop())
 
-    test('imports authors, categories, posts of every type and status, geodata and attachments', () => {
-      const run = places('import-wxr', SITE, '--uploads', UPLOADS)
+    test('imports authors, categories, posts of every type and status, geodata and attachments', async () => {
+      const map = path.join(dir, 'ids.json')
+      const run = places('import-wxr', SITE, '--uploads', UPLOADS, '--map', map)
       assert.equal(run.status, 0, run.stderr)
       assert.match(run.stdout, /Imported 12 posts, 3 categories and 3 attachments; 0 items were already imported\./)
+      assert.match(run.stdout, /^1 items got new ids, their WordPress ids being taken here: post 2 → 112\.$/m)
       assert.match(run.stdout, /New users, who cannot sign in until a password is set \(places user set-password\): ana@travels\.example, ben@travels\.example/)
       assert.match(run.stderr, /item "Broken coordinates" \(WordPress id 104, line \d+\): geo_latitude "north-ish" .* imported without a location/)
       assert.match(run.stderr, /attachment item "Lost photo" \(WordPress id 204, line \d+\): its file 2020\/05\/lost\.jpg is missing; not imported/)
@@ -98,6 +101,27 @@ for (const kind of databaseKinds) {
       )
       assert.deepEqual(one('Beach at Palm Beach').properties.categories, ['Food & Drink'])
       assert.deepEqual(one('Already here').properties.categories, ['Europe'], 'an existing category is reused')
+
+      // Attachments keep their WordPress ids too (WordPress numbers posts and attachments in one sequence); the map
+      // has every item of the file that is on the site.
+      const attachments = await queryRows<{ id: number; post_id: number }>(db.url, 'SELECT id, post_id FROM attachments ORDER BY id')
+      assert.deepEqual(
+        attachments.map((a) => [Number(a.id), Number(a.post_id)]),
+        [
+          [201, 105],
+          [202, 105],
+          [203, 102],
+        ],
+      )
+      const ids = JSON.parse(readFileSync(map, 'utf8')) as { posts: Record<string, number>; attachments: Record<string, number> }
+      assert.deepEqual(ids.attachments, { 201: 201, 202: 202, 203: 203 })
+      assert.equal(ids.posts['2'], one('About us').properties.id)
+      assert.equal(ids.posts['2'], 112)
+      assert.deepEqual(
+        Object.entries(ids.posts).filter(([wp, id]) => Number(wp) !== id),
+        [['2', 112]],
+      )
+      assert.equal(Object.keys(ids.posts).length, 12)
     })
 
     test('attachments keep their post, order and title; their files are stored and their GPS read', () => {
@@ -111,12 +135,21 @@ for (const kind of databaseKinds) {
       assert.equal(readGps(readFileSync(path.join(dir, 'uploads', 'public', rome))), null, 'the public copy has no GPS')
     })
 
-    test('a second run imports nothing twice', () => {
+    test('a second run imports nothing twice, and its map is the first one', () => {
       const before = exported()
-      const run = places('import-wxr', SITE, '--uploads', UPLOADS)
+      const map = path.join(dir, 'ids-again.json')
+      const run = places('import-wxr', SITE, '--uploads', UPLOADS, '--map', map)
       assert.equal(run.status, 0, run.stderr)
       assert.match(run.stdout, /Imported 0 posts, 0 categories and 0 attachments; 15 items were already imported\./)
+      assert.doesNotMatch(run.stdout, /got new ids/)
       assert.deepEqual(exported(), before)
+      assert.deepEqual(JSON.parse(readFileSync(map, 'utf8')), JSON.parse(readFileSync(path.join(dir, 'ids.json'), 'utf8')))
+    })
+
+    test('--map into a folder that cannot be written fails before anything is imported', () => {
+      const run = places('import-wxr', SITE, '--map', path.join(dir, 'no-such-folder', 'ids.json'))
+      assert.equal(run.status, 1)
+      assert.match(run.stderr, /no-such-folder/)
     })
 
     test('malformed XML or a missing file imports nothing and says why', () => {
@@ -164,6 +197,15 @@ for (const kind of databaseKinds) {
         for (const id of [103, 104, 106, 107, 108, 109, 110]) {
           assert.equal((await fetch(`${server.url}/places/v1/geojson/${id}`)).status, 404, `post ${id} is not served`)
         }
+      })
+
+      test('the GPS route names the photo by its WordPress id', async () => {
+        const secret = places('app-password', 'create', '--user', 'admin@example.org', '--name', 'wxr').stdout.trimEnd().split('\n').at(-1)!
+        const authorization = `Basic ${Buffer.from(`admin@example.org:${secret}`).toString('base64')}`
+        const response = await fetch(`${server.url}/places/v1/attachment-exif-gps/105`, { headers: { Authorization: authorization } })
+        assert.equal(response.status, 200)
+        const gps = (await response.json()) as { attachment_id: number; attachment_title: string }
+        assert.deepEqual([gps.attachment_id, gps.attachment_title], [202, 'rome'])
       })
     })
   })
