@@ -20,6 +20,7 @@ import { addZone, listZones, removeZone } from '../lib/places/zones'
 import { exportPlaces } from '../lib/places/export'
 import { geocodeMissing, locateFromMedia, type LocateSummary } from '../lib/places/locate'
 import { formatName, readImportFile, type ImportFile } from '../lib/places/formats/read'
+import { EXPORT_FORMATS, writePlaces, type ExportFormat } from '../lib/places/formats/write'
 import { importPlaces } from '../lib/places/import'
 import { createUser, getUserIdByEmailOrThrow, setUserPassword, signOutEverywhere } from '../lib/users'
 import { importWxr } from '../lib/wxr/import'
@@ -191,22 +192,20 @@ const commands: Record<string, Command> = {
     },
   },
   export: {
-    usage: 'places export [--post-type T] [--all-statuses]',
-    summary: 'print the places as a GeoJSON FeatureCollection in the format import reads (published only by default)',
-    options: { 'post-type': { type: 'string' }, 'all-statuses': { type: 'boolean' } },
+    usage: 'places export [--format F] [--post-type T] [--all-statuses]',
+    summary: `print the places as ${EXPORT_FORMATS.join(', ')} (default geojson, the format import reads); published only by default`,
+    help: "KML and CSV carry every field a place has but its id, which import assigns anew; GPX holds the title, content, date and point\n(posts without a location are left out). --all-statuses writes the operator's full copy (docs/cli.md, Other formats).",
+    options: { format: { type: 'string' }, 'post-type': { type: 'string' }, 'all-statuses': { type: 'boolean' } },
     run: async (values) => {
+      const format = values.format ?? 'geojson'
+      if (!EXPORT_FORMATS.includes(format as ExportFormat)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`)
       const features = exportPlaces({
         postType: typeof values['post-type'] === 'string' ? values['post-type'] : undefined,
         allStatuses: values['all-statuses'] === true,
       })
-      let first = true
-      process.stdout.write('{"type":"FeatureCollection","features":[')
-      for await (const feature of features) {
-        const ok = process.stdout.write(`${first ? '\n' : ',\n'}${JSON.stringify(feature)}`)
-        if (!ok) await new Promise((resolve) => process.stdout.once('drain', resolve))
-        first = false
+      for await (const chunk of writePlaces(format as ExportFormat, features, { siteUrl: getConfig().siteUrl, name: 'Places' })) {
+        if (!process.stdout.write(chunk)) await new Promise((resolve) => process.stdout.once('drain', resolve))
       }
-      process.stdout.write('\n]}\n')
     },
   },
   'import-wxr': {
