@@ -12,7 +12,14 @@ test('escapeXml: markup characters as entities, a carriage return kept, what XML
 })
 
 test('escapeXml: any text, escaped, parses back to itself (bar what XML cannot hold)', () => {
-  const samples = ['<![CDATA[ x ]]>', '&amp; &#x41; &lt;', 'quote " apostrophe \' both', 'line\r\nbreaks\rand\n\nmore', ' spaces  at the ends ', 'Ünïcødé 🗺️ 地図']
+  const samples = [
+    '<![CDATA[ x ]]>',
+    '&amp; &#x41; &lt;',
+    'quote " apostrophe \' both',
+    'line\r\nbreaks\rand\n\nmore',
+    ' spaces  at the ends ',
+    'Ünïcødé 🗺️ 地図',
+  ]
   for (const text of samples) {
     const doc = new DOMParser().parseFromString(`<t a="${escapeXml(text)}">${escapeXml(text)}</t>`, 'text/xml')
     assert.equal(doc.documentElement?.textContent, text)
