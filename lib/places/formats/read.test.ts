@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import { zipSync } from 'fflate'
 import { detectDelimiter, parseDecimal, readCsv } from './csv'
 import { detectFormat } from './detect'
-import { readGpx, readKml, readKmz } from './xml-formats'
+import { MAX_XML_BYTES, readGpx, readKml, readKmz } from './xml-formats'
 
 const bytes = (text: string) => Buffer.from(text, 'utf8')
 
@@ -118,6 +118,10 @@ test('readKmz: doc.kml of the zip, else its first .kml', () => {
   assert.equal(readKmz(zipSync({ 'other.KML': bytes(MY_MAPS) })).entries.length, 3)
   assert.deepEqual(readKmz(zipSync({ 'a.txt': bytes('x') })).refused, ['the KMZ (zip) holds no .kml file'])
   assert.match(readKmz(bytes('PK\u0003\u0004 broken')).refused[0]!, /^the file is not a readable KMZ/)
+  // A KML that would unpack past the bound is refused by its declared size, before it is inflated.
+  const bomb = zipSync({ 'doc.kml': new Uint8Array(MAX_XML_BYTES + 1) })
+  assert.ok(bomb.length < 1024 * 1024, 'the zip itself is small')
+  assert.match(readKmz(bomb).refused[0]!, /^doc\.kml in the KMZ unpacks to more than 64 MB: split it, or convert it to GeoJSON/)
 })
 
 test('readGpx: waypoints, in their order; tracks and routes skipped and said; the declared encoding', () => {

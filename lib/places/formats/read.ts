@@ -1,10 +1,10 @@
 import 'server-only'
-import { open, readFile } from 'node:fs/promises'
+import { open, readFile, stat } from 'node:fs/promises'
 import { ApiError } from '../../http/errors'
 import { featuresOfFile, type FeatureSource } from '../import'
 import { readCsv } from './csv'
 import { detectFormat, HEAD_BYTES, type ImportFileFormat } from './detect'
-import { readGpx, readKml, readKmz } from './xml-formats'
+import { MAX_XML_BYTES, readGpx, readKml, readKmz, TOO_LARGE } from './xml-formats'
 
 /** A place as a reader makes it: a feature of the import format (docs/cli.md), and what problems call it. */
 export type ReadEntry = { feature: ImportFeatureInput; label: string }
@@ -57,6 +57,9 @@ export async function readImportFile(file: string): Promise<ImportFile> {
   }
   if (format === 'wxr') throw unreadable(file, 'it is a WordPress export (WXR): import it with `places import-wxr`')
   if (format === 'geojson') return { format, item: 'feature', source: featuresOfFile(file), skipped: [], refused: [], notes: [] }
+  if ((format === 'kml' || format === 'gpx') && (await stat(file)).size > MAX_XML_BYTES) {
+    throw unreadable(file, `a ${formatName(format)} file larger than ${MAX_XML_BYTES / 1024 / 1024} MB is not read whole: ${TOO_LARGE}`)
+  }
   const bytes = await readFile(file)
   const read = format === 'kmz' ? readKmz(bytes) : format === 'kml' ? readKml(bytes) : format === 'gpx' ? readGpx(bytes) : readCsv(bytes)
   const { entries, ...rest } = read

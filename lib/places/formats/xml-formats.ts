@@ -4,8 +4,15 @@ import { DOMParser } from '@xmldom/xmldom'
 import { unzipSync } from 'fflate'
 import type { ImportFeatureInput, ReadResult } from './read'
 
-/** The largest KML a KMZ may unpack to: a zip that claims more is refused before it is inflated (a zip bomb). */
-export const MAX_KML_BYTES = 256 * 1024 * 1024
+/**
+ * The largest KML or GPX read: they are read whole, as a DOM (togeojson needs one), which takes about a hundred times
+ * the file's size in memory (an 11 MB KML of 20,000 placemarks: 1.2 GB). A KMZ's KML past it is refused before it
+ * is inflated (a zip bomb too). GeoJSON is streamed, and has no such bound.
+ */
+export const MAX_XML_BYTES = 64 * 1024 * 1024
+
+/** What to do with a file too large to read whole. */
+export const TOO_LARGE = 'split it, or convert it to GeoJSON (ogr2ogr -f GeoJSON out.geojson FILE), which is read as a stream'
 
 const refuse = (problem: string): ReadResult => ({ entries: [], skipped: [], refused: [problem], notes: [] })
 
@@ -125,7 +132,7 @@ export function readKmz(bytes: Uint8Array): ReadResult {
     files = unzipSync(bytes, {
       filter: (file) => {
         if (!file.name.toLowerCase().endsWith('.kml')) return false
-        const tooLarge = file.originalSize > MAX_KML_BYTES
+        const tooLarge = file.originalSize > MAX_XML_BYTES
         kmls.push({ name: file.name, tooLarge })
         return !tooLarge
       },
@@ -135,7 +142,7 @@ export function readKmz(bytes: Uint8Array): ReadResult {
   }
   const main = kmls.find((kml) => kml.name.toLowerCase() === 'doc.kml') ?? kmls[0]
   if (!main) return refuse('the KMZ (zip) holds no .kml file')
-  if (main.tooLarge) return refuse(`${main.name} in the KMZ unpacks to more than ${MAX_KML_BYTES / 1024 / 1024} MB`)
+  if (main.tooLarge) return refuse(`${main.name} in the KMZ unpacks to more than ${MAX_XML_BYTES / 1024 / 1024} MB: ${TOO_LARGE}`)
   return readKml(files[main.name]!)
 }
 
