@@ -21,7 +21,9 @@ import { parsePostId, postTypeSchema } from '../lib/places/schemas'
 import { addZone, listZones, removeZone } from '../lib/places/zones'
 import { exportPlaces } from '../lib/places/export'
 import { geocodeMissing, locateFromMedia, type LocateSummary } from '../lib/places/locate'
-import { featuresOfFile, importPlaces } from '../lib/places/import'
+import { formatName, readImportFile, type ImportFile } from '../lib/places/formats/read'
+import { EXPORT_FORMATS, writePlaces, type ExportFormat } from '../lib/places/formats/write'
+import { importPlaces } from '../lib/places/import'
 import { createUser, getUserIdByEmailOrThrow, setUserPassword, signOutEverywhere } from '../lib/users'
 import { importWxr } from '../lib/wxr/import'
 import { PASSWORD_HELP, PasswordUsageError, readPassword } from './read-password'
@@ -166,36 +168,46 @@ const commands: Record<string, Command> = {
     },
   },
   import: {
-    usage: 'places import FILE.geojson [--author E]',
-    summary: 'import a GeoJSON FeatureCollection as posts (all or nothing); prints the new post ids in input order',
-    options: { author: { type: 'string' }, ...json },
+    usage: 'places import FILE [--author E] [--dry-run]',
+    summary: 'import places from GeoJSON, KML, KMZ, GPX or CSV (chosen by content) as posts, all or nothing; prints the new post ids in input order',
+    help: 'A dry run checks everything, as the import would, and writes nothing. Lines and areas of KML, tracks and routes of GPX\nare skipped (said on stderr); a problem anywhere (a CSV row without a title, a latitude that is no number) imports\nnothing, naming the line (CSV), placemark (KML) or waypoint (GPX). docs/cli.md, "Other formats", says what is read.',
+    options: { author: { type: 'string' }, 'dry-run': { type: 'boolean' }, ...json },
     positionals: 'one',
     run: async (values, [file]) => {
-      const ids = await importPlaces(featuresOfFile(file!), {
+      const read = await readImportFile(file!)
+      const dryRun = values['dry-run'] === true
+      for (const skipped of read.skipped) process.stderr.write(`skipped ${skipped}\n`)
+      for (const note of read.notes) process.stderr.write(`note: ${note}\n`)
+      const ids = await importPlaces(read.source, {
         defaultAuthor: typeof values.author === 'string' ? values.author : undefined,
-        onChecked: counter('Checking features:'),
-        onProgress: progress('Importing'),
+        labelOf: read.labelOf,
+        refused: read.refused,
+        dryRun,
+        onChecked: counter(`Checking ${read.item}s:`),
+        onProgress: progress(dryRun ? 'Trying' : 'Importing'),
       })
-      out(values.json ? JSON.stringify(ids) : ids.join('\n'))
+      const summary = importSummary(read, ids.length, dryRun)
+      if (values.json) return out(JSON.stringify(dryRun ? { format: read.format, taken: ids.length, skipped: read.skipped, dryRun } : ids))
+      if (dryRun) return out(summary)
+      out(ids.join('\n'))
+      process.stderr.write(`${summary}\n`)
     },
   },
   export: {
-    usage: 'places export [--post-type T] [--all-statuses]',
-    summary: 'print the places as a GeoJSON FeatureCollection in the format import reads (published only by default)',
-    options: { 'post-type': { type: 'string' }, 'all-statuses': { type: 'boolean' } },
+    usage: 'places export [--format F] [--post-type T] [--all-statuses]',
+    summary: `print the places as ${EXPORT_FORMATS.join(', ')} (default geojson, the format import reads); published only by default`,
+    help: "KML and CSV carry every field a place has but its id, which import assigns anew; GPX holds the title, content, date and point\n(posts without a location are left out). --all-statuses writes the operator's full copy (docs/cli.md, Other formats).",
+    options: { format: { type: 'string' }, 'post-type': { type: 'string' }, 'all-statuses': { type: 'boolean' } },
     run: async (values) => {
+      const format = values.format ?? 'geojson'
+      if (!EXPORT_FORMATS.includes(format as ExportFormat)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`)
       const features = exportPlaces({
         postType: typeof values['post-type'] === 'string' ? values['post-type'] : undefined,
         allStatuses: values['all-statuses'] === true,
       })
-      let first = true
-      process.stdout.write('{"type":"FeatureCollection","features":[')
-      for await (const feature of features) {
-        const ok = process.stdout.write(`${first ? '\n' : ',\n'}${JSON.stringify(feature)}`)
-        if (!ok) await new Promise((resolve) => process.stdout.once('drain', resolve))
-        first = false
+      for await (const chunk of writePlaces(format as ExportFormat, features, { siteUrl: getConfig().siteUrl, name: 'Places' })) {
+        if (!process.stdout.write(chunk)) await new Promise((resolve) => process.stdout.once('drain', resolve))
       }
-      process.stdout.write('\n]}\n')
     },
   },
   'import-wxr': {
@@ -437,6 +449,14 @@ function describeLocateSummary(summary: LocateSummary): string[] {
         ]),
     ...(summary.dryRun ? ['Dry run: nothing was written.'] : []),
   ]
+}
+
+/** What `places import` says it did: how many of the file's items it took, and skipped. */
+function importSummary(read: ImportFile, taken: number, dryRun: boolean): string {
+  const items = (n: number) => `${n} ${read.item}${n === 1 ? '' : 's'}`
+  const skipped = read.skipped.length > 0 ? `; skipped ${read.skipped.length} that ${read.skipped.length === 1 ? 'is' : 'are'} no place (listed above)` : ''
+  const done = `${dryRun ? 'Would import' : 'Imported'} ${items(taken)} from ${formatName(read.format)}${skipped}.`
+  return dryRun ? `${done}\nDry run: nothing was written.` : done
 }
 
 /** Runs `action`; an invalid parameter is a usage error naming the command's flag for it (`--radius: must be …`). */

@@ -6,6 +6,7 @@ import { CircleMarker, MapContainer, Marker, Popup, TileLayer, useMap } from 're
 import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
 import type { CategoryNode } from '@/lib/places/categories'
 import type { MapState } from '@/lib/places/schemas'
+import { DownloadMenu } from './download-menu'
 import { PlacePanel } from './place-panel'
 import { PlaceSummary, type ListedPlace } from './place-summary'
 import { ShareDialog } from './share-dialog'
@@ -200,9 +201,12 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
             </button>
           )}
           {withList ? (
-            <button type="button" className="map-button" onClick={() => setSharing(true)}>
-              Share
-            </button>
+            <>
+              <button type="button" className="map-button" onClick={() => setSharing(true)}>
+                Share
+              </button>
+              {map && <DownloadMenu map={map} postType={postType} categoryId={categoryId} search={search} />}
+            </>
           ) : (
             map && <LargerMapLink map={map} postType={postType} categoryId={categoryId} search={search} />
           )}

@@ -37,7 +37,7 @@ const round = (value: number, digits: number) => Number(value.toFixed(digits))
 const toPole = (latitude: number): number => (latitude >= MAX_MERCATOR_LATITUDE ? 90 : latitude <= -MAX_MERCATOR_LATITUDE ? -90 : latitude)
 
 /** Leaflet's bounds (longitudes past ±180 when the map has been panned round the world) as the API's bbox. */
-function toBBox(bounds: LatLngBounds): BBox {
+export function toBBox(bounds: LatLngBounds): BBox {
   const south = toPole(round(bounds.getSouth(), 5))
   const north = toPole(round(bounds.getNorth(), 5))
   const width = bounds.getEast() - bounds.getWest()

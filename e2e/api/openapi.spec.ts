@@ -111,6 +111,9 @@ test.describe('OpenAPI', () => {
     await check('/places/v1/geojson', 'get', await request.get('/places/v1/geojson?bbox=-20,30,40,60&posts_per_page=5'))
     await check('/places/v1/geojson', 'get', await request.get('/places/v1/geojson?bbox=-20,30,40,60&cluster=true&zoom=3'))
 
+    await check('/places/v1/export', 'get', await request.get('/places/v1/export?bbox=-20,30,40,60'))
+    await check('/places/v1/export', 'get', await request.get('/places/v1/export?format=shp'))
+
     const id = ((await collection.json()) as { features: { properties: { id: number } }[] }).features[0]!.properties.id
     const feature = await request.get(`/places/v1/geojson/${id}`)
     await check('/places/v1/geojson/{id}', 'get', feature)

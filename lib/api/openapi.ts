@@ -3,6 +3,8 @@ import type { Config } from '../config'
 import type { AttachmentDto } from '../media/storage'
 import { itemsParams } from '../ogc/features'
 import { collectionParams, featureParams, postIdSchema } from '../places/schemas'
+import { exportParams } from '../places/formats/public'
+import { MEDIA_TYPES } from '../places/formats/write'
 import {
   attachmentGpsSchema,
   attachmentSchema,
@@ -163,6 +165,32 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
               z.union([placeCollectionSchema, mapCollectionSchema, embeddedCollectionSchema, embeddedMapCollectionSchema]),
             ),
             304: notModified,
+            400: error('An invalid parameter (`rest_invalid_param`, `data.params` names each)'),
+          },
+        },
+      }),
+      '/places/v1/export': places({
+        get: {
+          operationId: 'exportPlaces',
+          summary: 'What the public sees of a map view, as a file: GeoJSON, KML, GPX or CSV',
+          description:
+            'Every place GET /geojson would list for the same post_type, category, search and bbox (not a page: all of them, newest first), as an attachment to save. GeoJSON is the import format of `places import`; KML and CSV hold every field but the id; GPX waypoints hold the title, content, date and point (docs/api.md, Export). A repeated parameter keeps its last value; unknown parameters are ignored.',
+          parameters: queryParameters(exportParams),
+          responses: {
+            200: {
+              description: 'The file, with `Content-Disposition: attachment` naming it (`places-{post_type}.{format}`)',
+              content: {
+                [MEDIA_TYPES.geojson]: {
+                  schema: ref(z.looseObject({ type: z.literal('FeatureCollection'), features: z.array(z.looseObject({ type: z.literal('Feature') })) })),
+                },
+                ...Object.fromEntries(
+                  [MEDIA_TYPES.kml, MEDIA_TYPES.gpx, MEDIA_TYPES.csv].map((type) => [
+                    type,
+                    { schema: jsonSchema(z.string().meta({ description: 'The file' })) },
+                  ]),
+                ),
+              },
+            },
             400: error('An invalid parameter (`rest_invalid_param`, `data.params` names each)'),
           },
         },

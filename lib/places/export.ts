@@ -1,5 +1,6 @@
 import 'server-only'
 import { getDb } from '../db'
+import type { Prisma } from '../generated/sqlite/client'
 import { getCategoryPaths } from './categories'
 import type { ImportFeature } from './schemas'
 import type { LocationPrecision } from './location-levels'
@@ -7,7 +8,7 @@ import { effectivePrecision, publicLocation, PublicLocationRule, type ExactLocat
 
 export type ExportOptions = { postType?: string; allStatuses?: boolean }
 
-type ExportedFeature = {
+export type ExportedFeature = {
   type: 'Feature'
   geometry: ImportFeature['geometry']
   properties: Required<Omit<ImportFeature['properties'], 'date' | 'author' | 'location_precision'>> & {
@@ -18,6 +19,58 @@ type ExportedFeature = {
 }
 
 const BATCH = 1000
+
+/** What an exported feature is made of. */
+export const EXPORT_SELECT = {
+  id: true,
+  title: true,
+  content: true,
+  slug: true,
+  type: true,
+  status: true,
+  publishedAt: true,
+  address: true,
+  latitude: true,
+  longitude: true,
+  locationPrecision: true,
+  publicAddress: true,
+  publicLatitude: true,
+  publicLongitude: true,
+  author: { select: { email: true } },
+  categories: { select: { categoryId: true } },
+} as const satisfies Prisma.PostSelect
+
+type ExportedPost = Prisma.PostGetPayload<{ select: typeof EXPORT_SELECT }>
+
+/**
+ * A post as an import-format feature. With `zones` (the full copy) its exact location and level, at least as coarse
+ * as the zones make it; without, what the public sees (lib/places/visibility.ts), a hidden location as none.
+ */
+export function toExportedFeature(post: ExportedPost, categoryPaths: Map<number, string>, zones: readonly Zone[] | null): ExportedFeature {
+  const location = zones ? exactLocation(post) : publicLocation(post)
+  return {
+    type: 'Feature',
+    geometry: location?.point ? { type: 'Point', coordinates: [location.point.longitude, location.point.latitude] } : null,
+    properties: {
+      id: post.id,
+      title: post.title,
+      content: post.content,
+      slug: post.slug,
+      type: post.type,
+      status: post.status as ImportFeature['properties']['status'],
+      date: post.publishedAt.toISOString(),
+      address: location?.address ?? '',
+      // The public copy holds what the public sees only: a hidden location looks like none at all.
+      ...(zones ? fullCopyLevel(post, zones) : { geo_public: true }),
+      categories: post.categories
+        .map((c) => categoryPaths.get(c.categoryId) ?? '')
+        .filter(Boolean)
+        .sort(),
+      // Who wrote a post is not shown to visitors: only the full copy names authors.
+      ...(zones ? { author: post.author.email } : {}),
+    },
+  }
+}
 
 /** The level of a post in the full copy: its own, or its zones' where coarser (the zones do not travel with it). */
 function fullCopyLevel(post: ExactLocation, zones: readonly Zone[]): { geo_public: boolean; location_precision: LocationPrecision } {
@@ -48,50 +101,9 @@ export async function* exportPlaces({ postType, allStatuses = false }: ExportOpt
       where: { id: { gt: after }, ...(postType ? { type: postType } : {}), ...(allStatuses ? {} : { status: 'publish' }) },
       orderBy: { id: 'asc' },
       take: BATCH,
-      select: {
-        id: true,
-        title: true,
-        content: true,
-        slug: true,
-        type: true,
-        status: true,
-        publishedAt: true,
-        address: true,
-        latitude: true,
-        longitude: true,
-        locationPrecision: true,
-        publicAddress: true,
-        publicLatitude: true,
-        publicLongitude: true,
-        author: { select: { email: true } },
-        categories: { select: { categoryId: true } },
-      },
+      select: EXPORT_SELECT,
     })
-    for (const post of posts) {
-      const location = allStatuses ? exactLocation(post) : publicLocation(post)
-      yield {
-        type: 'Feature',
-        geometry: location?.point ? { type: 'Point', coordinates: [location.point.longitude, location.point.latitude] } : null,
-        properties: {
-          id: post.id,
-          title: post.title,
-          content: post.content,
-          slug: post.slug,
-          type: post.type,
-          status: post.status as ImportFeature['properties']['status'],
-          date: post.publishedAt.toISOString(),
-          address: location?.address ?? '',
-          // The public copy holds what the public sees only: a hidden location looks like none at all.
-          ...(allStatuses ? fullCopyLevel(post, zones) : { geo_public: true }),
-          categories: post.categories
-            .map((c) => categoryPaths.get(c.categoryId) ?? '')
-            .filter(Boolean)
-            .sort(),
-          // Who wrote a post is not shown to visitors: only the full copy names authors.
-          ...(allStatuses ? { author: post.author.email } : {}),
-        },
-      }
-    }
+    for (const post of posts) yield toExportedFeature(post, categoryPaths, allStatuses ? zones : null)
     const last = posts.at(-1)
     if (!last) return
     after = last.id

@@ -18,6 +18,12 @@ export type ImportOptions = {
   onProgress?: (done: number, total: number) => void
   /** called every CHECKED_STEP features while they are checked, before any is written, and once all are */
   onChecked?: (checked: number, finished: boolean) => void
+  /** how problems name the feature at `index`: "line 7" of a CSV file, "placemark 3" of a KML one; else "feature N" */
+  labelOf?: (index: number) => string
+  /** problems the file's reader found before the features (lib/places/formats): listed with the import's own */
+  refused?: readonly string[]
+  /** check and write everything in the transaction, then roll it back: every problem a real import would meet */
+  dryRun?: boolean
 }
 
 /**
@@ -139,6 +145,15 @@ function collectionReader(seen: { type: unknown; featureArrays: number }): (toke
   }
 }
 
+const featureLabel = (index: number) => `feature ${index}`
+
+/** Thrown inside a dry run's transaction, once everything is written, so that all of it is rolled back. */
+class DryRun extends Error {
+  constructor(readonly ids: number[]) {
+    super('dry run')
+  }
+}
+
 /** What the check of every feature gathers for the write: a few sets, not the features. */
 type Checked = {
   count: number
@@ -151,8 +166,9 @@ type Checked = {
 }
 
 /** Checks every feature; every problem names the feature's index and the field. */
-async function check(source: FeatureSource, onChecked: ImportOptions['onChecked']): Promise<Checked> {
+async function check(source: FeatureSource, { onChecked, labelOf = featureLabel, refused = [] }: ImportOptions): Promise<Checked> {
   const problems = new Problems()
+  for (const problem of refused) problems.add(problem)
   const checked: Checked = { count: 0, types: new Set(), emails: new Set(), withoutAuthor: false, explicitIds: new Set(), categoryPaths: new Set() }
   const firstWithId = new Map<number, number>()
   for await (const raw of source()) {
@@ -160,7 +176,7 @@ async function check(source: FeatureSource, onChecked: ImportOptions['onChecked'
     if (checked.count % CHECKED_STEP === 0) onChecked?.(checked.count, false)
     const parsed = importFeatureSchema.safeParse(raw)
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.add(`feature ${index}: ${issue.path.join('.') || 'feature'}: ${issue.message}`)
+      for (const issue of parsed.error.issues) problems.add(`${labelOf(index)}: ${issue.path.join('.') || 'feature'}: ${issue.message}`)
       continue
     }
     const { id, type, author, categories } = parsed.data.properties
@@ -170,7 +186,7 @@ async function check(source: FeatureSource, onChecked: ImportOptions['onChecked'
     for (const path of categories) checked.categoryPaths.add(path)
     if (id === undefined) continue
     const first = firstWithId.get(id)
-    if (first !== undefined) problems.add(`feature ${index}: properties.id: ${id} is also the id of feature ${first}`)
+    if (first !== undefined) problems.add(`${labelOf(index)}: properties.id: ${id} is also the id of ${labelOf(first)}`)
     else firstWithId.set(id, index)
     checked.explicitIds.add(id)
   }
@@ -184,8 +200,21 @@ async function check(source: FeatureSource, onChecked: ImportOptions['onChecked'
  * is checked before the transaction starts. Returns the new post ids in input order.
  */
 export async function importPlaces(source: FeatureSource, options: ImportOptions = {}): Promise<number[]> {
-  const checked = await check(source, options.onChecked)
-  return transaction((tx) => writePosts(tx, source, checked, options), { maxWait: 60_000, timeout: 3_600_000 })
+  const checked = await check(source, options)
+  try {
+    return await transaction(
+      async (tx) => {
+        const ids = await writePosts(tx, source, checked, options)
+        if (options.dryRun) throw new DryRun(ids)
+        return ids
+      },
+      { maxWait: 60_000, timeout: 3_600_000 },
+    )
+  } catch (error) {
+    // The ids a real import would have given now: nothing was written.
+    if (error instanceof DryRun) return error.ids
+    throw error
+  }
 }
 
 async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, options: ImportOptions): Promise<number[]> {
@@ -200,6 +229,7 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
   // What only the database can tell (an unknown author, a taken id) is found as the features are written: the
   // transaction then rolls back, and the import reports every such problem.
   const problems = new Problems()
+  const label = options.labelOf ?? featureLabel
   const ids: number[] = []
   const now = new Date()
   const batch = new PostBatch(tx, (written) => options.onProgress?.(written, checked.count))
@@ -211,11 +241,11 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
     if (authorId === undefined) {
       problems.add(
         email
-          ? `feature ${index}: properties.author: no user has the email ${email}`
-          : `feature ${index}: properties.author: not given, no --author, and there is no administrator to default to`,
+          ? `${label(index)}: properties.author: no user has the email ${email}`
+          : `${label(index)}: properties.author: not given, no --author, and there is no administrator to default to`,
       )
     }
-    if (p.id !== undefined && taken.has(p.id)) problems.add(`feature ${index}: properties.id: post ${p.id} already exists`)
+    if (p.id !== undefined && taken.has(p.id)) problems.add(`${label(index)}: properties.id: post ${p.id} already exists`)
     if (problems.count > 0) batch.discard()
     while (p.id === undefined && checked.explicitIds.has(nextId)) nextId++
     const id = p.id ?? nextId++

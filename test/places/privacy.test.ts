@@ -9,6 +9,7 @@ import { distanceKm } from '../../lib/geo/precision'
 import { migrate, readMigrations } from '../../lib/migrate'
 import { getCollection, getItem, getItems } from '../../lib/ogc/features'
 import { exportPlaces } from '../../lib/places/export'
+import { exportResponse, parseExportQuery } from '../../lib/places/formats/public'
 import { featuresOfCollection, importPlaces } from '../../lib/places/import'
 import { findPostPage } from '../../lib/places/post-page'
 import { getPlaceFeature, getPlacesCollection } from '../../lib/places/public'
@@ -204,6 +205,30 @@ test('the post page and the anonymous export show the level; the full export kee
   assert.equal(full.get(id('approximate'))!.properties.address, EXACT.address)
   assert.equal(full.get(id('hidden'))!.properties.location_precision, 'hidden')
   assert.equal(full.get(id('hidden'))!.properties.geo_public, false)
+})
+
+test('the export route, in every format, holds the public location only: the map view, not the exact one', async () => {
+  const { cell } = await expected()
+  const file = async (query: string) => await exportResponse(parseExportQuery(new URLSearchParams(query))).text()
+  const exported = JSON.parse(await file('format=geojson')) as { features: Feature[] }
+  const byId = new Map(exported.features.map((f) => [f.properties.id, f]))
+  assert.deepEqual([...byId.keys()].sort(), [id('exact'), id('approximate'), id('city')].sort())
+  assert.deepEqual(point(byId.get(id('approximate'))!), cell)
+  for (const format of ['geojson', 'kml', 'gpx', 'csv']) {
+    const text = await file(`format=${format}`)
+    // The exact point and street address are the exact post's alone; no other post shows them in any form.
+    assert.equal(text.split(String(EXACT.latitude)).length - 1, 1, `${format}: the exact latitude once`)
+    assert.equal(text.split('Anatole').length - 1, format === 'gpx' ? 0 : 1, `${format}: the street address once at most`)
+    for (const slug of ['hidden', 'city-at-sea', 'approximate-no-point'])
+      assert.ok(!text.includes(`/post/${slug}"`) && !text.includes(`/post/${slug}\n`), `${format}: ${slug}`)
+  }
+  // A box around the exact point: the exact post alone, as GET /geojson?bbox= finds it.
+  const box = [EXACT.longitude - 0.0005, EXACT.latitude - 0.0005, EXACT.longitude + 0.0005, EXACT.latitude + 0.0005].join(',')
+  const inBox = JSON.parse(await file(`bbox=${box}`)) as { features: Feature[] }
+  assert.deepEqual(
+    inBox.features.map((f) => f.properties.id),
+    [id('exact')],
+  )
 })
 
 test('a privacy zone coarsens the posts inside it at once, and removing it restores them', async () => {

@@ -1,0 +1,143 @@
+import 'server-only'
+import { parse } from 'csv-parse/sync'
+import type { ReadResult } from './read'
+import { splitCategories } from './xml-formats'
+
+/** The fields a CSV column can fill, and the header names (lower case, letters and digits only) each is found by, best first. */
+export const CSV_COLUMNS = {
+  latitude: ['latitude', 'lat', 'y'],
+  longitude: ['longitude', 'lon', 'lng', 'long', 'x'],
+  title: ['title', 'name'],
+  content: ['content', 'description', 'desc', 'notes'],
+  address: ['address'],
+  slug: ['slug'],
+  type: ['posttype'],
+  date: ['date'],
+  categories: ['categories', 'category'],
+  author: ['author', 'authoremail'],
+} as const
+
+type Field = keyof typeof CSV_COLUMNS
+
+/** Columns Places writes that an import does not read: ids are the site's own (docs/cli.md, Other formats). */
+const WRITTEN_NOT_READ = new Set(['id', 'url'])
+
+const DELIMITERS = [',', ';', '\t', '|'] as const
+
+const normalise = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '')
+
+/** The delimiter of a CSV file: of , ; tab and |, the one found most often in its first line outside quotes. */
+export function detectDelimiter(text: string): string {
+  const firstLine = text.split(/\r?\n/, 1)[0] ?? ''
+  const counts = new Map<string, number>()
+  let quoted = false
+  for (const char of firstLine) {
+    if (char === '"') quoted = !quoted
+    else if (!quoted && (DELIMITERS as readonly string[]).includes(char)) counts.set(char, (counts.get(char) ?? 0) + 1)
+  }
+  let best: string = ','
+  for (const delimiter of DELIMITERS) if ((counts.get(delimiter) ?? 0) > (counts.get(best) ?? 0)) best = delimiter
+  return best
+}
+
+/** Text as a spreadsheet saved it: UTF-8 (a BOM is dropped), else Windows-1252, what Excel writes on Windows. */
+function decodeCsv(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes)
+  }
+}
+
+/**
+ * A decimal number as spreadsheets write one: `48.8584`, or with a decimal comma, `48,8584` (a European locale; the
+ * file is then `;`-separated). Undefined for anything else (degrees and minutes, say).
+ */
+export function parseDecimal(text: string): number | undefined {
+  const value = text.trim().replace(/^([+-]?\d*),(\d+)$/, '$1.$2')
+  return /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value) ? Number(value) : undefined
+}
+
+/**
+ * Reads a CSV file with a header row: the columns are found by name (CSV_COLUMNS), the delimiter by the header line,
+ * a decimal comma is read as a point. A row without latitude and longitude is a post without a location; a row
+ * with one of them, or a number that is none, is refused with its line number. Empty rows are left out.
+ */
+export function readCsv(bytes: Uint8Array): ReadResult {
+  const text = decodeCsv(bytes).replace(/^\uFEFF/, '')
+  const result: ReadResult = { entries: [], skipped: [], refused: [], notes: [] }
+  let rows: { record: string[]; info: { lines: number } }[]
+  try {
+    rows = parse(text, { delimiter: detectDelimiter(text), info: true, relax_column_count: true }) as unknown as typeof rows
+  } catch (error) {
+    const lines = (error as { lines?: number }).lines
+    result.refused.push(`${lines ? `line ${lines}: ` : ''}the file is not valid CSV: ${(error as Error).message}`)
+    return result
+  }
+  const [header, ...records] = rows
+  if (!header) {
+    result.refused.push('the CSV file is empty: it needs a header row naming its columns (title, latitude, longitude, …)')
+    return result
+  }
+  const names = header.record.map(normalise)
+  const column = Object.fromEntries(
+    Object.entries(CSV_COLUMNS).map(([field, aliases]) => [field, aliases.map((alias) => names.indexOf(alias)).find((index) => index >= 0)]),
+  ) as Record<Field, number | undefined>
+  const headerText = header.record.join(', ')
+  if (column.latitude === undefined && column.longitude === undefined) {
+    result.refused.push(`line 1: no latitude and longitude columns in the header (${headerText}): name them latitude and longitude (or lat and lng, y and x)`)
+  } else if (column.latitude === undefined || column.longitude === undefined) {
+    result.refused.push(
+      `line 1: the header (${headerText}) has a ${column.latitude === undefined ? 'longitude' : 'latitude'} column but no ${column.latitude === undefined ? 'latitude' : 'longitude'} column`,
+    )
+  }
+  if (column.title === undefined) result.refused.push(`line 1: no title column in the header (${headerText}): name it title (or name)`)
+  if (result.refused.length > 0) return result
+  const read = new Set(Object.values(column))
+  const unread = header.record.filter((name, index) => !read.has(index) && name.trim() && !WRITTEN_NOT_READ.has(normalise(name)))
+  if (unread.length > 0) result.notes.push(`columns not read: ${unread.join(', ')}`)
+
+  let lastLine = header.info.lines
+  for (const { record, info } of records) {
+    const line = lastLine + 1 // where the record starts: a quoted field may span lines
+    lastLine = info.lines
+    if (record.every((value) => value.trim() === '')) continue
+    const cell = (field: Field) => {
+      const index = column[field]
+      return index === undefined ? undefined : record[index]
+    }
+    const latitudeText = cell('latitude')?.trim() ?? ''
+    const longitudeText = cell('longitude')?.trim() ?? ''
+    let geometry: { type: 'Point'; coordinates: number[] } | null = null
+    if (latitudeText !== '' || longitudeText !== '') {
+      const latitude = parseDecimal(latitudeText)
+      const longitude = parseDecimal(longitudeText)
+      const bad = [
+        latitude === undefined ? `latitude: "${latitudeText}" is not a decimal number` : null,
+        longitude === undefined ? `longitude: "${longitudeText}" is not a decimal number` : null,
+      ].filter(Boolean)
+      if (latitude === undefined || longitude === undefined) {
+        result.refused.push(
+          `line ${line}: ${bad.join('; ')}${latitudeText === '' || longitudeText === '' ? ' (give both, or neither for a post without a location)' : ''}`,
+        )
+        continue
+      }
+      if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
+        result.refused.push(
+          `line ${line}: ${Math.abs(latitude) > 90 ? `latitude ${latitude} is not from -90 to 90` : `longitude ${longitude} is not from -180 to 180`}`,
+        )
+        continue
+      }
+      geometry = { type: 'Point', coordinates: [longitude, latitude] }
+    }
+    const properties: Record<string, unknown> = { title: cell('title') ?? '' }
+    for (const field of ['content', 'address', 'slug', 'type', 'date', 'author'] as const) {
+      const value = cell(field)
+      // An empty cell is a value not given: the import's default, as a missing property in GeoJSON.
+      if (value !== undefined && value.trim() !== '') properties[field] = field === 'content' ? value : value.trim()
+    }
+    properties.categories = splitCategories(cell('categories') ?? '')
+    result.entries.push({ feature: { type: 'Feature', geometry, properties }, label: `line ${line}` })
+  }
+  return result
+}

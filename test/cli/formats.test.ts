@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { zipSync } from 'fflate'
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
+
+// `places import` of KML, KMZ, GPX and CSV, and `places export --format`, as operators run them, on real databases:
+// each format's round trip (export, then import into an empty site) keeps every field the format can hold.
+
+type Run = { status: number | null; stdout: string; stderr: string }
+
+function places(url: string, ...args: string[]): Run {
+  const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], {
+    env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+function ok(run: Run): string {
+  assert.equal(run.status, 0, `exit ${run.status}: ${run.stderr}`)
+  return run.stdout
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'places-formats-'))
+after(() => rmSync(dir, { recursive: true, force: true }))
+
+function file(name: string, content: string | Uint8Array): string {
+  const target = path.join(dir, name)
+  writeFileSync(target, content)
+  return target
+}
+
+type Properties = { id: number; title: string; content: string; slug: string; type: string; date: string; address: string; categories: string[] }
+type Feature = { geometry: { coordinates: number[] } | null; properties: Properties }
+
+const exported = (url: string, ...args: string[]): Feature[] => (JSON.parse(ok(places(url, 'export', ...args))) as { features: Feature[] }).features
+
+const feature = (geometry: [number, number] | null, properties: Partial<Properties> & { geo_public?: boolean }) => ({
+  type: 'Feature',
+  geometry: geometry && { type: 'Point', coordinates: geometry },
+  properties,
+})
+
+// What tries each format: markup and entities, quotes, both delimiters, a carriage return, line breaks and spaces at
+// either end, characters beyond the BMP, many decimals, categories nested and several, a post without a location.
+const SITE = {
+  type: 'FeatureCollection',
+  features: [
+    feature([2.2944813, 48.8583701], {
+      title: 'Tour "Eiffel" & <friends>',
+      content: '<p>Line one;\r\nline, two</p>\n  <b>bold</b> &amp; “quoted” 🗼  \n',
+      slug: 'tour-eiffel',
+      type: 'landmark',
+      date: '2021-06-01T08:30:15.250Z',
+      address: "Champ de Mars, 5 Av. Anatole France; 75007 Paris, it's",
+      categories: ['Europe > France > Paris', 'Landmarks'],
+    }),
+    feature([-157.8271, 21.2793], { title: 'Waikīkī', content: 'Plain text', slug: 'waikiki', date: '2020-01-02T00:00:00.000Z', categories: ['Beaches'] }),
+    feature([-0.000001, -89.9999999], { title: 'Near the pole', content: '', slug: 'pole', date: '2019-12-31T23:59:59.000Z' }),
+    feature(null, { title: 'Nowhere in particular', content: 'No location', slug: 'nowhere', date: '2018-05-05T05:05:05.000Z', address: 'Somewhere' }),
+  ],
+}
+
+/** The fields each format holds, of a feature as `places export` writes it. */
+const HELD: Record<string, (f: Feature) => unknown> = {
+  geojson: (f) => f,
+  kml: ({ geometry, properties: { id: _, ...rest } }) => ({ geometry, properties: rest }),
+  csv: ({ geometry, properties: { id: _, ...rest } }) => ({ geometry, properties: rest }),
+  gpx: ({ geometry, properties: p }) => ({ geometry, properties: { title: p.title, content: p.content, date: p.date } }),
+}
+
+/** GPX has no place for a post without a point. */
+const inFormat = (format: string, features: Feature[]) => (format === 'gpx' ? features.filter((f) => f.geometry) : features)
+
+const byTitle = (a: Feature, b: Feature) => a.properties.title.localeCompare(b.properties.title)
+
+for (const kind of databaseKinds) {
+  describe(`formats on ${kind}`, () => {
+    let site: TestDatabase
+    const admin = ['user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator']
+
+    before(async () => {
+      site = await createTestDatabase(kind)
+      ok(places(site.url, ...admin))
+      ok(places(site.url, 'import', file(`site-${kind}.geojson`, JSON.stringify(SITE))))
+    })
+    after(() => site.drop())
+
+    for (const format of ['geojson', 'kml', 'gpx', 'csv']) {
+      test(`${format}: export, then import into an empty site, keeps every field ${format} holds`, async () => {
+        const original = exported(site.url).sort(byTitle)
+        const written = ok(places(site.url, 'export', '--format', format))
+        const copy = await createTestDatabase(kind)
+        try {
+          ok(places(copy.url, ...admin))
+          const dryRun = ok(places(copy.url, 'import', '--dry-run', file(`round-${kind}.${format}`, written)))
+          assert.match(dryRun, /Dry run: nothing was written\./)
+          assert.deepEqual(exported(copy.url), [], 'a dry run writes nothing')
+          const ids = ok(places(copy.url, 'import', file(`round-${kind}.${format}`, written)))
+            .trim()
+            .split('\n')
+          assert.equal(ids.length, inFormat(format, original).length)
+          const copied = exported(copy.url).sort(byTitle)
+          assert.deepEqual(copied.map(HELD[format]!), inFormat(format, original).map(HELD[format]!))
+        } finally {
+          await copy.drop()
+        }
+      })
+    }
+
+    test('GDAL reads every exported file: the same places, titles and points', () => {
+      const original = exported(site.url).sort(byTitle)
+      for (const format of ['kml', 'gpx', 'csv']) {
+        const target = file(`gdal-${kind}.${format}`, ok(places(site.url, 'export', '--format', format)))
+        const options = {
+          csv: ['-oo', 'X_POSSIBLE_NAMES=longitude', '-oo', 'Y_POSSIBLE_NAMES=latitude', '-oo', 'KEEP_GEOM_COLUMNS=NO'],
+          gpx: ['waypoints'],
+          kml: [],
+        }[format]!
+        const run = spawnSync('ogr2ogr', ['-f', 'GeoJSON', '/vsistdout/', target, ...options], { encoding: 'utf8' })
+        assert.equal(run.status, 0, run.stderr)
+        const read = (JSON.parse(run.stdout) as { features: { geometry: { coordinates: number[] } | null; properties: Record<string, unknown> }[] }).features
+        const titles = read.map((f) => String(f.properties.Name ?? f.properties.name ?? f.properties.title)).sort((a, b) => a.localeCompare(b))
+        assert.deepEqual(
+          titles,
+          inFormat(format, original).map((f) => f.properties.title),
+          format,
+        )
+        const points = read.flatMap((f) => (f.geometry ? [f.geometry.coordinates.slice(0, 2).join(',')] : [])).sort()
+        assert.deepEqual(points, original.flatMap((f) => (f.geometry ? [f.geometry.coordinates.join(',')] : [])).sort(), format)
+      }
+    })
+
+    test('KMZ from Google My Maps: folders are categories, lines skipped and said; a dry run names what it would take', async () => {
+      const kml = `<?xml version="1.0" encoding="UTF-8"?>
+<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>Trip</name>
+<Folder><name>Food</name>
+<Placemark><name>Café &amp; bar</name><description><![CDATA[<p>Good <b>coffee</b></p>]]></description><Point><coordinates>2.35,48.85,0</coordinates></Point></Placemark>
+<Placemark><name>Walk</name><LineString><coordinates>2.35,48.85 2.36,48.86</coordinates></LineString></Placemark>
+</Folder></Document></kml>`
+      const copy = await createTestDatabase(kind)
+      try {
+        ok(places(copy.url, ...admin))
+        const kmz = file(`trip-${kind}.kmz`, zipSync({ 'doc.kml': Buffer.from(kml), 'images/icon.png': new Uint8Array([137, 80]) }))
+        const dry = places(copy.url, 'import', kmz, '--dry-run')
+        assert.equal(dry.status, 0, dry.stderr)
+        assert.equal(dry.stdout, 'Would import 1 placemark from KMZ; skipped 1 that is no place (listed above).\nDry run: nothing was written.\n')
+        assert.equal(dry.stderr, 'skipped placemark 2 (“Walk”): a line, not a point\n')
+        ok(places(copy.url, 'import', kmz))
+        const [cafe] = exported(copy.url)
+        assert.deepEqual([cafe?.properties.title, cafe?.properties.content, cafe?.properties.categories], ['Café & bar', '<p>Good <b>coffee</b></p>', ['Food']])
+      } finally {
+        await copy.drop()
+      }
+    })
+
+    test('CSV: a refused row imports nothing and is named by its line; a spreadsheet of semicolons and decimal commas is read', async () => {
+      const copy = await createTestDatabase(kind)
+      try {
+        ok(places(copy.url, ...admin))
+        const bad = places(copy.url, 'import', file(`bad-${kind}.csv`, 'name,lat,lon\nGood,1,2\n"Two\nlines",north,2\n,3,4\n'))
+        assert.equal(bad.status, 1)
+        assert.equal(
+          bad.stderr,
+          'places import: Nothing was imported:\nline 3: latitude: "north" is not a decimal number\nline 5: properties.title: is required\n',
+        )
+        assert.deepEqual(exported(copy.url), [])
+        const ids = ok(places(copy.url, 'import', file(`good-${kind}.csv`, 'Name;Breite;Latitude;Longitude;Category\nA;x;48,5;-2,25;Food > Cafés\n'))).trim()
+        assert.match(ids, /^\d+$/)
+        const [a] = exported(copy.url)
+        assert.deepEqual([a?.geometry?.coordinates, a?.properties.categories], [[-2.25, 48.5], ['Food > Cafés']])
+      } finally {
+        await copy.drop()
+      }
+    })
+  })
+}
