@@ -1,5 +1,9 @@
-import { route } from '@/lib/http/route'
 import { getLandingPage } from '@/lib/ogc/features'
+import { landingHtml } from '@/lib/ogc/html'
+import { ogcRoute } from '@/lib/ogc/respond'
 
 // GET /ogc – OGC API – Features landing page
-export const GET = route(() => Response.json(getLandingPage()), { cors: true })
+export const GET = ogcRoute(() => {
+  const page = getLandingPage()
+  return { json: page, contentType: 'application/json', html: () => landingHtml(page) }
+})

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import path from 'node:path'
 import { expectWordPressError } from '../support/http'
 import { expect, test } from '../support/test'
 import { byDateThenIdDesc, expectedUrl, hiddenPosts, publicPlaces } from '../support/places'
@@ -27,6 +28,7 @@ test.describe('OGC API – Features', () => {
     expect(conformance.conformsTo).toEqual([
       'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
       'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
+      'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/html',
     ])
     const { collections } = (await (await request.get(rels.data!)).json()) as {
       collections: { id: string; extent: { spatial: { bbox: number[][] } }; links: { rel: string; href: string }[] }[]
@@ -136,6 +138,130 @@ test.describe('OGC API – Features', () => {
     expect((await request.get('/ogc/collections/post/items/abc')).status()).toBe(404)
   })
 
+  test('every resource is JSON for GIS clients and HTML for a browser: f=json|geojson|html, else the Accept header', async ({ request, baseURL }) => {
+    const place = fixturePosts('landmark')[0]!
+    const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
+    for (const resource of [
+      '/ogc',
+      '/ogc/conformance',
+      '/ogc/collections',
+      '/ogc/collections/landmark',
+      '/ogc/collections/landmark/items',
+      `/ogc/collections/landmark/items/${place.id}`,
+    ]) {
+      const json = resource.includes('/items') ? /^application\/geo\+json/ : /^application\/json/
+      const answers = {
+        'no Accept': await request.get(resource, { headers: { Accept: '' } }),
+        '*/*': await request.get(resource, { headers: { Accept: '*/*' } }),
+        'GDAL-like': await request.get(resource, { headers: { Accept: 'application/geo+json, application/json' } }),
+        'browser, f=json': await request.get(`${resource}?f=json`, { headers: { Accept: BROWSER } }),
+        'browser, f=geojson': await request.get(`${resource}?f=geojson`, { headers: { Accept: BROWSER } }),
+      }
+      for (const [what, response] of Object.entries(answers)) {
+        expect(response.status(), `${resource}, ${what}`).toBe(200)
+        expect(response.headers()['content-type'], `${resource}, ${what}`).toMatch(json)
+        expect(response.headers().vary, `${resource}, ${what}`).toContain('Accept')
+        const links = ((await response.json()) as { links?: { rel: string; type?: string; href: string }[] }).links
+        if (links) expect(links.find((l) => l.rel === 'alternate')).toMatchObject({ type: 'text/html', href: expect.stringContaining('f=html') })
+      }
+      for (const [what, response] of Object.entries({
+        'f=html': await request.get(`${resource}?f=html`, { headers: { Accept: 'application/json' } }),
+        browser: await request.get(resource, { headers: { Accept: BROWSER } }),
+      })) {
+        expect(response.status(), `${resource}, ${what}`).toBe(200)
+        expect(response.headers()['content-type'], `${resource}, ${what}`).toBe('text/html; charset=utf-8')
+        expect(response.headers()['content-security-policy'], `${resource}, ${what}`).toMatch(/default-src 'none'/)
+        expect(response.headers().vary).toContain('Accept')
+        const html = await response.text()
+        expect(html).toMatch(/^<!doctype html><html lang="en">/)
+        expect(html).not.toContain('<script')
+        // The page links to the document it shows, in its own format.
+        expect(html).toMatch(/<link rel="alternate" type="application\/(geo\+)?json" href="http/)
+      }
+      // An f that is none of these: a 400 in the format the client takes.
+      const bad = await request.get(`${resource}?f=xml`)
+      await expectWordPressError(bad, 400, 'rest_invalid_param')
+      const badPage = await request.get(`${resource}?f=xml`, { headers: { Accept: BROWSER } })
+      expect(badPage.status()).toBe(400)
+      expect(await badPage.text()).toContain('f must be json, geojson or html.')
+    }
+    // A missing collection or feature is a 404 page for a person, the JSON error for a program.
+    for (const missing of ['/ogc/collections/nothing-here', '/ogc/collections/nothing-here/items', '/ogc/collections/landmark/items/999999']) {
+      const page = await request.get(`${missing}?f=html`)
+      expect(page.status()).toBe(404)
+      expect(page.headers()['content-type']).toBe('text/html; charset=utf-8')
+      expect(await page.text()).toContain('<h1>Not found</h1>')
+      expect((await request.get(missing)).headers()['content-type']).toMatch(/^application\/json/)
+    }
+    // The JSON link of a page keeps f, so that a browser following it gets the document.
+    const landing = await (await request.get('/ogc?f=html')).text()
+    expect(landing).toContain(`href="${baseURL}/ogc?f=json" type="application/json">JSON</a>`)
+  })
+
+  test('the HTML pages escape every title and address: text, never markup', async ({ request }) => {
+    const hostile = publicPlaces.find((p) => p.title.includes('<script>'))!
+    for (const url of [`/ogc/collections/${hostile.type}/items/${hostile.id}?f=html`, `/ogc/collections/${hostile.type}/items?f=html&limit=1000`]) {
+      const html = await (await request.get(url)).text()
+      expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;quotes&#34;')
+      expect(html).toContain('Av. 9 de Julio &#60;b&#62;&#38;amp;&#60;/b&#62; &#34;Obelisco&#34; &#39;n°5&#39;')
+      expect(html).not.toContain('<script>')
+      expect(html).not.toContain('<b>')
+    }
+  })
+
+  test('items send their paging links as a Link header too, in the format of the answer', async ({ request }) => {
+    const total = fixturePosts('post').length
+    const first = await request.get('/ogc/collections/post/items?limit=3')
+    const body = (await first.json()) as Items
+    const next = body.links.find((l) => l.rel === 'next')!.href
+    expect(first.headers().link).toBe(`<${next}>; rel="next"; type="application/geo+json"`)
+    const middle = await request.get(next)
+    const links = ((await middle.json()) as Items).links
+    const href = (rel: string) => links.find((l) => l.rel === rel)!.href
+    expect(middle.headers().link).toBe(`<${href('next')}>; rel="next"; type="application/geo+json", <${href('prev')}>; rel="prev"; type="application/geo+json"`)
+    const last = await request.get(`/ogc/collections/post/items?limit=3&offset=${total - 1}`)
+    expect(last.headers().link).toMatch(/^<[^>]+offset=\d+[^>]*>; rel="prev"; type="application\/geo\+json"$/)
+    const page = await request.get('/ogc/collections/post/items?limit=3&offset=3&f=html')
+    expect(page.headers().link).toMatch(
+      /^<[^>]+offset=6[^>]*f=html>; rel="next"; type="text\/html", <[^>]+offset=0[^>]*f=html>; rel="prev"; type="text\/html"$/,
+    )
+    const html = await page.text()
+    expect(html).toContain(`Places 4–6 of ${total}, newest first.`)
+    expect(html).toMatch(/<a href="[^"]+offset=6[^"]*f=html" rel="next">Next →<\/a>/)
+    // One place alone has no pages.
+    expect((await request.get(`/ogc/collections/post/items/${fixturePosts('post')[0]!.id}`)).headers().link).toBeUndefined()
+  })
+
+  test('OWSLib, a second real client, reads every collection and feature as the routes serve them', ({ baseURL }) => {
+    test.skip(!hasOwslib() && !process.env.CI, 'OWSLib (Debian python3-owslib) is not installed; .ci/run installs it, and in CI this test runs')
+    const read = JSON.parse(
+      execFileSync(PYTHON, [path.join(__dirname, '..', 'support', 'owslib-read.py'), `${baseURL}/ogc`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }),
+    ) as { conformsTo: string[]; collections: Record<string, OgcFeature[]> }
+    expect(read.conformsTo).toContain('http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson')
+    for (const type of ['post', 'landmark']) expect(Object.keys(read.collections)).toContain(type)
+    expect(Object.keys(read.collections)).not.toContain('draftonly')
+    for (const [type, features] of Object.entries(read.collections)) {
+      const expected = fixturePosts(type).map((p) => ({
+        id: p.id,
+        title: p.title,
+        url: expectedUrl(baseURL!, p),
+        address: p.address,
+        coordinates: p.coordinates!,
+      }))
+      // Every feature once, newest first, as paged by limit and offset.
+      expect(
+        features.map((f) => ({
+          id: f.id,
+          title: f.properties.title,
+          url: f.properties.url,
+          address: f.properties.address,
+          coordinates: f.geometry.coordinates,
+        })),
+        type,
+      ).toEqual(expected)
+    }
+  })
+
   test('GDAL reads every collection and feature through its OGC API driver, as the routes serve them', async ({ request, baseURL }) => {
     test.skip(!hasOgrinfo() && !process.env.CI, 'ogrinfo (Debian gdal-bin) is not installed; .ci/run installs it, and in CI this test runs')
     const summary = execFileSync('ogrinfo', ['-ro', '-so', `OAPIF:${baseURL}/ogc`], { encoding: 'utf8' })
@@ -174,6 +300,18 @@ test.describe('OGC API – Features', () => {
     }
   })
 })
+
+// Debian's Python, which python3-owslib is installed for (a python3 of pyenv or a venv may come first in PATH).
+const PYTHON = '/usr/bin/python3'
+
+function hasOwslib(): boolean {
+  try {
+    execFileSync(PYTHON, ['-c', 'import owslib.ogcapi.features'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
 
 function hasOgrinfo(): boolean {
   try {

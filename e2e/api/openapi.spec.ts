@@ -150,9 +150,13 @@ test.describe('OpenAPI', () => {
     await check('/wp-json/oembed/1.0/embed', 'get', await request.get('/wp-json/oembed/1.0/embed?url=https%3A%2F%2Felsewhere.example%2F'))
 
     await check('/ogc', 'get', await request.get('/ogc'))
+    await check('/ogc', 'get', await request.get('/ogc?f=xml'))
     await check('/ogc/conformance', 'get', await request.get('/ogc/conformance'))
+    await check('/ogc/conformance', 'get', await request.get('/ogc/conformance?f=xml'))
     await check('/ogc/collections', 'get', await request.get('/ogc/collections'))
+    await check('/ogc/collections', 'get', await request.get('/ogc/collections?f=xml'))
     await check('/ogc/collections/{collectionId}', 'get', await request.get('/ogc/collections/post'))
+    await check('/ogc/collections/{collectionId}', 'get', await request.get('/ogc/collections/post?f=xml'))
     await check('/ogc/collections/{collectionId}', 'get', await request.get('/ogc/collections/none'))
     const items = await request.get('/ogc/collections/post/items?limit=2')
     await check('/ogc/collections/{collectionId}/items', 'get', items)
@@ -161,6 +165,7 @@ test.describe('OpenAPI', () => {
     const itemId = ((await items.json()) as { features: { id: number }[] }).features[0]!.id
     await check('/ogc/collections/{collectionId}/items/{featureId}', 'get', await request.get(`/ogc/collections/post/items/${itemId}`))
     await check('/ogc/collections/{collectionId}/items/{featureId}', 'get', await request.get('/ogc/collections/post/items/999999'))
+    await check('/ogc/collections/{collectionId}/items/{featureId}', 'get', await request.get(`/ogc/collections/post/items/${itemId}?f=xml`))
 
     const documented = Object.entries(document.paths).flatMap(([p, item]) =>
       operationsOf(item).flatMap(([method, op]) =>

@@ -65,6 +65,41 @@ test('the public pages have no accessibility violations', async ({ page, request
   await expectNoViolations(page, testInfo, 'not-found')
 })
 
+test('the OGC API as a person browses it: from its landing page to a place, in HTML, styled, without violations', async ({ page }, testInfo) => {
+  const blocked: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') blocked.push(message.text())
+  })
+  // A browser asks for text/html first: it gets the pages, without ?f=html.
+  await page.goto('/ogc')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Places')
+  // The inline style is allowed by the CSP's hash: the header has its border.
+  await expect(page.locator('header')).toHaveCSS('border-bottom-style', 'solid')
+  await expectNoViolations(page, testInfo, 'ogc-landing')
+  await page.getByRole('link', { name: 'The collections' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Collections')
+  await expectNoViolations(page, testInfo, 'ogc-collections')
+  await page.getByRole('link', { name: 'Posts', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Posts')
+  await expectNoViolations(page, testInfo, 'ogc-collection')
+  await page.getByRole('link', { name: 'Browse its places' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Places of Posts')
+  await expect(page.getByText(/^Places 1–10 of \d+, newest first\.$/)).toBeVisible()
+  await page.getByRole('link', { name: 'Next →' }).click()
+  await expect(page.getByText(/^Places 11–20 of \d+, newest first\.$/)).toBeVisible()
+  await expectNoViolations(page, testInfo, 'ogc-items')
+  const first = page.locator('tbody tr').first()
+  const title = (await first.locator('td').nth(1).textContent())!
+  await first.locator('td').first().getByRole('link').click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link')).toHaveText(['OGC API', 'Collections', 'Posts', 'Places'])
+  await expectNoViolations(page, testInfo, 'ogc-item')
+  // Its JSON link is the GeoJSON feature.
+  await page.getByRole('link', { name: 'GeoJSON' }).click()
+  await expect(page.locator('body')).toContainText('"type":"Feature"')
+  expect(blocked).toEqual([])
+})
+
 test('the admin pages have no accessibility violations', async ({ page, request }, testInfo) => {
   await signIn(page, 'administrator')
   await expectNoViolations(page, testInfo, 'admin-posts')

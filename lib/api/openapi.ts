@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Config } from '../config'
 import type { AttachmentDto } from '../media/storage'
-import { itemsParams } from '../ogc/features'
+import { formatParam, itemsParams } from '../ogc/features'
 import { collectionParams, featureParams, postIdSchema } from '../places/schemas'
 import { exportParams } from '../places/formats/public'
 import { MEDIA_TYPES } from '../places/formats/write'
@@ -98,6 +98,13 @@ const notModified: ResponseObject = { description: 'Not modified: the If-None-Ma
 const credentials: Record<string, string[]>[] = [{ applicationPassword: [] }, { sessionCookie: [] }]
 const postId = parameter('id', 'path', postIdSchema)
 const collectionId = parameter('collectionId', 'path', z.string().meta({ description: 'A post type with public places' }))
+/** An OGC answer: the document as `type`, or, with f=html or a browser's Accept, a page to browse. */
+const ogc = (description: string, schema: z.ZodType, type = 'application/json'): ResponseObject => ({
+  description,
+  content: { [type]: { schema: ref(schema) }, 'text/html': { schema: { type: 'string' } } },
+})
+const ogcFormat = parameter('f', 'query', formatParam)
+const ogcBadFormat = error('An invalid `f` (`rest_invalid_param`)')
 
 type DocumentConfig = Pick<Config, 'siteUrl' | 'sharedCacheSeconds'>
 let last: { config: DocumentConfig; document: OpenApiDocument } | undefined
@@ -278,29 +285,32 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
         get: {
           operationId: 'getOgcLandingPage',
           summary: 'OGC API – Features: the landing page',
-          responses: { 200: json('Links to the API definition, conformance and collections', ogcLandingPageSchema) },
+          parameters: [ogcFormat],
+          responses: { 200: ogc('Links to the API definition, conformance and collections', ogcLandingPageSchema), 400: ogcBadFormat },
         },
       },
       '/ogc/conformance': {
         get: {
           operationId: 'getOgcConformance',
           summary: 'OGC API – Features: the conformance classes met (Core, GeoJSON)',
-          responses: { 200: json('The classes', ogcConformanceSchema) },
+          parameters: [ogcFormat],
+          responses: { 200: ogc('The classes', ogcConformanceSchema), 400: ogcBadFormat },
         },
       },
       '/ogc/collections': {
         get: {
           operationId: 'getOgcCollections',
           summary: 'OGC API – Features: one collection per post type with public places',
-          responses: { 200: json('The collections', ogcCollectionsSchema) },
+          parameters: [ogcFormat],
+          responses: { 200: ogc('The collections', ogcCollectionsSchema), 400: ogcBadFormat },
         },
       },
       '/ogc/collections/{collectionId}': {
         get: {
           operationId: 'getOgcCollection',
           summary: 'OGC API – Features: one collection',
-          parameters: [collectionId],
-          responses: { 200: json('The collection', ogcCollectionSchema), 404: error('No such collection (`ogc_no_collection`)') },
+          parameters: [collectionId, ogcFormat],
+          responses: { 200: ogc('The collection', ogcCollectionSchema), 400: ogcBadFormat, 404: error('No such collection (`ogc_no_collection`)') },
         },
       },
       '/ogc/collections/{collectionId}/items': {
@@ -310,7 +320,7 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
           description: 'Unknown parameters are a 400; a repeated parameter keeps its first value.',
           parameters: [collectionId, ...queryParameters(itemsParams)],
           responses: {
-            200: { description: 'The items', content: { 'application/geo+json': { schema: ref(ogcItemsSchema) } } },
+            200: ogc('The items; the Link header has the `next` and `prev` links', ogcItemsSchema, 'application/geo+json'),
             400: error('An invalid or unknown parameter (`rest_invalid_param`)'),
             404: error('No such collection (`ogc_no_collection`)'),
           },
@@ -320,9 +330,10 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
         get: {
           operationId: 'getOgcItem',
           summary: 'OGC API – Features: one place',
-          parameters: [collectionId, parameter('featureId', 'path', z.string().meta({ description: 'The post id' }))],
+          parameters: [collectionId, parameter('featureId', 'path', z.string().meta({ description: 'The post id' })), ogcFormat],
           responses: {
-            200: { description: 'The place', content: { 'application/geo+json': { schema: ref(ogcFeatureSchema) } } },
+            200: ogc('The place', ogcFeatureSchema, 'application/geo+json'),
+            400: ogcBadFormat,
             404: error('No such collection or feature (`ogc_no_collection`, `ogc_no_feature`)'),
           },
         },

@@ -8,16 +8,33 @@ import { ApiError } from '../http/errors'
 import { postUrl } from '../places/geojson'
 import { bboxParam, isPostTypeKey, parseQuery, queryValues } from '../places/schemas'
 import { PUBLIC_PLACE_WHERE } from '../places/visibility'
+import { withFormat } from './html'
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from './limits'
 
 // OGC API – Features, Part 1: Core (https://docs.ogc.org/is/17-069r4/17-069r4.html) over the public places: one
 // collection per post type that has public places, GeoJSON items, bbox, limit and offset paging. It shows only what
 // GET /places/v1/geojson would show: published posts with public geodata.
 
-const CONFORMANCE = ['http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core', 'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson']
+const CONFORMANCE = [
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/html',
+]
 const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84'
 const JSON_TYPE = 'application/json'
 const GEOJSON_TYPE = 'application/geo+json'
+const HTML_TYPE = 'text/html'
+
+/** `f` of every resource: JSON (GeoJSON for items) or HTML; without it the Accept header decides (lib/ogc/respond.ts). */
+export const formatParam = z.enum(['json', 'geojson', 'html'], { error: 'f must be json, geojson or html.' }).meta({
+  description:
+    'The format: json or geojson (the same: GeoJSON for items), or html, a page to browse. Without f, a client that prefers text/html (a browser) gets HTML, any other JSON.',
+})
+
+/** The same resource as a page (lib/ogc/html.ts). */
+function alternate(href: string): Link {
+  return { href: withFormat(href, 'html'), rel: 'alternate', type: HTML_TYPE, title: 'This document as HTML' }
+}
 
 type Link = OgcLink
 
@@ -40,6 +57,7 @@ export function getLandingPage(): OgcLandingPage {
     description: 'Published places as OGC API – Features: one collection per post type.',
     links: [
       { href: root, rel: 'self', type: JSON_TYPE, title: 'This document' },
+      alternate(root),
       {
         href: `${getConfig().siteUrl}/places/v1/openapi.json`,
         rel: 'service-desc',
@@ -61,10 +79,7 @@ function collectionDocument(type: string, count: number, bbox: BBox): OgcCollect
     itemType: 'feature',
     crs: [CRS84],
     extent: { spatial: { bbox: [bbox], crs: CRS84 } },
-    links: [
-      { href, rel: 'self', type: JSON_TYPE },
-      { href: `${href}/items`, rel: 'items', type: GEOJSON_TYPE, title: `The ${type} places` },
-    ],
+    links: [{ href, rel: 'self', type: JSON_TYPE }, alternate(href), { href: `${href}/items`, rel: 'items', type: GEOJSON_TYPE, title: `The ${type} places` }],
   }
 }
 
@@ -88,7 +103,8 @@ async function collectionSummaries(): Promise<OgcCollection[]> {
 }
 
 export async function getCollections(): Promise<OgcCollections> {
-  return { links: [{ href: `${base()}/collections`, rel: 'self', type: JSON_TYPE }], collections: await collectionSummaries() }
+  const href = `${base()}/collections`
+  return { links: [{ href, rel: 'self', type: JSON_TYPE }, alternate(href)], collections: await collectionSummaries() }
 }
 
 function noCollection(id: string): ApiError {
@@ -107,7 +123,7 @@ export async function getCollection(id: string): Promise<OgcCollection> {
  */
 export const itemsParams = {
   'bbox-crs': z.literal(CRS84, { error: `Only ${CRS84} is supported.` }).meta({ description: 'The CRS of bbox: only CRS84.' }),
-  f: z.enum(['json', 'geojson'], { error: 'f must be json or geojson.' }).meta({ description: 'The format: GeoJSON, whichever is asked.' }),
+  f: formatParam,
   bbox: bboxParam(({ problem }) =>
     problem === 'format'
       ? 'bbox must be four numbers: min longitude, min latitude, max longitude, max latitude.'
@@ -181,6 +197,7 @@ export async function getItems(collectionId: string, query: ItemsQuery): Promise
   }
   const links: Link[] = [
     { href: page(query.offset), rel: 'self', type: GEOJSON_TYPE },
+    alternate(page(query.offset)),
     { href: `${base()}/collections/${encodeURIComponent(collectionId)}`, rel: 'collection', type: JSON_TYPE },
   ]
   if (query.offset + rows.length < matched) links.push({ href: page(query.offset + query.limit), rel: 'next', type: GEOJSON_TYPE })
@@ -212,6 +229,7 @@ export async function getItem(collectionId: string, featureId: string): Promise<
     ...toOgcFeature(row),
     links: [
       { href: `${href}/items/${row.id}`, rel: 'self', type: GEOJSON_TYPE },
+      alternate(`${href}/items/${row.id}`),
       { href, rel: 'collection', type: JSON_TYPE },
     ],
   }

@@ -1,5 +1,9 @@
-import { route } from '@/lib/http/route'
 import { getConformance } from '@/lib/ogc/features'
+import { conformanceHtml } from '@/lib/ogc/html'
+import { ogcRoute } from '@/lib/ogc/respond'
 
 // GET /ogc/conformance – the conformance classes this API meets
-export const GET = route(() => Response.json(getConformance()), { cors: true })
+export const GET = ogcRoute(() => {
+  const conformance = getConformance()
+  return { json: conformance, contentType: 'application/json', html: () => conformanceHtml(conformance) }
+})

@@ -1,12 +1,10 @@
-import { route } from '@/lib/http/route'
-import { getItems, parseItemsQuery } from '@/lib/ogc/features'
+import { getCollection, getItems, parseItemsQuery } from '@/lib/ogc/features'
+import { itemsHtml } from '@/lib/ogc/html'
+import { ogcRoute } from '@/lib/ogc/respond'
 
 // GET /ogc/collections/{collectionId}/items – the collection's places, paged, optionally in a bbox
-export const GET = route(
-  async (request: Request, { params }: RouteContext<'/ogc/collections/[collectionId]/items'>) => {
-    const query = parseItemsQuery(new URL(request.url).searchParams)
-    const items = await getItems((await params).collectionId, query)
-    return Response.json(items, { headers: { 'Content-Type': 'application/geo+json' } })
-  },
-  { cors: true },
-)
+export const GET = ogcRoute(async (request: Request, { params }: RouteContext<'/ogc/collections/[collectionId]/items'>) => {
+  const { collectionId } = await params
+  const items = await getItems(collectionId, parseItemsQuery(new URL(request.url).searchParams))
+  return { json: items, contentType: 'application/geo+json', html: async () => itemsHtml(items, await getCollection(collectionId)) }
+})
