@@ -422,6 +422,13 @@ try {
     { name: 'GET /geojson (50)', floor: 'page-50', paths: ['/places/v1/geojson'], features: Math.min(50, publicIds.length) },
     // The same route over 100 ids only, as a map's popular places are asked for: what a cache in front can keep.
     { name: 'GET /geojson/{id}, 100 ids', floor: 'feature-hot', paths: publicIds.slice(0, 100).map((id) => `/places/v1/geojson/${id}`) },
+    // The OGC API over the same places, each beside the REST request it matches (BENCHMARKS.md, OGC API).
+    { name: 'OGC items/{id}', floor: 'ogc-feature', paths: publicIds.map((id) => `/ogc/collections/post/items/${id}`) },
+    { name: 'GET /geojson?posts_per_page=100', floor: 'page-100', paths: ['/places/v1/geojson?posts_per_page=100'], features: Math.min(100, publicIds.length) },
+    { name: 'OGC items?limit=100', floor: 'ogc-100', paths: ['/ogc/collections/post/items?limit=100'], features: Math.min(100, publicIds.length) },
+    { name: 'GET /geojson?bbox=2,48,3,49 (10)', floor: 'bbox-10', paths: ['/places/v1/geojson?bbox=2,48,3,49&posts_per_page=10'] },
+    { name: 'OGC items?limit=10&bbox=2,48,3,49', floor: 'ogc-bbox-10', paths: ['/ogc/collections/post/items?limit=10&bbox=2,48,3,49'] },
+    { name: 'OGC collections', floor: 'ogc-collections', paths: ['/ogc/collections'] },
   ]
 
   const floorDir = path.join(scratch, 'floor')

@@ -3,7 +3,7 @@ import { landingHtml } from '@/lib/ogc/html'
 import { ogcRoute } from '@/lib/ogc/respond'
 
 // GET /ogc – OGC API – Features landing page
-export const GET = ogcRoute(() => {
+export const GET = ogcRoute('application/json', () => {
   const page = getLandingPage()
-  return { json: page, contentType: 'application/json', html: () => landingHtml(page) }
+  return { json: page, html: () => landingHtml(page) }
 })

@@ -232,6 +232,38 @@ test.describe('OGC API – Features', () => {
     expect((await request.get(`/ogc/collections/post/items/${fixturePosts('post')[0]!.id}`)).headers().link).toBeUndefined()
   })
 
+  test('answers are kept per data version as the REST ones: an ETag per format, 304 for a current copy', async ({ request }) => {
+    const place = fixturePosts('landmark')[0]!
+    for (const resource of [
+      '/ogc',
+      '/ogc/collections',
+      '/ogc/collections/landmark',
+      '/ogc/collections/landmark/items?limit=2',
+      `/ogc/collections/landmark/items/${place.id}`,
+    ]) {
+      // Retried until no other spec's write fell between the two requests.
+      for (let attempt = 0; ; attempt++) {
+        const json = await request.get(resource)
+        const html = await request.get(resource, { headers: { Accept: 'text/html' } })
+        const etag = json.headers().etag!
+        expect(etag, resource).toMatch(/^"[^"]+"$/)
+        expect(json.headers()['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+$/)
+        expect(html.headers().etag, `${resource}: the page is another representation`).not.toBe(etag)
+        const again = await request.get(resource, { headers: { 'If-None-Match': etag } })
+        const page = await request.get(resource, { headers: { 'If-None-Match': html.headers().etag!, Accept: 'text/html' } })
+        if ((again.status() === 304 && page.status() === 304) || attempt === 20) {
+          expect(again.status(), resource).toBe(304)
+          expect(await again.body()).toHaveLength(0)
+          expect(again.headers().vary).toContain('Accept')
+          expect(page.status(), resource).toBe(304)
+          // The JSON's ETag does not match the page: a browser holding JSON gets the page.
+          expect((await request.get(resource, { headers: { 'If-None-Match': etag, Accept: 'text/html' } })).status()).not.toBe(304)
+          break
+        }
+      }
+    }
+  })
+
   test('OWSLib, a second real client, reads every collection and feature as the routes serve them', ({ baseURL }) => {
     test.skip(!hasOwslib() && !process.env.CI, 'OWSLib (Debian python3-owslib) is not installed; .ci/run installs it, and in CI this test runs')
     const read = JSON.parse(

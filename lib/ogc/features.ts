@@ -3,9 +3,10 @@ import { z } from 'zod'
 import type { BBox, OgcCollection, OgcCollections, OgcConformance, OgcFeature, OgcItems, OgcLandingPage, OgcLink } from '../api/contract'
 import { getConfig } from '../config'
 import { getDb } from '../db'
-import type { Prisma } from '../generated/sqlite/client'
 import { ApiError } from '../http/errors'
 import { postUrl } from '../places/geojson'
+import { countPlacesIn, getPlaceIndex, placeIdsIn } from '../places/map-index'
+import { findPublicPlacesByIds, type Place } from '../places/query'
 import { bboxParam, isPostTypeKey, parseQuery, queryValues } from '../places/schemas'
 import { PUBLIC_PLACE_WHERE } from '../places/visibility'
 import { withFormat } from './html'
@@ -40,10 +41,6 @@ type Link = OgcLink
 
 function base(): string {
   return `${getConfig().siteUrl}/ogc`
-}
-
-function publicPlaces(type: string): Prisma.PostWhereInput {
-  return { type, ...PUBLIC_PLACE_WHERE }
 }
 
 export function getConformance(): OgcConformance {
@@ -83,7 +80,25 @@ function collectionDocument(type: string, count: number, bbox: BBox): OgcCollect
   }
 }
 
-async function collectionSummaries(): Promise<OgcCollection[]> {
+let summaries: { version: number; collections: Promise<OgcCollection[]> } | undefined
+
+/**
+ * Every collection with its count and extent, read once per data version (every write bumps it): a scan of the
+ * public places, then nothing until the next write.
+ */
+function collectionSummaries(version: number): Promise<OgcCollection[]> {
+  if (summaries?.version !== version) {
+    const collections = readCollectionSummaries()
+    summaries = { version, collections }
+    // A failed read is not kept: the next request tries again.
+    collections.catch(() => {
+      if (summaries?.collections === collections) summaries = undefined
+    })
+  }
+  return summaries.collections
+}
+
+async function readCollectionSummaries(): Promise<OgcCollection[]> {
   const groups = await getDb().post.groupBy({
     by: ['type'],
     where: PUBLIC_PLACE_WHERE,
@@ -102,17 +117,17 @@ async function collectionSummaries(): Promise<OgcCollection[]> {
   )
 }
 
-export async function getCollections(): Promise<OgcCollections> {
+export async function getCollections(version: number): Promise<OgcCollections> {
   const href = `${base()}/collections`
-  return { links: [{ href, rel: 'self', type: JSON_TYPE }, alternate(href)], collections: await collectionSummaries() }
+  return { links: [{ href, rel: 'self', type: JSON_TYPE }, alternate(href)], collections: await collectionSummaries(version) }
 }
 
 function noCollection(id: string): ApiError {
   return new ApiError('ogc_no_collection', `There is no collection "${id}".`, 404)
 }
 
-export async function getCollection(id: string): Promise<OgcCollection> {
-  const collection = isPostTypeKey(id) ? (await collectionSummaries()).find((c) => c.id === id) : undefined
+export async function getCollection(id: string, version: number): Promise<OgcCollection> {
+  const collection = isPostTypeKey(id) ? (await collectionSummaries(version)).find((c) => c.id === id) : undefined
   if (!collection) throw noCollection(id)
   return collection
 }
@@ -158,55 +173,44 @@ export function parseItemsQuery(params: URLSearchParams): ItemsQuery {
   return parseQuery(itemsQuerySchema, queryValues(params, 'first'))
 }
 
-function bboxWhere(bbox: ItemsQuery['bbox']): Prisma.PostWhereInput {
-  if (!bbox) return {}
-  const [w, s, e, n] = bbox
-  const publicLatitude = { gte: s, lte: n }
-  // A box whose west edge is east of its east edge crosses the antimeridian.
-  return w <= e
-    ? { publicLatitude, publicLongitude: { gte: w, lte: e } }
-    : { publicLatitude, OR: [{ publicLongitude: { gte: w } }, { publicLongitude: { lte: e } }] }
-}
-
-// The location as the public may see it (lib/places/visibility.ts), never the exact one.
-const FIELDS = { id: true, type: true, slug: true, title: true, publicAddress: true, publicLatitude: true, publicLongitude: true } as const
-type Row = Prisma.PostGetPayload<{ select: typeof FIELDS }>
-
-function toOgcFeature(row: Row): OgcFeature {
+function toOgcFeature(place: Place): OgcFeature {
   return {
     type: 'Feature',
-    id: row.id,
-    geometry: { type: 'Point', coordinates: [row.publicLongitude!, row.publicLatitude!] },
-    properties: { title: row.title, url: postUrl(getConfig().siteUrl, row.type, row.slug), address: row.publicAddress },
+    id: place.id,
+    geometry: { type: 'Point', coordinates: [place.longitude, place.latitude] },
+    properties: { title: place.title, url: postUrl(getConfig().siteUrl, place.type, place.slug), address: place.address },
   }
 }
 
-export async function getItems(collectionId: string, query: ItemsQuery): Promise<OgcItems> {
-  await getCollection(collectionId)
-  const where = { ...publicPlaces(collectionId), ...bboxWhere(query.bbox) }
-  const db = getDb()
-  const [rows, matched] = await Promise.all([
-    db.post.findMany({ where, orderBy: [{ publishedAt: 'desc' }, { id: 'desc' }], skip: query.offset, take: query.limit, select: FIELDS }),
-    db.post.count({ where }),
-  ])
+/**
+ * A page of a collection's places, from the map's index of its post type (lib/places/map-index), built once per data
+ * version: the count and the page's ids without a scan, with a box or without, then the page's places.
+ */
+export async function getItems(collectionId: string, query: ItemsQuery, version: number): Promise<OgcItems> {
+  await getCollection(collectionId, version)
+  const index = await getPlaceIndex({ postType: collectionId, categoryId: null }, version)
+  const { bbox, offset, limit } = query
+  const matched = bbox ? countPlacesIn(index, bbox) : index.size
+  const ids = bbox ? placeIdsIn(index, bbox, offset, limit, matched) : Array.from(index.ids.subarray(offset, offset + limit))
+  const places = await findPublicPlacesByIds(ids)
   const itemsUrl = `${base()}/collections/${encodeURIComponent(collectionId)}/items`
-  const page = (offset: number) => {
-    const params = new URLSearchParams({ limit: String(query.limit), offset: String(offset) })
-    if (query.bbox) params.set('bbox', query.bbox.join(','))
+  const page = (at: number) => {
+    const params = new URLSearchParams({ limit: String(limit), offset: String(at) })
+    if (bbox) params.set('bbox', bbox.join(','))
     return `${itemsUrl}?${params}`
   }
   const links: Link[] = [
-    { href: page(query.offset), rel: 'self', type: GEOJSON_TYPE },
-    alternate(page(query.offset)),
+    { href: page(offset), rel: 'self', type: GEOJSON_TYPE },
+    alternate(page(offset)),
     { href: `${base()}/collections/${encodeURIComponent(collectionId)}`, rel: 'collection', type: JSON_TYPE },
   ]
-  if (query.offset + rows.length < matched) links.push({ href: page(query.offset + query.limit), rel: 'next', type: GEOJSON_TYPE })
-  if (query.offset > 0) links.push({ href: page(Math.max(0, query.offset - query.limit)), rel: 'prev', type: GEOJSON_TYPE })
+  if (offset + ids.length < matched) links.push({ href: page(offset + limit), rel: 'next', type: GEOJSON_TYPE })
+  if (offset > 0) links.push({ href: page(Math.max(0, offset - limit)), rel: 'prev', type: GEOJSON_TYPE })
   return {
     type: 'FeatureCollection',
-    features: rows.map(toOgcFeature),
+    features: places.map(toOgcFeature),
     numberMatched: matched,
-    numberReturned: rows.length,
+    numberReturned: places.length,
     timeStamp: new Date().toISOString(),
     links,
   }
@@ -219,17 +223,17 @@ const featureIdSchema = z
   .transform(Number)
   .pipe(z.int().min(1).max(2_147_483_647))
 
-export async function getItem(collectionId: string, featureId: string): Promise<OgcFeature> {
-  await getCollection(collectionId)
+export async function getItem(collectionId: string, featureId: string, version: number): Promise<OgcFeature> {
+  await getCollection(collectionId, version)
   const id = featureIdSchema.safeParse(featureId)
-  const row = id.success ? await getDb().post.findFirst({ where: { id: id.data, ...publicPlaces(collectionId) }, select: FIELDS }) : null
-  if (!row) throw new ApiError('ogc_no_feature', `Collection "${collectionId}" has no feature ${featureId}.`, 404)
+  const [place] = id.success ? await findPublicPlacesByIds([id.data]) : []
+  if (place?.type !== collectionId) throw new ApiError('ogc_no_feature', `Collection "${collectionId}" has no feature ${featureId}.`, 404)
   const href = `${base()}/collections/${encodeURIComponent(collectionId)}`
   return {
-    ...toOgcFeature(row),
+    ...toOgcFeature(place),
     links: [
-      { href: `${href}/items/${row.id}`, rel: 'self', type: GEOJSON_TYPE },
-      alternate(`${href}/items/${row.id}`),
+      { href: `${href}/items/${place.id}`, rel: 'self', type: GEOJSON_TYPE },
+      alternate(`${href}/items/${place.id}`),
       { href, rel: 'collection', type: JSON_TYPE },
     ],
   }

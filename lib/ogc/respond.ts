@@ -3,13 +3,16 @@ import Negotiator from 'negotiator'
 import { z } from 'zod'
 import type { OgcLink } from '../api/contract'
 import { ApiError } from '../http/errors'
-import { errorResponse, route } from '../http/route'
+import { readDataVersion } from '../db'
+import { cachedBody, type Bytes } from '../http/cache'
+import { errorResponse, geojsonResponse, route } from '../http/route'
+import { variantEtag } from '../places/public'
 import { parseQuery, queryValues } from '../places/schemas'
 import { formatParam } from './features'
 import { errorHtml, OGC_HTML_CSP, withFormat } from './html'
 
-/** A resource of the OGC API: its document, the media type it is sent as, and its page. */
-export type OgcAnswer = { json: object; contentType: string; html: () => string | Promise<string> }
+/** A resource of the OGC API: its document, and its page. */
+export type OgcAnswer = { json: object; html: () => string | Promise<string> }
 
 type Format = 'json' | 'html'
 
@@ -40,31 +43,70 @@ function linkHeader(links: OgcLink[], format: Format): string | null {
   return paging.map((l) => `<${format === 'html' ? withFormat(l.href, 'html') : l.href}>; rel="${l.rel}"; type="${type}"`).join(', ')
 }
 
-function htmlResponse(body: string, status: number): Response {
-  return new Response(body, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': OGC_HTML_CSP } })
+const HTML_TYPE = 'text/html; charset=utf-8'
+// Bump when the pages or documents change shape, so that clients and caches do not keep the old ones.
+const OGC_FORMAT = 'places-ogc-1'
+const NEWLINE = 10
+
+/**
+ * An answer as the cache keeps it (lib/http/cache.ts): its Link header, a newline, then its body. Bytes, as kept, so
+ * that an answer served again is neither decoded nor encoded.
+ */
+async function cachedAnswer(
+  version: number,
+  key: string,
+  build: () => Promise<{ link: string | null; body: string }>,
+): Promise<{ link: string | null; body: Bytes }> {
+  const bytes = await cachedBody(version, key, async () => {
+    const { link, body } = await build()
+    return `${link ?? ''}\n${body}`
+  })
+  const newline = bytes.indexOf(NEWLINE)
+  return { link: newline > 0 ? new TextDecoder().decode(bytes.subarray(0, newline)) : null, body: bytes.subarray(newline + 1) }
 }
 
 /**
- * A route of the OGC API (docs/api.md, OGC API – Features): JSON or HTML as `f` or the Accept header asks, errors
- * too, with the paging Link header; public, and varying by Accept since the same URL may answer either.
+ * A route of the OGC API (docs/api.md, OGC API – Features): JSON (as `contentType`) or HTML as `f` or the Accept
+ * header asks, errors too; public, varying by Accept since the same URL may answer either. Answers are built once
+ * per data version and kept, with an ETag and 304s, as the REST routes' (lib/places/public.ts): `answer` is given the
+ * version, read before any data.
  */
-export function ogcRoute<C>(answer: (request: Request, context: C) => OgcAnswer | Promise<OgcAnswer>) {
+export function ogcRoute<C>(contentType: string, answer: (request: Request, context: C, version: number) => OgcAnswer | Promise<OgcAnswer>) {
   return route(
     async (request: Request, context: C) => {
       let format = negotiated(request)
       let response: Response
       try {
         format = requested(request)
-        const document = await answer(request, context)
-        response =
-          format === 'html' ? htmlResponse(await document.html(), 200) : Response.json(document.json, { headers: { 'Content-Type': document.contentType } })
-        const links = 'links' in document.json ? linkHeader(document.json.links as OgcLink[], format) : null
-        if (links) response.headers.set('Link', links)
+        const version = await readDataVersion()
+        const { pathname, search } = new URL(request.url)
+        let link: string | null = null
+        response = await geojsonResponse(
+          request,
+          variantEtag(version, `${OGC_FORMAT} ${format}`),
+          async () => {
+            const cached = await cachedAnswer(version, JSON.stringify(['ogc', format, pathname, search]), async () => {
+              const document = await answer(request, context, version)
+              return {
+                link: 'links' in document.json ? linkHeader(document.json.links as OgcLink[], format) : null,
+                body: format === 'html' ? await document.html() : JSON.stringify(document.json),
+              }
+            })
+            link = cached.link
+            return cached.body
+          },
+          format === 'html' ? HTML_TYPE : contentType,
+        )
+        if (link) response.headers.set('Link', link)
+        if (format === 'html') response.headers.set('Content-Security-Policy', OGC_HTML_CSP)
       } catch (error) {
         if (!(error instanceof ApiError)) throw error
         response =
           format === 'html'
-            ? htmlResponse(errorHtml(error.status, error.message, error.data.params as Record<string, string> | undefined), error.status)
+            ? new Response(errorHtml(error.status, error.message, error.data.params as Record<string, string> | undefined), {
+                status: error.status,
+                headers: { 'Content-Type': HTML_TYPE, 'Content-Security-Policy': OGC_HTML_CSP },
+              })
             : errorResponse(error)
       }
       response.headers.set('Vary', 'Accept')

@@ -24,8 +24,13 @@ let lastEtag: { version: number; etag: string } | undefined
  * not the version itself: a count of writes would tell anyone how busy the editors are, drafts included.
  */
 function etagOf(version: number): string {
-  if (lastEtag?.version !== version) lastEtag = { version, etag: `"${keyedHash(`${FORMAT}\n${getConfig().siteUrl}\n${version}`)}"` }
+  if (lastEtag?.version !== version) lastEtag = { version, etag: variantEtag(version, FORMAT) }
   return lastEtag.etag
+}
+
+/** The ETag of a public answer of this data version whose bytes depend on `format` too (as the OGC API's). */
+export function variantEtag(version: number, format: string): string {
+  return `"${keyedHash(`${format}\n${getConfig().siteUrl}\n${version}`)}"`
 }
 
 // GET /places/v1/geojson

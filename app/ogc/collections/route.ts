@@ -3,7 +3,7 @@ import { collectionsHtml } from '@/lib/ogc/html'
 import { ogcRoute } from '@/lib/ogc/respond'
 
 // GET /ogc/collections – one collection per post type with public places
-export const GET = ogcRoute(async () => {
-  const collections = await getCollections()
-  return { json: collections, contentType: 'application/json', html: () => collectionsHtml(collections) }
+export const GET = ogcRoute('application/json', async (_request: Request, _context: unknown, version: number) => {
+  const collections = await getCollections(version)
+  return { json: collections, html: () => collectionsHtml(collections) }
 })

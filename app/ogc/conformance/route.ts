@@ -3,7 +3,7 @@ import { conformanceHtml } from '@/lib/ogc/html'
 import { ogcRoute } from '@/lib/ogc/respond'
 
 // GET /ogc/conformance – the conformance classes this API meets
-export const GET = ogcRoute(() => {
+export const GET = ogcRoute('application/json', () => {
   const conformance = getConformance()
-  return { json: conformance, contentType: 'application/json', html: () => conformanceHtml(conformance) }
+  return { json: conformance, html: () => conformanceHtml(conformance) }
 })

@@ -3,8 +3,11 @@ import { itemsHtml } from '@/lib/ogc/html'
 import { ogcRoute } from '@/lib/ogc/respond'
 
 // GET /ogc/collections/{collectionId}/items – the collection's places, paged, optionally in a bbox
-export const GET = ogcRoute(async (request: Request, { params }: RouteContext<'/ogc/collections/[collectionId]/items'>) => {
-  const { collectionId } = await params
-  const items = await getItems(collectionId, parseItemsQuery(new URL(request.url).searchParams))
-  return { json: items, contentType: 'application/geo+json', html: async () => itemsHtml(items, await getCollection(collectionId)) }
-})
+export const GET = ogcRoute(
+  'application/geo+json',
+  async (request: Request, { params }: RouteContext<'/ogc/collections/[collectionId]/items'>, version: number) => {
+    const { collectionId } = await params
+    const items = await getItems(collectionId, parseItemsQuery(new URL(request.url).searchParams), version)
+    return { json: items, html: async () => itemsHtml(items, await getCollection(collectionId, version)) }
+  },
+)
