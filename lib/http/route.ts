@@ -77,10 +77,17 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 /**
+ * Browsers keep a public answer and ask again each time (`max-age=0`), which costs them a 304 when nothing changed;
+ * shared caches (a CDN, nginx) may serve it for SHARED_CACHE_SECONDS first (`s-maxage`): a write shows through them
+ * within that time.
+ */
+export function publicCacheControl(): string {
+  return `public, max-age=0, s-maxage=${getConfig().sharedCacheSeconds}`
+}
+
+/**
  * A public GeoJSON answer (or another public answer of `contentType`, as the REST index): 304 when the client's copy
- * is current, else the body. Browsers keep it and ask again each time (`max-age=0`), which costs them a 304 when
- * nothing changed; shared caches (a CDN, nginx) may serve it for SHARED_CACHE_SECONDS first (`s-maxage`): a write
- * shows through them within that time.
+ * is current, else the body, cached as publicCacheControl() says.
  */
 export async function geojsonResponse(
   request: Request,
@@ -88,7 +95,7 @@ export async function geojsonResponse(
   body: () => Promise<Bytes | string>,
   contentType = 'application/geo+json',
 ): Promise<Response> {
-  const headers = { ETag: etag, 'Cache-Control': `public, max-age=0, s-maxage=${getConfig().sharedCacheSeconds}` }
+  const headers = { ETag: etag, 'Cache-Control': publicCacheControl() }
   if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
   return new Response(await body(), { status: 200, headers: { ...headers, 'Content-Type': contentType } })
 }

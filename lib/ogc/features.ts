@@ -87,7 +87,8 @@ let summaries: { version: number; collections: Promise<OgcCollection[]> } | unde
  * public places, then nothing until the next write.
  */
 function collectionSummaries(version: number): Promise<OgcCollection[]> {
-  if (summaries?.version !== version) {
+  // A request of an older version takes the newer summaries: never older than its version, as answers must be.
+  if (!summaries || summaries.version < version) {
     const collections = readCollectionSummaries()
     summaries = { version, collections }
     // A failed read is not kept: the next request tries again.

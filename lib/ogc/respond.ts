@@ -5,7 +5,7 @@ import type { OgcLink } from '../api/contract'
 import { ApiError } from '../http/errors'
 import { readDataVersion } from '../db'
 import { cachedBody, type Bytes } from '../http/cache'
-import { errorResponse, geojsonResponse, route } from '../http/route'
+import { errorResponse, matchesEtag, publicCacheControl, route } from '../http/route'
 import { variantEtag } from '../places/public'
 import { parseQuery, queryValues } from '../places/schemas'
 import { formatParam } from './features'
@@ -68,37 +68,42 @@ async function cachedAnswer(
 /**
  * A route of the OGC API (docs/api.md, OGC API – Features): JSON (as `contentType`) or HTML as `f` or the Accept
  * header asks, errors too; public, varying by Accept since the same URL may answer either. Answers are built once
- * per data version and kept, with an ETag and 304s, as the REST routes' (lib/places/public.ts): `answer` is given the
- * version, read before any data.
+ * per data version, format and query and kept, as the REST routes' (lib/places/public.ts); `answer` is given the
+ * version, read before any data. `query` reads the parameters the answer depends on (it throws on invalid ones):
+ * the cache keeps one answer per meaning, not one per spelling of the query string.
  */
-export function ogcRoute<C>(contentType: string, answer: (request: Request, context: C, version: number) => OgcAnswer | Promise<OgcAnswer>) {
+export function ogcRoute<C>(
+  contentType: string,
+  answer: (request: Request, context: C, version: number) => OgcAnswer | Promise<OgcAnswer>,
+  query: (params: URLSearchParams) => unknown = () => null,
+) {
   return route(
     async (request: Request, context: C) => {
       let format = negotiated(request)
       let response: Response
       try {
         format = requested(request)
+        const url = new URL(request.url)
         const version = await readDataVersion()
-        const { pathname, search } = new URL(request.url)
-        let link: string | null = null
-        response = await geojsonResponse(
-          request,
-          variantEtag(version, `${OGC_FORMAT} ${format}`),
-          async () => {
-            const cached = await cachedAnswer(version, JSON.stringify(['ogc', format, pathname, search]), async () => {
-              const document = await answer(request, context, version)
-              return {
-                link: 'links' in document.json ? linkHeader(document.json.links as OgcLink[], format) : null,
-                body: format === 'html' ? await document.html() : JSON.stringify(document.json),
-              }
-            })
-            link = cached.link
-            return cached.body
-          },
-          format === 'html' ? HTML_TYPE : contentType,
-        )
-        if (link) response.headers.set('Link', link)
-        if (format === 'html') response.headers.set('Content-Security-Policy', OGC_HTML_CSP)
+        const key = JSON.stringify(['ogc', format, url.pathname, query(url.searchParams)])
+        // Built (or found) before If-None-Match is looked at: a missing resource is a 404, never a 304.
+        const { link, body } = await cachedAnswer(version, key, async () => {
+          const document = await answer(request, context, version)
+          return {
+            link: 'links' in document.json ? linkHeader(document.json.links as OgcLink[], format) : null,
+            body: format === 'html' ? await document.html() : JSON.stringify(document.json),
+          }
+        })
+        // Weak: the bytes of a version may differ if built again (the items' timeStamp), their meaning does not.
+        const headers = new Headers({ ETag: `W/${variantEtag(version, `${OGC_FORMAT} ${format}`)}`, 'Cache-Control': publicCacheControl() })
+        if (matchesEtag(request.headers.get('if-none-match'), headers.get('ETag')!)) {
+          response = new Response(null, { status: 304, headers })
+        } else {
+          headers.set('Content-Type', format === 'html' ? HTML_TYPE : contentType)
+          if (format === 'html') headers.set('Content-Security-Policy', OGC_HTML_CSP)
+          if (link) headers.set('Link', link)
+          response = new Response(body, { headers })
+        }
       } catch (error) {
         if (!(error instanceof ApiError)) throw error
         response =

@@ -1,5 +1,6 @@
 import { getCollection } from '@/lib/ogc/features'
 import { collectionHtml } from '@/lib/ogc/html'
+import { preflight } from '@/lib/http/route'
 import { ogcRoute } from '@/lib/ogc/respond'
 
 // GET /ogc/collections/{collectionId} – one collection
@@ -7,3 +8,5 @@ export const GET = ogcRoute('application/json', async (_request: Request, { para
   const collection = await getCollection((await params).collectionId, version)
   return { json: collection, html: () => collectionHtml(collection) }
 })
+
+export const OPTIONS = preflight

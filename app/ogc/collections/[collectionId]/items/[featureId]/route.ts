@@ -1,5 +1,6 @@
 import { getCollection, getItem } from '@/lib/ogc/features'
 import { itemHtml } from '@/lib/ogc/html'
+import { preflight } from '@/lib/http/route'
 import { ogcRoute } from '@/lib/ogc/respond'
 
 // GET /ogc/collections/{collectionId}/items/{featureId} – one place
@@ -11,3 +12,5 @@ export const GET = ogcRoute(
     return { json: item, html: async () => itemHtml(item, await getCollection(collectionId, version)) }
   },
 )
+
+export const OPTIONS = preflight
