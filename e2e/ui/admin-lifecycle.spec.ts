@@ -29,6 +29,7 @@ async function countOf(link: import('@playwright/test').Locator): Promise<number
 }
 
 test('Move to Trash, Undo; from the Trash view Restore, and Delete permanently after a confirmation', async ({ page }, testInfo) => {
+  test.slow() // five runs of the command line, each a few seconds on a loaded machine (timed out once in CI at 30 s)
   const title = uniqueTitle('Trash me')
   const [id] = await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title, status: 'publish' } }], uiUser('editor').email)
   await places(server, 'post', 'delete', String(id)) // what the editor's "Move to Trash" does, then it opens:
