@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
+import Ajv from 'ajv'
+import addFormats from 'ajv-formats'
 import { expectWordPressError } from '../support/http'
 import { expect, test } from '../support/test'
 import { byDateThenIdDesc, expectedUrl, hiddenPosts, publicPlaces } from '../support/places'
@@ -18,17 +20,31 @@ const fixturePosts = (type: string) => publicPlaces.filter((p) => p.type === typ
 
 test.describe('OGC API – Features', () => {
   test('landing page, conformance and collections link to each other', async ({ request, baseURL }) => {
-    const landing = (await (await request.get('/ogc')).json()) as { links: { href: string; rel: string }[] }
+    const landing = (await (await request.get('/ogc')).json()) as { links: { href: string; rel: string; type?: string }[] }
     const rels = Object.fromEntries(landing.links.map((l) => [l.rel, l.href]))
     expect(rels.self).toBe(`${baseURL}/ogc`)
     expect(rels.conformance).toBe(`${baseURL}/ogc/conformance`)
     expect(rels.data).toBe(`${baseURL}/ogc/collections`)
-    expect((await request.get(rels['service-desc']!)).status()).toBe(200)
+    // The API definition: the OGC API's own in OpenAPI 3.0, and the whole site's in 3.1; each answers as its type says.
+    const definitions = landing.links.filter((l) => l.rel === 'service-desc')
+    expect(definitions.map((l) => [l.href, l.type])).toEqual([
+      [`${baseURL}/ogc/api`, 'application/vnd.oai.openapi+json;version=3.0'],
+      [`${baseURL}/places/v1/openapi.json`, 'application/vnd.oai.openapi+json;version=3.1'],
+    ])
+    for (const definition of definitions) {
+      const response = await request.get(definition.href)
+      expect(response.status()).toBe(200)
+      expect(((await response.json()) as { openapi: string }).openapi).toBe(definition.type!.endsWith('3.0') ? '3.0.3' : '3.1.0')
+    }
+    expect((await request.get('/ogc/api')).headers()['content-type']).toBe('application/vnd.oai.openapi+json;version=3.0')
     const conformance = (await (await request.get(rels.conformance!)).json()) as { conformsTo: string[] }
     expect(conformance.conformsTo).toEqual([
+      'http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/core',
+      'http://www.opengis.net/spec/ogcapi-common-2/1.0/conf/collections',
       'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
       'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
       'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/html',
+      'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30',
     ])
     const { collections } = (await (await request.get(rels.data!)).json()) as {
       collections: { id: string; extent: { spatial: { bbox: number[][] } }; links: { rel: string; href: string }[] }[]
@@ -280,11 +296,46 @@ test.describe('OGC API – Features', () => {
     expect(preflight.headers()['access-control-allow-headers']).toContain('If-None-Match')
   })
 
+  test('every answer matches the OGC API’s own OpenAPI 3.0 document, as a client generated from it expects', async ({ request }) => {
+    type Operation = { responses: Record<string, { content?: Record<string, { schema: object }> }> }
+    const definition = (await (await request.get('/ogc/api')).json()) as {
+      paths: Record<string, { get: Operation }>
+      components: { schemas: Record<string, object> }
+    }
+    // OpenAPI 3.0's schema objects are JSON Schema draft 4–7 with `nullable`, which Ajv reads.
+    const ajv = new Ajv({ strict: false, allErrors: true })
+    addFormats(ajv)
+    ajv.addSchema({ $id: 'ogc.json', components: definition.components })
+    const items = (await (await request.get('/ogc/collections/post/items?limit=3')).json()) as Items
+    const answers: [string, string, number][] = [
+      ['/', '/ogc', 200],
+      ['/conformance', '/ogc/conformance', 200],
+      ['/collections', '/ogc/collections', 200],
+      ['/collections/{collectionId}', '/ogc/collections/landmark', 200],
+      ['/collections/{collectionId}', '/ogc/collections/nothing-here', 404],
+      ['/collections/{collectionId}/items', '/ogc/collections/post/items?limit=3&bbox=-180,-90,180,90', 200],
+      ['/collections/{collectionId}/items', '/ogc/collections/post/items?limit=x', 400],
+      ['/collections/{collectionId}/items/{featureId}', `/ogc/collections/post/items/${items.features[0]!.id}`, 200],
+      ['/collections/{collectionId}/items/{featureId}', '/ogc/collections/post/items/999999', 404],
+    ]
+    for (const [pathKey, url, status] of answers) {
+      const response = await request.get(url)
+      expect(response.status(), url).toBe(status)
+      const [type, { schema }] = Object.entries(definition.paths[pathKey]!.get.responses[String(status)]!.content!)[0]!
+      expect(response.headers()['content-type'], url).toContain(type)
+      const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"ogc.json#/components')))
+      expect(validate(await response.json()), `${url}: ${ajv.errorsText(validate.errors)}`).toBe(true)
+    }
+  })
+
   test('OWSLib, a second real client, reads every collection and feature as the routes serve them', ({ baseURL }) => {
     test.skip(!hasOwslib() && !process.env.CI, 'OWSLib (Debian python3-owslib) is not installed; .ci/run installs it, and in CI this test runs')
     const read = JSON.parse(
       execFileSync(PYTHON, [path.join(__dirname, '..', 'support', 'owslib-read.py'), `${baseURL}/ogc`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }),
-    ) as { conformsTo: string[]; collections: Record<string, OgcFeature[]> }
+    ) as { api: { openapi: string; paths: Record<string, unknown> }; conformsTo: string[]; collections: Record<string, OgcFeature[]> }
+    // OWSLib finds the API definition by the landing page's service-desc of OpenAPI 3.0's type.
+    expect(read.api.openapi).toBe('3.0.3')
+    expect(Object.keys(read.api.paths)).toContain('/collections/{collectionId}/items')
     expect(read.conformsTo).toContain('http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson')
     for (const type of ['post', 'landmark']) expect(Object.keys(read.collections)).toContain(type)
     expect(Object.keys(read.collections)).not.toContain('draftonly')

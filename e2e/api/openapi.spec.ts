@@ -151,6 +151,7 @@ test.describe('OpenAPI', () => {
 
     await check('/ogc', 'get', await request.get('/ogc'))
     await check('/ogc', 'get', await request.get('/ogc?f=xml'))
+    await check('/ogc/api', 'get', await request.get('/ogc/api'))
     await check('/ogc/conformance', 'get', await request.get('/ogc/conformance'))
     await check('/ogc/conformance', 'get', await request.get('/ogc/conformance?f=xml'))
     await check('/ogc/collections', 'get', await request.get('/ogc/collections'))

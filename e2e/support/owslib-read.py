@@ -1,8 +1,8 @@
 """Reads every collection of an OGC API – Features service with OWSLib, as a Python GIS script would.
 
 Usage: python3 owslib-read.py BASE_URL (the landing page, e.g. http://localhost:3000/ogc)
-Prints JSON: {"conformsTo": [...], "collections": {id: [feature, ...]}}, every feature of each collection, paged
-through with limit and offset until numberMatched is reached.
+Prints JSON: {"api": the API definition, "conformsTo": [...], "collections": {id: [feature, ...]}}, every feature of
+each collection, paged through with limit and offset until numberMatched is reached.
 """
 
 import json
@@ -13,7 +13,7 @@ from owslib.ogcapi.features import Features
 PAGE = 7  # small, so that every collection takes several pages
 
 api = Features(sys.argv[1])
-out = {"conformsTo": api.conformance()["conformsTo"], "collections": {}}
+out = {"api": api.api(), "conformsTo": api.conformance()["conformsTo"], "collections": {}}
 for collection_id in api.feature_collections():
     api.collection(collection_id)  # the collection's own document must be readable too
     features, offset = [], 0

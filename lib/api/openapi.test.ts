@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { z } from 'zod'
 import { mapCollectionSchema, placeCollectionSchema, placeFeatureSchema } from './contract'
-import { getOpenApiDocument } from './openapi'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { getOgcOpenApiDocument, getOpenApiDocument } from './openapi'
 
 type Header = { schema: { const?: string } }
 
@@ -29,6 +30,31 @@ describe('the OpenAPI document', () => {
       assert.ok(document.components.schemas[String(ids(schema))], String(ids(schema)))
     }
     assert.equal(JSON.stringify(document).includes('#/$defs/'), false, 'every reference points at a component')
+  })
+})
+
+describe('the OGC API’s own document (the oas30 class)', () => {
+  const config = { siteUrl: 'https://places.example', sharedCacheSeconds: 30 }
+  const document = getOgcOpenApiDocument(config)
+
+  test('is valid OpenAPI 3.0', async () => {
+    const result = await new Validator().validate(document)
+    assert.deepEqual(result.errors ?? [], [])
+    assert.equal(document.openapi, '3.0.3')
+  })
+
+  test('has the OGC paths of the site’s document, relative to /ogc, with their operations', () => {
+    const site = getOpenApiDocument(config)
+    const ogcPaths = Object.keys(site.paths).filter((path) => path === '/ogc' || path.startsWith('/ogc/'))
+    assert.deepEqual(Object.keys(document.paths).sort(), ogcPaths.map((path) => path.slice('/ogc'.length) || '/').sort())
+    for (const path of ogcPaths) assert.equal(document.paths[path.slice('/ogc'.length) || '/']!.get!.operationId, site.paths[path]!.get!.operationId)
+    assert.deepEqual(document.servers, [{ url: 'https://places.example/ogc', description: 'This site' }])
+  })
+
+  test('has every component it refers to, and no other', () => {
+    const referred = new Set([...JSON.stringify(document).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]))
+    assert.deepEqual(Object.keys(document.components.schemas).sort(), [...referred].sort())
+    assert.ok(referred.has('OgcItems'))
   })
 })
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Config } from '../config'
 import type { AttachmentDto } from '../media/storage'
-import { formatParam, itemsParams } from '../ogc/features'
+import { formatParam, itemsParams, OAS30_TYPE } from '../ogc/features'
 import { collectionParams, featureParams, postIdSchema } from '../places/schemas'
 import { exportParams } from '../places/formats/public'
 import { MEDIA_TYPES } from '../places/formats/write'
@@ -54,6 +54,10 @@ export type OpenApiDocument = {
   paths: Record<string, PathItem>
   components: { schemas: Record<string, Schema>; securitySchemes: Record<string, Schema> }
 }
+export type OgcOpenApiDocument = Omit<OpenApiDocument, 'openapi' | 'components'> & {
+  openapi: '3.0.3'
+  components: { schemas: Record<string, Schema> }
+}
 
 // The answer POST /media gives is the one lib/media/storage.ts makes: the schema and that type must agree both ways.
 const sameAttachment: [AttachmentDto, Attachment] extends [Attachment, AttachmentDto] ? true : never = true
@@ -62,62 +66,113 @@ void sameAttachment
 const COMPONENTS = '#/components/schemas/'
 
 /**
- * A zod schema as JSON Schema for the document. A schema with an `id` (`.meta({ id })`) is a component, and is
- * referred to: zod puts those it meets inside others in `$defs`, which become references to the components.
+ * The JSON Schema dialect: OpenAPI 3.1's (JSON Schema 2020-12) for the whole site's document, OpenAPI 3.0's schema
+ * objects for the OGC API's own (the `oas30` class), both from the same zod schemas by zod's own output.
  */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Schema {
-  const id: unknown = z.globalRegistry.get(schema)?.id
-  if (typeof id === 'string') return { $ref: `${COMPONENTS}${id}` }
-  const { $schema: _, $defs: __, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as Schema
-  return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"${COMPONENTS}`)) as Schema
+type Target = 'draft-2020-12' | 'openapi-3.0'
+
+/** The schemas, parameters and answers of a document, as `target` writes schemas. */
+function writer(target: Target) {
+  /**
+   * A zod schema as JSON Schema for the document. A schema with an `id` (`.meta({ id })`) is a component, and is
+   * referred to: zod puts those it meets inside others in `$defs`, which become references to the components.
+   */
+  function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Schema {
+    const id: unknown = z.globalRegistry.get(schema)?.id
+    if (typeof id === 'string') return { $ref: `${COMPONENTS}${id}` }
+    const { $schema: _, $defs: __, ...rest } = z.toJSONSchema(schema, { io, target }) as Schema
+    return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"${COMPONENTS}`)) as Schema
+  }
+
+  /** Every schema with an `id` (`.meta({ id })`), as the document's components. */
+  function components(): Record<string, Schema> {
+    const { schemas } = z.toJSONSchema(z.globalRegistry, { target, uri: (id) => `${COMPONENTS}${id}` })
+    return Object.fromEntries(
+      Object.entries(schemas).map(([id, schema]) => {
+        const { $schema: _, $id: __, ...rest } = schema as Schema
+        return [id, rest]
+      }),
+    )
+  }
+
+  /** A parameter from a zod schema of its string; its description is the schema's. */
+  function parameter(name: string, where: Parameter['in'], schema: z.ZodType, required = where === 'path'): Parameter {
+    const { description, ...rest } = jsonSchema(schema, 'input')
+    return { name, in: where, ...(required ? { required } : {}), description: typeof description === 'string' ? description : '', schema: rest }
+  }
+  const ref = (schema: z.ZodType): Schema => jsonSchema(schema)
+  const json = (description: string, schema: z.ZodType): ResponseObject => ({ description, content: { 'application/json': { schema: ref(schema) } } })
+  return {
+    jsonSchema,
+    components,
+    parameter,
+    ref,
+    json,
+    queryParameters: (params: Record<string, z.ZodType>) => Object.entries(params).map(([name, schema]) => parameter(name, 'query', schema)),
+    error: (description: string) => json(description, errorSchema),
+  }
 }
+type Writer = ReturnType<typeof writer>
 
-/** Every schema with an `id` (`.meta({ id })`), as the document's components. */
-function components(): Record<string, Schema> {
-  const { schemas } = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', uri: (id) => `${COMPONENTS}${id}` })
-  return Object.fromEntries(
-    Object.entries(schemas).map(([id, schema]) => {
-      const { $schema: _, $id: __, ...rest } = schema as Schema
-      return [id, rest]
-    }),
-  )
-}
-
-const ref = (schema: z.ZodType): Schema => jsonSchema(schema)
-
-/** A parameter from a zod schema of its string; its description is the schema's. */
-function parameter(name: string, where: Parameter['in'], schema: z.ZodType, required = where === 'path'): Parameter {
-  const { description, ...rest } = jsonSchema(schema, 'input')
-  return { name, in: where, ...(required ? { required } : {}), description: typeof description === 'string' ? description : '', schema: rest }
-}
-const queryParameters = (params: Record<string, z.ZodType>) => Object.entries(params).map(([name, schema]) => parameter(name, 'query', schema))
-
-const json = (description: string, schema: z.ZodType): ResponseObject => ({ description, content: { 'application/json': { schema: ref(schema) } } })
-const error = (description: string) => json(description, errorSchema)
 const notModified: ResponseObject = { description: 'Not modified: the If-None-Match header names the current ETag. No body.' }
 const credentials: Record<string, string[]>[] = [{ applicationPassword: [] }, { sessionCookie: [] }]
-const postId = parameter('id', 'path', postIdSchema)
-const collectionId = parameter('collectionId', 'path', z.string().meta({ description: 'A post type with public places' }))
-/** An OGC answer: the document as `type`, or, with f=html or a browser's Accept, a page to browse. */
-const ogc = (description: string, schema: z.ZodType, type = 'application/json'): ResponseObject => ({
-  description,
-  content: { [type]: { schema: ref(schema) }, 'text/html': { schema: { type: 'string' } } },
-})
-const ogcFormat = parameter('f', 'query', formatParam)
-const ogcBadFormat = error('An invalid `f` (`rest_invalid_param`)')
 
 type DocumentConfig = Pick<Config, 'siteUrl' | 'sharedCacheSeconds'>
-let last: { config: DocumentConfig; document: OpenApiDocument } | undefined
+const made = new Map<string, object>()
 
-/** The document for this site; made once (zod's JSON Schema output is not free), again only if the config differs. */
+/** A document made once per config (zod's JSON Schema output is not free). */
+function memo<T extends object>(name: string, config: DocumentConfig, make: () => T): T {
+  const key = JSON.stringify([name, config.siteUrl, config.sharedCacheSeconds])
+  if (!made.has(key)) made.set(key, make())
+  return made.get(key) as T
+}
+
+/** The OpenAPI 3.1 document of every route of the site (served at /places/v1/openapi.json). */
 export function getOpenApiDocument(config: DocumentConfig): OpenApiDocument {
-  if (last?.config.siteUrl !== config.siteUrl || last.config.sharedCacheSeconds !== config.sharedCacheSeconds) {
-    last = { config: { siteUrl: config.siteUrl, sharedCacheSeconds: config.sharedCacheSeconds }, document: makeDocument(config) }
+  return memo('3.1', config, () => makeDocument(config))
+}
+
+/**
+ * The OGC API – Features on its own, in OpenAPI 3.0 as the standard's `oas30` class asks (served at /ogc/api, the
+ * landing page's `service-desc`): its paths relative to /ogc, and only the components they use.
+ */
+export function getOgcOpenApiDocument(config: DocumentConfig): OgcOpenApiDocument {
+  return memo('3.0', config, () => {
+    const w = writer('openapi-3.0')
+    const paths = Object.fromEntries(Object.entries(ogcPaths(w)).map(([key, item]) => [key.slice('/ogc'.length) || '/', item]))
+    return {
+      openapi: '3.0.3',
+      info: {
+        title: 'Places: OGC API – Features',
+        version: '1.0.0',
+        description: 'Published places as OGC API – Features, Part 1: Core: one collection per post type, GeoJSON or HTML.',
+      },
+      servers: [{ url: `${config.siteUrl}/ogc`, description: 'This site' }],
+      paths,
+      components: { schemas: used(w.components(), paths) },
+    }
+  })
+}
+
+/** The components `root` refers to, and those they refer to in turn. */
+function used(components: Record<string, Schema>, root: object): Record<string, Schema> {
+  const names = new Set<string>()
+  const visit = (value: object) => {
+    for (const [, name] of JSON.stringify(value).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) {
+      if (!names.has(name!)) {
+        names.add(name!)
+        visit(components[name!]!)
+      }
+    }
   }
-  return last.document
+  visit(root)
+  return Object.fromEntries(Object.entries(components).filter(([name]) => names.has(name)))
 }
 
 function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiDocument {
+  const w = writer('draft-2020-12')
+  const { jsonSchema, ref, parameter, queryParameters, json, error } = w
+  const postId = parameter('id', 'path', postIdSchema)
   const geojson = (description: string, schema: z.ZodType): ResponseObject => ({
     description,
     headers: {
@@ -281,66 +336,10 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
           },
         },
       },
-      '/ogc': {
-        get: {
-          operationId: 'getOgcLandingPage',
-          summary: 'OGC API – Features: the landing page',
-          parameters: [ogcFormat],
-          responses: { 200: ogc('Links to the API definition, conformance and collections', ogcLandingPageSchema), 400: ogcBadFormat },
-        },
-      },
-      '/ogc/conformance': {
-        get: {
-          operationId: 'getOgcConformance',
-          summary: 'OGC API – Features: the conformance classes met (Core, GeoJSON)',
-          parameters: [ogcFormat],
-          responses: { 200: ogc('The classes', ogcConformanceSchema), 400: ogcBadFormat },
-        },
-      },
-      '/ogc/collections': {
-        get: {
-          operationId: 'getOgcCollections',
-          summary: 'OGC API – Features: one collection per post type with public places',
-          parameters: [ogcFormat],
-          responses: { 200: ogc('The collections', ogcCollectionsSchema), 400: ogcBadFormat },
-        },
-      },
-      '/ogc/collections/{collectionId}': {
-        get: {
-          operationId: 'getOgcCollection',
-          summary: 'OGC API – Features: one collection',
-          parameters: [collectionId, ogcFormat],
-          responses: { 200: ogc('The collection', ogcCollectionSchema), 400: ogcBadFormat, 404: error('No such collection (`ogc_no_collection`)') },
-        },
-      },
-      '/ogc/collections/{collectionId}/items': {
-        get: {
-          operationId: 'getOgcItems',
-          summary: 'OGC API – Features: the places of a collection, newest first, paged',
-          description: 'Unknown parameters are a 400; a repeated parameter keeps its first value.',
-          parameters: [collectionId, ...queryParameters(itemsParams)],
-          responses: {
-            200: ogc('The items; the Link header has the `next` and `prev` links', ogcItemsSchema, 'application/geo+json'),
-            400: error('An invalid or unknown parameter (`rest_invalid_param`)'),
-            404: error('No such collection (`ogc_no_collection`)'),
-          },
-        },
-      },
-      '/ogc/collections/{collectionId}/items/{featureId}': {
-        get: {
-          operationId: 'getOgcItem',
-          summary: 'OGC API – Features: one place',
-          parameters: [collectionId, parameter('featureId', 'path', z.string().meta({ description: 'The post id' })), ogcFormat],
-          responses: {
-            200: ogc('The place', ogcFeatureSchema, 'application/geo+json'),
-            400: ogcBadFormat,
-            404: error('No such collection or feature (`ogc_no_collection`, `ogc_no_feature`)'),
-          },
-        },
-      },
+      ...ogcPaths(w),
     },
     components: {
-      schemas: components(),
+      schemas: w.components(),
       securitySchemes: {
         applicationPassword: {
           type: 'http',
@@ -348,6 +347,89 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
           description: '`email:application-password`, as WordPress Application Passwords (create one with `places app-password create`)',
         },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token', description: "The site's sign-in session (browsers)" },
+      },
+    },
+  }
+}
+
+/** The OGC API – Features (/ogc): in the site's document, and alone in the OGC API's own. */
+function ogcPaths({ error, ref, parameter, queryParameters }: Writer): Record<string, PathItem> {
+  /** An OGC answer: the document as `type`, or, with f=html or a browser's Accept, a page to browse. */
+  const ogc = (description: string, schema: z.ZodType, type = 'application/json'): ResponseObject => ({
+    description,
+    content: { [type]: { schema: ref(schema) }, 'text/html': { schema: { type: 'string' } } },
+  })
+  const ogcFormat = parameter('f', 'query', formatParam)
+  const ogcBadFormat = error('An invalid `f` (`rest_invalid_param`)')
+  const collectionId = parameter('collectionId', 'path', z.string().meta({ description: 'A post type with public places' }))
+  return {
+    '/ogc': {
+      get: {
+        operationId: 'getOgcLandingPage',
+        summary: 'OGC API – Features: the landing page',
+        parameters: [ogcFormat],
+        responses: { 200: ogc('Links to the API definition, conformance and collections', ogcLandingPageSchema), 400: ogcBadFormat },
+      },
+    },
+    '/ogc/api': {
+      get: {
+        operationId: 'getOgcApiDefinition',
+        summary: "OGC API – Features: its definition alone, in OpenAPI 3.0 (the landing page's `service-desc`)",
+        responses: {
+          200: {
+            description: 'OpenAPI 3.0, its paths relative to /ogc',
+            content: { [OAS30_TYPE]: { schema: ref(z.looseObject({ openapi: z.literal('3.0.3'), paths: z.record(z.string(), z.unknown()) })) } },
+          },
+        },
+      },
+    },
+    '/ogc/conformance': {
+      get: {
+        operationId: 'getOgcConformance',
+        summary: 'OGC API – Features: the conformance classes met',
+        parameters: [ogcFormat],
+        responses: { 200: ogc('The classes', ogcConformanceSchema), 400: ogcBadFormat },
+      },
+    },
+    '/ogc/collections': {
+      get: {
+        operationId: 'getOgcCollections',
+        summary: 'OGC API – Features: one collection per post type with public places',
+        parameters: [ogcFormat],
+        responses: { 200: ogc('The collections', ogcCollectionsSchema), 400: ogcBadFormat },
+      },
+    },
+    '/ogc/collections/{collectionId}': {
+      get: {
+        operationId: 'getOgcCollection',
+        summary: 'OGC API – Features: one collection',
+        parameters: [collectionId, ogcFormat],
+        responses: { 200: ogc('The collection', ogcCollectionSchema), 400: ogcBadFormat, 404: error('No such collection (`ogc_no_collection`)') },
+      },
+    },
+    '/ogc/collections/{collectionId}/items': {
+      get: {
+        operationId: 'getOgcItems',
+        summary: 'OGC API – Features: the places of a collection, newest first, paged',
+        description: 'Unknown parameters are a 400; a repeated parameter keeps its first value.',
+        parameters: [collectionId, ...queryParameters(itemsParams)],
+        responses: {
+          200: ogc('The items; the Link header has the `next` and `prev` links', ogcItemsSchema, 'application/geo+json'),
+          400: error('An invalid or unknown parameter (`rest_invalid_param`)'),
+          404: error('No such collection (`ogc_no_collection`)'),
+        },
+      },
+    },
+    '/ogc/collections/{collectionId}/items/{featureId}': {
+      get: {
+        operationId: 'getOgcItem',
+        summary: 'OGC API – Features: one place',
+        parameters: [collectionId, parameter('featureId', 'path', z.string().meta({ description: 'The post id' })), ogcFormat],
+        responses: {
+          200: ogc('The place', ogcFeatureSchema, 'application/geo+json'),
+          400: ogcBadFormat,
+          404: error('No such collection or feature (`ogc_no_collection`, `ogc_no_feature`)'),
+        },
       },
     },
   }

@@ -16,15 +16,22 @@ import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from './limits'
 // collection per post type that has public places, GeoJSON items, bbox, limit and offset paging. It shows only what
 // GET /places/v1/geojson would show: published posts with public geodata.
 
+// The classes met: Common's core (landing page, conformance, API definition) and collections, and Features' core,
+// GeoJSON, HTML (lib/ogc/html.ts) and OpenAPI 3.0 (/ogc/api, lib/api/openapi.ts), as MapServer and pygeoapi declare them.
 const CONFORMANCE = [
+  'http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/core',
+  'http://www.opengis.net/spec/ogcapi-common-2/1.0/conf/collections',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/html',
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30',
 ]
 const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84'
 const JSON_TYPE = 'application/json'
 const GEOJSON_TYPE = 'application/geo+json'
 const HTML_TYPE = 'text/html'
+/** The media type of an OpenAPI 3.0 document in JSON, as OGC API – Common names it. */
+export const OAS30_TYPE = 'application/vnd.oai.openapi+json;version=3.0'
 
 /** `f` of every resource: JSON (GeoJSON for items) or HTML; without it the Accept header decides (lib/ogc/respond.ts). */
 export const formatParam = z.enum(['json', 'geojson', 'html'], { error: 'f must be json, geojson or html.' }).meta({
@@ -55,11 +62,12 @@ export function getLandingPage(): OgcLandingPage {
     links: [
       { href: root, rel: 'self', type: JSON_TYPE, title: 'This document' },
       alternate(root),
+      { href: `${root}/api`, rel: 'service-desc', type: OAS30_TYPE, title: 'The API definition (OpenAPI 3.0)' },
       {
         href: `${getConfig().siteUrl}/places/v1/openapi.json`,
         rel: 'service-desc',
         type: 'application/vnd.oai.openapi+json;version=3.1',
-        title: 'The API definition',
+        title: "The site's every route, its REST API too (OpenAPI 3.1)",
       },
       { href: `${root}/conformance`, rel: 'conformance', type: JSON_TYPE, title: 'Conformance classes' },
       { href: `${root}/collections`, rel: 'data', type: JSON_TYPE, title: 'The collections' },

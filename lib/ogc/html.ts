@@ -125,7 +125,7 @@ export function landingHtml(document: OgcLandingPage): string {
       <ul>
         <li><a href="${withFormat(link(document.links, 'data')!.href, 'html')}">The collections</a></li>
         <li><a href="${withFormat(link(document.links, 'conformance')!.href, 'html')}">Conformance classes</a></li>
-        <li><a href="${link(document.links, 'service-desc')!.href}">The API definition</a> (OpenAPI 3.1)</li>
+        ${document.links.filter((l) => l.rel === 'service-desc').map((l) => html`<li><a href="${l.href}">${l.title}</a></li>`)}
       </ul>
       <h2>In a GIS</h2>
       <p>
