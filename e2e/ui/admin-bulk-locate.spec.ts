@@ -23,6 +23,7 @@ async function locationOf(id: number): Promise<Row | undefined> {
 const NIKON_GPS = { latitude: 44.4207431, longitude: 8.9393332 }
 
 test('an editor selects posts with the keyboard and imports their locations from their photos, with a summary per post', async ({ page }, testInfo) => {
+  test.slow() // four runs of the command line and five photos stored before the browser starts: 22–31 s in CI runs
   const tag = `Bulk ${runId()}`
   // One of another author's (an editor may edit it), one whose photo has no GPS, one placed already; of a post type
   // of this spec's own, so that their places are on no other spec's map.
