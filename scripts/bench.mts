@@ -525,8 +525,9 @@ try {
     `load average at start: ${machine.loadAverage.join(' ')}, at end: ${machine.loadAverageAtEnd.join(' ')}; server pinned to core 0, load generator to core 1: ${hasTaskset ? 'yes' : 'no (no taskset)'}\n`,
   )
   console.log(
-    `import: ${importResult.seconds} s (${importResult.placesPerSecond} places/s; the CLI's own start-up is ${importResult.cliStartupSeconds} s of it), peak RSS ${importResult.peakRssMb} MB\n`,
+    `import: ${importResult.seconds} s (${importResult.placesPerSecond} places/s; the CLI's own start-up is ${importResult.cliStartupSeconds} s of it), peak RSS ${importResult.peakRssMb} MB`,
   )
+  console.log(`${importTargets(N, opts.db, importResult).join('\n')}\n`)
   console.log(row(['route (median of runs)', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'KB/resp']))
   for (const { name, median: m } of results.routes) {
     console.log(row([name, Math.round(m.requestsPerSecond), m.latencyP50Ms, m.latencyP99Ms, m.non2xx, m.errors, (m.bytesPerResponse / 1024).toFixed(1)]))
@@ -572,4 +573,16 @@ try {
 } finally {
   await stopServer()
   rmSync(scratch, { recursive: true, force: true })
+}
+
+/**
+ * The import's targets (issue 15): 1,000,000 places in under 60 s on SQLite and 120 s on PostgreSQL, 100,000 in under
+ * 8 s, peak RSS under 300 MB; each beside the figure, PASS or FAIL. Other sizes have no target of their own.
+ */
+function importTargets(places: number, db: string, result: { seconds: number; peakRssMb: number | undefined }): string[] {
+  const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL')
+  const limit = places === 1_000_000 ? (db === 'postgres' ? 120 : 60) : places === 100_000 ? 8 : null
+  const lines = [`  target peak RSS < 300 MB: ${result.peakRssMb === undefined ? 'not measured' : `${result.peakRssMb} MB ${verdict(result.peakRssMb < 300)}`}`]
+  if (limit !== null) lines.unshift(`  target import of ${places} places < ${limit} s: ${result.seconds} s ${verdict(result.seconds < limit)}`)
+  return lines
 }

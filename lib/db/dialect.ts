@@ -56,6 +56,18 @@ export interface DialectDriver {
   resetPostIdSequence(tx: Tx): Promise<void>
   /** The same for attachments written with their own ids (a WordPress import keeps them). */
   resetAttachmentIdSequence(tx: Tx): Promise<void>
+  /**
+   * Inserts `rows` (each an array of values in the order of `columns`) into `table` in one statement: the rows go
+   * as one JSON parameter, which the database unpacks itself. The imports' bulk path (lib/places/batch.ts): one
+   * statement and one parameter per chunk, where Prisma's `createMany` compiles and binds every value.
+   */
+  insertRows(tx: Tx, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void>
+  /**
+   * For a bulk write in this transaction: the triggers that bump the data version on each inserted row of `tables`
+   * are set aside; the returned function puts them back and bumps the version once. Statement triggers
+   * (PostgreSQL's) stay. Only after lockTables: no other writer may write meanwhile.
+   */
+  suspendRowInsertTriggers(tx: Tx, tables: readonly string[]): Promise<() => Promise<void>>
   /** A `contains` filter that ignores ASCII case (the admin's search). */
   containsIgnoringCase(text: string): Prisma.StringFilter
   /** The same in raw SQL: the operator that matches a LIKE pattern ignoring ASCII case (the map's search). */

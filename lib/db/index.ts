@@ -95,6 +95,16 @@ export function resetAttachmentIdSequence(tx: Tx): Promise<void> {
   return driver().resetAttachmentIdSequence(tx)
 }
 
+/** Inserts `rows` (arrays of values, in the order of `columns`) into `table` in one statement: the imports' bulk path (dialect.ts). */
+export function insertRows(tx: Tx, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+  return driver().insertRows(tx, table, columns, rows)
+}
+
+/** Sets aside the per-row data-version triggers of `tables` for a bulk write; call what it returns when done (dialect.ts). */
+export function suspendRowInsertTriggers(tx: Tx, tables: readonly string[]): Promise<() => Promise<void>> {
+  return driver().suspendRowInsertTriggers(tx, tables)
+}
+
 /** A `contains` filter that ignores ASCII case, on either database. */
 export function containsIgnoringCase(text: string): Prisma.StringFilter {
   return driver().containsIgnoringCase(text)

@@ -88,7 +88,7 @@ async function migrate(url: string, pending: PendingMigrations): Promise<string[
 }
 
 // Table names come from the fixed `Table` union, never from input.
-const quoted = (tables: readonly string[]) => tables.map((table) => `"${table}"`).join(', ')
+const quoted = (names: readonly string[]) => names.map((name) => `"${name}"`).join(', ')
 
 export const postgresql: DialectDriver = {
   name: 'postgresql',
@@ -106,6 +106,17 @@ export const postgresql: DialectDriver = {
   resetAttachmentIdSequence: async (tx) => {
     await tx.$executeRaw`SELECT setval(pg_get_serial_sequence('attachments', 'id'), (SELECT MAX("id") FROM "attachments"))`
   },
+  // The table's own row type reads the JSON, each key as its column's type.
+  insertRows: async (tx, table, columns, rows) => {
+    const list = quoted(columns)
+    const objects = rows.map((row) => Object.fromEntries(columns.map((column, index) => [column, row[index]])))
+    await tx.$executeRawUnsafe(
+      `INSERT INTO "${table}" (${list}) SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json)`,
+      JSON.stringify(objects),
+    )
+  },
+  // Its triggers run once a statement already.
+  suspendRowInsertTriggers: () => Promise.resolve(() => Promise.resolve()),
   // PostgreSQL compares case-sensitively unless told.
   containsIgnoringCase: (text) => {
     const filter: PostgresPrisma.StringFilter = { contains: text, mode: 'insensitive' }

@@ -105,6 +105,11 @@ async function* streamRows(url: string, query: Prisma.Sql, size: number): AsyncG
   }
 }
 
+/** A date as Prisma stores it in SQLite (`2026-11-24T20:08:23.455+00:00`), so that text comparisons agree; else the value. */
+function asStored(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString().replace(/Z$/, '+00:00') : value
+}
+
 const LEDGER = '_places_migrations'
 
 function migrate(url: string, pending: PendingMigrations): string[] {
@@ -145,6 +150,28 @@ export const sqlite: DialectDriver = {
   // SQLite's next id is past the largest already: nothing to move.
   resetPostIdSequence: () => Promise.resolve(),
   resetAttachmentIdSequence: () => Promise.resolve(),
+  // JSONB (SQLite 3.45+): each row's values are read from the binary form, not by parsing its text once per column.
+  insertRows: async (tx, table, columns, rows) => {
+    const values = columns.map((_, index) => `"value" ->> ${index}`).join(', ')
+    await tx.$executeRawUnsafe(
+      `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) SELECT ${values} FROM jsonb_each(jsonb(?))`,
+      JSON.stringify(rows.map((row) => row.map(asStored))),
+    )
+  },
+  // SQLite runs a trigger once a row: a million rows imported, a million updates of the data version, a third of
+  // the insert's time. Dropped inside the transaction and made again from their own SQL before it commits (a
+  // rollback brings them back too); readers see neither, and the version moves once.
+  suspendRowInsertTriggers: async (tx, tables) => {
+    const triggers = await tx.$queryRawUnsafe<{ name: string; sql: string }[]>(
+      `SELECT "name", "sql" FROM "sqlite_master" WHERE "type" = 'trigger' AND "name" GLOB '*_bump_insert' AND "tbl_name" IN (${tables.map(() => '?').join(', ')})`,
+      ...tables,
+    )
+    for (const { name } of triggers) await tx.$executeRawUnsafe(`DROP TRIGGER "${name}"`)
+    return async () => {
+      for (const { sql } of triggers) await tx.$executeRawUnsafe(sql)
+      await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1`
+    }
+  },
   // SQLite's LIKE, which `contains` is, ignores ASCII case already.
   containsIgnoringCase: (text) => ({ contains: text }),
   likeIgnoringCase: 'LIKE',

@@ -1,6 +1,6 @@
 import 'server-only'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { resetAttachmentIdSequence, resetPostIdSequence, type Tx } from '../db'
+import { insertRows, resetAttachmentIdSequence, resetPostIdSequence, suspendRowInsertTriggers, type Tx } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
 import type { Rendition } from '../media/renditions'
 import { searchColumns } from '../admin/search'
@@ -11,18 +11,57 @@ import { PublicLocationRule } from './visibility'
 // CHUNK at a time, inside the import's one transaction. Posts are written with their ids, so that a post's categories
 // and attachments can name it before it is written.
 
-const CHUNK = 500
+const CHUNK = 1000
 
-/** A post to write; what the public sees of its location is derived here (lib/places/visibility.ts). */
-export type PostRow = Omit<Prisma.PostCreateManyInput, 'publicLatitude' | 'publicLongitude' | 'publicAddress'> & { id: number }
+type PostInput = Prisma.PostCreateManyInput
+
+/**
+ * A post to write: every column that cannot be null, given, since a bulk insert takes no defaults; what the public
+ * sees of its location and the folded search columns are derived here (lib/places/visibility.ts, lib/admin/search.ts).
+ */
+export type PostRow = Required<
+  Pick<PostInput, 'type' | 'status' | 'title' | 'slug' | 'content' | 'publishedAt' | 'modifiedAt' | 'authorId' | 'address' | 'locationPrecision'>
+> &
+  Pick<PostInput, 'statusBeforeTrash' | 'trashedAt' | 'latitude' | 'longitude' | 'sourceGuid'> & { id: number }
+
+// The columns of posts by the fields of Prisma's model (their @map in prisma/schema.prisma): every field named, which
+// the compiler checks. A post is written as its values in this order.
+const POST_COLUMNS: Record<keyof PostInput, string> = {
+  id: 'id',
+  type: 'type',
+  status: 'status',
+  statusBeforeTrash: 'status_before_trash',
+  trashedAt: 'trashed_at',
+  title: 'title',
+  slug: 'slug',
+  content: 'content',
+  publishedAt: 'published_at',
+  modifiedAt: 'modified_at',
+  authorId: 'author_id',
+  latitude: 'latitude',
+  longitude: 'longitude',
+  address: 'address',
+  locationPrecision: 'location_precision',
+  publicLatitude: 'public_latitude',
+  publicLongitude: 'public_longitude',
+  publicAddress: 'public_address',
+  sourceGuid: 'source_guid',
+  searchText: 'search_text',
+  searchContent: 'search_content',
+}
+const POST_FIELDS = Object.keys(POST_COLUMNS) as (keyof PostInput)[]
+/** post_categories' columns: a link is [postId, categoryId]. */
+const LINK_COLUMNS = ['post_id', 'category_id']
 
 export class PostBatch {
-  private posts: Prisma.PostCreateManyInput[] = []
-  private links: Prisma.PostCategoryCreateManyInput[] = []
+  private posts: unknown[][] = []
+  private links: number[][] = []
   private attachments: Prisma.AttachmentCreateManyInput[] = []
   /** the sizes of the attachments above, by their file path (unique): their ids are known once they are written */
   private renditions = new Map<string, Rendition[]>()
   private discarding = false
+  /** puts back the data-version triggers set aside for the bulk write (lib/db) */
+  private restoreTriggers: (() => Promise<void>) | undefined
   private rule: PublicLocationRule | undefined
   /** posts written so far */
   written = 0
@@ -39,13 +78,23 @@ export class PostBatch {
     const location = {
       latitude: post.latitude ?? null,
       longitude: post.longitude ?? null,
-      address: post.address ?? '',
-      locationPrecision: post.locationPrecision ?? 'exact',
+      address: post.address,
+      locationPrecision: post.locationPrecision,
     }
     // A post imported into the Trash starts the Trash's clock (lib/admin/trash.ts) now, unless its file said when
     const trashedAt = post.trashedAt ?? (post.status === 'trash' ? new Date() : null)
-    this.posts.push({ ...post, ...searchColumns(post), ...(await this.rule.columns(location)), trashedAt })
-    for (const categoryId of new Set(categoryIds)) this.links.push({ postId: post.id, categoryId })
+    const row: Required<PostInput> = {
+      statusBeforeTrash: null,
+      sourceGuid: null,
+      ...post,
+      latitude: location.latitude,
+      longitude: location.longitude,
+      ...searchColumns(post),
+      ...(await this.rule.columns(location)),
+      trashedAt,
+    }
+    this.posts.push(POST_FIELDS.map((field) => row[field]))
+    for (const categoryId of new Set(categoryIds)) this.links.push([post.id, categoryId])
     if (this.posts.length >= CHUNK) await this.flush()
   }
 
@@ -66,9 +115,10 @@ export class PostBatch {
 
   private async flush(): Promise<void> {
     if (!this.discarding) {
+      this.restoreTriggers ??= await suspendRowInsertTriggers(this.tx, ['posts', 'post_categories'])
       // Posts first: the links and attachments refer to them.
-      if (this.posts.length > 0) await this.tx.post.createMany({ data: this.posts })
-      if (this.links.length > 0) await this.tx.postCategory.createMany({ data: this.links })
+      if (this.posts.length > 0) await insertRows(this.tx, 'posts', Object.values(POST_COLUMNS), this.posts)
+      if (this.links.length > 0) await insertRows(this.tx, 'post_categories', LINK_COLUMNS, this.links)
       if (this.attachments.length > 0) {
         const rows = await this.tx.attachment.createManyAndReturn({ data: this.attachments, select: { id: true, filePath: true } })
         const renditions = rows.flatMap(({ id, filePath }) => (this.renditions.get(filePath) ?? []).map((r) => ({ ...r, attachmentId: id })))
@@ -90,6 +140,8 @@ export class PostBatch {
   /** Writes what is left; new posts and attachments made later get ids past those written here. */
   async finish(): Promise<void> {
     await this.flush()
+    await this.restoreTriggers?.()
+    this.restoreTriggers = undefined
     if (this.written > 0 && !this.discarding) await resetPostIdSequence(this.tx)
     if (this.attachmentsWritten > 0 && !this.discarding) await resetAttachmentIdSequence(this.tx)
   }

@@ -1,13 +1,10 @@
 import 'server-only'
-import { createReadStream } from 'node:fs'
-import { pipeline, Transform } from 'node:stream'
-import Assembler from 'stream-json/assembler.js'
-import parser, { type Token } from 'stream-json/parser.js'
 import { lockTables, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
 import { firstAdministratorId } from '../users'
 import { maxPostId, PostBatch, PostSlugs } from './batch'
 import { resolveCategoryPaths } from './categories'
+import { NotACollection, readCollectionFile } from './collection-file'
 import { importCollectionSchema, importFeatureSchema } from './schemas'
 import { levelOfNewPost } from './visibility'
 
@@ -72,75 +69,19 @@ export function featuresOfCollection(input: unknown): FeatureSource {
 }
 
 /**
- * The features of an import file, parsed as they are read (stream-json): one feature is in memory at a time, whatever
- * the file's size. The file must be one JSON object with `"type": "FeatureCollection"` and a `features` array.
+ * The features of an import file, parsed as they are read (lib/places/collection-file.ts): one feature is in memory
+ * at a time, whatever the file's size. The file must be one JSON object with `"type": "FeatureCollection"` and a
+ * `features` array.
  */
 export function featuresOfFile(file: string): FeatureSource {
   return async function* () {
-    const seen = { type: undefined as unknown, featureArrays: 0 }
-    const readCollection = collectionReader(seen)
-    const reader = new Transform({
-      objectMode: true,
-      transform(token: Token, _encoding, done) {
-        try {
-          done(null, readCollection(token))
-        } catch (error) {
-          done(error as Error)
-        }
-      },
-    })
-    const features = pipeline(createReadStream(file), parser.asStream({ streamValues: false }), reader, () => {})
     try {
-      for await (const { value } of features as AsyncIterable<{ value: unknown }>) yield value
+      yield* readCollectionFile(file)
     } catch (error) {
-      if (error instanceof ApiError) throw error
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
-      throw invalidImport(`cannot read ${file} as JSON: ${reason}`)
-    }
-    if (seen.type !== 'FeatureCollection' || seen.featureArrays !== 1) throw notACollection()
-  }
-}
-
-/**
- * Turns the parser's tokens into the features of a FeatureCollection, each as `{ value }` once whole; notes in `seen`
- * the top level's `type` and how many `features` arrays it has.
- */
-function collectionReader(seen: { type: unknown; featureArrays: number }): (token: Token) => { value: unknown } | undefined {
-  let depth = 0 // of the objects and arrays open around the token, outside a feature
-  let key: string | null = null // the top level's key being read
-  let inFeatures = false
-  let feature: Assembler | null = null
-  return (token) => {
-    if (!feature && inFeatures && depth === 2 && token.name !== 'endArray') feature = new Assembler()
-    if (feature) {
-      feature.consume(token)
-      if (!feature.done) return undefined
-      const value = feature.current
-      feature = null
-      return { value }
-    }
-    switch (token.name) {
-      case 'startObject':
-      case 'startArray':
-        if (depth === 0 && token.name !== 'startObject') throw notACollection()
-        depth++
-        if (depth === 2 && key === 'features' && token.name === 'startArray') {
-          inFeatures = true
-          seen.featureArrays++
-        }
-        return undefined
-      case 'endObject':
-      case 'endArray':
-        depth--
-        inFeatures = false
-        return undefined
-      case 'keyValue':
-        if (depth === 1) key = token.value
-        return undefined
-      default:
-        if (depth === 0) throw notACollection()
-        if (depth === 1 && key === 'type' && token.name === 'stringValue') seen.type = token.value
-        return undefined
+      if (error instanceof NotACollection) throw notACollection()
+      if (error instanceof SyntaxError) throw invalidImport(`cannot read ${file} as JSON: ${error.message}`)
+      const { code, message } = error as NodeJS.ErrnoException
+      throw invalidImport(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : message}`)
     }
   }
 }
