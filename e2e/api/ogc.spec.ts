@@ -200,6 +200,8 @@ test.describe('OGC API – Features', () => {
       const badPage = await request.get(`${resource}?f=xml`, { headers: { Accept: BROWSER } })
       expect(badPage.status()).toBe(400)
       expect(await badPage.text()).toContain('f must be json, geojson or html.')
+      // A parameter the resource does not define: a 400 too, as OGC API – Common requires.
+      await expectWordPressError(await request.get(`${resource}?foo=1`), 400, 'rest_invalid_param')
     }
     // A missing collection or feature is a 404 page for a person, the JSON error for a program.
     for (const missing of ['/ogc/collections/nothing-here', '/ogc/collections/nothing-here/items', '/ogc/collections/landmark/items/999999']) {

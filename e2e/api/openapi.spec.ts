@@ -167,6 +167,16 @@ test.describe('OpenAPI', () => {
     await check('/ogc/collections/{collectionId}/items/{featureId}', 'get', await request.get(`/ogc/collections/post/items/${itemId}`))
     await check('/ogc/collections/{collectionId}/items/{featureId}', 'get', await request.get('/ogc/collections/post/items/999999'))
     await check('/ogc/collections/{collectionId}/items/{featureId}', 'get', await request.get(`/ogc/collections/post/items/${itemId}?f=xml`))
+    for (const [pathKey, url] of [
+      ['/ogc', '/ogc'],
+      ['/ogc/conformance', '/ogc/conformance'],
+      ['/ogc/collections', '/ogc/collections'],
+      ['/ogc/collections/{collectionId}', '/ogc/collections/post'],
+      ['/ogc/collections/{collectionId}/items', '/ogc/collections/post/items?limit=2'],
+      ['/ogc/collections/{collectionId}/items/{featureId}', `/ogc/collections/post/items/${itemId}`],
+    ]) {
+      await check(pathKey!, 'get', await notModified(url!))
+    }
 
     const documented = Object.entries(document.paths).flatMap(([p, item]) =>
       operationsOf(item).flatMap(([method, op]) =>

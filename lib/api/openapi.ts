@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Config } from '../config'
 import type { AttachmentDto } from '../media/storage'
 import { formatParam, itemsParams, OAS30_TYPE } from '../ogc/features'
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from '../ogc/limits'
 import { collectionParams, featureParams, postIdSchema } from '../places/schemas'
 import { exportParams } from '../places/formats/public'
 import { MEDIA_TYPES } from '../places/formats/write'
@@ -34,7 +35,7 @@ import {
 // zod schemas the routes parse and answer with (lib/api/contract.ts), by zod's own JSON Schema output.
 
 type Schema = Record<string, unknown>
-type Parameter = { name: string; in: 'query' | 'path' | 'header'; required?: boolean; description: string; schema: Schema }
+type Parameter = { name: string; in: 'query' | 'path' | 'header'; required?: boolean; description: string; schema: Schema; style?: 'form'; explode?: boolean }
 type ResponseObject = { description: string; headers?: Record<string, { description: string; schema: Schema }>; content?: Record<string, { schema: Schema }> }
 type Operation = {
   operationId: string
@@ -353,22 +354,36 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
 }
 
 /** The OGC API – Features (/ogc): in the site's document, and alone in the OGC API's own. */
-function ogcPaths({ error, ref, parameter, queryParameters }: Writer): Record<string, PathItem> {
+function ogcPaths({ error, ref, jsonSchema, parameter, queryParameters }: Writer): Record<string, PathItem> {
   /** An OGC answer: the document as `type`, or, with f=html or a browser's Accept, a page to browse. */
   const ogc = (description: string, schema: z.ZodType, type = 'application/json'): ResponseObject => ({
     description,
+    headers: { ETag: { description: 'Weak; changes whenever the data the answer depends on changes', schema: jsonSchema(z.string()) } },
     content: { [type]: { schema: ref(schema) }, 'text/html': { schema: { type: 'string' } } },
   })
+  /** An OGC error: WordPress's JSON error, or with f=html or a browser's Accept, a page saying it. */
+  const ogcError = (description: string): ResponseObject => {
+    const { content } = error(description)
+    return { description, content: { ...content, 'text/html': { schema: { type: 'string' } } } }
+  }
   const ogcFormat = parameter('f', 'query', formatParam)
-  const ogcBadFormat = error('An invalid `f` (`rest_invalid_param`)')
+  const ogcBadQuery = ogcError('An invalid `f`, or an unknown parameter (`rest_invalid_param`)')
   const collectionId = parameter('collectionId', 'path', z.string().meta({ description: 'A post type with public places' }))
+  // The items' paging and box as the standard defines these parameters (integers, an array of numbers), though they
+  // are read from their text (lib/ogc/features.ts, itemsParams).
+  const standard: Record<string, Partial<Parameter>> = {
+    limit: { schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, style: 'form', explode: false },
+    offset: { schema: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 }, style: 'form', explode: false },
+    bbox: { schema: { type: 'array', minItems: 4, maxItems: 4, items: { type: 'number' } }, style: 'form', explode: false },
+  }
+  const itemsParameters = queryParameters(itemsParams).map((p) => ({ ...p, ...standard[p.name] }))
   return {
     '/ogc': {
       get: {
         operationId: 'getOgcLandingPage',
         summary: 'OGC API – Features: the landing page',
         parameters: [ogcFormat],
-        responses: { 200: ogc('Links to the API definition, conformance and collections', ogcLandingPageSchema), 400: ogcBadFormat },
+        responses: { 200: ogc('Links to the API definition, conformance and collections', ogcLandingPageSchema), 304: notModified, 400: ogcBadQuery },
       },
     },
     '/ogc/api': {
@@ -388,7 +403,7 @@ function ogcPaths({ error, ref, parameter, queryParameters }: Writer): Record<st
         operationId: 'getOgcConformance',
         summary: 'OGC API – Features: the conformance classes met',
         parameters: [ogcFormat],
-        responses: { 200: ogc('The classes', ogcConformanceSchema), 400: ogcBadFormat },
+        responses: { 200: ogc('The classes', ogcConformanceSchema), 304: notModified, 400: ogcBadQuery },
       },
     },
     '/ogc/collections': {
@@ -396,7 +411,7 @@ function ogcPaths({ error, ref, parameter, queryParameters }: Writer): Record<st
         operationId: 'getOgcCollections',
         summary: 'OGC API – Features: one collection per post type with public places',
         parameters: [ogcFormat],
-        responses: { 200: ogc('The collections', ogcCollectionsSchema), 400: ogcBadFormat },
+        responses: { 200: ogc('The collections', ogcCollectionsSchema), 304: notModified, 400: ogcBadQuery },
       },
     },
     '/ogc/collections/{collectionId}': {
@@ -404,7 +419,12 @@ function ogcPaths({ error, ref, parameter, queryParameters }: Writer): Record<st
         operationId: 'getOgcCollection',
         summary: 'OGC API – Features: one collection',
         parameters: [collectionId, ogcFormat],
-        responses: { 200: ogc('The collection', ogcCollectionSchema), 400: ogcBadFormat, 404: error('No such collection (`ogc_no_collection`)') },
+        responses: {
+          200: ogc('The collection', ogcCollectionSchema),
+          304: notModified,
+          400: ogcBadQuery,
+          404: ogcError('No such collection (`ogc_no_collection`)'),
+        },
       },
     },
     '/ogc/collections/{collectionId}/items': {
@@ -412,11 +432,12 @@ function ogcPaths({ error, ref, parameter, queryParameters }: Writer): Record<st
         operationId: 'getOgcItems',
         summary: 'OGC API – Features: the places of a collection, newest first, paged',
         description: 'Unknown parameters are a 400; a repeated parameter keeps its first value.',
-        parameters: [collectionId, ...queryParameters(itemsParams)],
+        parameters: [collectionId, ...itemsParameters],
         responses: {
           200: ogc('The items; the Link header has the `next` and `prev` links', ogcItemsSchema, 'application/geo+json'),
-          400: error('An invalid or unknown parameter (`rest_invalid_param`)'),
-          404: error('No such collection (`ogc_no_collection`)'),
+          304: notModified,
+          400: ogcError('An invalid or unknown parameter (`rest_invalid_param`)'),
+          404: ogcError('No such collection (`ogc_no_collection`)'),
         },
       },
     },
@@ -427,8 +448,9 @@ function ogcPaths({ error, ref, parameter, queryParameters }: Writer): Record<st
         parameters: [collectionId, parameter('featureId', 'path', z.string().meta({ description: 'The post id' })), ogcFormat],
         responses: {
           200: ogc('The place', ogcFeatureSchema, 'application/geo+json'),
-          400: ogcBadFormat,
-          404: error('No such collection or feature (`ogc_no_collection`, `ogc_no_feature`)'),
+          304: notModified,
+          400: ogcBadQuery,
+          404: ogcError('No such collection or feature (`ogc_no_collection`, `ogc_no_feature`)'),
         },
       },
     },

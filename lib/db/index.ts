@@ -97,6 +97,8 @@ export function resetAttachmentIdSequence(tx: Tx): Promise<void> {
 
 /** Inserts `rows` (arrays of values, in the order of `columns`) into `table` in one statement: the imports' bulk path (dialect.ts). */
 export function insertRows(tx: Tx, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+  // Names go into the SQL as they are: only plain ones.
+  for (const name of [table, ...columns]) if (!/^[a-z_]+$/.test(name)) throw new Error(`insertRows: not a plain name: ${name}`)
   return driver().insertRows(tx, table, columns, rows)
 }
 

@@ -17,6 +17,8 @@ export type OgcAnswer = { json: object; html: () => string | Promise<string> }
 type Format = 'json' | 'html'
 
 const formatQuerySchema = z.object({ f: formatParam }).partial()
+/** The query of a resource that takes only `f`: any other parameter is a 400, as OGC API – Common requires. */
+const onlyFormatSchema = z.strictObject({ f: formatParam }).partial()
 
 /** Without `f`: HTML for a client that prefers it to JSON (a browser); JSON for any other, `*\/*` and none included. */
 function negotiated(request: Request): Format {
@@ -45,7 +47,7 @@ function linkHeader(links: OgcLink[], format: Format): string | null {
 
 const HTML_TYPE = 'text/html; charset=utf-8'
 // Bump when the pages or documents change shape, so that clients and caches do not keep the old ones.
-const OGC_FORMAT = 'places-ogc-1'
+const OGC_FORMAT = 'places-ogc-2'
 const NEWLINE = 10
 
 /**
@@ -69,13 +71,14 @@ async function cachedAnswer(
  * A route of the OGC API (docs/api.md, OGC API – Features): JSON (as `contentType`) or HTML as `f` or the Accept
  * header asks, errors too; public, varying by Accept since the same URL may answer either. Answers are built once
  * per data version, format and query and kept, as the REST routes' (lib/places/public.ts); `answer` is given the
- * version, read before any data. `query` reads the parameters the answer depends on (it throws on invalid ones):
- * the cache keeps one answer per meaning, not one per spelling of the query string.
+ * version, read before any data. `query` reads the parameters the answer depends on (it throws on invalid or
+ * unknown ones; by default the resource takes only `f`): the cache keeps one answer per meaning, not one per
+ * spelling of the query string.
  */
 export function ogcRoute<C>(
   contentType: string,
   answer: (request: Request, context: C, version: number) => OgcAnswer | Promise<OgcAnswer>,
-  query: (params: URLSearchParams) => unknown = () => null,
+  query: (params: URLSearchParams) => unknown = (params) => parseQuery(onlyFormatSchema, queryValues(params, 'first')),
 ) {
   return route(
     async (request: Request, context: C) => {

@@ -12,6 +12,8 @@ import { PublicLocationRule } from './visibility'
 // and attachments can name it before it is written.
 
 const CHUNK = 1000
+/** A chunk is written sooner when its text is this long: a statement's one JSON parameter stays far below V8's and the databases' limits (posts of large content). */
+const CHUNK_CHARS = 16_000_000
 
 type PostInput = Prisma.PostCreateManyInput
 
@@ -59,6 +61,8 @@ export class PostBatch {
   private attachments: Prisma.AttachmentCreateManyInput[] = []
   /** the sizes of the attachments above, by their file path (unique): their ids are known once they are written */
   private renditions = new Map<string, Rendition[]>()
+  /** about how long the posts gathered are as JSON */
+  private chars = 0
   private discarding = false
   /** puts back the data-version triggers set aside for the bulk write (lib/db) */
   private restoreTriggers: (() => Promise<void>) | undefined
@@ -94,8 +98,10 @@ export class PostBatch {
       trashedAt,
     }
     this.posts.push(POST_FIELDS.map((field) => row[field]))
+    // The content twice (searchContent folds it), the title and address in three columns each.
+    this.chars += 2 * row.content.length + 3 * (row.title.length + row.address.length) + 300
     for (const categoryId of new Set(categoryIds)) this.links.push([post.id, categoryId])
-    if (this.posts.length >= CHUNK) await this.flush()
+    if (this.posts.length >= CHUNK || this.chars >= CHUNK_CHARS) await this.flush()
   }
 
   /** An attachment of a post added before it. */
@@ -115,7 +121,7 @@ export class PostBatch {
 
   private async flush(): Promise<void> {
     if (!this.discarding) {
-      this.restoreTriggers ??= await suspendRowInsertTriggers(this.tx, ['posts', 'post_categories'])
+      if (this.posts.length > 0 || this.links.length > 0) this.restoreTriggers ??= await suspendRowInsertTriggers(this.tx, ['posts', 'post_categories'])
       // Posts first: the links and attachments refer to them.
       if (this.posts.length > 0) await insertRows(this.tx, 'posts', Object.values(POST_COLUMNS), this.posts)
       if (this.links.length > 0) await insertRows(this.tx, 'post_categories', LINK_COLUMNS, this.links)
@@ -129,6 +135,7 @@ export class PostBatch {
       if (this.posts.length > 0) this.onWritten?.(this.written)
     }
     this.posts = []
+    this.chars = 0
     this.links = []
     this.attachments = []
     this.renditions.clear()

@@ -53,6 +53,10 @@ test('what is not JSON is a SyntaxError, what is not a FeatureCollection NotACol
     '{"type": "FeatureCollection", "features": [',
     '{"type": "FeatureCollection", "features": [{"a": 1}{"b": 2}]}',
     '{"type": "FeatureCollection", "features": [{"a": 1},]}',
+    '{"type": "FeatureCollection", "features": [,{"a": 1}]}',
+    '{"type": "FeatureCollection", "features": [{"a": 1},,{"b": 2}]}',
+    '{"type": "FeatureCollection", "features": [1 2]}',
+    '{"type": "FeatureCollection", "features": ["a" "b"]}',
     '{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": }]}',
     '{"type": "FeatureCollection", "features": [{"a": "unterminated}]}',
     '{"type": "FeatureCollection", "features": [nul]}',
@@ -73,6 +77,9 @@ test('what is not JSON is a SyntaxError, what is not a FeatureCollection NotACol
     '{"type": "FeatureCollection", "features": [], "features": []}',
     '{"type": "FeatureCollection", "features": {"a": 1}}',
     '"FeatureCollection"',
+    '{"type": "FeatureCollection", "features": [{"a": 1}], "features": null}',
+    // a key that ends as "features" does, past what the reader looks back at
+    `{"type": "FeatureCollection", "${'x'.repeat(5000)}\\"features": [{"a": 1}]}`,
   ]
   for (const text of notACollection) {
     for (const size of [1, 1 << 20]) await assert.rejects(read(text, size), NotACollection, `${text}, chunks of ${size}`)

@@ -2,10 +2,10 @@ import { createReadStream } from 'node:fs'
 
 // A FeatureCollection file read as it streams, at the speed of JSON.parse: the bytes are scanned for the elements
 // of the top-level `features` array (strings and brackets followed, nothing else), and each element is given to
-// JSON.parse whole as soon as its last byte is read. Everything else of the document (its `type`, other members, the
-// commas between elements) is kept with each element replaced by `0`, and parsed at the end: the whole file is
-// checked as JSON, in memory of one feature plus two bytes a feature. A token parser (stream-json) read 14 MB/s
-// here; this reads about 60 (BENCHMARKS.md).
+// JSON.parse whole as soon as its last byte is read; the commas between them are checked as they come. The rest of
+// the document (its `type`, other members) is kept with the features array empty, and parsed at the end: the whole
+// file is checked as JSON, in the memory of one feature. A token parser (stream-json) read 14 MB/s here; this
+// reads about 75 (BENCHMARKS.md).
 
 /** The file is not one JSON object with `"type": "FeatureCollection"` and one `features` array. */
 export class NotACollection extends Error {}
@@ -39,20 +39,20 @@ export async function* readCollectionFile(file: string, chunkSize = 1 << 20): As
   let backslashes = 0 // a string's backslashes just before the chunk's end (an odd count escapes the next byte)
   let read = 0 // bytes of the file before the chunk
   let started = false // a byte other than white space was read
-  let inFeatures = false // in the top-level features array, between its elements
+  let inFeatures = false // in the top-level features array
+  let next: 'first' | 'feature' | 'comma' = 'first' // what the features array may hold next, between its features
   let featureArrays = 0
-  let element: Buffer[] | null = null // the bytes of the element being read
-  let primitive = false // the element is a number, true, false or null (it ends before `,`, `]` or white space)
+  let element: Buffer[] | null = null // the bytes of the feature being read
+  let primitive = false // the feature is a number, true, false or null (it ends before `,`, `]` or white space)
 
   for await (const chunk of createReadStream(file, { highWaterMark: chunkSize }) as AsyncIterable<Buffer>) {
-    let from = 0 // where the chunk's part not yet kept (as skeleton or element) starts
+    let from = 0 // where the chunk's part not yet kept (in the skeleton, or as the feature's) starts
     const finishElement = (end: number) => {
       element!.push(chunk.subarray(from, end))
       const text = element!.length === 1 ? element![0]!.toString('utf8') : Buffer.concat(element!).toString('utf8')
       element = null
       primitive = false
       from = end
-      skeleton += '0'
       return JSON.parse(text) as unknown
     }
     let i = 0
@@ -77,7 +77,7 @@ export async function* readCollectionFile(file: string, chunkSize = 1 << 20): As
         i = quote + 1
         if (before % 2 === 0) {
           inString = false
-          if (element && depth === 2) yield finishElement(i) // a string element
+          if (element && depth === 2) yield finishElement(i) // a string feature
         }
         continue
       }
@@ -87,11 +87,29 @@ export async function* readCollectionFile(file: string, chunkSize = 1 << 20): As
         started = true
         if (byte !== OPEN_OBJECT) throw new NotACollection()
       }
-      if (inFeatures && !element && depth === 2 && !isSpace(byte) && byte !== COMMA && byte !== CLOSE_ARRAY) {
-        skeleton += decoder.decode(chunk.subarray(from, i), { stream: true })
-        from = i
-        element = []
-        primitive = byte !== OPEN_OBJECT && byte !== OPEN_ARRAY && byte !== QUOTE
+      if (inFeatures && !element) {
+        // Between the features: white space, a comma between two, the array's end. Checked here, kept nowhere.
+        if (byte === CLOSE_ARRAY) {
+          if (next === 'feature') throw new SyntaxError('A comma after the last feature')
+          inFeatures = false
+          depth--
+          from = i++ // the `]` goes to the skeleton
+          continue
+        }
+        if (byte === COMMA) {
+          if (next !== 'comma') throw new SyntaxError('A comma where a feature should be')
+          next = 'feature'
+        } else if (!isSpace(byte)) {
+          if (next === 'comma') throw new SyntaxError('Two features without a comma between them')
+          next = 'comma'
+          element = []
+          from = i
+          primitive = byte !== OPEN_OBJECT && byte !== OPEN_ARRAY && byte !== QUOTE
+        }
+        if (!element) {
+          from = ++i
+          continue
+        }
       }
       if (byte === QUOTE) inString = true
       else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
@@ -100,15 +118,16 @@ export async function* readCollectionFile(file: string, chunkSize = 1 << 20): As
           skeleton += decoder.decode(chunk.subarray(from, i), { stream: true })
           from = i
           if (keyBefore(skeleton) === 'features') {
+            skeleton += '['
+            from = i + 1
             inFeatures = true
+            next = 'first'
             featureArrays++
           }
         }
       } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
         depth--
-        if (element && depth === 2) {
-          yield finishElement(i + 1)
-        } else if (depth === 1) inFeatures = false
+        if (element && depth === 2) yield finishElement(i + 1)
         if (depth < 0) throw new SyntaxError(`Unexpected "${String.fromCharCode(byte)}"`)
       }
       i++
@@ -117,9 +136,10 @@ export async function* readCollectionFile(file: string, chunkSize = 1 << 20): As
     if (element) element.push(chunk.subarray(from))
     else skeleton += decoder.decode(chunk.subarray(from), { stream: true })
   }
-  if (element || inString) throw new SyntaxError('Unexpected end of the file')
+  if (element || inString || inFeatures) throw new SyntaxError('Unexpected end of the file')
   skeleton += decoder.decode()
+  // The features array is empty here: its features were given one by one.
   const document = JSON.parse(skeleton) as unknown
-  const type = typeof document === 'object' && document !== null && !Array.isArray(document) ? (document as { type?: unknown }).type : undefined
-  if (type !== 'FeatureCollection' || featureArrays !== 1) throw new NotACollection()
+  const { type, features } = typeof document === 'object' && document !== null && !Array.isArray(document) ? (document as Record<string, unknown>) : {}
+  if (type !== 'FeatureCollection' || featureArrays !== 1 || !Array.isArray(features) || features.length > 0) throw new NotACollection()
 }
