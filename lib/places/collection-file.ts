@@ -33,7 +33,7 @@ function keyBefore(text: string): string | undefined {
  */
 export async function* readCollectionFile(file: string, chunkSize = 1 << 20): AsyncGenerator<unknown> {
   const decoder = new TextDecoder('utf-8', { fatal: false })
-  let skeleton = '' // the document without its features: each is `0`
+  let skeleton = '' // the document but the features: its features array is kept empty
   let depth = 0 // brackets open around the byte
   let inString = false
   let backslashes = 0 // a string's backslashes just before the chunk's end (an odd count escapes the next byte)
