@@ -12,7 +12,7 @@ type OgcFeature = {
   type: 'Feature'
   id: number
   geometry: { type: 'Point'; coordinates: [number, number] }
-  properties: { title: string; url: string; address: string }
+  properties: { title: string; url: string; address: string; date: string }
 }
 type Items = { type: 'FeatureCollection'; features: OgcFeature[]; numberMatched: number; numberReturned: number; links: { href: string; rel: string }[] }
 
@@ -47,7 +47,7 @@ test.describe('OGC API – Features', () => {
       'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30',
     ])
     const { collections } = (await (await request.get(rels.data!)).json()) as {
-      collections: { id: string; extent: { spatial: { bbox: number[][] } }; links: { rel: string; href: string }[] }[]
+      collections: { id: string; extent: { spatial: { bbox: number[][] }; temporal: { interval: string[][] } }; links: { rel: string; href: string }[] }[]
     }
     const ids = collections.map((c) => c.id)
     for (const type of ['post', 'landmark']) expect(ids).toContain(type)
@@ -56,6 +56,8 @@ test.describe('OGC API – Features', () => {
     const lngs = fixturePosts('landmark').map((p) => p.coordinates![0])
     const lats = fixturePosts('landmark').map((p) => p.coordinates![1])
     expect(landmark.extent.spatial.bbox[0]).toEqual([Math.min(...lngs), Math.min(...lats), Math.max(...lngs), Math.max(...lats)])
+    const dates = fixturePosts('landmark').map((p) => p.date)
+    expect(landmark.extent.temporal.interval).toEqual([[new Date(Math.min(...dates)).toISOString(), new Date(Math.max(...dates)).toISOString()]])
     expect(landmark.links.find((l) => l.rel === 'items')!.href).toBe(`${baseURL}/ogc/collections/landmark/items`)
     expect((await request.get('/ogc/collections/landmark')).status()).toBe(200)
     expect((await request.get('/ogc/collections/nothing-here')).status()).toBe(404)
@@ -84,7 +86,7 @@ test.describe('OGC API – Features', () => {
       type: 'Feature',
       id: first.id,
       geometry: { type: 'Point', coordinates: first.coordinates },
-      properties: { title: first.title, url: expectedUrl(baseURL!, first), address: first.address },
+      properties: { title: first.title, url: expectedUrl(baseURL!, first), address: first.address, date: new Date(first.date).toISOString() },
     })
   })
 
@@ -121,6 +123,59 @@ test.describe('OGC API – Features', () => {
     ]) {
       const response = await request.get(`/ogc/collections/post/items?${query}`)
       expect(response.status(), query).toBe(400)
+    }
+  })
+
+  test('items: datetime — an instant, a day, intervals open at either end, with bbox and paging; bad ones are 400', async ({ request }) => {
+    const posts = fixturePosts('post')
+    const within = (start: number, end: number) => posts.filter((p) => p.date >= start && p.date <= end)
+    // A date two posts share, so that an instant matches more than one.
+    const shared = posts.find((p, i) => posts.findIndex((q) => q.date === p.date) !== i)!.date
+    const iso = (at: number) => new Date(at).toISOString()
+    const day = Date.parse(iso(shared).slice(0, 10))
+    const middle = posts[Math.floor(posts.length / 2)]!.date
+    const older = posts[Math.floor((posts.length * 3) / 4)]!.date
+    const cases: [string, typeof posts][] = [
+      [iso(shared), within(shared, shared)],
+      [iso(shared).replace('.000Z', '+00:00'), within(shared, shared)],
+      [iso(shared).slice(0, 10), within(day, day + 86_400_000 - 1)],
+      [`${iso(middle)}/..`, within(middle, Infinity)],
+      [`../${iso(middle)}`, within(-Infinity, middle)],
+      [`/${iso(middle)}`, within(-Infinity, middle)],
+      [`${iso(older).slice(0, 10)}/${iso(middle)}`, within(Date.parse(iso(older).slice(0, 10)), middle)],
+      ['1990-01-01/1990-12-31', []],
+    ]
+    for (const [datetime, expected] of cases) {
+      const all = (await (await request.get(`/ogc/collections/post/items?limit=1000&datetime=${encodeURIComponent(datetime)}`)).json()) as Items
+      expect(all.numberMatched, datetime).toBe(expected.length)
+      expect(
+        all.features.map((f) => f.id),
+        datetime,
+      ).toEqual(expected.map((p) => p.id))
+      for (const f of all.features) expect(f.properties.date).toBe(iso(expected.find((p) => p.id === f.id)!.date))
+    }
+    expect(within(shared, shared).length).toBeGreaterThan(1)
+    // With a box and pages: the next links carry the interval, and the pages make up the whole.
+    const box = [-10, 35, 30, 60]
+    const expected = within(-Infinity, middle).filter(({ coordinates }) => {
+      const [x, y] = coordinates!
+      return x >= box[0]! && x <= box[2]! && y >= box[1]! && y <= box[3]!
+    })
+    expect(expected.length).toBeGreaterThan(2)
+    let url: string | undefined = `/ogc/collections/post/items?limit=2&bbox=${box.join(',')}&datetime=../${iso(middle)}`
+    const seen: number[] = []
+    while (url) {
+      const page = (await (await request.get(url)).json()) as Items
+      expect(page.numberMatched).toBe(expected.length)
+      seen.push(...page.features.map((f) => f.id))
+      url = page.links.find((l) => l.rel === 'next')?.href
+      if (url) expect(new URL(url).searchParams.get('datetime')).toBe(`../${iso(middle)}`)
+    }
+    expect(seen).toEqual(expected.map((p) => p.id))
+    for (const datetime of ['yesterday', '2024-13-01', '2024-05-01T10:00:00', '2024-05-01/2023-01-01', '2024/2025/2026', '..', '']) {
+      const response = await request.get(`/ogc/collections/post/items?datetime=${encodeURIComponent(datetime)}`)
+      expect(response.status(), datetime).toBe(400)
+      await expectWordPressError(response, 400, 'rest_invalid_param')
     }
   })
 

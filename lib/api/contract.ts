@@ -221,7 +221,12 @@ export const ogcCollectionSchema = z
     description: z.string(),
     itemType: z.literal('feature'),
     crs: z.array(z.url()),
-    extent: z.strictObject({ spatial: z.strictObject({ bbox: z.array(bboxSchema), crs: z.url() }) }),
+    extent: z.strictObject({
+      spatial: z.strictObject({ bbox: z.array(bboxSchema), crs: z.url() }),
+      temporal: z
+        .strictObject({ interval: z.array(z.tuple([z.iso.datetime(), z.iso.datetime()])), trs: z.url() })
+        .meta({ description: 'The first and the last publication date of its places' }),
+    }),
     links: z.array(ogcLinkSchema),
   })
   .meta({ id: 'OgcCollection' })
@@ -235,7 +240,12 @@ export const ogcFeatureSchema = z
     type: z.literal('Feature'),
     id: z.int().meta({ description: 'The post id' }),
     geometry: pointSchema,
-    properties: z.strictObject({ title: z.string(), url: z.url(), address: z.string() }),
+    properties: z.strictObject({
+      title: z.string(),
+      url: z.url(),
+      address: z.string(),
+      date: z.iso.datetime().meta({ description: 'When the post was published (ISO 8601, UTC): what datetime filters on' }),
+    }),
     links: z.array(ogcLinkSchema).optional(),
   })
   .meta({ id: 'OgcFeature' })

@@ -72,6 +72,8 @@ export interface DialectDriver {
   containsIgnoringCase(text: string): Prisma.StringFilter
   /** The same in raw SQL: the operator that matches a LIKE pattern ignoring ASCII case (the map's search). */
   readonly likeIgnoringCase: 'LIKE' | 'ILIKE'
+  /** A timestamp column as milliseconds since 1970 UTC, a number (the map's index keeps the posts' dates so). */
+  epochMillis(column: Prisma.Sql): Prisma.Sql
   /** Applies `pending(applied)` under a lock that other processes migrating the same database wait for. */
   migrate(url: string, pending: PendingMigrations): Promise<string[]>
 }

@@ -123,6 +123,11 @@ export function containsIgnoringCaseSql(column: Prisma.Sql, text: string): Prism
   return Prisma.sql`${column} ${Prisma.raw(driver().likeIgnoringCase)} ${pattern} ESCAPE '!'`
 }
 
+/** A timestamp column as milliseconds since 1970 UTC, a number, as SQL for a raw query. */
+export function epochMillisSql(column: Prisma.Sql): Prisma.Sql {
+  return driver().epochMillis(column)
+}
+
 /** Closes the client's connections (PostgreSQL pools would otherwise keep a finished command alive). */
 export async function disconnectDb(): Promise<void> {
   const current = cache.placesDb?.connection

@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg'
 import pg from 'pg'
 import { type Prisma as PostgresPrisma, PrismaClient } from '../generated/postgresql/client'
-import type { Prisma } from '../generated/sqlite/client'
+import { Prisma } from '../generated/sqlite/client'
 import type { Comparable, Connection, Db, DialectDriver, PendingMigrations, Tx } from './dialect'
 
 const VERSION_SQL = 'SELECT "data_version" FROM "site_state" WHERE "id" = 1'
@@ -123,5 +123,7 @@ export const postgresql: DialectDriver = {
     return filter
   },
   likeIgnoringCase: 'ILIKE',
+  // Prisma's DateTime is a timestamp without time zone, holding UTC; float8 comes back as a JavaScript number.
+  epochMillis: (column) => Prisma.sql`(extract(epoch FROM ${column}) * 1000)::float8`,
   migrate,
 }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3'
 import Database from 'better-sqlite3'
-import { type Prisma, PrismaClient } from '../generated/sqlite/client'
+import { Prisma, PrismaClient } from '../generated/sqlite/client'
 import type { Connection, Db, DialectDriver, PendingMigrations, Tx } from './dialect'
 
 /** `file:./data/places.db` → the absolute path of the database file, its folder created. */
@@ -175,5 +175,7 @@ export const sqlite: DialectDriver = {
   // SQLite's LIKE, which `contains` is, ignores ASCII case already.
   containsIgnoringCase: (text) => ({ contains: text }),
   likeIgnoringCase: 'LIKE',
+  // Dates are kept as ISO 8601 text ('2024-05-01T10:00:00.000+00:00'), which unixepoch reads, milliseconds included.
+  epochMillis: (column) => Prisma.sql`CAST(round(unixepoch(${column}, 'subsec') * 1000) AS INTEGER)`,
   migrate: (url, pending) => Promise.resolve(migrate(url, pending)),
 }

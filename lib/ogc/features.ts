@@ -5,7 +5,7 @@ import { getConfig } from '../config'
 import { getDb } from '../db'
 import { ApiError } from '../http/errors'
 import { postUrl } from '../places/geojson'
-import { countPlacesIn, getPlaceIndex, placeIdsIn } from '../places/map-index'
+import { countPlacesIn, getPlaceIndex, placeIdsIn, ranksBetween, type RankRange } from '../places/map-index'
 import { findPublicPlacesByIds, type Place } from '../places/query'
 import { bboxParam, isPostTypeKey, parseQuery, queryValues } from '../places/schemas'
 import { PUBLIC_PLACE_WHERE } from '../places/visibility'
@@ -27,6 +27,8 @@ const CONFORMANCE = [
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30',
 ]
 const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84'
+/** The temporal reference system of dates in ISO 8601 (OGC API – Features, 7.13: a collection's temporal extent). */
+const GREGORIAN = 'http://www.opengis.net/def/uom/ISO-8601/0/Gregorian'
 const JSON_TYPE = 'application/json'
 const GEOJSON_TYPE = 'application/geo+json'
 const HTML_TYPE = 'text/html'
@@ -75,7 +77,7 @@ export function getLandingPage(): OgcLandingPage {
   }
 }
 
-function collectionDocument(type: string, count: number, bbox: BBox): OgcCollection {
+function collectionDocument(type: string, count: number, bbox: BBox, dates: [first: Date, last: Date]): OgcCollection {
   const href = `${base()}/collections/${encodeURIComponent(type)}`
   return {
     id: type,
@@ -83,7 +85,7 @@ function collectionDocument(type: string, count: number, bbox: BBox): OgcCollect
     description: `Published ${type} posts with a public location (${count}).`,
     itemType: 'feature',
     crs: [CRS84],
-    extent: { spatial: { bbox: [bbox], crs: CRS84 } },
+    extent: { spatial: { bbox: [bbox], crs: CRS84 }, temporal: { interval: [[dates[0].toISOString(), dates[1].toISOString()]], trs: GREGORIAN } },
     links: [{ href, rel: 'self', type: JSON_TYPE }, alternate(href), { href: `${href}/items`, rel: 'items', type: GEOJSON_TYPE, title: `The ${type} places` }],
   }
 }
@@ -112,17 +114,17 @@ async function readCollectionSummaries(): Promise<OgcCollection[]> {
     by: ['type'],
     where: PUBLIC_PLACE_WHERE,
     _count: { _all: true },
-    _min: { publicLatitude: true, publicLongitude: true },
-    _max: { publicLatitude: true, publicLongitude: true },
+    _min: { publicLatitude: true, publicLongitude: true, publishedAt: true },
+    _max: { publicLatitude: true, publicLongitude: true, publishedAt: true },
     orderBy: { type: 'asc' },
   })
   return groups.map((g) =>
-    collectionDocument(g.type, g._count._all, [
-      g._min.publicLongitude ?? -180,
-      g._min.publicLatitude ?? -90,
-      g._max.publicLongitude ?? 180,
-      g._max.publicLatitude ?? 90,
-    ]),
+    collectionDocument(
+      g.type,
+      g._count._all,
+      [g._min.publicLongitude ?? -180, g._min.publicLatitude ?? -90, g._max.publicLongitude ?? 180, g._max.publicLatitude ?? 90],
+      [g._min.publishedAt!, g._max.publishedAt!],
+    ),
   )
 }
 
@@ -141,6 +143,51 @@ export async function getCollection(id: string, version: number): Promise<OgcCol
   return collection
 }
 
+/** A time interval, both ends included, in milliseconds since 1970; null is open. */
+export type Interval = { start: number | null; end: number | null }
+
+const DAY = 86_400_000
+const instant = z.union([z.iso.datetime({ offset: true, local: false }), z.iso.date()])
+
+/**
+ * One end of `datetime`: its first and last millisecond (a date is its whole day, UTC), null for an open end (`..`
+ * or nothing); undefined when it is neither a date-time of RFC 3339 with its offset nor a date.
+ */
+function endOf(text: string): [first: number, last: number] | null | undefined {
+  if (text === '' || text === '..') return null
+  if (!instant.safeParse(text).success) return undefined
+  const first = Date.parse(text)
+  return [first, text.length === 10 ? first + DAY - 1 : first]
+}
+
+/**
+ * `datetime` (OGC API – Features, 7.15.4): an instant, or an interval `start/end` with either end open (`..` or
+ * empty). The places are those published within it, ends included.
+ */
+const datetimeParam = z
+  .string()
+  .transform((text, context): Interval => {
+    const parts = text.split('/')
+    const ends = parts.map(endOf)
+    const invalid = (message: string) => (context.addIssue({ code: 'custom', message }), z.NEVER)
+    if (parts.length > 2 || ends.includes(undefined) || (parts.length === 1 && ends[0] === null))
+      return invalid('datetime must be a date-time of RFC 3339 (2024-05-01T10:00:00Z), a date, or an interval of them: start/end, either open as "..".')
+    const [start, end = start] = ends as ([number, number] | null)[]
+    const interval = { start: start?.[0] ?? null, end: end?.[1] ?? null }
+    if (interval.start !== null && interval.end !== null && interval.start > interval.end) return invalid("datetime's start is after its end.")
+    return interval
+  })
+  .meta({
+    description:
+      'The places published at an instant or within an interval, ends included: a date-time of RFC 3339 with its offset (2024-05-01T10:00:00Z), a date (its whole day, UTC), or start/end with either end open as ".." (2024-01-01/.., ../2023-12-31T23:59:59Z).',
+  })
+
+/** An interval as `datetime` in the links: an instant, or start/end with `..` for an open end. */
+function intervalText({ start, end }: Interval): string {
+  const text = (at: number | null) => (at === null ? '..' : new Date(at).toISOString())
+  return start !== null && start === end ? text(start) : `${text(start)}/${text(end)}`
+}
+
 /**
  * The parameters of /items. Unknown parameters are a 400, as the standard requires (a strict object); a repeated
  * parameter keeps its first value.
@@ -148,6 +195,7 @@ export async function getCollection(id: string, version: number): Promise<OgcCol
 export const itemsParams = {
   'bbox-crs': z.literal(CRS84, { error: `Only ${CRS84} is supported.` }).meta({ description: 'The CRS of bbox: only CRS84.' }),
   f: formatParam,
+  datetime: datetimeParam,
   bbox: bboxParam(({ problem }) =>
     problem === 'format'
       ? 'bbox must be four numbers: min longitude, min latitude, max longitude, max latitude.'
@@ -174,7 +222,7 @@ export const itemsParams = {
 export const itemsQuerySchema = z
   .strictObject(itemsParams)
   .partial()
-  .transform(({ bbox, limit, offset }) => ({ bbox: bbox ?? null, limit: limit ?? DEFAULT_LIMIT, offset: offset ?? 0 }))
+  .transform(({ bbox, datetime, limit, offset }) => ({ bbox: bbox ?? null, datetime: datetime ?? null, limit: limit ?? DEFAULT_LIMIT, offset: offset ?? 0 }))
 export type ItemsQuery = z.output<typeof itemsQuerySchema>
 
 /** The query of /items; throws 400 `rest_invalid_param` naming every invalid or unknown parameter. */
@@ -187,25 +235,34 @@ function toOgcFeature(place: Place): OgcFeature {
     type: 'Feature',
     id: place.id,
     geometry: { type: 'Point', coordinates: [place.longitude, place.latitude] },
-    properties: { title: place.title, url: postUrl(getConfig().siteUrl, place.type, place.slug), address: place.address },
+    properties: {
+      title: place.title,
+      url: postUrl(getConfig().siteUrl, place.type, place.slug),
+      address: place.address,
+      date: new Date(place.publishedAt).toISOString(),
+    },
   }
 }
 
 /**
  * A page of a collection's places, from the map's index of its post type (lib/places/map-index), built once per data
- * version: the count and the page's ids without a scan, with a box or without, then the page's places.
+ * version: the count and the page's ids without a scan, with a box or without, then the page's places. The index is
+ * in the order of the places' dates, so those of an interval are one run of it.
  */
 export async function getItems(collectionId: string, query: ItemsQuery, version: number): Promise<OgcItems> {
   await getCollection(collectionId, version)
   const index = await getPlaceIndex({ postType: collectionId, categoryId: null }, version)
-  const { bbox, offset, limit } = query
-  const matched = bbox ? countPlacesIn(index, bbox) : index.size
-  const ids = bbox ? placeIdsIn(index, bbox, offset, limit, matched) : Array.from(index.ids.subarray(offset, offset + limit))
+  const { bbox, datetime, offset, limit } = query
+  const ranks: RankRange = datetime ? ranksBetween(index, datetime.start, datetime.end) : [0, index.size]
+  const [from, to] = ranks
+  const matched = bbox ? countPlacesIn(index, bbox, ranks) : to - from
+  const ids = bbox ? placeIdsIn(index, bbox, offset, limit, matched, ranks) : Array.from(index.ids.subarray(from + offset, Math.min(to, from + offset + limit)))
   const places = await findPublicPlacesByIds(ids)
   const itemsUrl = `${base()}/collections/${encodeURIComponent(collectionId)}/items`
   const page = (at: number) => {
     const params = new URLSearchParams({ limit: String(limit), offset: String(at) })
     if (bbox) params.set('bbox', bbox.join(','))
+    if (datetime) params.set('datetime', intervalText(datetime))
     return `${itemsUrl}?${params}`
   }
   const links: Link[] = [

@@ -194,10 +194,15 @@ export function collectionHtml(collection: OgcCollection): string {
         <dd><code>${collection.id}</code></dd>
         <dt>Extent</dt>
         <dd>${extentText(collection)} (longitude, latitude; CRS84)</dd>
+        <dt>Published</dt>
+        <dd>${collection.extent.temporal.interval[0]!.map(day).join(' to ')}</dd>
       </dl>
       <p><a href="${withFormat(link(collection.links, 'items')!.href, 'html')}">Browse its places</a></p>`,
   )
 }
+
+/** A date-time as its day (UTC), as the tables show it. */
+const day = (dateTime: string) => dateTime.slice(0, 10)
 
 function coordinates(feature: OgcFeature): string {
   const [longitude, latitude] = feature.geometry.coordinates
@@ -226,6 +231,7 @@ export function itemsHtml(items: OgcItems, collection: OgcCollection): string {
                 <th scope="col">Id</th>
                 <th scope="col">Title</th>
                 <th scope="col">Address</th>
+                <th scope="col">Published</th>
                 <th scope="col">Latitude, longitude</th>
               </tr>
             </thead>
@@ -236,6 +242,7 @@ export function itemsHtml(items: OgcItems, collection: OgcCollection): string {
                     <td class="number"><a href="${withFormat(`${collectionHref}/items/${f.id}`, 'html')}">${f.id}</a></td>
                     <td><a href="${f.properties.url}">${f.properties.title || '(no title)'}</a></td>
                     <td>${f.properties.address}</td>
+                    <td class="number"><time datetime="${f.properties.date}">${day(f.properties.date)}</time></td>
                     <td class="number">${coordinates(f)}</td>
                   </tr>`,
               )}
@@ -264,6 +271,8 @@ export function itemHtml(feature: OgcFeature, collection: OgcCollection): string
       <dd>${feature.properties.address || html`<span class="muted">none given</span>`}</dd>
       <dt>Latitude, longitude</dt>
       <dd>${coordinates(feature)}</dd>
+      <dt>Published</dt>
+      <dd><time datetime="${feature.properties.date}">${feature.properties.date}</time></dd>
       <dt>Post</dt>
       <dd><a href="${feature.properties.url}">${feature.properties.url}</a></dd>
     </dl>`,

@@ -47,7 +47,7 @@ function linkHeader(links: OgcLink[], format: Format): string | null {
 
 const HTML_TYPE = 'text/html; charset=utf-8'
 // Bump when the pages or documents change shape, so that clients and caches do not keep the old ones.
-const OGC_FORMAT = 'places-ogc-2'
+const OGC_FORMAT = 'places-ogc-3'
 const NEWLINE = 10
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { postUrl, toFeature, toFeatureCollection } from './geojson'
 
-const place = { id: 7, type: 'post', slug: 'tokyo-tower', title: 'Tokyo <Tower>', address: 'Minato', latitude: 35.6586, longitude: 139.7454 }
+const place = { id: 7, type: 'post', slug: 'tokyo-tower', title: 'Tokyo <Tower>', address: 'Minato', latitude: 35.6586, longitude: 139.7454, publishedAt: 0 }
 
 test('a feature is RFC 7946: [longitude, latitude], and exactly four properties', () => {
   assert.deepEqual(toFeature(place, 'https://example.org'), {

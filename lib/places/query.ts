@@ -1,5 +1,5 @@
 import 'server-only'
-import { containsIgnoringCaseSql, getDb, streamRows } from '../db'
+import { containsIgnoringCaseSql, epochMillisSql, getDb, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { categoryTreeSql } from './categories'
 import { isPostTypeKey, type CollectionQuery } from './schemas'
@@ -14,13 +14,19 @@ export type Place = {
   address: string
   latitude: number
   longitude: number
+  /** when it was published, in milliseconds since 1970 UTC */
+  publishedAt: number
 }
 
-type PlaceRow = Omit<Place, 'id'> & { id: number | bigint }
+type PlaceRow = Omit<Place, 'id' | 'publishedAt'> & { id: number | bigint; publishedAt: number | bigint }
 
 function toPlace(row: PlaceRow): Place {
-  return { ...row, id: Number(row.id) }
+  return { ...row, id: Number(row.id), publishedAt: Number(row.publishedAt) }
 }
+
+/** The columns of a Place, as SQL on posts aliased `p`. */
+const placeColumns = () =>
+  Prisma.sql`p."id", p."type", p."slug", p."title", ${PUBLIC_LOCATION}, ${epochMillisSql(Prisma.sql`p."published_at"`)} AS "publishedAt"`
 
 // The category filter matches the category and all its descendants, as WordPress's `cat` does.
 function categoryTree(categoryId: number | null): Prisma.Sql {
@@ -49,7 +55,7 @@ export async function listPublicPlaces({ postType, limit, categoryId, page = 1, 
   if (!isPostTypeKey(postType)) return []
   const rows = await getDb().$queryRaw<PlaceRow[]>`
     ${categoryTree(categoryId)}
-    SELECT p."id", p."type", p."slug", p."title", ${PUBLIC_LOCATION}
+    SELECT ${placeColumns()}
     FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
@@ -59,8 +65,11 @@ export async function listPublicPlaces({ postType, limit, categoryId, page = 1, 
   return rows.map(toPlace)
 }
 
-/** Where a place is, as the map's index (lib/places/map-index/read.ts) reads it: `[id, latitude, longitude]`. */
-export type PlacePoint = [id: number, latitude: number, longitude: number]
+/**
+ * Where and when a place is, as the map's index (lib/places/map-index/read.ts) reads it: `[id, latitude, longitude,
+ * publishedAt]`, the date in milliseconds since 1970 UTC.
+ */
+export type PlacePoint = [id: number, latitude: number, longitude: number, publishedAt: number]
 
 /**
  * Every published post of one type (and category) with public geodata, in the collection's order (newest first,
@@ -74,7 +83,7 @@ export async function* streamPublicPlacePoints(
   yield* streamRows(
     Prisma.sql`
     ${categoryTree(categoryId)}
-    SELECT p."id", p."public_latitude" AS "latitude", p."public_longitude" AS "longitude"
+    SELECT p."id", p."public_latitude" AS "latitude", p."public_longitude" AS "longitude", ${epochMillisSql(Prisma.sql`p."published_at"`)}
     FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
@@ -104,7 +113,7 @@ export async function findPublicPlacesByIds(ids: number[]): Promise<Place[]> {
   const found = new Map<number, Place>()
   for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
     const rows = await getDb().$queryRaw<PlaceRow[]>`
-      SELECT p."id", p."type", p."slug", p."title", ${PUBLIC_LOCATION}
+      SELECT ${placeColumns()}
       FROM "posts" p
       WHERE p."id" IN (${Prisma.join(ids.slice(start, start + IDS_PER_QUERY))}) AND ${IS_PUBLIC_PLACE}`
     for (const row of rows) found.set(Number(row.id), toPlace(row))

@@ -169,14 +169,14 @@ describe('each level on the GeoJSON routes', () => {
 test('OGC API: items, a bbox and one item show the public location only', async () => {
   const { cell } = await expected()
   const version = await readDataVersion()
-  const items = await getItems('post', { bbox: null, limit: 100, offset: 0 }, version)
+  const items = await getItems('post', { bbox: null, datetime: null, limit: 100, offset: 0 }, version)
   assert.equal(items.numberMatched, 3)
   const approximate = items.features.find((f) => f.id === id('approximate'))!
   assert.deepEqual(approximate.geometry.coordinates, [cell.longitude, cell.latitude])
   const d = 0.0005
   const box = await getItems(
     'post',
-    { bbox: [EXACT.longitude - d, EXACT.latitude - d, EXACT.longitude + d, EXACT.latitude + d], limit: 100, offset: 0 },
+    { bbox: [EXACT.longitude - d, EXACT.latitude - d, EXACT.longitude + d, EXACT.latitude + d], datetime: null, limit: 100, offset: 0 },
     version,
   )
   assert.deepEqual(

@@ -83,37 +83,58 @@ function runsIn(index: PlaceIndex, bbox: BBox, visit: (lo: number, hi: number, p
   }
 }
 
-/** How many places are inside `bbox`. */
-export function countPlacesIn(index: PlaceIndex, bbox: BBox): number {
+/** A run [from, to) of the collection's order: the places of a time interval (ranksBetween); all when not given. */
+export type RankRange = readonly [from: number, to: number]
+
+const isAll = (index: PlaceIndex, [from, to]: RankRange) => from === 0 && to === index.size
+
+/** How many places are inside `bbox` (and of `ranks`). */
+export function countPlacesIn(index: PlaceIndex, bbox: BBox, ranks: RankRange = [0, index.size]): number {
+  const [from, to] = ranks
+  if (from === to) return 0
+  const all = isAll(index, ranks)
   let count = 0
   runsIn(index, bbox, (lo, hi, part) => {
-    if (!part) count += hi - lo
-    else for (let i = lo; i < hi; i++) if (isIn(index, part, index.ranks[i]!)) count++
+    if (!part && all) count += hi - lo
+    else
+      for (let i = lo; i < hi; i++) {
+        const rank = index.ranks[i]!
+        if (rank >= from && rank < to && (!part || isIn(index, part, rank))) count++
+      }
   })
   return count
 }
 
-/** The ranks of the places inside `bbox`, in rank order. */
-export function ranksIn(index: PlaceIndex, bbox: BBox): Uint32Array {
+/** The ranks of the places inside `bbox` (and of `ranks`), in rank order. */
+export function ranksIn(index: PlaceIndex, bbox: BBox, [from, to]: RankRange = [0, index.size]): Uint32Array {
   const found: number[] = []
-  runsIn(index, bbox, (lo, hi, part) => {
-    for (let i = lo; i < hi; i++) if (!part || isIn(index, part, index.ranks[i]!)) found.push(index.ranks[i]!)
-  })
+  if (from < to)
+    runsIn(index, bbox, (lo, hi, part) => {
+      for (let i = lo; i < hi; i++) {
+        const rank = index.ranks[i]!
+        if (rank >= from && rank < to && (!part || isIn(index, part, rank))) found.push(rank)
+      }
+    })
   return Uint32Array.from(found).sort()
 }
 
-/** A page of the ids of the places inside `bbox`, newest first: `limit` of them after skipping `offset`. */
-export function placeIdsIn(index: PlaceIndex, bbox: BBox, offset: number, limit: number, count = countPlacesIn(index, bbox)): number[] {
+/**
+ * A page of the ids of the places inside `bbox` (and of `ranks`), newest first: `limit` of them after skipping
+ * `offset`. `count` is countPlacesIn's, when the caller has it.
+ */
+export function placeIdsIn(index: PlaceIndex, bbox: BBox, offset: number, limit: number, count?: number, ranks: RankRange = [0, index.size]): number[] {
+  count ??= countPlacesIn(index, bbox, ranks)
   const ids: number[] = []
   if (offset >= count) return ids
+  const [from, to] = ranks
   // Either every place in the box, sorted by rank, or a walk down the ranks until the page is full: about
-  // (offset + limit) × size / count places long. Whichever is shorter.
-  if (count * 4 < ((offset + limit) * index.size) / count) {
-    for (const rank of ranksIn(index, bbox).subarray(offset, offset + limit)) ids.push(index.ids[rank]!)
+  // (offset + limit) × (to − from) / count places long. Whichever is shorter.
+  if (count * 4 < ((offset + limit) * (to - from)) / count) {
+    for (const rank of ranksIn(index, bbox, ranks).subarray(offset, offset + limit)) ids.push(index.ids[rank]!)
     return ids
   }
   let skipped = 0
-  for (let rank = 0; rank < index.size && ids.length < limit; rank++) {
+  for (let rank = from; rank < to && ids.length < limit; rank++) {
     if (!isIn(index, bbox, rank)) continue
     if (skipped < offset) skipped++
     else ids.push(index.ids[rank]!)

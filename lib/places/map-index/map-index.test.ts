@@ -5,10 +5,11 @@ import type { BBox } from '../schemas'
 import { countPlacesIn, placeIdsIn } from './box'
 import { mapItemsIn, type MapItem } from './clusters'
 import { CLUSTER_MAX_ZOOM } from './grid'
-import { buildPlaceIndex, extentOf } from './place-index'
+import { buildPlaceIndex, extentOf, ranksBetween } from './place-index'
 
-const point = (id: number, longitude: number, latitude: number): PlacePoint => [id, latitude, longitude]
-// As the query gives them: newest first. Here the higher ids are the newer.
+// Here the higher ids are the newer: published at second `id`.
+const point = (id: number, longitude: number, latitude: number): PlacePoint => [id, latitude, longitude, id * 1000]
+// As the query gives them: newest first.
 const indexOf = (points: PlacePoint[]) => buildPlaceIndex([...points].sort((a, b) => b[0] - a[0]))
 const extentOfPoints = (points: PlacePoint[]) =>
   extentOf(
@@ -175,6 +176,46 @@ describe('the index against a plain scan of its places', () => {
     }
   })
 
+  test('the places of a time interval (ties of dates included) in a box: their ranks, number and pages', () => {
+    // Three places a second, as the query orders them: date descending, then id descending.
+    const dated = points.map(([id, latitude, longitude]): PlacePoint => [id, latitude, longitude, Math.floor(id / 3) * 1000])
+    const datedIndex = buildPlaceIndex(dated)
+    const intervals: [number | null, number | null][] = [
+      [null, null],
+      [null, 500_000],
+      [500_000, null],
+      [300_000, 300_000],
+      [300_500, 300_900],
+      [0, 1_000_000_000],
+      [2_000_000, null],
+      [null, -1],
+    ]
+    for (let i = 0; i < 20; i++) {
+      const [a, b] = [Math.floor(next() * 1_000) * 1000, Math.floor(next() * 1_000) * 1000]
+      intervals.push([Math.min(a, b), Math.max(a, b)])
+    }
+    for (const [start, end] of intervals) {
+      const within = ([, , , date]: PlacePoint) => (start === null || date >= start) && (end === null || date <= end)
+      const ranks = ranksBetween(datedIndex, start, end)
+      const expectedRanks = dated.flatMap((p, rank) => (within(p) ? [rank] : []))
+      assert.deepEqual(ranks, expectedRanks.length ? [expectedRanks[0], expectedRanks.at(-1)! + 1] : [ranks[0], ranks[0]], `${start}/${end}`)
+      for (const box of boxes.slice(0, 20)) {
+        const expected = dated.filter((p) => within(p) && inBox(box, p)).map(([id]) => id)
+        assert.equal(countPlacesIn(datedIndex, box, ranks), expected.length, `count in ${box.join()}, ${start}/${end}`)
+        for (const [offset, limit] of [
+          [0, 10],
+          [0, 500],
+          [5, 4],
+        ] as const)
+          assert.deepEqual(
+            placeIdsIn(datedIndex, box, offset, limit, undefined, ranks),
+            expected.slice(offset, offset + limit),
+            `${box.join()}, ${start}/${end}`,
+          )
+      }
+    }
+  })
+
   test('over the world, at every zoom, each place is drawn once: alone or in one cluster', () => {
     for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM + 1; zoom++) {
       const items = mapItemsIn(index, undefined, zoom)
@@ -192,7 +233,7 @@ describe('the index against a plain scan of its places', () => {
         for (const item of items) {
           const place = item.cluster ? null : points.find(([id]) => id === item.id)!
           const [latitude, longitude] = item.cluster ? [item.latitude, item.longitude] : [place![1], place![2]]
-          assert.ok(inBox(box, [0, latitude, longitude]), `zoom ${zoom}, ${box.join()}: ${JSON.stringify(item)}`)
+          assert.ok(inBox(box, [0, latitude, longitude, 0]), `zoom ${zoom}, ${box.join()}: ${JSON.stringify(item)}`)
         }
       }
     }

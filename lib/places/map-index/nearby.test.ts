@@ -31,8 +31,8 @@ describe('nearestPlaces', () => {
     const points: PlacePoint[] = []
     let id = 1
     // A dense city, places scattered over the world, and a few at the edges of the map.
-    for (let i = 0; i < 400; i++) points.push([id++, 48.85 + (next() - 0.5) * 0.05, 2.35 + (next() - 0.5) * 0.05])
-    for (let i = 0; i < 600; i++) points.push([id++, Math.asin(2 * next() - 1) / (Math.PI / 180), next() * 360 - 180])
+    for (let i = 0; i < 400; i++) points.push([id++, 48.85 + (next() - 0.5) * 0.05, 2.35 + (next() - 0.5) * 0.05, 0])
+    for (let i = 0; i < 600; i++) points.push([id++, Math.asin(2 * next() - 1) / (Math.PI / 180), next() * 360 - 180, 0])
     for (const [lat, lng] of [
       [89.9, 10],
       [89.5, -170],
@@ -42,7 +42,7 @@ describe('nearestPlaces', () => {
       [0, 180],
       [0, -180],
     ] as const)
-      points.push([id++, lat, lng])
+      points.push([id++, lat, lng, 0])
     const index = buildPlaceIndex(points)
     for (const [, lat, lng] of points.filter((_, i) => i % 37 === 0).concat(points.slice(-7))) {
       for (const k of [1, 5, 12]) {
@@ -58,9 +58,9 @@ describe('nearestPlaces', () => {
 
   test('the nearest across the antimeridian is found, with its distance in metres', () => {
     const index = buildPlaceIndex([
-      [1, -17.8, 179.9],
-      [2, -17.8, -179.9],
-      [3, -17.8, 170],
+      [1, -17.8, 179.9, 0],
+      [2, -17.8, -179.9, 0],
+      [3, -17.8, 170, 0],
     ])
     const [nearest] = nearestPlaces(index, -17.8, 179.9, 1, 1)
     assert.equal(nearest?.id, 2)
@@ -69,8 +69,8 @@ describe('nearestPlaces', () => {
 
   test('fewer places than k: all of them; none: an empty list; the place itself is left out', () => {
     const index = buildPlaceIndex([
-      [1, 10, 10],
-      [2, -40, -100],
+      [1, 10, 10, 0],
+      [2, -40, -100, 0],
     ])
     assert.deepEqual(
       nearestPlaces(index, 10, 10, 5, 1).map((p) => p.id),

@@ -5,8 +5,9 @@ import { gridCell, zKey } from './grid'
 
 /**
  * The map's index of the public places of one post type (and category), built once per data version and kept in
- * memory, about 48 bytes a place, so that a view costs the same whatever the number of places:
- * - the places in the collection's order (newest first), as flat arrays: a page of the places in a box in that order;
+ * memory, about 56 bytes a place, so that a view costs the same whatever the number of places:
+ * - the places in the collection's order (newest first), as flat arrays: a page of the places in a box in that order,
+ *   and the places of a time interval, one run of that order;
  * - the same places sorted by the web-map tile they are in (Z-order keys of the tiles of level GRID_LEVEL), with
  *   running sums of their positions: the places of any tile are one run of that order, found by binary search, and
  *   their number and mean position follow from its ends. Clusters are the tiles 64 pixels wide at the map's zoom,
@@ -16,10 +17,11 @@ import { gridCell, zKey } from './grid'
 export type PlaceIndex = {
   /** how many places the index holds */
   size: number
-  /** ids, latitudes and longitudes by rank: newest first, ties by id descending */
+  /** ids, latitudes, longitudes and publication dates (milliseconds since 1970) by rank: newest first, ties by id descending */
   ids: Int32Array
   latitudes: Float64Array
   longitudes: Float64Array
+  dates: Float64Array
   /** the box holding every place (see extentOf); null when there are none */
   extent: BBox | null
   /** the Z-order key of each place's tile, ascending */
@@ -31,8 +33,8 @@ export type PlaceIndex = {
   sumY: Float64Array
 }
 
-/** What an index takes in memory: ids 4, latitudes 8, longitudes 8, keys 8, ranks 4, sumX 8, sumY 8 bytes a place. */
-export const BYTES_PER_PLACE = 48
+/** What an index takes in memory: ids 4, latitudes 8, longitudes 8, dates 8, keys 8, ranks 4, sumX 8, sumY 8 bytes a place. */
+export const BYTES_PER_PLACE = 56
 
 /** Places given one by one in the collection's order, and then indexed. */
 export class PlaceIndexBuilder {
@@ -40,20 +42,29 @@ export class PlaceIndexBuilder {
   private ids = new Int32Array(1024)
   private latitudes = new Float64Array(1024)
   private longitudes = new Float64Array(1024)
+  private dates = new Float64Array(1024)
 
-  add(id: number, latitude: number, longitude: number): void {
+  add(id: number, latitude: number, longitude: number, date: number): void {
     if (this.size === this.ids.length) {
-      const [ids, latitudes, longitudes] = [new Int32Array(this.size * 2), new Float64Array(this.size * 2), new Float64Array(this.size * 2)]
+      const [ids, latitudes, longitudes, dates] = [
+        new Int32Array(this.size * 2),
+        new Float64Array(this.size * 2),
+        new Float64Array(this.size * 2),
+        new Float64Array(this.size * 2),
+      ]
       ids.set(this.ids)
       latitudes.set(this.latitudes)
       longitudes.set(this.longitudes)
+      dates.set(this.dates)
       this.ids = ids
       this.latitudes = latitudes
       this.longitudes = longitudes
+      this.dates = dates
     }
     this.ids[this.size] = id
     this.latitudes[this.size] = latitude
     this.longitudes[this.size] = longitude
+    this.dates[this.size] = date
     this.size++
   }
 
@@ -62,6 +73,7 @@ export class PlaceIndexBuilder {
     const ids = this.ids.slice(0, size)
     const latitudes = this.latitudes.slice(0, size)
     const longitudes = this.longitudes.slice(0, size)
+    const dates = this.dates.slice(0, size)
     // Each place projected once, for its tile's key and for the running sums.
     const xs = Float64Array.from(longitudes, mercatorX)
     const ys = Float64Array.from(latitudes, mercatorY)
@@ -83,14 +95,14 @@ export class PlaceIndexBuilder {
       sumX[i + 1] = sumX[i]! + xs[rank]!
       sumY[i + 1] = sumY[i]! + ys[rank]!
     }
-    return { size, ids, latitudes, longitudes, extent: extentOf(latitudes, longitudes), keys, ranks, sumX, sumY }
+    return { size, ids, latitudes, longitudes, dates, extent: extentOf(latitudes, longitudes), keys, ranks, sumX, sumY }
   }
 }
 
 /** The index of these places, given in the collection's order. */
 export function buildPlaceIndex(points: PlacePoint[]): PlaceIndex {
   const builder = new PlaceIndexBuilder()
-  for (const [id, latitude, longitude] of points) builder.add(id, latitude, longitude)
+  for (const [id, latitude, longitude, date] of points) builder.add(id, latitude, longitude, date)
   return builder.build()
 }
 
@@ -122,4 +134,26 @@ export function extentOf(latitudes: Float64Array, longitudes: Float64Array): BBo
   const crossingWidth = 360 - gap
   if (crossingWidth < 180 && crossingWidth < easternmost - westernmost) return [sorted[gapEnd]!, south, sorted[gapEnd - 1]!, north]
   return [westernmost, south, easternmost, north]
+}
+
+/**
+ * The ranks of the places published within [start, end] (milliseconds since 1970, either end null for open), as the
+ * run [from, to) of the collection's order: dates descend with rank, so two binary searches find it.
+ */
+export function ranksBetween(index: PlaceIndex, start: number | null, end: number | null): [from: number, to: number] {
+  const { dates, size } = index
+  // The first rank at or after which every date is ≤ limit (or < limit when `strict`).
+  const firstBelow = (limit: number, strict: boolean) => {
+    let lo = 0
+    let hi = size
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (strict ? dates[mid]! < limit : dates[mid]! <= limit) hi = mid
+      else lo = mid + 1
+    }
+    return lo
+  }
+  const from = end === null ? 0 : firstBelow(end, false)
+  const to = start === null ? size : firstBelow(start, true)
+  return [from, Math.max(from, to)]
 }

@@ -22,7 +22,7 @@ export async function readPlaceIndex(query: PlaceIndexQuery): Promise<PlaceIndex
   if (!(await hasPublicPlaces(query))) return EMPTY_INDEX
   const builder = new PlaceIndexBuilder()
   for await (const chunk of streamPublicPlacePoints(query, CHUNK)) {
-    for (const [id, latitude, longitude] of chunk) builder.add(id, latitude, longitude)
+    for (const [id, latitude, longitude, date] of chunk) builder.add(id, latitude, longitude, date)
     await nextTurn()
   }
   return builder.build()
