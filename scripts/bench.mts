@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { prng, writePlaces } from '../bench/generate.mts'
+import { searchLines, timeSearches } from '../bench/search.mts'
 import { hasNginx, NGINX, startNginx } from '../deploy/nginx.mts'
 import { resetDatabase } from './reset-database.mts'
 
@@ -330,6 +331,26 @@ async function coldAfterWrite(databaseUrl: string, postId: number) {
   }
 }
 
+/** The ids of the top-level categories, for searches within a category. */
+async function rootCategoryIds(databaseUrl: string): Promise<number[]> {
+  const sql = 'SELECT "id" FROM "categories" WHERE "parent_id" IS NULL ORDER BY "id"'
+  if (opts.db === 'sqlite') {
+    const db = new Database(databaseUrl.replace(/^file:/, ''), { readonly: true })
+    try {
+      return (db.prepare(sql).all() as { id: number }[]).map((row) => row.id)
+    } finally {
+      db.close()
+    }
+  }
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    return (await client.query<{ id: number }>(sql)).rows.map((row) => row.id)
+  } finally {
+    await client.end()
+  }
+}
+
 /**
  * GET /attachment-exif-gps/{id} for a post with 50 images of which only the last has GPS (test/fixtures/exif:
  * exr_noexif.jpg 49 times, then gox_gps.jpg), by an administrator's application password, one request at a time.
@@ -478,6 +499,8 @@ try {
 
   const cold = await coldAfterWrite(databaseUrl, publicIds[0]!)
   log(`cold (first request after a write) ${cold.path}: median ${cold.medianMs} ms`)
+  const search = await timeSearches(BASE_URL, await rootCategoryIds(databaseUrl))
+  log(`search: ${search.map((s) => `${s.kind} p50 ${s.p50Ms} ms`).join(', ')}`)
   const gps = await gpsRoute(places, publicIds[1] ?? publicIds[0]!)
   log(`GET /attachment-exif-gps/{id}, 50 images, only the last with GPS: median ${gps.medianMs} ms`)
   await stopServer()
@@ -509,6 +532,7 @@ try {
     })),
     serverRss,
     cold,
+    search,
     attachmentGps: gps,
     exifRead: exif,
   }
@@ -548,6 +572,8 @@ try {
     )
   }
   console.log(`\ncold, the first request after a write (${cold.samples} writes): ${cold.path} median ${cold.medianMs} ms, p90 ${cold.p90Ms} ms`)
+  console.log(`the search, each query once, one at a time (a word, a prefix, a phrase; alone, with bbox, category, both):`)
+  console.log(searchLines(N, search).join('\n'))
   console.log(
     `GET /attachment-exif-gps/{id}, 50 images and only the last with GPS (${gps.samples} requests, one at a time): median ${gps.medianMs} ms, p90 ${gps.p90Ms} ms`,
   )

@@ -17,7 +17,7 @@ type AnyFeature = {
 }
 type MapCollection = { type: 'FeatureCollection'; total: number; extent: BBox | null; features: AnyFeature[] }
 
-/** docs/api.md, search: the title or the address contains the text, ignoring (ASCII) case. */
+/** docs/api.md, search: the title or the address contains the text, ignoring case. */
 const matches = (post: FixturePost, text: string) => `${post.title}\n${post.address}`.toLowerCase().includes(text.toLowerCase())
 
 function expectedSearch(text: string, { categoryPath = null as string | null, limit = 50 } = {}): number[] {

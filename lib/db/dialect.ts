@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from '../generated/sqlite/client'
+import { Prisma, type PrismaClient } from '../generated/sqlite/client'
 
 export type Dialect = 'sqlite' | 'postgresql'
 
@@ -63,17 +63,34 @@ export interface DialectDriver {
    */
   insertRows(tx: Tx, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void>
   /**
-   * For a bulk write in this transaction: the triggers that bump the data version on each inserted row of `tables`
-   * are set aside; the returned function puts them back and bumps the version once. Statement triggers
-   * (PostgreSQL's) stay. Only after lockTables: no other writer may write meanwhile.
+   * For a bulk write in this transaction: the triggers that run on each inserted row of `tables` (the data version's
+   * bump, the search index's entry) are set aside. The returned function puts them back, bumps the version once and
+   * indexes for search the posts written meanwhile (`postIds`, every one). Statement triggers (PostgreSQL's) stay.
+   * Only after lockTables: no other writer may write meanwhile.
    */
-  suspendRowInsertTriggers(tx: Tx, tables: readonly string[]): Promise<() => Promise<void>>
+  suspendRowInsertTriggers(tx: Tx, tables: readonly string[]): Promise<(postIds: readonly number[]) => Promise<void>>
   /** A `contains` filter that ignores ASCII case (the admin's search). */
   containsIgnoringCase(text: string): Prisma.StringFilter
-  /** The same in raw SQL: the operator that matches a LIKE pattern ignoring ASCII case (the map's search). */
-  readonly likeIgnoringCase: 'LIKE' | 'ILIKE'
+  /**
+   * The posts whose title or public address contains `text`, ignoring case (the public search): the FROM of a raw
+   * query (posts aliased `p`) and its condition. A text of three characters or more is looked up in the trigram
+   * index of those two columns (migration 0009), a shorter one compared row by row.
+   */
+  postsContaining(text: string): { from: Prisma.Sql; where: Prisma.Sql }
   /** A timestamp column as milliseconds since 1970 UTC, a number (the map's index keeps the posts' dates so). */
   epochMillis(column: Prisma.Sql): Prisma.Sql
   /** Applies `pending(applied)` under a lock that other processes migrating the same database wait for. */
   migrate(url: string, pending: PendingMigrations): Promise<string[]>
+}
+
+/**
+ * The title or the public address of posts aliased `p` contains `text`, with `like` (LIKE or ILIKE): `%` and `_` in
+ * `text` are matched as themselves, not as LIKE's wildcards.
+ */
+export function titleOrAddressLike(like: 'LIKE' | 'ILIKE', text: string): Prisma.Sql {
+  // `!` escapes, not `\`: a backslash in a string literal means something else where PostgreSQL's
+  // standard_conforming_strings is off.
+  const pattern = `%${text.replace(/[!%_]/g, '!$&')}%`
+  const operator = Prisma.raw(like)
+  return Prisma.sql`(p."title" ${operator} ${pattern} ESCAPE '!' OR p."public_address" ${operator} ${pattern} ESCAPE '!')`
 }

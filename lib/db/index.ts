@@ -102,8 +102,11 @@ export function insertRows(tx: Tx, table: string, columns: readonly string[], ro
   return driver().insertRows(tx, table, columns, rows)
 }
 
-/** Sets aside the per-row data-version triggers of `tables` for a bulk write; call what it returns when done (dialect.ts). */
-export function suspendRowInsertTriggers(tx: Tx, tables: readonly string[]): Promise<() => Promise<void>> {
+/**
+ * Sets aside the per-row insert triggers of `tables` for a bulk write; call what it returns with the ids of the posts
+ * written when done (dialect.ts).
+ */
+export function suspendRowInsertTriggers(tx: Tx, tables: readonly string[]): Promise<(postIds: readonly number[]) => Promise<void>> {
   return driver().suspendRowInsertTriggers(tx, tables)
 }
 
@@ -113,14 +116,12 @@ export function containsIgnoringCase(text: string): Prisma.StringFilter {
 }
 
 /**
- * `column` contains `text`, ignoring ASCII case, as SQL for a raw query (the map's search): `%` and `_` in `text` are
- * matched as themselves, not as LIKE's wildcards.
+ * The public search (docs/api.md, search): the posts whose title or public address contains `text`, ignoring case,
+ * as the FROM of a raw query (posts aliased `p`) and the condition they must meet, answered from the database's text
+ * index where `text` has three characters or more.
  */
-export function containsIgnoringCaseSql(column: Prisma.Sql, text: string): Prisma.Sql {
-  // `!` escapes, not `\`: a backslash in a string literal means something else where PostgreSQL's
-  // standard_conforming_strings is off.
-  const pattern = `%${text.replace(/[!%_]/g, '!$&')}%`
-  return Prisma.sql`${column} ${Prisma.raw(driver().likeIgnoringCase)} ${pattern} ESCAPE '!'`
+export function postsContaining(text: string): { from: Prisma.Sql; where: Prisma.Sql } {
+  return driver().postsContaining(text)
 }
 
 /** A timestamp column as milliseconds since 1970 UTC, a number, as SQL for a raw query. */

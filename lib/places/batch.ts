@@ -52,6 +52,7 @@ const POST_COLUMNS: Record<keyof PostInput, string> = {
   searchContent: 'search_content',
 }
 const POST_FIELDS = Object.keys(POST_COLUMNS) as (keyof PostInput)[]
+const ID_FIELD = POST_FIELDS.indexOf('id')
 /** post_categories' columns: a link is [postId, categoryId]. */
 const LINK_COLUMNS = ['post_id', 'category_id']
 
@@ -64,8 +65,9 @@ export class PostBatch {
   /** about how long the posts gathered are as JSON */
   private chars = 0
   private discarding = false
-  /** puts back the data-version triggers set aside for the bulk write (lib/db) */
-  private restoreTriggers: (() => Promise<void>) | undefined
+  /** puts back the insert triggers set aside for the bulk write (lib/db), given the ids of the posts written */
+  private restoreTriggers: ((postIds: readonly number[]) => Promise<void>) | undefined
+  private postIds: number[] = []
   private rule: PublicLocationRule | undefined
   /** posts written so far */
   written = 0
@@ -124,6 +126,7 @@ export class PostBatch {
       if (this.posts.length > 0 || this.links.length > 0) this.restoreTriggers ??= await suspendRowInsertTriggers(this.tx, ['posts', 'post_categories'])
       // Posts first: the links and attachments refer to them.
       if (this.posts.length > 0) await insertRows(this.tx, 'posts', Object.values(POST_COLUMNS), this.posts)
+      for (const row of this.posts) this.postIds.push(row[ID_FIELD] as number)
       if (this.links.length > 0) await insertRows(this.tx, 'post_categories', LINK_COLUMNS, this.links)
       if (this.attachments.length > 0) {
         const rows = await this.tx.attachment.createManyAndReturn({ data: this.attachments, select: { id: true, filePath: true } })
@@ -147,8 +150,9 @@ export class PostBatch {
   /** Writes what is left; new posts and attachments made later get ids past those written here. */
   async finish(): Promise<void> {
     await this.flush()
-    await this.restoreTriggers?.()
+    await this.restoreTriggers?.(this.postIds)
     this.restoreTriggers = undefined
+    this.postIds = []
     if (this.written > 0 && !this.discarding) await resetPostIdSequence(this.tx)
     if (this.attachmentsWritten > 0 && !this.discarding) await resetAttachmentIdSequence(this.tx)
   }

@@ -1,5 +1,5 @@
 import 'server-only'
-import { containsIgnoringCaseSql, epochMillisSql, getDb, streamRows } from '../db'
+import { epochMillisSql, getDb, postsContaining, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { categoryTreeSql } from './categories'
 import { isPostTypeKey, type CollectionQuery } from './schemas'
@@ -40,11 +40,12 @@ function inCategoryTree(categoryId: number | null): Prisma.Sql {
       WHERE pc."post_id" = p."id" AND pc."category_id" IN (SELECT "id" FROM tree))`
 }
 
-// `search`: the title or the address the public sees contains the text, ignoring case (docs/api.md, search).
-function matchesSearch(search: string | undefined): Prisma.Sql {
-  return search
-    ? Prisma.sql`AND (${containsIgnoringCaseSql(Prisma.sql`p."title"`, search)} OR ${containsIgnoringCaseSql(Prisma.sql`p."public_address"`, search)})`
-    : Prisma.empty
+// `search`: the title or the address the public sees contains the text, ignoring case (docs/api.md, search), found in
+// the databases' text indexes. The posts to read, aliased `p`, and what they must meet besides being public places.
+function postsOf(search: string | undefined): { from: Prisma.Sql; where: Prisma.Sql } {
+  if (!search) return { from: Prisma.sql`"posts" p`, where: Prisma.empty }
+  const { from, where } = postsContaining(search)
+  return { from, where: Prisma.sql`AND ${where}` }
 }
 
 /**
@@ -53,13 +54,14 @@ function matchesSearch(search: string | undefined): Prisma.Sql {
  */
 export async function listPublicPlaces({ postType, limit, categoryId, page = 1, search }: CollectionQuery): Promise<Place[]> {
   if (!isPostTypeKey(postType)) return []
+  const { from, where } = postsOf(search)
   const rows = await getDb().$queryRaw<PlaceRow[]>`
     ${categoryTree(categoryId)}
     SELECT ${placeColumns()}
-    FROM "posts" p
+    FROM ${from}
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
-    ${matchesSearch(search)}
+    ${where}
     ORDER BY p."published_at" DESC, p."id" DESC
     LIMIT ${limit}${page > 1 ? Prisma.sql` OFFSET ${(page - 1) * limit}` : Prisma.empty}`
   return rows.map(toPlace)
@@ -80,14 +82,15 @@ export async function* streamPublicPlacePoints(
   size: number,
 ): AsyncGenerator<PlacePoint[]> {
   if (!isPostTypeKey(postType)) return
+  const { from, where } = postsOf(search)
   yield* streamRows(
     Prisma.sql`
     ${categoryTree(categoryId)}
     SELECT p."id", p."public_latitude" AS "latitude", p."public_longitude" AS "longitude", ${epochMillisSql(Prisma.sql`p."published_at"`)}
-    FROM "posts" p
+    FROM ${from}
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
-    ${matchesSearch(search)}
+    ${where}
     ORDER BY p."published_at" DESC, p."id" DESC`,
     size,
   ) as AsyncGenerator<PlacePoint[]>
@@ -96,12 +99,13 @@ export async function* streamPublicPlacePoints(
 /** Whether a post type (and category) has any public place: one probe of the partial index, however many there are. */
 export async function hasPublicPlaces({ postType, categoryId, search }: Pick<CollectionQuery, 'postType' | 'categoryId' | 'search'>): Promise<boolean> {
   if (!isPostTypeKey(postType)) return false
+  const { from, where } = postsOf(search)
   const rows = await getDb().$queryRaw<unknown[]>`
     ${categoryTree(categoryId)}
-    SELECT 1 FROM "posts" p
+    SELECT 1 FROM ${from}
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
-    ${matchesSearch(search)}
+    ${where}
     LIMIT 1`
   return rows.length > 0
 }

@@ -60,8 +60,11 @@ const columnOf = (model: DmmfModel, fieldName: string) => {
 function introspectSqlite(url: string): Introspected {
   const db = new Database(url.replace(/^file:/, ''), { readonly: true })
   const result: Introspected = { tables: new Map(), indexes: new Map(), primaryKeys: new Map(), foreignKeys: new Map() }
-  const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]
-  for (const { name } of tables) {
+  const tables = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string; sql: string }[]
+  // The public search's FTS5 table and its shadow tables hold an index, not a model's rows (migration 0009).
+  const virtual = tables.filter((t) => t.sql.startsWith('CREATE VIRTUAL TABLE')).map((t) => t.name)
+  const isIndex = (name: string) => virtual.some((v) => name === v || name.startsWith(`${v}_`))
+  for (const { name } of tables.filter((t) => !isIndex(t.name))) {
     const columns = db.prepare(`SELECT name, type, "notnull" AS required, pk FROM pragma_table_info(?)`).all(name) as {
       name: string
       type: string
@@ -167,6 +170,7 @@ for (const kind of databaseKinds) {
         '0006_location_precision.sql',
         '0007_post_trashed_at.sql',
         '0008_attachment_caption_alt.sql',
+        '0009_public_search.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })

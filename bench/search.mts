@@ -1,0 +1,67 @@
+// The public search at scale (issue 15, "Search at scale"): GET /places/v1/geojson?search=… for a word, a prefix and
+// a phrase of the generated places' titles and addresses (bench/generate.mts), alone, with a bbox, with a category,
+// and with both, each query once and one at a time: every one is a search the server has not answered before, so
+// neither the answers' cache nor the search's index of places can serve it. Run by scripts/bench.mts.
+
+/** What a visitor types: whole words, the start of one, and a phrase, of the generated titles and addresses. */
+const TEXTS = {
+  word: ['lighthouse', 'bakery', 'Voltaire', 'Lisbon', 'fountain', 'Hauptstraße', 'museum', 'Berlin', 'chapel', 'Kingsway'],
+  prefix: ['light', 'bake', 'Volt', 'Lisb', 'fount', 'Haupt', 'muse', 'Berl', 'chap', 'Kings'],
+  phrase: [
+    'Boulevard Voltaire',
+    'tower by',
+    'old mill',
+    'Via Roma',
+    'quiet garden',
+    'Market Square',
+    'hidden café',
+    'Rue Augusta',
+    'blue bridge',
+    'Station Road',
+  ],
+}
+export type SearchKind = keyof typeof TEXTS
+
+/** Around Paris: one of the generated cities. */
+const BBOX = '2.0,48.6,2.7,49.1'
+
+export type SearchTimes = { kind: SearchKind; samples: number; p50Ms: number; p99Ms: number }
+
+/** The targets at 1,000,000 places: p50 under 20 ms and p99 under 100 ms, for each kind of text. */
+export const SEARCH_TARGETS = { p50Ms: 20, p99Ms: 100 }
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN
+const round2 = (x: number) => Math.round(x * 100) / 100
+
+/** Times every query of each kind once (`categories`: ids of categories to combine with), one at a time. */
+export async function timeSearches(baseUrl: string, categories: number[]): Promise<SearchTimes[]> {
+  const results: SearchTimes[] = []
+  for (const [kind, texts] of Object.entries(TEXTS) as [SearchKind, string[]][]) {
+    const times: number[] = []
+    for (const [i, text] of texts.entries()) {
+      const category = categories[i % categories.length]
+      const search = `search=${encodeURIComponent(text)}`
+      for (const query of [search, `${search}&bbox=${BBOX}`, `${search}&category=${category}`, `${search}&category=${category}&bbox=${BBOX}`]) {
+        const url = `${baseUrl}/places/v1/geojson?${query}`
+        const started = performance.now()
+        const response = await fetch(url)
+        await response.arrayBuffer()
+        times.push(performance.now() - started)
+        if (!response.ok) throw new Error(`${url} answered ${response.status}`)
+      }
+    }
+    times.sort((a, b) => a - b)
+    results.push({ kind, samples: times.length, p50Ms: round2(percentile(times, 0.5)), p99Ms: round2(percentile(times, 0.99)) })
+  }
+  return results
+}
+
+/** Each kind's figures beside the targets (which are for 1,000,000 places), PASS or FAIL. */
+export function searchLines(places: number, times: SearchTimes[]): string[] {
+  const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL')
+  return times.map(({ kind, samples, p50Ms, p99Ms }) => {
+    const figures = `search, ${kind.padEnd(6)} (${samples} queries): p50 ${p50Ms} ms, p99 ${p99Ms} ms`
+    if (places !== 1_000_000) return `  ${figures} (the targets are for 1,000,000 places)`
+    return `  ${figures}; target p50 < ${SEARCH_TARGETS.p50Ms} ms ${verdict(p50Ms < SEARCH_TARGETS.p50Ms)}, p99 < ${SEARCH_TARGETS.p99Ms} ms ${verdict(p99Ms < SEARCH_TARGETS.p99Ms)}`
+  })
+}

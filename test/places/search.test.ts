@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict'
+import { after, before, test } from 'node:test'
+import { disconnectDb, getDb } from '../../lib/db'
+import { migrate } from '../../lib/migrate'
+import { featuresOfCollection, importPlaces } from '../../lib/places/import'
+import { listPublicPlaces } from '../../lib/places/query'
+import { publicColumnsOf } from '../../lib/places/visibility'
+import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
+
+// The public search (docs/api.md, search) against a real database: what the text index finds is what a plain
+// "contains, ignoring case" finds, and it follows every write (SQLite's triggers on its FTS5 table; PostgreSQL's
+// indexes). This file runs on SQLite, and again in a child process for PostgreSQL when TEST_DATABASE_URL is set.
+
+const kind = databaseOfThisRun(import.meta.url)
+let database: TestDatabase
+let authorId: number
+
+const TITLES = [
+  'Tokyo Tower',
+  'Zócalo',
+  'ÉCOLE de musique',
+  'A "quoted" place',
+  'Stars * and NEAR(brackets)',
+  'Percent 100% sure',
+  'Under_score',
+  '東京タワー',
+  'To',
+]
+const ADDRESSES = ['4 Chome-2-8 Shibakoen, Minato', 'Plaza de la Constitución', 'Rue de Rivoli', '', 'AND OR NOT', '', '', '', '']
+
+async function createPlace(title: string, address: string, status = 'publish') {
+  const location = { latitude: 35.6586, longitude: 139.7454, address, locationPrecision: 'exact' }
+  const db = getDb()
+  return db.post.create({
+    data: {
+      title,
+      slug: `p-${Math.random().toString(36).slice(2)}`,
+      status,
+      publishedAt: new Date(),
+      authorId,
+      ...location,
+      ...(await publicColumnsOf(db, location)),
+    },
+    select: { id: true },
+  })
+}
+
+const search = async (text: string) => (await listPublicPlaces({ postType: 'post', limit: 100, categoryId: null, search: text })).map((p) => p.title).sort()
+
+/** What the search means: the title or the public address contains the text, ignoring case. */
+function expected(text: string, places: { title: string; address: string }[]): string[] {
+  const lower = text.toLowerCase()
+  return places
+    .filter((p) => p.title.toLowerCase().includes(lower) || p.address.toLowerCase().includes(lower))
+    .map((p) => p.title)
+    .sort()
+}
+
+const places = TITLES.map((title, i) => ({ title, address: ADDRESSES[i]! }))
+
+before(async () => {
+  database = await createTestDatabase(kind)
+  process.env.DATABASE_URL = database.url
+  await migrate()
+  authorId = (await getDb().user.create({ data: { email: 'search@example.org', role: 'editor' }, select: { id: true } })).id
+  for (const place of places) await createPlace(place.title, place.address)
+  await createPlace('Tokyo draft', 'Minato', 'draft')
+})
+
+after(async () => {
+  await disconnectDb()
+  await database.drop()
+})
+
+test('finds what "contains, ignoring case" finds: short and long texts, Unicode case, the query languages’ own characters', async () => {
+  for (const text of [
+    'tokyo',
+    'TOWER',
+    'kyo tow',
+    'to',
+    'o',
+    'zócalo',
+    'école',
+    'constitución',
+    '"quoted"',
+    '"',
+    'NEAR(',
+    '* and',
+    '100%',
+    '%',
+    'r_s',
+    '_',
+    'タワー',
+    'and or',
+    'minato',
+  ]) {
+    assert.deepEqual(await search(text), expected(text, places), text)
+  }
+})
+
+test('never a post the public may not see', async () => {
+  assert.deepEqual(await search('tokyo draft'), [])
+})
+
+test('follows every write: a new title, a new address, a place made hidden, a deletion', async () => {
+  const db = getDb()
+  const { id } = await createPlace('Lighthouse of Alexandria', 'Pharos island')
+  assert.deepEqual(await search('lighthouse'), ['Lighthouse of Alexandria'])
+  await db.post.update({ where: { id }, data: { title: 'Pharos' } })
+  assert.deepEqual(await search('lighthouse'), [])
+  assert.deepEqual(await search('pharos'), ['Pharos'])
+  const moved = { latitude: 31.2, longitude: 29.9, address: 'Qaitbay Citadel', locationPrecision: 'exact' }
+  await db.post.update({ where: { id }, data: { ...moved, ...(await publicColumnsOf(db, moved)) } })
+  assert.deepEqual(await search('citadel'), ['Pharos'])
+  assert.deepEqual(await search('island'), [])
+  const hidden = { ...moved, locationPrecision: 'hidden' }
+  await db.post.update({ where: { id }, data: { ...hidden, ...(await publicColumnsOf(db, hidden)) } })
+  assert.deepEqual(await search('citadel'), [], 'the exact address of a hidden place is not searchable')
+  await db.post.delete({ where: { id } })
+  assert.deepEqual(await search('pharos'), [])
+})
+
+test('an import, which writes in bulk, indexes what it writes; a dry run leaves nothing behind', async () => {
+  const feature = (title: string, address: string) => ({
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: [2.35, 48.85] },
+    properties: { title, address },
+  })
+  const features = Array.from({ length: 1500 }, (_, i) => feature(`Imported ${i}`, i % 2 ? 'Quai Branly' : 'Rue du Bac'))
+  const dry = await importPlaces(featuresOfCollection({ type: 'FeatureCollection', features: [feature('Dry run only', 'Nowhere')] }), {
+    defaultAuthor: 'search@example.org',
+    dryRun: true,
+  })
+  assert.equal(dry.length, 1)
+  assert.deepEqual(await search('dry run'), [])
+  await importPlaces(featuresOfCollection({ type: 'FeatureCollection', features }), { defaultAuthor: 'search@example.org' })
+  const found = await listPublicPlaces({ postType: 'post', limit: 2000, categoryId: null, search: 'quai branly' })
+  assert.equal(found.length, 750)
+  assert.deepEqual(await search('imported 1499'), ['Imported 1499'])
+  // The triggers the import set aside are back: a post written after it is indexed too.
+  await createPlace('After the import', 'Quai Branly')
+  assert.equal((await listPublicPlaces({ postType: 'post', limit: 2000, categoryId: null, search: 'quai branly' })).length, 751)
+})
