@@ -72,11 +72,12 @@ export interface DialectDriver {
   /** A `contains` filter that ignores ASCII case (the admin's search). */
   containsIgnoringCase(text: string): Prisma.StringFilter
   /**
-   * The posts whose title or public address contains `text`, ignoring case (the public search): the FROM of a raw
-   * query (posts aliased `p`) and its condition. A text of three characters or more is looked up in the trigram
-   * index of those two columns (migration 0009), a shorter one compared row by row.
+   * The public search: a query of the ids (column `id`, ascending) of the posts whose title or public address contains
+   * `text`, ignoring case, public places among them (and perhaps others: the caller keeps the public places). A text of
+   * three characters or more is looked up in the trigram index of those two columns (migration 0009), a shorter one
+   * compared row by row.
    */
-  postsContaining(text: string): { from: Prisma.Sql; where: Prisma.Sql }
+  idsContaining(text: string): Prisma.Sql
   /** A timestamp column as milliseconds since 1970 UTC, a number (the map's index keeps the posts' dates so). */
   epochMillis(column: Prisma.Sql): Prisma.Sql
   /** Applies `pending(applied)` under a lock that other processes migrating the same database wait for. */

@@ -116,12 +116,12 @@ export function containsIgnoringCase(text: string): Prisma.StringFilter {
 }
 
 /**
- * The public search (docs/api.md, search): the posts whose title or public address contains `text`, ignoring case,
- * as the FROM of a raw query (posts aliased `p`) and the condition they must meet, answered from the database's text
- * index where `text` has three characters or more.
+ * The public search (docs/api.md, search): a query of the ids (column `id`, ascending) of the posts whose title or public
+ * address contains `text`, ignoring case, answered from the database's text index where `text` has three characters
+ * or more. It may hold posts that are no public place: the caller keeps those of its map index.
  */
-export function postsContaining(text: string): { from: Prisma.Sql; where: Prisma.Sql } {
-  return driver().postsContaining(text)
+export function idsContainingSql(text: string): Prisma.Sql {
+  return driver().idsContaining(text)
 }
 
 /** A timestamp column as milliseconds since 1970 UTC, a number, as SQL for a raw query. */

@@ -124,8 +124,10 @@ export const postgresql: DialectDriver = {
     const filter: PostgresPrisma.StringFilter = { contains: text, mode: 'insensitive' }
     return filter
   },
-  // ILIKE, which the trigram indexes of pg_trgm answer for three characters or more (migration 0009).
-  postsContaining: (text) => ({ from: Prisma.sql`"posts" p`, where: titleOrAddressLike('ILIKE', text) }),
+  // ILIKE, which the trigram indexes of pg_trgm answer for three characters or more: they hold the public places only
+  // (migration 0009), so the query says it wants those.
+  idsContaining: (text) =>
+    Prisma.sql`SELECT p."id" FROM "posts" p WHERE p."status" = 'publish' AND p."public_latitude" IS NOT NULL AND ${titleOrAddressLike('ILIKE', text)} ORDER BY p."id"`,
   // Prisma's DateTime is a timestamp without time zone, holding UTC; float8 comes back as a JavaScript number.
   epochMillis: (column) => Prisma.sql`(extract(epoch FROM ${column}) * 1000)::float8`,
   migrate,

@@ -43,13 +43,16 @@ export async function getPlacesCollection(query: CollectionQuery): Promise<Geojs
 }
 
 async function buildCollection(query: CollectionQuery, version: number): Promise<string> {
-  if (query.clusterZoom === undefined && !query.bbox) {
-    return JSON.stringify({ type: 'FeatureCollection', features: await toFeatures(await listPublicPlaces(query), query.embed) })
-  }
+  const { clusterZoom, bbox, search, embed } = query
+  if (clusterZoom === undefined && !bbox && !search)
+    return JSON.stringify({ type: 'FeatureCollection', features: await toFeatures(await listPublicPlaces(query), embed) })
+  // A search is answered from an index of its own (lib/places/map-index), with a box or without.
   const index = await getPlaceIndex(query, version)
-  return JSON.stringify(
-    query.clusterZoom === undefined ? await placesInBox(index, query, query.bbox!) : await mapView(index, query, query.bbox, query.clusterZoom),
-  )
+  if (clusterZoom !== undefined) return JSON.stringify(await mapView(index, query, bbox, clusterZoom))
+  if (bbox) return JSON.stringify(await placesInBox(index, query, bbox))
+  const offset = ((query.page ?? 1) - 1) * query.limit
+  const ids = Array.from(index.ids.subarray(offset, offset + query.limit))
+  return JSON.stringify({ type: 'FeatureCollection', features: await toFeatures(await findPublicPlacesByIds(ids), embed) })
 }
 
 // GET /geojson?bbox=…: a page of the places in the box, newest first, as without it

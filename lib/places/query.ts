@@ -1,5 +1,5 @@
 import 'server-only'
-import { epochMillisSql, getDb, postsContaining, streamRows } from '../db'
+import { epochMillisSql, getDb, idsContainingSql, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { categoryTreeSql } from './categories'
 import { isPostTypeKey, type CollectionQuery } from './schemas'
@@ -40,28 +40,29 @@ function inCategoryTree(categoryId: number | null): Prisma.Sql {
       WHERE pc."post_id" = p."id" AND pc."category_id" IN (SELECT "id" FROM tree))`
 }
 
-// `search`: the title or the address the public sees contains the text, ignoring case (docs/api.md, search), found in
-// the databases' text indexes. The posts to read, aliased `p`, and what they must meet besides being public places.
-function postsOf(search: string | undefined): { from: Prisma.Sql; where: Prisma.Sql } {
-  if (!search) return { from: Prisma.sql`"posts" p`, where: Prisma.empty }
-  const { from, where } = postsContaining(search)
-  return { from, where: Prisma.sql`AND ${where}` }
+/**
+ * The ids of the posts whose title or public address contains `text`, ignoring case (docs/api.md, search), ascending,
+ * from the databases' text indexes: public places among them, and perhaps other posts (the map's index keeps only
+ * its own places of them, lib/places/map-index).
+ */
+export async function findIdsContaining(text: string): Promise<Int32Array> {
+  const ids: number[] = []
+  for await (const chunk of streamRows(idsContainingSql(text), 50_000)) for (const [id] of chunk) ids.push(Number(id))
+  return Int32Array.from(ids)
 }
 
 /**
  * Published posts of one type with public geodata, newest first (ties: higher id first), at most `limit`, from page
  * `page` (1 when not given).
  */
-export async function listPublicPlaces({ postType, limit, categoryId, page = 1, search }: CollectionQuery): Promise<Place[]> {
+export async function listPublicPlaces({ postType, limit, categoryId, page = 1 }: Omit<CollectionQuery, 'search'>): Promise<Place[]> {
   if (!isPostTypeKey(postType)) return []
-  const { from, where } = postsOf(search)
   const rows = await getDb().$queryRaw<PlaceRow[]>`
     ${categoryTree(categoryId)}
     SELECT ${placeColumns()}
-    FROM ${from}
+    FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
-    ${where}
     ORDER BY p."published_at" DESC, p."id" DESC
     LIMIT ${limit}${page > 1 ? Prisma.sql` OFFSET ${(page - 1) * limit}` : Prisma.empty}`
   return rows.map(toPlace)
@@ -78,34 +79,30 @@ export type PlacePoint = [id: number, latitude: number, longitude: number, publi
  * ties by id descending), in chunks of `size`, all from one snapshot of the data.
  */
 export async function* streamPublicPlacePoints(
-  { postType, categoryId, search }: Pick<CollectionQuery, 'postType' | 'categoryId' | 'search'>,
+  { postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>,
   size: number,
 ): AsyncGenerator<PlacePoint[]> {
   if (!isPostTypeKey(postType)) return
-  const { from, where } = postsOf(search)
   yield* streamRows(
     Prisma.sql`
     ${categoryTree(categoryId)}
     SELECT p."id", p."public_latitude" AS "latitude", p."public_longitude" AS "longitude", ${epochMillisSql(Prisma.sql`p."published_at"`)}
-    FROM ${from}
+    FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
-    ${where}
     ORDER BY p."published_at" DESC, p."id" DESC`,
     size,
   ) as AsyncGenerator<PlacePoint[]>
 }
 
 /** Whether a post type (and category) has any public place: one probe of the partial index, however many there are. */
-export async function hasPublicPlaces({ postType, categoryId, search }: Pick<CollectionQuery, 'postType' | 'categoryId' | 'search'>): Promise<boolean> {
+export async function hasPublicPlaces({ postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<boolean> {
   if (!isPostTypeKey(postType)) return false
-  const { from, where } = postsOf(search)
   const rows = await getDb().$queryRaw<unknown[]>`
     ${categoryTree(categoryId)}
-    SELECT 1 FROM ${from}
+    SELECT 1 FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inCategoryTree(categoryId)}
-    ${where}
     LIMIT 1`
   return rows.length > 0
 }

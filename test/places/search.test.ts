@@ -2,8 +2,9 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { disconnectDb, getDb } from '../../lib/db'
 import { migrate } from '../../lib/migrate'
+import { publicPlacesOfView } from '../../lib/places/formats/public'
 import { featuresOfCollection, importPlaces } from '../../lib/places/import'
-import { listPublicPlaces } from '../../lib/places/query'
+import { getPlacesCollection } from '../../lib/places/public'
 import { publicColumnsOf } from '../../lib/places/visibility'
 import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
@@ -45,7 +46,14 @@ async function createPlace(title: string, address: string, status = 'publish') {
   })
 }
 
-const search = async (text: string) => (await listPublicPlaces({ postType: 'post', limit: 100, categoryId: null, search: text })).map((p) => p.title).sort()
+/** GET /geojson?search=…&posts_per_page=…: the titles of the places found. */
+async function found(text: string, limit = 100): Promise<string[]> {
+  const body = JSON.parse(new TextDecoder().decode(await (await getPlacesCollection({ postType: 'post', limit, categoryId: null, search: text })).body())) as {
+    features: { properties: { title: string } }[]
+  }
+  return body.features.map((f) => f.properties.title)
+}
+const search = async (text: string) => (await found(text)).sort()
 
 /** What the search means: the title or the public address contains the text, ignoring case. */
 function expected(text: string, places: { title: string; address: string }[]): string[] {
@@ -98,6 +106,12 @@ test('finds what "contains, ignoring case" finds: short and long texts, Unicode 
   }
 })
 
+test('an export of a search holds what the search finds, without a box too', async () => {
+  const titles: string[] = []
+  for await (const feature of publicPlacesOfView({ postType: 'post', categoryId: null, search: 'tokyo', format: 'geojson' })) titles.push(feature.properties.title)
+  assert.deepEqual(titles.sort(), expected('tokyo', places))
+})
+
 test('never a post the public may not see', async () => {
   assert.deepEqual(await search('tokyo draft'), [])
 })
@@ -134,10 +148,10 @@ test('an import, which writes in bulk, indexes what it writes; a dry run leaves 
   assert.equal(dry.length, 1)
   assert.deepEqual(await search('dry run'), [])
   await importPlaces(featuresOfCollection({ type: 'FeatureCollection', features }), { defaultAuthor: 'search@example.org' })
-  const found = await listPublicPlaces({ postType: 'post', limit: 2000, categoryId: null, search: 'quai branly' })
-  assert.equal(found.length, 750)
+  assert.equal((await found('quai branly', 100)).length, 100)
+  assert.equal((await found('quai branly', 1000)).length, 750)
   assert.deepEqual(await search('imported 1499'), ['Imported 1499'])
   // The triggers the import set aside are back: a post written after it is indexed too.
   await createPlace('After the import', 'Quai Branly')
-  assert.equal((await listPublicPlaces({ postType: 'post', limit: 2000, categoryId: null, search: 'quai branly' })).length, 751)
+  assert.equal((await found('quai branly', 1000)).length, 751)
 })

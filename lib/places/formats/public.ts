@@ -46,11 +46,13 @@ const CHUNK = 1000
 
 /** The ids of the places of a map view, in the map's order (newest first), CHUNK at a time. */
 async function* idsOfView(query: ExportQuery): AsyncGenerator<number[]> {
-  if (query.bbox) {
-    // The box is read from the map's index, as GET /geojson?bbox= reads it: the same places, the same order.
+  const { bbox } = query
+  if (bbox || query.search) {
+    // A box or a search is read from the map's index, as GET /geojson reads them: the same places, the same order.
     const index = await getPlaceIndex(query, await readDataVersion())
-    const total = countPlacesIn(index, query.bbox)
-    for (let offset = 0; offset < total; offset += CHUNK) yield placeIdsIn(index, query.bbox, offset, CHUNK, total)
+    const total = bbox ? countPlacesIn(index, bbox) : index.size
+    for (let offset = 0; offset < total; offset += CHUNK)
+      yield bbox ? placeIdsIn(index, bbox, offset, CHUNK, total) : Array.from(index.ids.subarray(offset, offset + CHUNK))
     return
   }
   for await (const points of streamPublicPlacePoints(query, CHUNK)) yield points.map(([id]) => id)

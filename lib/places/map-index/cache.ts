@@ -1,6 +1,7 @@
 import 'server-only'
 import { LRUCache } from 'lru-cache'
-import { BYTES_PER_PLACE, type PlaceIndex } from './place-index'
+import { findIdsContaining } from '../query'
+import { BYTES_PER_PLACE, subsetOf, type PlaceIndex } from './place-index'
 import { readPlaceIndex, type PlaceIndexQuery } from './read'
 
 // Indexes of the (post type, category) pairs asked for lately, each for the data version it was built from. The
@@ -8,11 +9,11 @@ import { readPlaceIndex, type PlaceIndexQuery } from './read'
 // kept while they fit in MAX_OTHER_INDEX_BYTES together and number at most MAX_OTHER_INDEXES (which also bounds the
 // builds under way), least recently used first out; the one used last is kept whatever its size. A pair with no
 // public places gets no index at all (one indexed query answers that). README.md, "Parameters for maps".
-// A `search` is one more part of the key: its index holds only the places it matches, so that clusters, counts and
-// pages of a search are those of any other index. Anyone can ask for any search, so searches have a cache of their
-// own, smaller (they cannot push out the categories' indexes), their keys ignore ASCII case (the match does too), and
-// their builds run one at a time: a flood of distinct searches waits in line instead of scanning the table in
-// parallel and holding every index at once (docs/api.md, search).
+// A `search` is one more part of the key: its index holds only the places it matches, taken from the index of its type
+// and category, so that clusters, counts and pages of a search are those of any other index. Anyone can ask for any
+// search, so searches have a cache of their own, smaller (they cannot push out the categories' indexes), their keys
+// ignore ASCII case (the match does too), and their reads of the text index run one at a time: a flood of distinct
+// searches waits in line instead of reading the database in parallel (docs/api.md, search).
 const BYTES_PER_INDEX = 4096 // the arrays' and objects' own overhead, however few the places; a build's size until it ends
 const MAX_OTHER_INDEX_BYTES = 48 * 1024 * 1024
 const MAX_OTHER_INDEXES = 64
@@ -71,14 +72,32 @@ function lruOf(max: number, maxSize: number): LRUCache<string, CachedIndex> {
   })
 }
 
-/** The search builds, one after the other (see above). */
-let searchBuilds: Promise<unknown> = Promise.resolve()
+/** The text index's reads of the searches, one after the other (see above). */
+let searchReads: Promise<unknown> = Promise.resolve()
 
-function buildIndex(query: PlaceIndexQuery): Promise<PlaceIndex> {
-  if (!query.search) return readPlaceIndex(query)
-  const build = searchBuilds.then(() => readPlaceIndex(query))
-  searchBuilds = build.catch(() => undefined)
-  return build
+function inLine<T>(read: () => Promise<T>): Promise<T> {
+  const result = searchReads.then(read)
+  searchReads = result.catch(() => undefined)
+  return result
+}
+
+function buildIndex(query: PlaceIndexQuery, version: number): Promise<PlaceIndex> {
+  return query.search ? searchIndex({ ...query, search: query.search }, version) : readPlaceIndex(query)
+}
+
+/**
+ * A search's index: the places of its type and category's index (built first if need be) that the text index
+ * matches (lib/places/query.ts, findIdsContaining). Within a category, the places of the same search without one:
+ * the text index is read once per search, whatever the categories it is combined with.
+ */
+async function searchIndex(query: PlaceIndexQuery & { search: string }, version: number): Promise<PlaceIndex> {
+  const { postType, categoryId, search } = query
+  const base = await getPlaceIndex({ postType, categoryId }, version)
+  const matched =
+    categoryId === null
+      ? await inLine(() => findIdsContaining(search))
+      : (await getPlaceIndex({ postType, categoryId: null, search }, version)).ids.slice().sort()
+  return subsetOf(base, matched)
 }
 
 // On globalThis: Next bundles the page and the route apart, and both must share one cache.
@@ -99,7 +118,7 @@ export function getPlaceIndex(query: PlaceIndexQuery, version: number): Promise<
   const cached = cache.get(key)
   // One built from a version at least as new is as good: the data it was read from is no older than the caller's.
   if (cached && cached.version >= version) return cached.index
-  const entry: CachedIndex = { version, index: buildIndex(query), bytes: BYTES_PER_INDEX }
+  const entry: CachedIndex = { version, index: buildIndex(query, version), bytes: BYTES_PER_INDEX }
   cache.set(key, entry)
   entry.index.then(
     // An empty index is not kept: asking again costs the one query that found no places.

@@ -5,7 +5,7 @@ import type { BBox } from '../schemas'
 import { countPlacesIn, placeIdsIn } from './box'
 import { mapItemsIn, type MapItem } from './clusters'
 import { CLUSTER_MAX_ZOOM } from './grid'
-import { buildPlaceIndex, extentOf, ranksBetween } from './place-index'
+import { buildPlaceIndex, extentOf, ranksBetween, subsetOf } from './place-index'
 
 // Here the higher ids are the newer: published at second `id`.
 const point = (id: number, longitude: number, latitude: number): PlacePoint => [id, latitude, longitude, id * 1000]
@@ -173,6 +173,19 @@ describe('the index against a plain scan of its places', () => {
         if (offset < 0) continue
         assert.deepEqual(placeIdsIn(index, box, offset, limit), expected.slice(offset, offset + limit), `page ${offset}+${limit} of ${box.join()}`)
       }
+    }
+  })
+
+  test("a search's index, a subset of ids (some of no place of the index): those places, in the same order, boxed as if built anew", () => {
+    for (const share of [0, 0.01, 0.3, 1]) {
+      const wanted = points.filter(() => next() < share).map(([id]) => id)
+      const ids = Int32Array.from([...wanted, 5000, 6000, -1]).sort()
+      const subset = subsetOf(index, ids)
+      const expected = points.filter(([id]) => wanted.includes(id))
+      const fresh = buildPlaceIndex(expected)
+      assert.deepEqual(Array.from(subset.ids), Array.from(fresh.ids), `share ${share}`)
+      assert.deepEqual(subset, fresh)
+      for (const box of boxes.slice(0, 10)) assert.equal(countPlacesIn(subset, box), expected.filter((p) => inBox(box, p)).length)
     }
   })
 

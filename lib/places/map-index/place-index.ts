@@ -157,3 +157,38 @@ export function ranksBetween(index: PlaceIndex, start: number | null, end: numbe
   const to = start === null ? size : firstBelow(start, true)
   return [from, Math.max(from, to)]
 }
+
+// Ranks by id (see subsetOf): an id and its rank in one float, id × RANKS + rank, exact while below 2^53.
+const RANKS = 2 ** 22
+const byIdOrders = new WeakMap<PlaceIndex, Float64Array>()
+
+/** The index's places sorted by id, as id × RANKS + rank; made on first use and kept with the index. */
+function byId(index: PlaceIndex): Float64Array {
+  let order = byIdOrders.get(index)
+  if (!order) {
+    if (index.size > RANKS) throw new Error(`an index of more than ${RANKS} places cannot be searched`)
+    order = Float64Array.from(index.ids, (id, rank) => id * RANKS + rank).sort()
+    byIdOrders.set(index, order)
+  }
+  return order
+}
+
+/**
+ * The index of those places of `index` whose ids are in `ids` (ascending, and perhaps holding others): a search's
+ * (docs/api.md, search), the places of its type and category that the text index matched. Neither the database nor
+ * the places' rows are read again: their positions and dates are the index's.
+ */
+export function subsetOf(index: PlaceIndex, ids: Int32Array): PlaceIndex {
+  const order = byId(index)
+  const ranks: number[] = []
+  // Both ascending by id: one walk through each.
+  for (let i = 0, j = 0; i < ids.length && j < order.length;) {
+    const id = Math.floor(order[j]! / RANKS)
+    if (ids[i]! < id) i++
+    else if (ids[i]! > id) j++
+    else ranks.push(order[j++]! - id * RANKS)
+  }
+  const builder = new PlaceIndexBuilder()
+  for (const rank of Uint32Array.from(ranks).sort()) builder.add(index.ids[rank]!, index.latitudes[rank]!, index.longitudes[rank]!, index.dates[rank]!)
+  return builder.build()
+}

@@ -18,7 +18,7 @@ const EMPTY_INDEX = buildPlaceIndex([])
  * The index of the public places of `query`, read from one snapshot of the database in chunks. A type or category
  * with no public places costs one indexed query, and gets the empty index.
  */
-export async function readPlaceIndex(query: PlaceIndexQuery): Promise<PlaceIndex> {
+export async function readPlaceIndex(query: Omit<PlaceIndexQuery, 'search'>): Promise<PlaceIndex> {
   if (!(await hasPublicPlaces(query))) return EMPTY_INDEX
   const builder = new PlaceIndexBuilder()
   for await (const chunk of streamPublicPlacePoints(query, CHUNK)) {
