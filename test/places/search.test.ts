@@ -108,7 +108,8 @@ test('finds what "contains, ignoring case" finds: short and long texts, Unicode 
 
 test('an export of a search holds what the search finds, without a box too', async () => {
   const titles: string[] = []
-  for await (const feature of publicPlacesOfView({ postType: 'post', categoryId: null, search: 'tokyo', format: 'geojson' })) titles.push(feature.properties.title)
+  for await (const feature of publicPlacesOfView({ postType: 'post', categoryId: null, search: 'tokyo', format: 'geojson' }))
+    titles.push(feature.properties.title)
   assert.deepEqual(titles.sort(), expected('tokyo', places))
 })
 
