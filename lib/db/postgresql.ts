@@ -7,10 +7,8 @@ import { titleOrAddressLike, type Comparable, type Connection, type Db, type Dia
 const VERSION_SQL = 'SELECT "data_version" FROM "site_state" WHERE "id" = 1'
 
 function connect(url: string): Connection {
-  // One pool for Prisma and for the version read; Prisma's $disconnect ends it. Its planner costs a random read as
-  // solid-state storage does (random_page_cost 1.1, as PostgreSQL's documentation suggests for SSDs, rather than the
-  // 4 of spinning disks): with 4, a search for a common word reads every post rather than its trigram indexes.
-  const pool = new pg.Pool({ connectionString: url, options: '-c random_page_cost=1.1' })
+  // One pool for Prisma and for the version read; Prisma's $disconnect ends it.
+  const pool = new pg.Pool({ connectionString: url })
   const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) })
   return {
     db: asDb(client),
@@ -38,6 +36,10 @@ async function* streamRows(pool: pg.Pool, query: Prisma.Sql, size: number): Asyn
   let done = false
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+    // A random read costed as solid-state storage does (1.1, as PostgreSQL's documentation suggests for SSDs, rather
+    // than the 4 of spinning disks): with 4, the search's read of a common word scans every post rather than its
+    // trigram indexes. For this transaction only, so that it holds behind poolers that refuse startup options.
+    await client.query('SET LOCAL random_page_cost = 1.1')
     await client.query({ text: `DECLARE stream_rows NO SCROLL CURSOR FOR ${query.text}`, values: query.values })
     for (;;) {
       const { rows } = await client.query<unknown[]>({ text: `FETCH ${size} FROM stream_rows`, rowMode: 'array' })

@@ -167,7 +167,8 @@ function endOf(text: string): [first: number, last: number] | null | undefined {
 const datetimeParam = z
   .string()
   .transform((text, context): Interval => {
-    const parts = text.split('/')
+    // RFC 3339 allows a lower-case T and Z.
+    const parts = text.toUpperCase().split('/')
     const ends = parts.map(endOf)
     const invalid = (message: string) => (context.addIssue({ code: 'custom', message }), z.NEVER)
     if (parts.length > 2 || ends.includes(undefined) || (parts.length === 1 && ends[0] === null))

@@ -93,8 +93,9 @@ function buildIndex(query: PlaceIndexQuery, version: number): Promise<PlaceIndex
 async function searchIndex(query: PlaceIndexQuery & { search: string }, version: number): Promise<PlaceIndex> {
   const { postType, categoryId, search } = query
   const base = await getPlaceIndex({ postType, categoryId }, version)
+  if (base.size === 0) return base
   const matched =
-    categoryId === null
+    categoryId == null
       ? await inLine(() => findIdsContaining(search))
       : (await getPlaceIndex({ postType, categoryId: null, search }, version)).ids.slice().sort()
   return subsetOf(base, matched)
