@@ -1,6 +1,7 @@
 import 'server-only'
 import { getConfig } from '../config'
 import type { Bytes } from './cache'
+import { CODING_HEADER, isCodingHeaderInstalled } from './content-encoding'
 import { acceptedCodings, codingEtag, type Coding } from './encoding'
 import { ApiError } from './errors'
 
@@ -92,6 +93,8 @@ export function addVary(headers: Headers, name: string): void {
   if (!names.some((n) => n.toLowerCase() === name.toLowerCase() || n === '*')) headers.set('Vary', [...names, name].join(', '))
 }
 
+const IDENTITY_ONLY: Coding[] = ['identity']
+
 /** A public answer as publicResponse sends it. */
 export type PublicAnswer = {
   /** the identity's ETag, known before the body is built; each coding's is made from it (codingEtag) */
@@ -107,10 +110,11 @@ export type PublicAnswer = {
  * The one way a cached public answer is sent (docs/api.md, Caching and Compression): in the best coding the client
  * accepts (br, gzip or identity) with that coding's ETag, `Vary: Accept-Encoding`, and cached as publicCacheControl()
  * says; 304 when If-None-Match names the answer's tag in a coding this request accepts (the 304 names that tag, so a
- * cache knows which of its copies is current). HEAD is GET without the body (Next.js drops it).
+ * cache knows which of its copies is current). HEAD is GET without the body (Next.js drops it). The coding is named
+ * in CODING_HEADER, which reaches the client as Content-Encoding (lib/http/content-encoding.ts).
  */
 export async function publicResponse(request: Request, answer: PublicAnswer): Promise<Response> {
-  const accepted = acceptedCodings(request)
+  const accepted = isCodingHeaderInstalled() ? acceptedCodings(request) : IDENTITY_ONLY
   const ifNoneMatch = request.headers.get('if-none-match')
   const headers = new Headers({ 'Cache-Control': publicCacheControl(), Vary: 'Accept-Encoding' })
   const current = ifNoneMatch === null ? undefined : accepted.find((coding) => matchesEtag(ifNoneMatch, codingEtag(answer.etag, coding)))
@@ -122,7 +126,7 @@ export async function publicResponse(request: Request, answer: PublicAnswer): Pr
   const body = await answer.body(coding)
   headers.set('ETag', codingEtag(answer.etag, coding))
   headers.set('Content-Type', answer.contentType)
-  if (coding !== 'identity') headers.set('Content-Encoding', coding)
+  if (coding !== 'identity') headers.set(CODING_HEADER, coding)
   for (const [name, value] of Object.entries(answer.headers ?? {})) headers.set(name, value)
   return new Response(body, { status: 200, headers })
 }
