@@ -169,7 +169,11 @@ test.describe('Compression of the public answers', () => {
     for (const headers of requests) {
       const response = await raw(`${baseURL}/ogc/collections`, headers)
       expect(response.status).toBe(200)
-      expect(varyOf(response).sort()).toEqual(['accept', 'accept-encoding'])
+      expect(varyOf(response)).toEqual(expect.arrayContaining(['accept', 'accept-encoding']))
+      expect(
+        varyOf(response).filter((name) => name === 'accept-encoding'),
+        'named once',
+      ).toHaveLength(1)
     }
   })
 

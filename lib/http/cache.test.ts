@@ -43,9 +43,9 @@ test('a failed build is not kept: the next request builds again', async () => {
 test('each coding is compressed once from the identity bytes, which are built once', async () => {
   let builds = 0
   const text = 'a'.repeat(5000)
-  const build = async () => {
+  const build = () => {
     builds++
-    return text
+    return Promise.resolve(text)
   }
   const [br, alsoBr, gzip] = await Promise.all([cachedBody(7, 'c', build, 'br'), cachedBody(7, 'c', build, 'br'), cachedBody(7, 'c', build, 'gzip')])
   assert.equal(builds, 1, 'the codings share one build')
@@ -58,7 +58,7 @@ test('each coding is compressed once from the identity bytes, which are built on
 })
 
 test('the head kept beside a body is the same in every coding', async () => {
-  const build = async () => ({ body: 'x'.repeat(2000), head: '<https://places.test/next>; rel="next"' })
+  const build = () => Promise.resolve({ body: 'x'.repeat(2000), head: '<https://places.test/next>; rel="next"' })
   for (const coding of ['identity', 'br', 'gzip'] as const) {
     assert.equal((await cachedAnswer(8, 'h', build, coding)).head, '<https://places.test/next>; rel="next"', coding)
   }

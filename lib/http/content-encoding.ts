@@ -27,6 +27,7 @@ export function installCodingHeader(): void {
   if (shared[INSTALLED]) return
   shared[INSTALLED] = true
   // Next.js copies a Response's headers with appendHeader (16.4) or setHeader (later versions): both are covered.
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the response as this
   const { setHeader, appendHeader } = ServerResponse.prototype
   ServerResponse.prototype.setHeader = function (this: ServerResponse, name: string, value: number | string | readonly string[]) {
     return Reflect.apply(setHeader, this, [renamed(name), value]) as ServerResponse

@@ -3,7 +3,8 @@ import { test } from 'node:test'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { acceptedCodings, codingEtag, encode } from './encoding'
 
-const accepting = (header?: string) => acceptedCodings(new Request('http://places.test/', { headers: header === undefined ? {} : { 'Accept-Encoding': header } }))
+const accepting = (header?: string) =>
+  acceptedCodings(new Request('http://places.test/', { headers: header === undefined ? {} : { 'Accept-Encoding': header } }))
 
 test('the codings a request accepts, its preferred first', () => {
   const cases: [string | undefined, string[]][] = [

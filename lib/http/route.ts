@@ -89,7 +89,10 @@ export function publicCacheControl(): string {
 
 /** Adds a request header's name to a response's Vary, keeping the names already there. */
 export function addVary(headers: Headers, name: string): void {
-  const names = (headers.get('Vary') ?? '').split(',').map((n) => n.trim()).filter(Boolean)
+  const names = (headers.get('Vary') ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean)
   if (!names.some((n) => n.toLowerCase() === name.toLowerCase() || n === '*')) headers.set('Vary', [...names, name].join(', '))
 }
 
