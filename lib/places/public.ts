@@ -42,7 +42,11 @@ export async function getPlacesCollection(query: CollectionQuery): Promise<Geojs
   const version = await readDataVersion()
   const { postType, limit, categoryId, bbox, page = 1, clusterZoom, search, embed = false } = query
   const key = JSON.stringify(['collection', postType, limit, categoryId, page, bbox ?? null, clusterZoom ?? null, search ?? null, embed])
-  return { etag: etagOf(version), body: (coding = 'identity') => cachedBody(version, key, () => buildCollection(query, version), coding), contentType: GEOJSON_TYPE }
+  return {
+    etag: etagOf(version),
+    body: (coding = 'identity') => cachedBody(version, key, () => buildCollection(query, version), coding),
+    contentType: GEOJSON_TYPE,
+  }
 }
 
 async function buildCollection(query: CollectionQuery, version: number): Promise<string> {
