@@ -10,6 +10,9 @@ export async function register() {
   // An answer that leaves the request's body unread closes the connection, rather than keep one it will not read.
   const { installCloseAfterUnreadBody } = await import('./lib/http/unread-body')
   installCloseAfterUnreadBody()
+  // The public answers' Content-Encoding reaches the client (lib/http/content-encoding.ts).
+  const { installCodingHeader } = await import('./lib/http/content-encoding')
+  installCodingHeader()
   const { migrate } = await import('./lib/migrate')
   const applied = await migrate()
   if (applied.length > 0) console.log(`Places: database migrated (${applied.join(', ')})`)

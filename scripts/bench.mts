@@ -11,8 +11,10 @@ import { once } from 'node:events'
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { request as httpRequest } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { prng, writePlaces } from '../bench/generate.mts'
@@ -228,8 +230,9 @@ type LoadFigures = {
 }
 type Measured = { runs: LoadFigures[]; median: LoadFigures }
 
-async function load(url: string, pathsFile: string, duration: number): Promise<LoadFigures> {
-  const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${duration}s`, '-s', path.join(root, 'bench', 'load.lua'), url])
+async function load(url: string, pathsFile: string, duration: number, headers: string[]): Promise<LoadFigures> {
+  const headerArgs = headers.flatMap((header) => ['-H', header])
+  const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${duration}s`, ...headerArgs, '-s', path.join(root, 'bench', 'load.lua'), url])
   const output = (await run(command, args, { ...process.env, BENCH_PATHS: pathsFile })).stdout
   const result = JSON.parse(output.trim().split('\n').at(-1) ?? '') as WrkSummary
   return {
@@ -243,15 +246,15 @@ async function load(url: string, pathsFile: string, duration: number): Promise<L
   }
 }
 
-/** A warm-up, then RUNS runs: each run's figures and their medians. */
-async function measure(label: string, url: string, paths: string[], scratch: string): Promise<Measured> {
+/** A warm-up, then RUNS runs: each run's figures and their medians. `headers` go with every request (`Name: value`). */
+async function measure(label: string, url: string, paths: string[], scratch: string, headers: string[] = []): Promise<Measured> {
   log(`${label}: warm-up ${WARM_UP_SECONDS} s, then ${RUNS} × ${DURATION} s with ${CONNECTIONS} connections`)
   const pathsFile = path.join(scratch, 'paths.txt')
   writeFileSync(pathsFile, `${paths.join('\n')}\n`)
-  await load(url, pathsFile, WARM_UP_SECONDS)
+  await load(url, pathsFile, WARM_UP_SECONDS, headers)
   const runs: LoadFigures[] = []
   for (let i = 0; i < RUNS; i++) {
-    runs.push(await load(url, pathsFile, DURATION))
+    runs.push(await load(url, pathsFile, DURATION, headers))
     if (serverExit) fail(`the server stopped during the load of ${label} (${serverExit})`)
   }
   const keys = Object.keys(runs[0] ?? {}) as (keyof LoadFigures)[]
@@ -432,6 +435,8 @@ try {
     floor: string
     paths: string[]
     features?: number
+    /** asked with Accept-Encoding: br; its floors send the same brotli bytes */
+    br?: boolean
     app?: Measured
     frameworkFloor?: Measured
     machineFloor?: Measured
@@ -440,6 +445,14 @@ try {
   const routes: Route[] = [
     { name: 'GET /geojson?posts_per_page=500', floor: 'page-500', paths: ['/places/v1/geojson?posts_per_page=500'], features: Math.min(500, publicIds.length) },
     { name: 'GET /geojson/{id}', floor: 'feature', paths: publicIds.map((id) => `/places/v1/geojson/${id}`) },
+    // The same page as a browser asks for it (Accept-Encoding: br), beside floors that send the same brotli bytes.
+    {
+      name: 'GET /geojson?posts_per_page=500, br',
+      floor: 'page-500-br',
+      paths: ['/places/v1/geojson?posts_per_page=500'],
+      features: Math.min(500, publicIds.length),
+      br: true,
+    },
     { name: 'GET /geojson (50)', floor: 'page-50', paths: ['/places/v1/geojson'], features: Math.min(50, publicIds.length) },
     // The same route over 100 ids only, as a map's popular places are asked for: what a cache in front can keep.
     { name: 'GET /geojson/{id}, 100 ids', floor: 'feature-hot', paths: publicIds.slice(0, 100).map((id) => `/places/v1/geojson/${id}`) },
@@ -458,27 +471,34 @@ try {
   log(`server up (next-server pid ${serverPid}: ${commandLine(serverPid)})`)
   for (const route of routes) {
     // A wrong answer measured fast is no result: check each route once first. Its bytes are what the floors return.
-    const response = await fetch(`${BASE_URL}${route.paths[0] ?? ''}`)
-    const bytes = Buffer.from(await response.arrayBuffer())
-    const body = JSON.parse(bytes.toString('utf8')) as { features?: unknown[] }
-    if (!response.ok) fail(`${route.name} answered ${response.status}: ${bytes.toString('utf8').slice(0, 300)}`)
+    const response = await rawGet(`${BASE_URL}${route.paths[0] ?? ''}`, route.br ? { 'Accept-Encoding': 'br' } : {})
+    const bytes = response.body
+    if (response.contentEncoding !== (route.br ? 'br' : undefined)) fail(`${route.name} answered in ${response.contentEncoding ?? 'identity'}`)
+    const text = (route.br ? brotliDecompressSync(bytes) : bytes).toString('utf8')
+    if (response.status !== 200) fail(`${route.name} answered ${response.status}: ${text.slice(0, 300)}`)
+    const body = JSON.parse(text) as { features?: unknown[] }
     if (route.features !== undefined && body.features?.length !== route.features) {
       fail(`${route.name} answered ${body.features?.length} features, expected ${route.features}`)
     }
     writeFileSync(path.join(floorDir, route.floor), bytes)
   }
 
+  const wire = await wireSizes('/places/v1/geojson?posts_per_page=500')
+  log(`wire: ${wire.path} identity ${wire.identity} B, gzip ${wire.gzip} B, br ${wire.br} B`)
+
   const idleRssMb = Math.round(statusKb(serverPid, 'VmRSS') / 1024)
   const rss = sampleRss(() => serverPid)
-  for (const route of routes) route.app = await measure(`${route.name}`, BASE_URL, route.paths, scratch)
+  const brHeader = (route: Route) => (route.br ? ['Accept-Encoding: br'] : [])
+  for (const route of routes) route.app = await measure(`${route.name}`, BASE_URL, route.paths, scratch, brHeader(route))
   const serverRss = { idleMb: idleRssMb, peakUnderLoadMb: rss.stop(), highWaterMarkMb: Math.round(statusKb(serverPid, 'VmHWM') / 1024) }
 
   // The two floors, with the very bytes of each route: the same build's empty route handler, and bare node:http.
-  for (const route of routes) route.frameworkFloor = await measure(`${route.name}: framework floor`, BASE_URL, [`/api/bench-floor/${route.floor}`], scratch)
+  for (const route of routes)
+    route.frameworkFloor = await measure(`${route.name}: framework floor`, BASE_URL, [`/api/bench-floor/${route.floor}`], scratch, brHeader(route))
   const machineFloor = await startMachineFloor(floorDir)
   try {
     for (const route of routes)
-      route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/api/bench-floor/${route.floor}`], scratch)
+      route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/api/bench-floor/${route.floor}`], scratch, brHeader(route))
   } finally {
     await machineFloor.stop()
   }
@@ -489,7 +509,7 @@ try {
     mkdirSync(nginxDir)
     const nginx = await startNginx({ port: NGINX_PORT, upstream: `127.0.0.1:${PORT}`, dir: nginxDir, cpu: 0 })
     try {
-      for (const route of routes) route.behindCache = await measure(`${route.name}: behind nginx`, nginx.url, route.paths, scratch)
+      for (const route of routes) route.behindCache = await measure(`${route.name}: behind nginx`, nginx.url, route.paths, scratch, brHeader(route))
     } finally {
       await nginx.stop()
     }
@@ -517,6 +537,7 @@ try {
     generated: { publish: generated.publish, withoutGeometry: generated.withoutGeometry, geoPrivate: generated.geoPrivate, public: publicIds.length },
     load: { connections: CONNECTIONS, runs: RUNS, durationSeconds: DURATION, warmUpSeconds: WARM_UP_SECONDS },
     import: importResult,
+    wire,
     routes: routes.map(({ name, paths, app = fail('unmeasured'), frameworkFloor = fail('unmeasured'), machineFloor = fail('unmeasured'), behindCache }) => ({
       name,
       path: paths[0],
@@ -571,6 +592,10 @@ try {
       ]),
     )
   }
+  console.log(
+    `\nbytes on the wire, ${wire.path}: identity ${(wire.identity / 1024).toFixed(1)} KB, gzip ${(wire.gzip / 1024).toFixed(1)} KB, br ${(wire.br / 1024).toFixed(1)} KB`,
+  )
+  console.log(compressionTargets(wire, results.routes.find((r) => r.name === 'GET /geojson?posts_per_page=500, br')?.toFrameworkFloor ?? null).join('\n'))
   console.log(`\ncold, the first request after a write (${cold.samples} writes): ${cold.path} median ${cold.medianMs} ms, p90 ${cold.p90Ms} ms`)
   console.log(`the search, each query once, one at a time (a word, a prefix, a phrase; alone, with bbox, category, both):`)
   console.log(searchLines(N, search).join('\n'))
@@ -599,6 +624,45 @@ try {
 } finally {
   await stopServer()
   rmSync(scratch, { recursive: true, force: true })
+}
+
+/** One GET with these headers, its body as it came on the wire (node:http neither asks for a coding nor decodes one). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; contentEncoding: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { headers }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, contentEncoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }),
+      )
+    })
+      .on('error', reject)
+      .end()
+  })
+}
+
+/** The body's size on the wire in each coding, the server's own choice for each Accept-Encoding; checked to decode alike. */
+async function wireSizes(page: string): Promise<{ path: string; identity: number; gzip: number; br: number }> {
+  const identity = await rawGet(`${BASE_URL}${page}`, {})
+  const gzip = await rawGet(`${BASE_URL}${page}`, { 'Accept-Encoding': 'gzip' })
+  const br = await rawGet(`${BASE_URL}${page}`, { 'Accept-Encoding': 'br' })
+  if (identity.contentEncoding || gzip.contentEncoding !== 'gzip' || br.contentEncoding !== 'br') fail(`${page}: not the codings asked for`)
+  if (!gunzipSync(gzip.body).equals(identity.body) || !brotliDecompressSync(br.body).equals(identity.body)) fail(`${page}: a coding decodes to other bytes`)
+  return { path: page, identity: identity.body.length, gzip: gzip.body.length, br: br.body.length }
+}
+
+/**
+ * The compression's targets (issue 15): the 500 page at least 5 times smaller on the wire (br and gzip each), and its
+ * throughput in br at least 0.8 of the framework floor sending the same brotli bytes; each beside the figure.
+ */
+function compressionTargets(wire: { identity: number; gzip: number; br: number }, brToFrameworkFloor: number | null): string[] {
+  const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL')
+  const times = (coded: number) => Math.round((wire.identity / coded) * 10) / 10
+  return [
+    `  target 500 page in br >= 5x smaller: ${times(wire.br)}x ${verdict(times(wire.br) >= 5)}`,
+    `  target 500 page in gzip >= 5x smaller: ${times(wire.gzip)}x ${verdict(times(wire.gzip) >= 5)}`,
+    `  target 500 page in br >= 0.8 of the framework floor with the same bytes: ${brToFrameworkFloor ?? 'not measured'} ${brToFrameworkFloor === null ? '' : verdict(brToFrameworkFloor >= 0.8)}`.trimEnd(),
+  ]
 }
 
 /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { cachedBody } from './cache'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { cachedAnswer, cachedBody } from './cache'
 
 // The answers' cache with its default size (RESPONSE_CACHE_MB unset in the test runner's environment).
 
@@ -37,4 +38,28 @@ test('a failed build is not kept: the next request builds again', async () => {
   await assert.rejects(cachedBody(1, 'missing', failing), /no such post/)
   assert.equal(calls, 2)
   assert.equal(text(await cachedBody(1, 'missing', () => Promise.resolve('found now'))), 'found now')
+})
+
+test('each coding is compressed once from the identity bytes, which are built once', async () => {
+  let builds = 0
+  const text = 'a'.repeat(5000)
+  const build = () => {
+    builds++
+    return Promise.resolve(text)
+  }
+  const [br, alsoBr, gzip] = await Promise.all([cachedBody(7, 'c', build, 'br'), cachedBody(7, 'c', build, 'br'), cachedBody(7, 'c', build, 'gzip')])
+  assert.equal(builds, 1, 'the codings share one build')
+  assert.equal(br, alsoBr, 'requests that ask at once share one compression')
+  assert.equal(brotliDecompressSync(br).toString(), text)
+  assert.equal(gunzipSync(gzip).toString(), text)
+  assert.equal(await cachedBody(7, 'c', build, 'br'), br, 'kept')
+  assert.equal(text.length, (await cachedBody(7, 'c', build)).byteLength)
+  assert.equal(builds, 1)
+})
+
+test('the head kept beside a body is the same in every coding', async () => {
+  const build = () => Promise.resolve({ body: 'x'.repeat(2000), head: '<https://places.test/next>; rel="next"' })
+  for (const coding of ['identity', 'br', 'gzip'] as const) {
+    assert.equal((await cachedAnswer(8, 'h', build, coding)).head, '<https://places.test/next>; rel="next"', coding)
+  }
 })

@@ -1,6 +1,8 @@
 import 'server-only'
 import { getConfig } from '../config'
 import type { Bytes } from './cache'
+import { CODING_HEADER, isCodingHeaderInstalled } from './content-encoding'
+import { acceptedCodings, codingEtag, type Coding } from './encoding'
 import { ApiError } from './errors'
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>
@@ -85,17 +87,49 @@ export function publicCacheControl(): string {
   return `public, max-age=0, s-maxage=${getConfig().sharedCacheSeconds}`
 }
 
+/** Adds a request header's name to a response's Vary, keeping the names already there. */
+export function addVary(headers: Headers, name: string): void {
+  const names = (headers.get('Vary') ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean)
+  if (!names.some((n) => n.toLowerCase() === name.toLowerCase() || n === '*')) headers.set('Vary', [...names, name].join(', '))
+}
+
+const IDENTITY_ONLY: Coding[] = ['identity']
+
+/** A public answer as publicResponse sends it. */
+export type PublicAnswer = {
+  /** the identity's ETag, known before the body is built; each coding's is made from it (codingEtag) */
+  etag: string
+  /** the body in a coding: from the answers' cache (lib/http/cache.ts), so that each coding is compressed once */
+  body: (coding: Coding) => Promise<Bytes>
+  contentType: string
+  /** more headers of the 200 (a Link, a Content-Security-Policy) */
+  headers?: Record<string, string>
+}
+
 /**
- * A public GeoJSON answer (or another public answer of `contentType`, as the REST index): 304 when the client's copy
- * is current, else the body, cached as publicCacheControl() says.
+ * The one way a cached public answer is sent (docs/api.md, Caching and Compression): in the best coding the client
+ * accepts (br, gzip or identity) with that coding's ETag, `Vary: Accept-Encoding`, and cached as publicCacheControl()
+ * says; 304 when If-None-Match names the answer's tag in a coding this request accepts (the 304 names that tag, so a
+ * cache knows which of its copies is current). HEAD is GET without the body (Next.js drops it). The coding is named
+ * in CODING_HEADER, which reaches the client as Content-Encoding (lib/http/content-encoding.ts).
  */
-export async function geojsonResponse(
-  request: Request,
-  etag: string,
-  body: () => Promise<Bytes | string>,
-  contentType = 'application/geo+json',
-): Promise<Response> {
-  const headers = { ETag: etag, 'Cache-Control': publicCacheControl() }
-  if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
-  return new Response(await body(), { status: 200, headers: { ...headers, 'Content-Type': contentType } })
+export async function publicResponse(request: Request, answer: PublicAnswer): Promise<Response> {
+  const accepted = isCodingHeaderInstalled() ? acceptedCodings(request) : IDENTITY_ONLY
+  const ifNoneMatch = request.headers.get('if-none-match')
+  const headers = new Headers({ 'Cache-Control': publicCacheControl(), Vary: 'Accept-Encoding' })
+  const current = ifNoneMatch === null ? undefined : accepted.find((coding) => matchesEtag(ifNoneMatch, codingEtag(answer.etag, coding)))
+  if (current) {
+    headers.set('ETag', codingEtag(answer.etag, current))
+    return new Response(null, { status: 304, headers })
+  }
+  const coding = accepted[0]!
+  const body = await answer.body(coding)
+  headers.set('ETag', codingEtag(answer.etag, coding))
+  headers.set('Content-Type', answer.contentType)
+  if (coding !== 'identity') headers.set(CODING_HEADER, coding)
+  for (const [name, value] of Object.entries(answer.headers ?? {})) headers.set(name, value)
+  return new Response(body, { status: 200, headers })
 }

@@ -4,8 +4,8 @@ import { z } from 'zod'
 import type { OgcLink } from '../api/contract'
 import { ApiError } from '../http/errors'
 import { readDataVersion } from '../db'
-import { cachedBody, type Bytes } from '../http/cache'
-import { errorResponse, matchesEtag, publicCacheControl, route } from '../http/route'
+import { cachedAnswer } from '../http/cache'
+import { addVary, errorResponse, publicResponse, route } from '../http/route'
 import { variantEtag } from '../places/public'
 import { parseQuery, queryValues } from '../places/schemas'
 import { formatParam } from './features'
@@ -48,25 +48,6 @@ function linkHeader(links: OgcLink[], format: Format): string | null {
 const HTML_TYPE = 'text/html; charset=utf-8'
 // Bump when the pages or documents change shape, so that clients and caches do not keep the old ones.
 const OGC_FORMAT = 'places-ogc-3'
-const NEWLINE = 10
-
-/**
- * An answer as the cache keeps it (lib/http/cache.ts): its Link header, a newline, then its body. Bytes, as kept, so
- * that an answer served again is neither decoded nor encoded.
- */
-async function cachedAnswer(
-  version: number,
-  key: string,
-  build: () => Promise<{ link: string | null; body: string }>,
-): Promise<{ link: string | null; body: Bytes }> {
-  const bytes = await cachedBody(version, key, async () => {
-    const { link, body } = await build()
-    return `${link ?? ''}\n${body}`
-  })
-  const newline = bytes.indexOf(NEWLINE)
-  return { link: newline > 0 ? new TextDecoder().decode(bytes.subarray(0, newline)) : null, body: bytes.subarray(newline + 1) }
-}
-
 /**
  * A route of the OGC API (docs/api.md, OGC API – Features): JSON (as `contentType`) or HTML as `f` or the Accept
  * header asks, errors too; public, varying by Accept since the same URL may answer either. Answers are built once
@@ -89,24 +70,23 @@ export function ogcRoute<C>(
         const url = new URL(request.url)
         const version = await readDataVersion()
         const key = JSON.stringify(['ogc', format, url.pathname, query(url.searchParams)])
-        // Built (or found) before If-None-Match is looked at: a missing resource is a 404, never a 304.
-        const { link, body } = await cachedAnswer(version, key, async () => {
+        const build = async () => {
           const document = await answer(request, context, version)
           return {
-            link: 'links' in document.json ? linkHeader(document.json.links as OgcLink[], format) : null,
+            // The Link header, kept beside the body in the cache
+            head: ('links' in document.json ? linkHeader(document.json.links as OgcLink[], format) : null) ?? '',
             body: format === 'html' ? await document.html() : JSON.stringify(document.json),
           }
-        })
-        // Weak: the bytes of a version may differ if built again (the items' timeStamp), their meaning does not.
-        const headers = new Headers({ ETag: `W/${variantEtag(version, `${OGC_FORMAT} ${format}`)}`, 'Cache-Control': publicCacheControl() })
-        if (matchesEtag(request.headers.get('if-none-match'), headers.get('ETag')!)) {
-          response = new Response(null, { status: 304, headers })
-        } else {
-          headers.set('Content-Type', format === 'html' ? HTML_TYPE : contentType)
-          if (format === 'html') headers.set('Content-Security-Policy', OGC_HTML_CSP)
-          if (link) headers.set('Link', link)
-          response = new Response(body, { headers })
         }
+        // Built (or found) before If-None-Match is looked at: a missing resource is a 404, never a 304.
+        const { head: link } = await cachedAnswer(version, key, build)
+        response = await publicResponse(request, {
+          // Weak: the bytes of a version may differ if built again (the items' timeStamp), their meaning does not.
+          etag: `W/${variantEtag(version, `${OGC_FORMAT} ${format}`)}`,
+          body: async (coding) => (await cachedAnswer(version, key, build, coding)).body,
+          contentType: format === 'html' ? HTML_TYPE : contentType,
+          headers: { ...(format === 'html' ? { 'Content-Security-Policy': OGC_HTML_CSP } : {}), ...(link ? { Link: link } : {}) },
+        })
       } catch (error) {
         if (!(error instanceof ApiError)) throw error
         response =
@@ -117,7 +97,7 @@ export function ogcRoute<C>(
               })
             : errorResponse(error)
       }
-      response.headers.set('Vary', 'Accept')
+      addVary(response.headers, 'Accept')
       return response
     },
     { cors: true },

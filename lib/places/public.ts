@@ -3,6 +3,7 @@ import { keyedHash } from '../auth/secret'
 import { getConfig } from '../config'
 import { readDataVersion } from '../db'
 import { cachedBody, type Bytes } from '../http/cache'
+import type { Coding } from '../http/encoding'
 import { ApiError } from '../http/errors'
 import { countPlacesIn, getPlaceIndex, mapItemsIn, placeIdsIn, type PlaceIndex } from './map-index'
 import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceEmbedded, PlaceFeature } from '../api/contract'
@@ -11,8 +12,10 @@ import { toEmbedded, toEmbeddedFeature, toFeature } from './geojson'
 import { findPlaceDetails, findPublicPlace, findPublicPlacesByIds, listPublicPlaces, type Place } from './query'
 import type { CollectionQuery } from './schemas'
 
-/** A public GeoJSON answer: its ETag, known before the body is built, and the body. */
-export type GeojsonAnswer = { etag: string; body: () => Promise<Bytes> }
+/** A public GeoJSON answer: its ETag, known before the body is built, and the body in a coding (identity unless asked; lib/http/route.ts). */
+export type GeojsonAnswer = { etag: string; body: (coding?: Coding) => Promise<Bytes>; contentType: string }
+
+const GEOJSON_TYPE = 'application/geo+json'
 
 // Bump when the output's shape changes, so clients and caches do not keep answers of the old shape.
 const FORMAT = 'places-geojson-2'
@@ -39,7 +42,11 @@ export async function getPlacesCollection(query: CollectionQuery): Promise<Geojs
   const version = await readDataVersion()
   const { postType, limit, categoryId, bbox, page = 1, clusterZoom, search, embed = false } = query
   const key = JSON.stringify(['collection', postType, limit, categoryId, page, bbox ?? null, clusterZoom ?? null, search ?? null, embed])
-  return { etag: etagOf(version), body: () => cachedBody(version, key, () => buildCollection(query, version)) }
+  return {
+    etag: etagOf(version),
+    body: (coding = 'identity') => cachedBody(version, key, () => buildCollection(query, version), coding),
+    contentType: GEOJSON_TYPE,
+  }
 }
 
 async function buildCollection(query: CollectionQuery, version: number): Promise<string> {
@@ -120,7 +127,8 @@ export async function warmPlaceIndex(query: Pick<CollectionQuery, 'postType' | '
 // GET /places/v1/geojson/{id}
 export async function getPlaceFeature(id: number, { embed = false } = {}): Promise<GeojsonAnswer> {
   const version = await readDataVersion()
-  const body = await cachedBody(version, JSON.stringify(['feature', id, embed]), async () => {
+  const key = JSON.stringify(['feature', id, embed])
+  const build = async () => {
     const lookup = await findPublicPlace(id)
     if ('missing' in lookup) {
       throw lookup.missing === 'post'
@@ -130,6 +138,8 @@ export async function getPlaceFeature(id: number, { embed = false } = {}): Promi
     const [feature] = await toFeatures([lookup.found], embed)
     if (!feature) throw new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404)
     return JSON.stringify(feature)
-  })
-  return { etag: etagOf(version), body: () => Promise.resolve(body) }
+  }
+  // Built (or found) before the ETag is looked at: a missing post is a 404, never a 304.
+  await cachedBody(version, key, build)
+  return { etag: etagOf(version), body: (coding = 'identity') => cachedBody(version, key, build, coding), contentType: GEOJSON_TYPE }
 }

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { after, before, describe, test } from 'node:test'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { hasNginx, NGINX, startNginx } from '../../deploy/nginx.mts'
 import { runPlaces } from '../support/cli'
 import { createTestDatabase, type TestDatabase } from '../support/databases'
@@ -14,6 +16,19 @@ import { waitFor } from '../support/wait'
 // the rest through uncached, and shows a write within the freshness rule the file states.
 
 // Where nginx is missing, outside CI, the tests are skipped, saying so; in CI (.ci/run installs it) they run.
+/** A GET with these headers, its bytes as they came (node:http neither asks for a coding nor decodes one). */
+function raw(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { headers }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }))
+    })
+      .on('error', reject)
+      .end()
+  })
+}
+
 describe('deploy/nginx.conf in front of the server', { skip: !hasNginx() && !process.env.CI && `${NGINX} is not installed (Debian package nginx)` }, () => {
   let db: TestDatabase
   let server: RunningServer
@@ -78,6 +93,31 @@ describe('deploy/nginx.conf in front of the server', { skip: !hasNginx() && !pro
     const revalidated = await fetch(url, { headers: { 'If-None-Match': etag } })
     assert.equal(revalidated.status, 304)
     assert.equal(revalidated.headers.get('x-cache-status'), 'HIT')
+  })
+
+  test('each coding is kept apart (Vary: Accept-Encoding): every client gets the coding it asked for, then a HIT', async () => {
+    const url = '/places/v1/geojson?post_type=post&posts_per_page=11'
+    const identity = (await raw(`${server.url}${url}`)).body.toString()
+    const decode = { br: brotliDecompressSync, gzip: gunzipSync } as const
+    // Twice round, alternating: a coding asked after another is still served in its own coding, from the cache.
+    for (const round of [1, 2]) {
+      for (const coding of ['br', 'gzip', 'identity'] as const) {
+        const response = await raw(`${base}${url}`, coding === 'identity' ? {} : { 'Accept-Encoding': coding })
+        assert.equal(response.status, 200)
+        assert.equal(response.headers['content-encoding'], coding === 'identity' ? undefined : coding, `round ${round}, ${coding}`)
+        const text = coding === 'identity' ? response.body.toString() : decode[coding](response.body).toString()
+        assert.equal(text, identity, `round ${round}, ${coding}: the same answer`)
+        assert.equal(response.headers.etag?.endsWith(coding === 'br' ? '-br"' : coding === 'gzip' ? '-gz"' : '"'), true)
+        // Kept: a HIT, or a copy revalidated if its s-maxage ran out meanwhile; never a MISS (another coding's copy
+        // pushed it out).
+        if (round === 2) assert.match(String(response.headers['x-cache-status']), /^(HIT|REVALIDATED|UPDATING)$/, `round 2, ${coding}`)
+        const revalidated = await raw(`${base}${url}`, {
+          ...(coding === 'identity' ? {} : { 'Accept-Encoding': coding }),
+          'If-None-Match': response.headers.etag,
+        })
+        assert.equal(revalidated.status, 304, `${coding}: 304 for its own tag`)
+      }
+    }
   })
 
   test('errors, the protected GPS route and pages are not kept', async () => {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
+import { CODING_HEADER } from '@/lib/http/content-encoding'
 
 // The framework floor of `npm run bench` (BENCHMARKS.md): a route handler that does nothing but return stored bytes,
 // the very bytes of a public route's answer, which the bench puts in BENCH_FLOOR_DIR. It is in the bench's own build
@@ -16,5 +17,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ nam
     bytes = new Uint8Array(await readFile(path.join(dir, name)))
     stored.set(name, bytes)
   }
-  return new Response(bytes, { headers: { 'Content-Type': 'application/geo+json' } })
+  // A name ending in -br holds brotli bytes, sent as publicResponse sends them (lib/http/content-encoding.ts).
+  const coding: Record<string, string> = name.endsWith('-br') ? { [CODING_HEADER]: 'br' } : {}
+  return new Response(bytes, { headers: { 'Content-Type': 'application/geo+json', ...coding } })
 }

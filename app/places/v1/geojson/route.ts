@@ -1,4 +1,4 @@
-import { geojsonResponse, preflight, route } from '@/lib/http/route'
+import { preflight, publicResponse, route } from '@/lib/http/route'
 import { getPlacesCollection } from '@/lib/places/public'
 import { parseCollectionQuery } from '@/lib/places/schemas'
 
@@ -7,7 +7,7 @@ export const GET = route(
   async (request: Request) => {
     const query = parseCollectionQuery(new URL(request.url).searchParams)
     const answer = await getPlacesCollection(query)
-    return geojsonResponse(request, answer.etag, answer.body)
+    return publicResponse(request, answer)
   },
   { cors: true },
 )

@@ -1,5 +1,5 @@
 import { noRoute } from '@/lib/http/errors'
-import { geojsonResponse, preflight, route } from '@/lib/http/route'
+import { preflight, publicResponse, route } from '@/lib/http/route'
 import { getPlaceFeature } from '@/lib/places/public'
 import { parseFeatureQuery, parsePostId } from '@/lib/places/schemas'
 
@@ -9,7 +9,7 @@ export const GET = route(
     const id = parsePostId((await params).id)
     if (id === null) throw noRoute()
     const answer = await getPlaceFeature(id, parseFeatureQuery(new URL(request.url).searchParams))
-    return geojsonResponse(request, answer.etag, answer.body)
+    return publicResponse(request, answer)
   },
   { cors: true },
 )
