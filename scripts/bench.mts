@@ -227,12 +227,22 @@ type LoadFigures = {
 }
 type Measured = { runs: LoadFigures[]; median: LoadFigures }
 
-async function load(url: string, pathsFile: string, duration: number): Promise<LoadFigures> {
-  const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${duration}s`, '-s', path.join(root, 'bench', 'load.lua'), url])
+/** `timeout`: wrk's, after which an answer counts as an error (its default is 2 s). */
+async function load(url: string, pathsFile: string, duration: number, timeout = 2): Promise<LoadFigures> {
+  const [command, args] = pinned(1, 'wrk', [
+    '-t1',
+    `-c${CONNECTIONS}`,
+    `-d${duration}s`,
+    `--timeout`,
+    `${timeout}s`,
+    '-s',
+    path.join(root, 'bench', 'load.lua'),
+    url,
+  ])
   const output = (await run(command, args, { ...process.env, BENCH_PATHS: pathsFile })).stdout
   const result = JSON.parse(output.trim().split('\n').at(-1) ?? '') as WrkSummary
   return {
-    requestsPerSecond: Math.round(result.requests / (result.durationUs / 1e6)),
+    requestsPerSecond: Math.round((result.requests / (result.durationUs / 1e6)) * 10) / 10, // to a tenth: a slow server's are a few
     latencyP50Ms: Math.round(result.p50Us / 10) / 100,
     latencyP99Ms: Math.round(result.p99Us / 10) / 100,
     non2xx: result.non2xx,
@@ -243,14 +253,14 @@ async function load(url: string, pathsFile: string, duration: number): Promise<L
 }
 
 /** A warm-up, then RUNS runs: each run's figures and their medians. */
-async function measure(label: string, url: string, paths: string[], scratch: string): Promise<Measured> {
+async function measure(label: string, url: string, paths: string[], scratch: string, timeout?: number): Promise<Measured> {
   log(`${label}: warm-up ${WARM_UP_SECONDS} s, then ${RUNS} × ${DURATION} s with ${CONNECTIONS} connections`)
   const pathsFile = path.join(scratch, 'paths.txt')
   writeFileSync(pathsFile, `${paths.join('\n')}\n`)
-  await load(url, pathsFile, WARM_UP_SECONDS)
+  await load(url, pathsFile, WARM_UP_SECONDS, timeout)
   const runs: LoadFigures[] = []
   for (let i = 0; i < RUNS; i++) {
-    runs.push(await load(url, pathsFile, DURATION))
+    runs.push(await load(url, pathsFile, DURATION, timeout))
     if (serverExit) fail(`the server stopped during the load of ${label} (${serverExit})`)
   }
   const keys = Object.keys(runs[0] ?? {}) as (keyof LoadFigures)[]
