@@ -2,8 +2,9 @@
 // `npm run bench`: how long `places import` takes for N generated places, and how fast the built server answers the
 // public GeoJSON routes over them. BENCHMARKS.md explains the figures.
 //
-//   npm run bench -- [--places 100000] [--db sqlite|postgres] [--build] [--runs 3] [--duration 10] [--connections 16]
+//   npm run bench -- [--places 100000] [--db sqlite|postgres] [--build] [--runs 3] [--duration 10] [--connections 16] [--mapserver]
 //
+// --mapserver: the OGC requests also measured on MapServer serving the same places (bench/mapserver.mts, issue 18).
 // PostgreSQL: BENCH_DATABASE_URL, else postgresql://places:places@127.0.0.1:5432/places_bench (created if missing).
 // The bench empties that database, so it refuses one that is not on this machine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
@@ -16,6 +17,7 @@ import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { prng, writePlaces } from '../bench/generate.mts'
+import { compareWithPlaces, mapServerProblem, startMapServer } from '../bench/mapserver.mts'
 import { hasNginx, NGINX, startNginx } from '../deploy/nginx.mts'
 import { resetDatabase } from './reset-database.mts'
 
@@ -24,6 +26,7 @@ const PORT = 3199
 const BASE_URL = `http://127.0.0.1:${PORT}`
 const MACHINE_FLOOR_PORT = 3198
 const NGINX_PORT = 3197
+const MAPSERVER_PORT = 3196
 const COLD_SAMPLES = 40
 const GPS_SAMPLES = 500
 const DEFAULT_PG_URL = 'postgresql://places:places@127.0.0.1:5432/places_bench'
@@ -38,6 +41,7 @@ const options = {
   runs: { type: 'string', default: '3' },
   duration: { type: 'string', default: '10' },
   connections: { type: 'string', default: '16' },
+  mapserver: { type: 'boolean', default: false },
 } as const
 let opts: ReturnType<typeof parseArgs<{ options: typeof options }>>['values']
 try {
@@ -60,7 +64,9 @@ function positive(name: 'places' | 'runs' | 'duration' | 'connections'): number 
 }
 
 function usage(message: string): never {
-  console.error(`bench: ${message}\nUsage: npm run bench -- [--places N] [--db sqlite|postgres] [--build] [--runs R] [--duration S] [--connections C]`)
+  console.error(
+    `bench: ${message}\nUsage: npm run bench -- [--places N] [--db sqlite|postgres] [--build] [--runs R] [--duration S] [--connections C] [--mapserver]`,
+  )
   process.exit(2)
 }
 
@@ -75,6 +81,8 @@ const loadAverage = () => os.loadavg().map((x) => Math.round(x * 100) / 100)
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? Number.NaN
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0
 if (spawnSync('wrk', ['--version']).error) usage('wrk, the load generator, is not installed: apt-get install wrk')
+const mapServerMissing = opts.mapserver ? mapServerProblem() : undefined
+if (mapServerMissing) usage(`--mapserver cannot run MapServer here: ${mapServerMissing}`)
 /** A command pinned to one core when taskset is there: the server on core 0, the load generator on core 1. */
 const pinned = (core: number, command: string, args: string[]): [string, string[]] =>
   hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
@@ -359,6 +367,40 @@ async function gpsRoute(places: (...args: string[]) => Promise<RunResult>, postI
   return { path: '/places/v1/attachment-exif-gps/{id}', images: 50, ...(await timeEach(GPS_SAMPLES, async () => {}, get)) }
 }
 
+/**
+ * Issue 18's side by side: the public places as `places export` writes them, served by MapServer (bench/mapserver.mts,
+ * pinned to the server's core beside the idle Places server), checked against Places' answers, then the three OGC
+ * requests measured as Places' are (the same wrk, connections, runs and cores). MapServer is asked for `f=json`: with
+ * no Accept header, as wrk sends, it answers HTML. wrk's timeout is raised to 60 s, since 16 connections queued on a
+ * few answers a second wait longer than its default 2 s, and such answers would count as errors instead of answers.
+ */
+async function besideMapServer(places: (...args: string[]) => Promise<RunResult>, publicIds: number[], scratch: string) {
+  const dir = path.join(scratch, 'mapserver')
+  mkdirSync(dir)
+  const geojson = path.join(dir, 'export.geojson')
+  writeFileSync(geojson, (await places('export', '--format', 'geojson', '--post-type', 'post')).stdout)
+  log('MapServer: GeoPackage, mapfile, FastCGI (spawn-fcgi, multiwatch -f 2) behind nginx')
+  const server = await startMapServer({ geojson, dir, port: MAPSERVER_PORT, siteUrl: `http://localhost:${PORT}`, cpu: hasTaskset ? 0 : undefined })
+  try {
+    const checks = await compareWithPlaces(`${BASE_URL}/ogc`, server.url, publicIds.slice(0, 20))
+    for (const line of checks) log(`MapServer beside Places: ${line}`)
+    const root = new URL(server.url).pathname
+    const requests = [
+      { name: 'OGC items?limit=100', paths: [`${root}/collections/post/items?limit=100&f=json`] },
+      { name: 'OGC items?limit=10&bbox=2,48,3,49', paths: [`${root}/collections/post/items?limit=10&bbox=2,48,3,49&f=json`] },
+      { name: 'OGC items/{id}', paths: publicIds.map((id) => `${root}/collections/post/items/${id}?f=json`) },
+    ]
+    const origin = new URL(server.url).origin
+    const measured = []
+    for (const request of requests) {
+      measured.push({ ...request, mapserver: await measure(`${request.name}: MapServer`, origin, request.paths, scratch, 60) })
+    }
+    return { checks, requests: measured }
+  } finally {
+    await server.stop()
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------- the bench
 const machine: { date: string; nproc: number; cpu: string; node: string; loadAverage: number[]; taskset: boolean; loadAverageAtEnd?: number[] } = {
   date: new Date().toISOString(),
@@ -486,6 +528,8 @@ try {
     log(`${NGINX} is not installed (Debian package nginx): no figures behind the HTTP cache`)
   }
 
+  const mapserver = opts.mapserver ? await besideMapServer(places, publicIds, scratch) : undefined
+
   const cold = await coldAfterWrite(databaseUrl, publicIds[0]!)
   log(`cold (first request after a write) ${cold.path}: median ${cold.medianMs} ms`)
   const gps = await gpsRoute(places, publicIds[1] ?? publicIds[0]!)
@@ -517,6 +561,20 @@ try {
       behindCache: behindCache?.median ?? null,
       runs: { app: app.runs, frameworkFloor: frameworkFloor.runs, machineFloor: machineFloor.runs, behindCache: behindCache?.runs ?? null },
     })),
+    mapserver: mapserver && {
+      checks: mapserver.checks,
+      requests: mapserver.requests.map(({ name, paths, mapserver: measured }) => {
+        const placesMedian = routes.find((route) => route.name === name)?.app?.median ?? fail(`no Places figures for ${name}`)
+        return {
+          name,
+          path: paths[0],
+          places: placesMedian,
+          mapserver: measured.median,
+          placesToMapServer: ratio(placesMedian.requestsPerSecond, measured.median.requestsPerSecond),
+          runs: measured.runs,
+        }
+      }),
+    },
     serverRss,
     cold,
     attachmentGps: gps,
@@ -569,12 +627,13 @@ try {
     console.log(
       `  ${photo.name.padEnd(40)} ${(photo.bytes / 1024).toFixed(0).padStart(6)} KB  ${photo.gps ? 'GPS   ' : 'no GPS'}  ${photo.medianMs.toFixed(3)} ms`,
     )
+  if (results.mapserver) printMapServer(results.mapserver)
   console.log(`raw results: ${path.relative(root, resultsFile)}`)
-  const failures = results.routes.filter((r) =>
-    Object.values(r.runs)
-      .flat()
-      .some((x) => x && (x.non2xx > 0 || x.errors > 0)),
-  )
+  const measuredRuns: { name: string; runs: (LoadFigures[] | null)[] }[] = [
+    ...results.routes.map((r) => ({ name: r.name, runs: Object.values(r.runs) })),
+    ...(results.mapserver?.requests ?? []).map((r) => ({ name: `${r.name} on MapServer`, runs: [r.runs] })),
+  ]
+  const failures = measuredRuns.filter((r) => r.runs.flat().some((x) => x && (x.non2xx > 0 || x.errors > 0)))
   if (failures.length > 0) fail(`non-2xx answers or errors on: ${failures.map((r) => r.name).join(', ')}`)
 } catch (error) {
   const isBenchFailure = error instanceof Error && 'isBenchFailure' in error
@@ -583,6 +642,39 @@ try {
 } finally {
   await stopServer()
   rmSync(scratch, { recursive: true, force: true })
+}
+
+/**
+ * The side by side of issue 18: each OGC request's median req/s on Places and on MapServer, their ratio, and the
+ * target: Places at least 10× MapServer on the same data, on every one of the three.
+ */
+function printMapServer({
+  checks,
+  requests,
+}: {
+  checks: string[]
+  requests: { name: string; places: LoadFigures; mapserver: LoadFigures; placesToMapServer: number | null }[]
+}) {
+  const row = (cells: (string | number | null)[]) => cells.map((cell, i) => (i === 0 ? String(cell).padEnd(34) : String(cell).padStart(11))).join(' ')
+  console.log(`\n${row(['OGC request, median req/s', 'Places', 'MapServer', 'Places ÷ MS', 'p50 ms P', 'p50 ms MS'])}`)
+  for (const r of requests) {
+    console.log(
+      row([
+        r.name,
+        Math.round(r.places.requestsPerSecond),
+        r.mapserver.requestsPerSecond,
+        r.placesToMapServer,
+        r.places.latencyP50Ms,
+        r.mapserver.latencyP50Ms,
+      ]),
+    )
+  }
+  const lowest = requests.reduce((a, b) => ((a.placesToMapServer ?? 0) <= (b.placesToMapServer ?? 0) ? a : b))
+  const pass = requests.every((r) => (r.placesToMapServer ?? 0) >= 10)
+  console.log(
+    `target (issue 18): Places' OGC at least 10× MapServer on the same data: ${pass ? 'PASS' : 'FAIL'} (lowest ${lowest.placesToMapServer}×, ${lowest.name})`,
+  )
+  console.log(`MapServer's answers beside Places':\n${checks.map((line) => `  ${line}`).join('\n')}`)
 }
 
 /**
