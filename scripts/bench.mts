@@ -2,8 +2,9 @@
 // `npm run bench`: how long `places import` takes for N generated places, and how fast the built server answers the
 // public GeoJSON routes over them. BENCHMARKS.md explains the figures.
 //
-//   npm run bench -- [--places 100000] [--db sqlite|postgres] [--build] [--runs 3] [--duration 10] [--connections 16]
+//   npm run bench -- [--places 100000] [--db sqlite|postgres] [--build] [--runs 3] [--duration 10] [--connections 16] [--mapserver]
 //
+// --mapserver: the OGC requests also measured on MapServer serving the same places (bench/mapserver.mts, issue 18).
 // PostgreSQL: BENCH_DATABASE_URL, else postgresql://places:places@127.0.0.1:5432/places_bench (created if missing).
 // The bench empties that database, so it refuses one that is not on this machine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
@@ -18,6 +19,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { prng, writePlaces } from '../bench/generate.mts'
+import { compareWithPlaces, mapServerProblem, startMapServer } from '../bench/mapserver.mts'
 import { searchLines, timeSearches } from '../bench/search.mts'
 import { hasNginx, NGINX, startNginx } from '../deploy/nginx.mts'
 import { resetDatabase } from './reset-database.mts'
@@ -27,6 +29,7 @@ const PORT = 3199
 const BASE_URL = `http://127.0.0.1:${PORT}`
 const MACHINE_FLOOR_PORT = 3198
 const NGINX_PORT = 3197
+const MAPSERVER_PORT = 3196
 const COLD_SAMPLES = 40
 const GPS_SAMPLES = 500
 const DEFAULT_PG_URL = 'postgresql://places:places@127.0.0.1:5432/places_bench'
@@ -41,6 +44,7 @@ const options = {
   runs: { type: 'string', default: '3' },
   duration: { type: 'string', default: '10' },
   connections: { type: 'string', default: '16' },
+  mapserver: { type: 'boolean', default: false },
 } as const
 let opts: ReturnType<typeof parseArgs<{ options: typeof options }>>['values']
 try {
@@ -63,7 +67,9 @@ function positive(name: 'places' | 'runs' | 'duration' | 'connections'): number 
 }
 
 function usage(message: string): never {
-  console.error(`bench: ${message}\nUsage: npm run bench -- [--places N] [--db sqlite|postgres] [--build] [--runs R] [--duration S] [--connections C]`)
+  console.error(
+    `bench: ${message}\nUsage: npm run bench -- [--places N] [--db sqlite|postgres] [--build] [--runs R] [--duration S] [--connections C] [--mapserver]`,
+  )
   process.exit(2)
 }
 
@@ -78,6 +84,8 @@ const loadAverage = () => os.loadavg().map((x) => Math.round(x * 100) / 100)
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? Number.NaN
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0
 if (spawnSync('wrk', ['--version']).error) usage('wrk, the load generator, is not installed: apt-get install wrk')
+const mapServerMissing = opts.mapserver ? mapServerProblem() : undefined
+if (mapServerMissing) usage(`--mapserver cannot run MapServer here: ${mapServerMissing}`)
 /** A command pinned to one core when taskset is there: the server on core 0, the load generator on core 1. */
 const pinned = (core: number, command: string, args: string[]): [string, string[]] =>
   hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
@@ -230,13 +238,26 @@ type LoadFigures = {
 }
 type Measured = { runs: LoadFigures[]; median: LoadFigures }
 
-async function load(url: string, pathsFile: string, duration: number, headers: string[]): Promise<LoadFigures> {
+/** `headers` go with every request (`Name: value`); `timeout` is wrk's, after which an answer counts as an error (its default is 2 s). */
+type LoadOptions = { headers?: string[]; timeout?: number }
+
+async function load(url: string, pathsFile: string, duration: number, { headers = [], timeout = 2 }: LoadOptions = {}): Promise<LoadFigures> {
   const headerArgs = headers.flatMap((header) => ['-H', header])
-  const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${duration}s`, ...headerArgs, '-s', path.join(root, 'bench', 'load.lua'), url])
+  const [command, args] = pinned(1, 'wrk', [
+    '-t1',
+    `-c${CONNECTIONS}`,
+    `-d${duration}s`,
+    '--timeout',
+    `${timeout}s`,
+    ...headerArgs,
+    '-s',
+    path.join(root, 'bench', 'load.lua'),
+    url,
+  ])
   const output = (await run(command, args, { ...process.env, BENCH_PATHS: pathsFile })).stdout
   const result = JSON.parse(output.trim().split('\n').at(-1) ?? '') as WrkSummary
   return {
-    requestsPerSecond: Math.round(result.requests / (result.durationUs / 1e6)),
+    requestsPerSecond: Math.round((result.requests / (result.durationUs / 1e6)) * 10) / 10, // to a tenth: a slow server's are a few
     latencyP50Ms: Math.round(result.p50Us / 10) / 100,
     latencyP99Ms: Math.round(result.p99Us / 10) / 100,
     non2xx: result.non2xx,
@@ -246,15 +267,15 @@ async function load(url: string, pathsFile: string, duration: number, headers: s
   }
 }
 
-/** A warm-up, then RUNS runs: each run's figures and their medians. `headers` go with every request (`Name: value`). */
-async function measure(label: string, url: string, paths: string[], scratch: string, headers: string[] = []): Promise<Measured> {
+/** A warm-up, then RUNS runs: each run's figures and their medians. */
+async function measure(label: string, url: string, paths: string[], scratch: string, options: LoadOptions = {}): Promise<Measured> {
   log(`${label}: warm-up ${WARM_UP_SECONDS} s, then ${RUNS} × ${DURATION} s with ${CONNECTIONS} connections`)
   const pathsFile = path.join(scratch, 'paths.txt')
   writeFileSync(pathsFile, `${paths.join('\n')}\n`)
-  await load(url, pathsFile, WARM_UP_SECONDS, headers)
+  await load(url, pathsFile, WARM_UP_SECONDS, options)
   const runs: LoadFigures[] = []
   for (let i = 0; i < RUNS; i++) {
-    runs.push(await load(url, pathsFile, DURATION, headers))
+    runs.push(await load(url, pathsFile, DURATION, options))
     if (serverExit) fail(`the server stopped during the load of ${label} (${serverExit})`)
   }
   const keys = Object.keys(runs[0] ?? {}) as (keyof LoadFigures)[]
@@ -373,6 +394,40 @@ async function gpsRoute(places: (...args: string[]) => Promise<RunResult>, postI
   return { path: '/places/v1/attachment-exif-gps/{id}', images: 50, ...(await timeEach(GPS_SAMPLES, async () => {}, get)) }
 }
 
+/**
+ * Issue 18's side by side: the public places as `places export` writes them, served by MapServer (bench/mapserver.mts,
+ * pinned to the server's core beside the idle Places server), checked against Places' answers, then the three OGC
+ * requests measured as Places' are (the same wrk, connections, runs and cores). MapServer is asked for `f=json`: with
+ * no Accept header, as wrk sends, it answers HTML. wrk's timeout is raised to 60 s, since 16 connections queued on a
+ * few answers a second wait longer than its default 2 s, and such answers would count as errors instead of answers.
+ */
+async function besideMapServer(places: (...args: string[]) => Promise<RunResult>, publicIds: number[], scratch: string) {
+  const dir = path.join(scratch, 'mapserver')
+  mkdirSync(dir)
+  const geojson = path.join(dir, 'export.geojson')
+  writeFileSync(geojson, (await places('export', '--format', 'geojson', '--post-type', 'post')).stdout)
+  log('MapServer: GeoPackage, mapfile, FastCGI (spawn-fcgi, multiwatch -f 2) behind nginx')
+  const server = await startMapServer({ geojson, dir, port: MAPSERVER_PORT, siteUrl: `http://localhost:${PORT}`, cpu: hasTaskset ? 0 : undefined })
+  try {
+    const checks = await compareWithPlaces(`${BASE_URL}/ogc`, server.url, publicIds.slice(0, 20))
+    for (const line of checks) log(`MapServer beside Places: ${line}`)
+    const root = new URL(server.url).pathname
+    const requests = [
+      { name: 'OGC items?limit=100', paths: [`${root}/collections/post/items?limit=100&f=json`] },
+      { name: 'OGC items?limit=10&bbox=2,48,3,49', paths: [`${root}/collections/post/items?limit=10&bbox=2,48,3,49&f=json`] },
+      { name: 'OGC items/{id}', paths: publicIds.map((id) => `${root}/collections/post/items/${id}?f=json`) },
+    ]
+    const origin = new URL(server.url).origin
+    const measured = []
+    for (const request of requests) {
+      measured.push({ ...request, mapserver: await measure(`${request.name}: MapServer`, origin, request.paths, scratch, { timeout: 60 }) })
+    }
+    return { checks, requests: measured }
+  } finally {
+    await server.stop()
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------- the bench
 const machine: { date: string; nproc: number; cpu: string; node: string; loadAverage: number[]; taskset: boolean; loadAverageAtEnd?: number[] } = {
   date: new Date().toISOString(),
@@ -489,16 +544,16 @@ try {
   const idleRssMb = Math.round(statusKb(serverPid, 'VmRSS') / 1024)
   const rss = sampleRss(() => serverPid)
   const brHeader = (route: Route) => (route.br ? ['Accept-Encoding: br'] : [])
-  for (const route of routes) route.app = await measure(`${route.name}`, BASE_URL, route.paths, scratch, brHeader(route))
+  for (const route of routes) route.app = await measure(`${route.name}`, BASE_URL, route.paths, scratch, { headers: brHeader(route) })
   const serverRss = { idleMb: idleRssMb, peakUnderLoadMb: rss.stop(), highWaterMarkMb: Math.round(statusKb(serverPid, 'VmHWM') / 1024) }
 
   // The two floors, with the very bytes of each route: the same build's empty route handler, and bare node:http.
   for (const route of routes)
-    route.frameworkFloor = await measure(`${route.name}: framework floor`, BASE_URL, [`/api/bench-floor/${route.floor}`], scratch, brHeader(route))
+    route.frameworkFloor = await measure(`${route.name}: framework floor`, BASE_URL, [`/api/bench-floor/${route.floor}`], scratch, { headers: brHeader(route) })
   const machineFloor = await startMachineFloor(floorDir)
   try {
     for (const route of routes)
-      route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/api/bench-floor/${route.floor}`], scratch, brHeader(route))
+      route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/api/bench-floor/${route.floor}`], scratch, { headers: brHeader(route) })
   } finally {
     await machineFloor.stop()
   }
@@ -509,13 +564,15 @@ try {
     mkdirSync(nginxDir)
     const nginx = await startNginx({ port: NGINX_PORT, upstream: `127.0.0.1:${PORT}`, dir: nginxDir, cpu: 0 })
     try {
-      for (const route of routes) route.behindCache = await measure(`${route.name}: behind nginx`, nginx.url, route.paths, scratch, brHeader(route))
+      for (const route of routes) route.behindCache = await measure(`${route.name}: behind nginx`, nginx.url, route.paths, scratch, { headers: brHeader(route) })
     } finally {
       await nginx.stop()
     }
   } else {
     log(`${NGINX} is not installed (Debian package nginx): no figures behind the HTTP cache`)
   }
+
+  const mapserver = opts.mapserver ? await besideMapServer(places, publicIds, scratch) : undefined
 
   const cold = await coldAfterWrite(databaseUrl, publicIds[0]!)
   log(`cold (first request after a write) ${cold.path}: median ${cold.medianMs} ms`)
@@ -551,6 +608,20 @@ try {
       behindCache: behindCache?.median ?? null,
       runs: { app: app.runs, frameworkFloor: frameworkFloor.runs, machineFloor: machineFloor.runs, behindCache: behindCache?.runs ?? null },
     })),
+    mapserver: mapserver && {
+      checks: mapserver.checks,
+      requests: mapserver.requests.map(({ name, paths, mapserver: measured }) => {
+        const placesMedian = routes.find((route) => route.name === name)?.app?.median ?? fail(`no Places figures for ${name}`)
+        return {
+          name,
+          path: paths[0],
+          places: placesMedian,
+          mapserver: measured.median,
+          placesToMapServer: ratio(placesMedian.requestsPerSecond, measured.median.requestsPerSecond),
+          runs: measured.runs,
+        }
+      }),
+    },
     serverRss,
     cold,
     search,
@@ -610,12 +681,13 @@ try {
     console.log(
       `  ${photo.name.padEnd(40)} ${(photo.bytes / 1024).toFixed(0).padStart(6)} KB  ${photo.gps ? 'GPS   ' : 'no GPS'}  ${photo.medianMs.toFixed(3)} ms`,
     )
+  if (results.mapserver) printMapServer(results.mapserver)
   console.log(`raw results: ${path.relative(root, resultsFile)}`)
-  const failures = results.routes.filter((r) =>
-    Object.values(r.runs)
-      .flat()
-      .some((x) => x && (x.non2xx > 0 || x.errors > 0)),
-  )
+  const measuredRuns: { name: string; runs: (LoadFigures[] | null)[] }[] = [
+    ...results.routes.map((r) => ({ name: r.name, runs: Object.values(r.runs) })),
+    ...(results.mapserver?.requests ?? []).map((r) => ({ name: `${r.name} on MapServer`, runs: [r.runs] })),
+  ]
+  const failures = measuredRuns.filter((r) => r.runs.flat().some((x) => x && (x.non2xx > 0 || x.errors > 0)))
   if (failures.length > 0) fail(`non-2xx answers or errors on: ${failures.map((r) => r.name).join(', ')}`)
 } catch (error) {
   const isBenchFailure = error instanceof Error && 'isBenchFailure' in error
@@ -663,6 +735,39 @@ function compressionTargets(wire: { identity: number; gzip: number; br: number }
     `  target 500 page in gzip >= 5x smaller: ${times(wire.gzip)}x ${verdict(times(wire.gzip) >= 5)}`,
     `  target 500 page in br >= 0.8 of the framework floor with the same bytes: ${brToFrameworkFloor ?? 'not measured'} ${brToFrameworkFloor === null ? '' : verdict(brToFrameworkFloor >= 0.8)}`.trimEnd(),
   ]
+}
+
+/**
+ * The side by side of issue 18: each OGC request's median req/s on Places and on MapServer, their ratio, and the
+ * target: Places at least 10× MapServer on the same data, on every one of the three.
+ */
+function printMapServer({
+  checks,
+  requests,
+}: {
+  checks: string[]
+  requests: { name: string; places: LoadFigures; mapserver: LoadFigures; placesToMapServer: number | null }[]
+}) {
+  const row = (cells: (string | number | null)[]) => cells.map((cell, i) => (i === 0 ? String(cell).padEnd(34) : String(cell).padStart(11))).join(' ')
+  console.log(`\n${row(['OGC request, median req/s', 'Places', 'MapServer', 'Places ÷ MS', 'p50 ms P', 'p50 ms MS'])}`)
+  for (const r of requests) {
+    console.log(
+      row([
+        r.name,
+        Math.round(r.places.requestsPerSecond),
+        r.mapserver.requestsPerSecond,
+        r.placesToMapServer,
+        r.places.latencyP50Ms,
+        r.mapserver.latencyP50Ms,
+      ]),
+    )
+  }
+  const lowest = requests.reduce((a, b) => ((a.placesToMapServer ?? 0) <= (b.placesToMapServer ?? 0) ? a : b))
+  const pass = requests.every((r) => (r.placesToMapServer ?? 0) >= 10)
+  console.log(
+    `target (issue 18): Places' OGC at least 10× MapServer on the same data: ${pass ? 'PASS' : 'FAIL'} (lowest ${lowest.placesToMapServer}×, ${lowest.name})`,
+  )
+  console.log(`MapServer's answers beside Places':\n${checks.map((line) => `  ${line}`).join('\n')}`)
 }
 
 /**
