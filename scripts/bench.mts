@@ -553,7 +553,9 @@ try {
   const machineFloor = await startMachineFloor(floorDir)
   try {
     for (const route of routes)
-      route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/api/bench-floor/${route.floor}`], scratch, { headers: brHeader(route) })
+      route.machineFloor = await measure(`${route.name}: machine floor`, machineFloor.url, [`/api/bench-floor/${route.floor}`], scratch, {
+        headers: brHeader(route),
+      })
   } finally {
     await machineFloor.stop()
   }
@@ -564,7 +566,8 @@ try {
     mkdirSync(nginxDir)
     const nginx = await startNginx({ port: NGINX_PORT, upstream: `127.0.0.1:${PORT}`, dir: nginxDir, cpu: 0 })
     try {
-      for (const route of routes) route.behindCache = await measure(`${route.name}: behind nginx`, nginx.url, route.paths, scratch, { headers: brHeader(route) })
+      for (const route of routes)
+        route.behindCache = await measure(`${route.name}: behind nginx`, nginx.url, route.paths, scratch, { headers: brHeader(route) })
     } finally {
       await nginx.stop()
     }
