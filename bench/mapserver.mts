@@ -205,13 +205,14 @@ async function getJson<T>(url: string): Promise<T> {
   return (await response.json()) as T
 }
 
-/** Every id a query matches, paged 1,000 at a time (Places' largest page). */
+/** Every id a query matches, paged 1,000 at a time (Places' largest page) up to numberMatched: MapServer answers an
+ * offset at or past it with a 400. */
 async function allIds(itemsUrl: string, query: string): Promise<Set<string>> {
   const ids = new Set<string>()
   for (let offset = 0; ; offset += 1000) {
     const page = await getJson<Items>(`${itemsUrl}${query}&limit=1000&offset=${offset}`)
     for (const feature of page.features) ids.add(String(feature.id))
-    if (page.features.length < 1000) return ids
+    if (page.features.length === 0 || offset + 1000 >= (page.numberMatched ?? 0)) return ids
   }
 }
 
@@ -247,6 +248,11 @@ export async function compareWithPlaces(places: string, mapserver: string, sampl
     `bbox=2,48,3,49, every page: ${pIds.size} ids from Places, ${mIds.size} from MapServer` +
       (onlyP.length + onlyM.length ? `; only in Places ${onlyP.slice(0, 5).join(' ')}, only in MapServer ${onlyM.slice(0, 5).join(' ')}` : ''),
   )
+
+  const past = `${box}&limit=10&offset=${pBox.numberMatched ?? 0}`
+  const [pPast, mPast] = [await fetch(`${p}${past}`), await fetch(`${m}${past}&f=json`)]
+  check(pPast.status === mPast.status, `a page past the last (offset=numberMatched): Places ${pPast.status}, MapServer ${mPast.status}`)
+  await Promise.all([pPast.arrayBuffer(), mPast.arrayBuffer()])
 
   const ids = [...new Set([...mPage.features.map((f) => String(f.id)), ...sampleIds.map(String)])]
   const differing: string[] = []
