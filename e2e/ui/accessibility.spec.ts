@@ -43,6 +43,8 @@ test('the public pages have no accessibility violations', async ({ page, request
     .first()
     .click()
   await expect(page.locator('.leaflet-popup-content a')).toBeVisible()
+  // Leaflet fades a popup in (opacity over 0.2 s): its contrast is measured once it is opaque, as a visitor reads it.
+  await expect(page.locator('.leaflet-popup')).toHaveCSS('opacity', '1')
   await expectNoViolations(page, testInfo, 'map-popup')
 
   await page.goto('/embed')

@@ -357,6 +357,8 @@ test('axe finds nothing on the map, its list, a popup and the share dialog', asy
   expect(await violations()).toEqual([])
   await page.locator('.place-list > li').first().getByRole('button').click()
   await expect(popupLink(page)).toBeVisible()
+  // Leaflet fades a popup in (opacity over 0.2 s): its contrast is measured once it is opaque, as a visitor reads it.
+  await expect(page.locator('.leaflet-popup')).toHaveCSS('opacity', '1')
   expect(await violations()).toEqual([])
   await page.getByRole('button', { name: 'Share' }).click()
   await expect(page.getByRole('dialog')).toBeVisible()
