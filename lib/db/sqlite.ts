@@ -114,11 +114,30 @@ const LEDGER = '_places_migrations'
 /** Posts indexed for search a statement after a bulk write (suspendRowInsertTriggers). */
 const SEARCH_INDEX_CHUNK = 50_000
 
+const MIGRATE_TIMEOUT_MS = 15_000
+
+/**
+ * WAL lets readers go on while one writer writes; the mode is kept in the file. Setting it takes a lock that SQLite
+ * does not wait for (no busy handler): while another process migrating at the same moment holds one, it is tried
+ * again, 50 ms apart, until the migration's timeout.
+ */
+function setWalMode(db: Database.Database): void {
+  const deadline = Date.now() + MIGRATE_TIMEOUT_MS
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL')
+      return
+    } catch (error) {
+      if (!(error instanceof Database.SqliteError && error.code === 'SQLITE_BUSY') || Date.now() > deadline) throw error
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50)
+    }
+  }
+}
+
 function migrate(url: string, pending: PendingMigrations): string[] {
-  const db = new Database(sqliteFile(url), { timeout: 15_000 })
+  const db = new Database(sqliteFile(url), { timeout: MIGRATE_TIMEOUT_MS })
   try {
-    // WAL lets readers go on while one writer writes; the mode is kept in the file.
-    db.pragma('journal_mode = WAL')
+    setWalMode(db)
     db.exec(`CREATE TABLE IF NOT EXISTS "${LEDGER}" ("name" TEXT PRIMARY KEY, "checksum" TEXT NOT NULL, "applied_at" TEXT NOT NULL)`)
     const record = db.prepare(`INSERT INTO "${LEDGER}" ("name", "checksum", "applied_at") VALUES (?, ?, ?)`)
     // All or nothing, under the write lock from the ledger's read to the last file (one IMMEDIATE transaction):
