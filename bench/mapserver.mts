@@ -11,7 +11,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { NGINX } from '../deploy/nginx.mts'
+import { NGINX, nginxConf } from '../deploy/nginx.mts'
 
 const MAPSERV = '/usr/bin/mapserv'
 const PROGRAMS = { mapserv: 'cgi-mapserver', 'spawn-fcgi': 'spawn-fcgi', multiwatch: 'multiwatch', ogr2ogr: 'gdal-bin', [NGINX]: 'nginx' }
@@ -93,20 +93,9 @@ function writeNginxConf(dir: string, port: number, socket: string): string {
   const conf = path.join(dir, 'nginx.conf')
   writeFileSync(
     conf,
-    `${process.getuid?.() === 0 ? 'user root;' : ''}
-daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/nginx-error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  fastcgi_temp_path ${dir}/fastcgi;
-  proxy_temp_path ${dir}/proxy;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  server {
+    nginxConf(
+      dir,
+      `server {
     listen 127.0.0.1:${port};
     location / {
       include /etc/nginx/fastcgi_params;
@@ -115,9 +104,8 @@ http {
       fastcgi_param PATH_INFO $uri;
       fastcgi_pass unix:${socket};
     }
-  }
-}
-`,
+  }`,
+    ),
   )
   return conf
 }
@@ -190,7 +178,7 @@ export async function startMapServer({
 
 function readLog(dir: string): string {
   try {
-    return readFileSync(path.join(dir, 'nginx-error.log'), 'utf8').slice(-2000)
+    return readFileSync(path.join(dir, 'error.log'), 'utf8').slice(-2000)
   } catch {
     return '(no nginx log)'
   }

@@ -1,6 +1,7 @@
 // Runs deploy/nginx.conf, as written, in front of a running Places server: for test/server/nginx.test.ts and the
 // bench. The example's listen port, upstream and cache folder are replaced by the caller's; the smallest nginx.conf
-// around it puts it in the http block, as its first comment says. Debian's nginx (/usr/sbin/nginx).
+// around it (nginxConf, which `bench --mapserver` puts around MapServer too) puts it in the http block, as its first
+// comment says. Debian's nginx (/usr/sbin/nginx).
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -12,6 +13,29 @@ const EXAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'nginx.c
 
 export function hasNginx(): boolean {
   return spawnSync(NGINX, ['-v']).error === undefined
+}
+
+/**
+ * The smallest nginx.conf for one worker in the foreground, its pid, error log (`error.log`) and temporary files in
+ * `dir`, with `http` (directives of the http block) as its server.
+ */
+export function nginxConf(dir: string, http: string): string {
+  return `${process.getuid?.() === 0 ? 'user root;' : ''}
+daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  ${http}
+}
+`
 }
 
 /**
@@ -40,25 +64,7 @@ export async function startNginx({
     example = example.replace(from, to)
   }
   writeFileSync(path.join(dir, 'places.conf'), example)
-  writeFileSync(
-    path.join(dir, 'nginx.conf'),
-    `
-    ${process.getuid?.() === 0 ? 'user root;' : ''}
-    daemon off;
-    worker_processes 1;
-    pid ${dir}/nginx.pid;
-    error_log ${dir}/error.log warn;
-    events { worker_connections 1024; }
-    http {
-      access_log off;
-      client_body_temp_path ${dir}/body;
-      proxy_temp_path ${dir}/proxy;
-      fastcgi_temp_path ${dir}/fastcgi;
-      uwsgi_temp_path ${dir}/uwsgi;
-      scgi_temp_path ${dir}/scgi;
-      include ${dir}/places.conf;
-    }`,
-  )
+  writeFileSync(path.join(dir, 'nginx.conf'), nginxConf(dir, `include ${dir}/places.conf;`))
   const args = ['-p', dir, '-c', path.join(dir, 'nginx.conf')]
   const pinned = cpu !== undefined && spawnSync('taskset', ['-c', String(cpu), 'true']).status === 0
   const child = pinned ? spawn('taskset', ['-c', String(cpu), NGINX, ...args], { stdio: 'inherit' }) : spawn(NGINX, args, { stdio: 'inherit' })

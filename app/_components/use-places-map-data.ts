@@ -220,9 +220,13 @@ export function usePlacesMapData({ map, postType, initialCategoryId, initialSear
           _embed: '',
         }),
       )
-      setList((current) =>
-        current && current.bbox === list.bbox ? { ...current, places: [...current.places, ...page.features.map(toListedPlace)], page: list.page + 1 } : current,
-      )
+      setList((current) => {
+        if (!current || current.bbox !== list.bbox) return current
+        // A place published meanwhile moves the pages by one: the next page then begins with the last one listed.
+        const listed = new Set(current.places.map((place) => place.id))
+        const places = page.features.map(toListedPlace).filter((place) => !listed.has(place.id))
+        return { ...current, places: [...current.places, ...places], page: list.page + 1 }
+      })
     } catch (error) {
       console.error(error)
     } finally {

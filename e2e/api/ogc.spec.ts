@@ -144,6 +144,10 @@ test.describe('OGC API – Features', () => {
       [`/${iso(middle)}`, within(-Infinity, middle)],
       [`${iso(older).slice(0, 10)}/${iso(middle)}`, within(Date.parse(iso(older).slice(0, 10)), middle)],
       ['1990-01-01/1990-12-31', []],
+      // Digits below the millisecond: places' dates are whole milliseconds, none is within the instant 0.5 ms past one.
+      [iso(shared).replace('Z', '5Z'), []],
+      [`${iso(shared - 1).replace('Z', '0001Z')}/${iso(shared).replace('Z', '999z')}`, within(shared, shared)],
+      [`${iso(shared).replace('Z', '5Z')}/${iso(shared).replace('Z', '9Z')}`, []],
     ]
     for (const [datetime, expected] of cases) {
       const all = (await (await request.get(`/ogc/collections/post/items?limit=1000&datetime=${encodeURIComponent(datetime)}`)).json()) as Items
@@ -172,7 +176,16 @@ test.describe('OGC API – Features', () => {
       if (url) expect(new URL(url).searchParams.get('datetime')).toBe(`../${iso(middle)}`)
     }
     expect(seen).toEqual(expected.map((p) => p.id))
-    for (const datetime of ['yesterday', '2024-13-01', '2024-05-01T10:00:00', '2024-05-01/2023-01-01', '2024/2025/2026', '..', '']) {
+    for (const datetime of [
+      'yesterday',
+      '2024-13-01',
+      '2024-05-01T10:00:00',
+      '2024-05-01/2023-01-01',
+      '2024-05-01T00:00:00.0009Z/2024-05-01T00:00:00.0001Z',
+      '2024/2025/2026',
+      '..',
+      '',
+    ]) {
       const response = await request.get(`/ogc/collections/post/items?datetime=${encodeURIComponent(datetime)}`)
       expect(response.status(), datetime).toBe(400)
       await expectWordPressError(response, 400, 'rest_invalid_param')

@@ -143,21 +143,26 @@ export async function getCollection(id: string, version: number): Promise<OgcCol
   return collection
 }
 
-/** A time interval, both ends included, in milliseconds since 1970; null is open. */
-export type Interval = { start: number | null; end: number | null }
+/** A time interval, both ends included, in milliseconds since 1970 (null: open), and as the request wrote it. */
+export type Interval = { start: number | null; end: number | null; text: string }
 
 const DAY = 86_400_000
 const instant = z.union([z.iso.datetime({ offset: true, local: false }), z.iso.date()])
 
 /**
- * One end of `datetime`: its first and last millisecond (a date is its whole day, UTC), null for an open end (`..`
- * or nothing); undefined when it is neither a date-time of RFC 3339 with its offset nor a date.
+ * One end of `datetime`: null for an open end (`..` or nothing), undefined when it is neither a date-time of RFC 3339
+ * with its offset nor a date. Otherwise the first and last whole millisecond it covers (a date is its whole day, UTC;
+ * a date-time with digits below the millisecond, which Date.parse drops, starts at the next one: places' dates are
+ * whole milliseconds), and where it begins and ends to the digit, as [millisecond, fraction of one].
  */
-function endOf(text: string): [first: number, last: number] | null | undefined {
+type End = { first: number; last: number; from: [number, number]; to: [number, number] }
+function endOf(text: string): End | null | undefined {
   if (text === '' || text === '..') return null
   if (!instant.safeParse(text).success) return undefined
-  const first = Date.parse(text)
-  return [first, text.length === 10 ? first + DAY - 1 : first]
+  const at = Date.parse(text)
+  if (text.length === 10) return { first: at, last: at + DAY - 1, from: [at, 0], to: [at + DAY - 1, 1] }
+  const fraction = Number(`0.${/\.\d{3}(\d+)/.exec(text)?.[1] ?? '0'}`)
+  return { first: fraction > 0 ? at + 1 : at, last: at, from: [at, fraction], to: [at, fraction] }
 }
 
 /**
@@ -173,21 +178,16 @@ const datetimeParam = z
     const invalid = (message: string) => (context.addIssue({ code: 'custom', message }), z.NEVER)
     if (parts.length > 2 || ends.includes(undefined) || (parts.length === 1 && ends[0] === null))
       return invalid('datetime must be a date-time of RFC 3339 (2024-05-01T10:00:00Z), a date, or an interval of them: start/end, either open as "..".')
-    const [start, end = start] = ends as ([number, number] | null)[]
-    const interval = { start: start?.[0] ?? null, end: end?.[1] ?? null }
-    if (interval.start !== null && interval.end !== null && interval.start > interval.end) return invalid("datetime's start is after its end.")
-    return interval
+    const [start, end = start] = ends as (End | null)[]
+    if (start && end && (start.from[0] > end.to[0] || (start.from[0] === end.to[0] && start.from[1] > end.to[1])))
+      return invalid("datetime's start is after its end.")
+    // Within one millisecond, `first` may be past `last`: a valid interval with no place in it.
+    return { start: start?.first ?? null, end: end?.last ?? null, text }
   })
   .meta({
     description:
       'The places published at an instant or within an interval, ends included: a date-time of RFC 3339 with its offset (2024-05-01T10:00:00Z), a date (its whole day, UTC), or start/end with either end open as ".." (2024-01-01/.., ../2023-12-31T23:59:59Z).',
   })
-
-/** An interval as `datetime` in the links: an instant, or start/end with `..` for an open end. */
-function intervalText({ start, end }: Interval): string {
-  const text = (at: number | null) => (at === null ? '..' : new Date(at).toISOString())
-  return start !== null && start === end ? text(start) : `${text(start)}/${text(end)}`
-}
 
 /**
  * The parameters of /items. Unknown parameters are a 400, as the standard requires (a strict object); a repeated
@@ -263,7 +263,7 @@ export async function getItems(collectionId: string, query: ItemsQuery, version:
   const page = (at: number) => {
     const params = new URLSearchParams({ limit: String(limit), offset: String(at) })
     if (bbox) params.set('bbox', bbox.join(','))
-    if (datetime) params.set('datetime', intervalText(datetime))
+    if (datetime) params.set('datetime', datetime.text)
     return `${itemsUrl}?${params}`
   }
   const links: Link[] = [
