@@ -251,16 +251,17 @@ async function panAndZoom(page: Page) {
   const map = await page.locator('.places-map').boundingBox()
   if (!map) throw new Error('the map is not on the page')
   const centre = { x: map.x + map.width / 2, y: map.y + map.height / 2 }
-  await page.evaluate(() => {
-    const state: BenchState = { frames: [], longTasks: [], recording: true }
-    ;(window as unknown as { __bench: BenchState }).__bench = state
-    const tick = (t: number) => {
+  // As text: tsx names the functions of a callback (`__name(tick, "tick")`), which the page does not define.
+  await page.evaluate(`{
+    const state = { frames: [], longTasks: [], recording: true }
+    window.__bench = state
+    const tick = (t) => {
       state.frames.push(t)
       if (state.recording) requestAnimationFrame(tick)
     }
     requestAnimationFrame(tick)
     new PerformanceObserver((list) => state.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' })
-  })
+  }`)
   const settle: number[] = []
   const waitForView = async () => {
     const started = Date.now()
