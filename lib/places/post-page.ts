@@ -2,6 +2,7 @@ import 'server-only'
 import type { Picture } from '../api/contract'
 import { getConfig } from '../config'
 import { getDb, readDataVersion } from '../db'
+import { listPublicCategoryTree } from './categories'
 import { postUrl } from './geojson'
 import { getPlaceIndex, nearestPlaces } from './map-index'
 import { findPublicPlacesByIds } from './query'
@@ -15,8 +16,11 @@ import { publicLocation, type PublicLocation } from './visibility'
 /** The link to another post's page. */
 export type PostLink = { title: string; url: string }
 
-/** A category of the post, with the home map filtered by it. */
-export type PostCategory = { id: number; name: string; mapUrl: string }
+/**
+ * A category of the post, with the home map filtered by it; null when the map has no place to show in it (its only
+ * posts have private locations, as this one may): the map's filter does not offer it either.
+ */
+export type PostCategory = { id: number; name: string; mapUrl: string | null }
 
 /** A published post's public page. */
 export type PostPage = {
@@ -65,7 +69,8 @@ export async function findPostPage(type: string, slug: string): Promise<PostPage
   })
   if (!post || post.status !== 'publish') return null
   const siteUrl = getConfig().siteUrl
-  const [previous, next] = await Promise.all([neighbour(post, 'previous'), neighbour(post, 'next')])
+  const [previous, next, mapped] = await Promise.all([neighbour(post, 'previous'), neighbour(post, 'next'), listPublicCategoryTree(post.type)])
+  const onTheMap = new Set(mapped.map((category) => category.id))
   return {
     id: post.id,
     type: post.type,
@@ -77,7 +82,7 @@ export async function findPostPage(type: string, slug: string): Promise<PostPage
     modifiedAt: post.modifiedAt,
     location: publicLocation(post),
     categories: post.categories
-      .map(({ category }) => ({ id: category.id, name: category.name, mapUrl: categoryMapUrl(category.id, post.type) }))
+      .map(({ category }) => ({ id: category.id, name: category.name, mapUrl: onTheMap.has(category.id) ? categoryMapUrl(category.id, post.type) : null }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     previous: previous && { title: previous.title, url: postUrl(siteUrl, previous.type, previous.slug) },
     next: next && { title: next.title, url: postUrl(siteUrl, next.type, next.slug) },

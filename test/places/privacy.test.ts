@@ -53,6 +53,15 @@ before(async () => {
   for (const level of ['exact', 'approximate', 'city', 'hidden']) await addPost(level, EXACT, level)
   await addPost('city-at-sea', AT_SEA, 'city')
   await addPost('approximate-no-point', { latitude: null, longitude: null, address: EXACT.address }, 'approximate')
+  // A category the map shows (an exact post is in it) and one only the hidden post is in.
+  for (const [slug, posts] of [
+    ['shown', ['exact', 'hidden']],
+    ['only-hidden', ['hidden']],
+  ] as const) {
+    const category = await getDb().category.create({ data: { name: slug, slug }, select: { id: true } })
+    ids.set(`category:${slug}`, category.id)
+    await getDb().postCategory.createMany({ data: posts.map((post) => ({ postId: id(post), categoryId: category.id })) })
+  }
 })
 
 after(async () => {
@@ -194,6 +203,11 @@ test('the post page and the anonymous export show the level; the full export kee
   const { cell } = await expected()
   assert.deepEqual((await findPostPage('post', 'approximate'))!.location, { address: (await expected()).cellAddress, point: cell })
   assert.equal((await findPostPage('post', 'hidden'))!.location, null)
+  // A category links to the map filtered by it only where the map has a place in it to show.
+  assert.deepEqual((await findPostPage('post', 'hidden'))!.categories, [
+    { id: id('category:only-hidden'), name: 'only-hidden', mapUrl: null },
+    { id: id('category:shown'), name: 'shown', mapUrl: `/?category=${id('category:shown')}` },
+  ])
   assert.equal((await findPostPage('post', 'approximate-no-point'))!.location, null)
 
   const anonymous = new Map<number, { geometry: unknown; properties: Record<string, unknown> }>()

@@ -126,9 +126,13 @@ export default async function PostPage(props: Props) {
             <ul className="post-categories" aria-label="Categories">
               {post.categories.map((category) => (
                 <li key={category.id}>
-                  <a href={category.mapUrl} title={`Map of the places in ${category.name}`}>
-                    {category.name}
-                  </a>
+                  {category.mapUrl ? (
+                    <a href={category.mapUrl} title={`Map of the places in ${category.name}`}>
+                      {category.name}
+                    </a>
+                  ) : (
+                    category.name
+                  )}
                 </li>
               ))}
             </ul>
