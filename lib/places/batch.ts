@@ -11,9 +11,13 @@ import { PublicLocationRule } from './visibility'
 // CHUNK at a time, inside the import's one transaction. Posts are written with their ids, so that a post's categories
 // and attachments can name it before it is written.
 
-const CHUNK = 1000
-/** A chunk is written sooner when its text is this long: a statement's one JSON parameter stays far below V8's and the databases' limits (posts of large content). */
-const CHUNK_CHARS = 16_000_000
+// Small statements: Prisma's client keeps the text of its last 100 debug calls even with debugging off, and a raw
+// query's call holds its parameters, here the chunk's rows as JSON (twice over). With 1,000 rows (about 2 MB) a
+// statement, an import held some 80 MB of past chunks alive and peaked at 670–700 MB RSS for 100,000 places; with
+// 250, 485–525 MB, for 0.4 s more (BENCHMARKS.md).
+const CHUNK = 250
+/** A chunk is written sooner when its text is this long (posts of large content), for the same reason. */
+const CHUNK_CHARS = 1_000_000
 
 type PostInput = Prisma.PostCreateManyInput
 
