@@ -3,14 +3,14 @@ import 'leaflet/dist/leaflet.css'
 import { divIcon, point, type DivIcon, type LatLngTuple, type Map as LeafletMap } from 'leaflet'
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { CircleMarker, MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet'
-import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
+import type { ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
 import type { CategoryNode } from '@/lib/places/categories'
 import type { MapState } from '@/lib/places/schemas'
 import { DownloadMenu } from './download-menu'
 import { PlacePanel } from './place-panel'
 import { PlaceSummary, type ListedPlace } from './place-summary'
 import { ShareDialog } from './share-dialog'
-import { bboxParam, geojsonUrl, getJson, isCluster, mapParams, MAX_ZOOM, toListedPlace, usePlacesMapData } from './use-places-map-data'
+import { geojsonUrl, getJson, isCluster, mapParams, MAX_ZOOM, toListedPlace, usePlacesMapData } from './use-places-map-data'
 import { WorldLayer } from './world-layer'
 
 export type PlacesMapProps = {
@@ -28,8 +28,8 @@ export type PlacesMapProps = {
 
 type Selection = { place: ListedPlace; latitude: number; longitude: number; focus: boolean; opener: HTMLElement | null }
 
-/** A popup listing places: a cluster's (loaded by its bbox) or those drawn at one spot. */
-type Group = { key: string; latitude: number; longitude: number; count: number; places: ListedPlace[] | null; bbox: BBox | null; zoomTo: number | null }
+/** A popup listing places: a cluster's (loaded by its cluster_id) or those drawn at one spot. */
+type Group = { key: string; latitude: number; longitude: number; count: number; places: ListedPlace[] | null; clusterId: number | null; zoomTo: number | null }
 
 // Places drawn nearer than this, in pixels, are one marker that lists them (two at one address, a few metres apart
 // at the deepest zoom): otherwise only the top one could be clicked.
@@ -260,7 +260,7 @@ type ClusterMarkerProps = { feature: ClusterFeature; longitude: number; onOpen: 
 // through the places for the keyboard; clusters are for the pointer: a click lists their places.
 const ClusterMarker = memo(function ClusterMarker({ feature, longitude, onOpen }: ClusterMarkerProps) {
   const latitude = feature.geometry.coordinates[1]
-  const { point_count: count, expansion_zoom: expansionZoom } = feature.properties
+  const { cluster_id: clusterId, point_count: count, expansion_zoom: expansionZoom } = feature.properties
   const position = useMemo<LatLngTuple>(() => [latitude, longitude], [latitude, longitude])
   const handlers = useMemo(
     () => ({
@@ -271,11 +271,11 @@ const ClusterMarker = memo(function ClusterMarker({ feature, longitude, onOpen }
           longitude,
           count,
           places: null,
-          bbox: feature.bbox,
+          clusterId,
           zoomTo: expansionZoom <= MAX_ZOOM ? expansionZoom : null,
         }),
     }),
-    [onOpen, latitude, longitude, count, feature.bbox, expansionZoom],
+    [onOpen, latitude, longitude, count, clusterId, expansionZoom],
   )
   return <Marker position={position} icon={countIcon(count, 'cluster')} keyboard={false} title={`${count} places: list them`} eventHandlers={handlers} />
 })
@@ -294,7 +294,7 @@ const StackMarker = memo(function StackMarker({ stack, longitude, onOpen }: Stac
           longitude,
           count: stack.length,
           places: stack.map(toListedPlace),
-          bbox: null,
+          clusterId: null,
           zoomTo: null,
         }),
     }),
@@ -384,17 +384,17 @@ type GroupPopupProps = {
   onClosed: () => void
 }
 
-/** A cluster's places (the first GROUP_LIST of its box, newest first) or a stack's: each opens its own popup. */
+/** A cluster's places (the first GROUP_LIST, newest first) or a stack's: each opens its own popup. */
 function GroupPopup({ group, filter, onSelect, onClosed }: GroupPopupProps) {
   const map = useMap()
   const position = useMemo<LatLngTuple>(() => [group.latitude, group.longitude], [group])
   const handlers = useMemo(() => ({ remove: onClosed }), [onClosed])
   const [loaded, setLoaded] = useState<{ places: ListedPlace[]; total: number } | null>(group.places ? { places: group.places, total: group.count } : null)
   useEffect(() => {
-    if (group.places || !group.bbox) return
+    if (group.places || group.clusterId === null) return
     const controller = new AbortController()
     getJson<MapCollection<EmbeddedPlaceFeature>>(
-      geojsonUrl({ ...filter, bbox: bboxParam(group.bbox), posts_per_page: GROUP_LIST, _embed: '' }),
+      geojsonUrl({ ...filter, cluster_id: group.clusterId, posts_per_page: GROUP_LIST, _embed: '' }),
       controller.signal,
     )
       .then((answer) => setLoaded({ places: answer.features.map(toListedPlace), total: answer.total }))

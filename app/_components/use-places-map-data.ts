@@ -71,12 +71,6 @@ export function toListedPlace({ geometry, properties, ...rest }: PlaceFeature | 
   return { ...properties, longitude: geometry.coordinates[0], latitude: geometry.coordinates[1], embedded }
 }
 
-/** A box in six decimals, rounded outwards (docs/api.md, bbox: no exponents), as `bbox` takes it. */
-export function bboxParam([west, south, east, north]: BBox): string {
-  const out = (value: number, round: (n: number) => number) => (round(value * 1e6) / 1e6).toFixed(6)
-  return [out(west, Math.floor), out(south, Math.floor), out(east, Math.ceil), out(north, Math.ceil)].join(',')
-}
-
 /** The map's parameters as the home page and /embed read them (parseMapState): a link to the same map. */
 export function mapParams(map: LeafletMap, postType: string, categoryId: number | null, search: string): URLSearchParams {
   const centre = map.getCenter().wrap()

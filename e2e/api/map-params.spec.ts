@@ -10,7 +10,7 @@ type BBox = [number, number, number, number]
 type ClusterFeature = {
   type: 'Feature'
   geometry: { type: 'Point'; coordinates: [number, number] }
-  properties: { cluster: true; point_count: number; expansion_zoom: number }
+  properties: { cluster: true; cluster_id: number; point_count: number; expansion_zoom: number }
 }
 type MapCollection = Collection & { total: number; extent: BBox | null }
 type ClusterCollection = { type: 'FeatureCollection'; total: number; extent: BBox | null; features: (ClusterFeature | Collection['features'][number])[] }
@@ -114,7 +114,7 @@ test.describe('GET /geojson?cluster=true&zoom=Z', () => {
     expect(collection.features.some(isCluster)).toBe(true)
     for (const feature of collection.features) {
       if (isCluster(feature)) {
-        expect(Object.keys(feature.properties).sort()).toEqual(['cluster', 'expansion_zoom', 'point_count'])
+        expect(Object.keys(feature.properties).sort()).toEqual(['cluster', 'cluster_id', 'expansion_zoom', 'point_count'])
         expect(feature.properties.point_count).toBeGreaterThan(1)
         expect(feature.properties.expansion_zoom).toBeGreaterThan(0)
       } else {

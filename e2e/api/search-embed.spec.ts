@@ -11,7 +11,7 @@ type Embedded = { date: string; categories: { id: number; name: string; slug: st
 type AnyFeature = {
   type: 'Feature'
   geometry: { type: 'Point'; coordinates: [number, number] }
-  properties: Record<string, unknown> & { id?: number; cluster?: true; point_count?: number }
+  properties: Record<string, unknown> & { id?: number; cluster?: true; cluster_id?: number; point_count?: number }
   bbox?: BBox
   _embedded?: Embedded
 }
@@ -148,22 +148,54 @@ test.describe('GET /geojson?_embed', () => {
   })
 })
 
-test.describe('cluster bbox', () => {
-  test('each cluster carries the box of its places: asking bbox with it lists them all', async ({ request }) => {
-    const clustered = await getMap(request, '?cluster=true&zoom=2&bbox=-180,-85,180,85')
-    const clusters = clustered.features.filter((f) => f.properties.cluster)
-    expect(clusters.length).toBeGreaterThan(0)
-    for (const cluster of clusters) {
-      const [west, south, east, north] = cluster.bbox!
-      expect(west).toBeLessThanOrEqual(east)
-      expect(south).toBeLessThanOrEqual(north)
-      const [longitude, latitude] = cluster.geometry.coordinates
-      expect(longitude).toBeGreaterThanOrEqual(west - 1e-9)
-      expect(latitude).toBeLessThanOrEqual(north + 1e-9)
-      // Six decimals, rounded outwards, as the map sends it (docs/api.md, bbox: no exponents).
-      const outwards = [Math.floor(west * 1e6), Math.floor(south * 1e6), Math.ceil(east * 1e6), Math.ceil(north * 1e6)].map((n) => (n / 1e6).toFixed(6))
-      const inside = await getMap(request, `?bbox=${outwards.join()}&posts_per_page=1`)
-      expect(inside.total).toBeGreaterThanOrEqual(cluster.properties.point_count!)
+test.describe("clusters' places", () => {
+  test('each cluster carries the box of its places and its cluster_id, which lists exactly them, newest first', async ({ request }) => {
+    for (const [query, text] of [
+      ['?cluster=true&zoom=2', null],
+      ['?cluster=true&zoom=4&bbox=-30,20,40,70', null],
+      ['?search=bulk&cluster=true&zoom=5&bbox=-30,20,40,70', 'bulk'],
+    ] as const) {
+      const clustered = await getMap(request, query)
+      const clusters = clustered.features.filter((f) => f.properties.cluster)
+      expect(clusters.length, query).toBeGreaterThan(0)
+      const drawn = clustered.features.flatMap((f) => (f.properties.cluster ? [] : [f.properties.id!]))
+      for (const cluster of clusters) {
+        const [west, south, east, north] = cluster.bbox!
+        expect(west).toBeLessThanOrEqual(east)
+        expect(south).toBeLessThanOrEqual(north)
+        const [longitude, latitude] = cluster.geometry.coordinates
+        expect(longitude).toBeGreaterThanOrEqual(west - 1e-9)
+        expect(latitude).toBeLessThanOrEqual(north + 1e-9)
+        const search = text ? `&search=${text}` : ''
+        const listed = await getMap(request, `?cluster_id=${String(cluster.properties.cluster_id)}${search}&posts_per_page=500`)
+        expect(listed.total).toBe(cluster.properties.point_count)
+        const places = listed.features.map((f) => postById(f.properties.id!))
+        expect(places.map((p) => p.id)).toEqual([...places].sort(byDateThenIdDesc).map((p) => p.id))
+        for (const [i, place] of places.entries()) {
+          expect(place.type).toBe('post')
+          if (text) expect(matches(place, text)).toBe(true)
+          const [placeLongitude, placeLatitude] = listed.features[i]!.geometry.coordinates
+          expect(placeLongitude >= west && placeLongitude <= east && placeLatitude >= south && placeLatitude <= north).toBe(true)
+        }
+        drawn.push(...places.map((p) => p.id))
+        // A page of them, as the map's popup asks for it.
+        const page = await getMap(request, `?cluster_id=${String(cluster.properties.cluster_id)}${search}&posts_per_page=2&page=2`)
+        expect(ids(page)).toEqual(places.slice(2, 4).map((p) => p.id))
+        expect(page.total).toBe(places.length)
+      }
+      expect(new Set(drawn).size, `${query}: no place listed twice`).toBe(drawn.length)
+      // Over the whole world: every place, alone or in one cluster's list.
+      if (!query.includes('bbox')) expect(new Set(drawn)).toEqual(new Set(publicPlaces.filter((p) => p.type === 'post').map((p) => p.id)))
     }
+  })
+
+  test('a cluster_id that names no cluster, or with cluster=true, is a 400', async ({ request }) => {
+    for (const value of ['abc', '-1', '0', '1.5', '99999999999999999999']) {
+      const error = await expectWordPressError(await request.get(`/places/v1/geojson?cluster_id=${value}`), 400, 'rest_invalid_param')
+      expect(Object.keys(error.data.params as object)).toEqual(['cluster_id'])
+    }
+    const clustered = await getMap(request, '?cluster=true&zoom=2')
+    const id = String(clustered.features.find((f) => f.properties.cluster)!.properties.cluster_id)
+    await expectWordPressError(await request.get(`/places/v1/geojson?cluster=true&zoom=2&cluster_id=${id}`), 400, 'rest_invalid_param')
   })
 })

@@ -400,6 +400,11 @@ test('a cluster lists its places; each opens its popup', async ({ page }, testIn
   const n = await listed.count()
   expect(n).toBeGreaterThan(1)
   expect(n).toBeLessThanOrEqual(10)
+  // Exactly the cluster's places: those listed and the rest add up to its count.
+  const count = Number((await popup.locator('.group-popup-title').textContent())!.replace(/\D/g, ''))
+  // (Rendered with the list, which is shown by now.)
+  const more = await popup.getByText(/^and [\d,]+ more\.$/).allTextContents()
+  expect(n + Number(more.join('').replace(/\D/g, ''))).toBe(count)
   const title = (await listed.first().getByRole('button').textContent())!
   expect(demoPlaces.map((f) => f.properties.title)).toContain(title)
   await keep(page, testInfo, 'map-cluster-list')

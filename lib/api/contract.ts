@@ -53,10 +53,11 @@ export const clusterFeatureSchema = z
     geometry: pointSchema,
     properties: z.strictObject({
       cluster: z.literal(true),
+      cluster_id: z.int().min(0).meta({ description: "Ask `cluster_id` with it for the list of the cluster's places (as supercluster's getLeaves)" }),
       point_count: z.int().meta({ description: 'How many places the cluster holds' }),
       expansion_zoom: z.int().meta({ description: 'The zoom at which the cluster splits' }),
     }),
-    bbox: bboxSchema.meta({ description: "The box of the cluster's places (RFC 7946, 5): ask `bbox` with it for their list" }),
+    bbox: bboxSchema.meta({ description: "The box of the cluster's places (RFC 7946, 5)" }),
   })
   .meta({ id: 'ClusterFeature' })
 export type ClusterFeature = z.output<typeof clusterFeatureSchema>

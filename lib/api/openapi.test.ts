@@ -67,7 +67,7 @@ describe('the answers’ schemas', () => {
   const cluster = {
     type: 'Feature',
     geometry: { type: 'Point', coordinates: [2, 48] },
-    properties: { cluster: true, point_count: 3, expansion_zoom: 5 },
+    properties: { cluster: true, cluster_id: 1_066_000, point_count: 3, expansion_zoom: 5 },
     bbox: [1.9, 47.9, 2.1, 48.1],
   }
 

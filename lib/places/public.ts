@@ -5,7 +5,7 @@ import { readDataVersion } from '../db'
 import { cachedBody, type Bytes } from '../http/cache'
 import type { Coding } from '../http/encoding'
 import { ApiError } from '../http/errors'
-import { countPlacesIn, getPlaceIndex, mapItemsIn, placeIdsIn, type PlaceIndex } from './map-index'
+import { clusterRanks, countPlacesIn, getPlaceIndex, isIn, mapItemsIn, placeIdsIn, type PlaceIndex } from './map-index'
 import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceEmbedded, PlaceFeature } from '../api/contract'
 import { firstPictures } from '../media/pictures'
 import { toEmbedded, toEmbeddedFeature, toFeature } from './geojson'
@@ -18,7 +18,7 @@ export type GeojsonAnswer = { etag: string; body: (coding?: Coding) => Promise<B
 const GEOJSON_TYPE = 'application/geo+json'
 
 // Bump when the output's shape changes, so clients and caches do not keep answers of the old shape.
-const FORMAT = 'places-geojson-2'
+const FORMAT = 'places-geojson-3'
 let lastEtag: { version: number; etag: string } | undefined
 
 /**
@@ -40,8 +40,8 @@ export function variantEtag(version: number, format: string): string {
 export async function getPlacesCollection(query: CollectionQuery): Promise<GeojsonAnswer> {
   // The version is read before the data: an answer is never older than the version its ETag names.
   const version = await readDataVersion()
-  const { postType, limit, categoryId, bbox, page = 1, clusterZoom, search, embed = false } = query
-  const key = JSON.stringify(['collection', postType, limit, categoryId, page, bbox ?? null, clusterZoom ?? null, search ?? null, embed])
+  const { postType, limit, categoryId, bbox, page = 1, clusterZoom, clusterId, search, embed = false } = query
+  const key = JSON.stringify(['collection', postType, limit, categoryId, page, bbox ?? null, clusterZoom ?? null, clusterId ?? null, search ?? null, embed])
   return {
     etag: etagOf(version),
     body: (coding = 'identity') => cachedBody(version, key, () => buildCollection(query, version), coding),
@@ -50,12 +50,13 @@ export async function getPlacesCollection(query: CollectionQuery): Promise<Geojs
 }
 
 async function buildCollection(query: CollectionQuery, version: number): Promise<string> {
-  const { clusterZoom, bbox, search, embed } = query
-  if (clusterZoom === undefined && !bbox && !search)
+  const { clusterZoom, clusterId, bbox, search, embed } = query
+  if (clusterZoom === undefined && clusterId === undefined && !bbox && !search)
     return JSON.stringify({ type: 'FeatureCollection', features: await toFeatures(await listPublicPlaces(query), embed) })
   // A search is answered from an index of its own (lib/places/map-index), with a box or without.
   const index = await getPlaceIndex(query, version)
   if (clusterZoom !== undefined) return JSON.stringify(await mapView(index, query, bbox, clusterZoom))
+  if (clusterId !== undefined) return JSON.stringify(await placesOfCluster(index, query, clusterId, bbox))
   if (bbox) return JSON.stringify(await placesInBox(index, query, bbox))
   const offset = ((query.page ?? 1) - 1) * query.limit
   const ids = Array.from(index.ids.subarray(offset, offset + query.limit))
@@ -68,6 +69,16 @@ async function placesInBox(index: PlaceIndex, query: CollectionQuery, bbox: BBox
   const ids = placeIdsIn(index, bbox, ((query.page ?? 1) - 1) * query.limit, query.limit, total)
   const features = await toFeatures(await findPublicPlacesByIds(ids), query.embed)
   return { type: 'FeatureCollection', total, extent: index.extent, features }
+}
+
+// GET /geojson?cluster_id=…[&bbox=…]: a page of a cluster's places, newest first (docs/api.md, Clusters' places)
+async function placesOfCluster(index: PlaceIndex, query: CollectionQuery, clusterId: number, bbox: BBox | undefined): Promise<MapCollection<PlaceFeature>> {
+  let ranks = clusterRanks(index, clusterId) ?? new Uint32Array()
+  if (bbox) ranks = ranks.filter((rank) => isIn(index, bbox, rank))
+  const offset = ((query.page ?? 1) - 1) * query.limit
+  const ids = Array.from(ranks.subarray(offset, offset + query.limit), (rank) => index.ids[rank]!)
+  const features = await toFeatures(await findPublicPlacesByIds(ids), query.embed)
+  return { type: 'FeatureCollection', total: ranks.length, extent: index.extent, features }
 }
 
 /** The places' Features; with `embed`, each with its `_embedded` member (a place gone meanwhile is left out). */
@@ -104,7 +115,7 @@ async function mapView(index: PlaceIndex, query: CollectionQuery, bbox: BBox | u
         {
           type: 'Feature',
           geometry: { type: 'Point', coordinates: [item.longitude, item.latitude] },
-          properties: { cluster: true, point_count: item.count, expansion_zoom: item.expansionZoom },
+          properties: { cluster: true, cluster_id: item.id, point_count: item.count, expansion_zoom: item.expansionZoom },
           bbox: item.bbox,
         },
       ]

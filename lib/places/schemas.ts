@@ -3,6 +3,7 @@ import { bboxSchema, latitudeSchema, longitudeSchema, type BBox } from '../api/c
 import { mercatorY } from '../geo/web-mercator'
 import { invalidParams } from '../http/errors'
 import { LOCATION_PRECISIONS } from './location-levels'
+import { parseClusterId } from './map-index/clusters'
 
 export { latitudeSchema, longitudeSchema, type BBox }
 
@@ -97,6 +98,7 @@ export function bboxParam(message: (problem: BBoxProblem) => string) {
 }
 
 const ZOOM_MESSAGE = `zoom must be an integer from 0 to ${MAX_ZOOM}.`
+const CLUSTER_ID_MESSAGE = 'cluster_id must be the cluster_id of a cluster in a clustered answer (cluster=true).'
 const zoomParam = z
   .string()
   .regex(positiveInteger, ZOOM_MESSAGE)
@@ -151,6 +153,15 @@ export const collectionParams = {
     .transform((value) => value === 'true' || value === '1'),
   // zoom means something only for a clustered answer; without cluster=true it is ignored, as unknown parameters are.
   zoom: zoomParam,
+  cluster_id: z
+    .string()
+    .regex(positiveInteger, CLUSTER_ID_MESSAGE)
+    .refine((text) => parseClusterId(Number(text)) !== null, CLUSTER_ID_MESSAGE)
+    .meta({
+      description:
+        "For maps: only the places of the cluster a clustered answer gave this `cluster_id`, a page of them newest first, with `total` (docs/api.md, Clusters' places). Not with cluster=true.",
+    })
+    .transform(Number),
   search: z
     .string()
     .max(MAX_SEARCH_LENGTH, `search must be at most ${MAX_SEARCH_LENGTH} characters.`)
@@ -172,6 +183,8 @@ export const collectionQueryOutput = z.object({
   page: z.int().min(1).optional(),
   /** clusters and places for a map at this zoom level instead of a page of places (`cluster=true&zoom=Z`) */
   clusterZoom: z.int().min(0).max(MAX_ZOOM).optional(),
+  /** only the places of this cluster (`cluster_id`, which names its tiles: lib/places/map-index/clusters.ts) */
+  clusterId: z.int().min(0).optional(),
   /** only the places whose title or address contains this, ignoring case (`search`; never empty) */
   search: z.string().min(1).max(MAX_SEARCH_LENGTH).optional(),
   /** each place with its `_embedded` member (`_embed`) */
@@ -185,6 +198,10 @@ export const collectionQuerySchema = z
   .superRefine(
     (query, ctx) => {
       if (query.cluster !== true) return
+      if (query.cluster_id !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['cluster_id'], message: "cluster_id lists a cluster's places: it does not go with cluster=true." })
+        return
+      }
       if (query.zoom === undefined) {
         ctx.addIssue({ code: 'custom', path: ['zoom'], message: `zoom is required with cluster=true: the map's zoom level, an integer from 0 to ${MAX_ZOOM}.` })
         return
@@ -207,11 +224,12 @@ export const collectionQuerySchema = z
     },
     { when: () => true },
   )
-  .transform(({ post_type, posts_per_page, category, bbox, page, cluster, zoom, search, _embed }) => {
+  .transform(({ post_type, posts_per_page, category, bbox, page, cluster, zoom, cluster_id, search, _embed }) => {
     const query: CollectionQuery = { postType: post_type || 'post', limit: posts_per_page ?? DEFAULT_PER_PAGE, categoryId: category ?? null }
     if (bbox) query.bbox = bbox
     if (page !== undefined) query.page = page
     if (cluster && zoom !== undefined) query.clusterZoom = Number(zoom)
+    if (cluster_id !== undefined) query.clusterId = cluster_id
     if (search?.trim()) query.search = search.trim()
     if (_embed !== undefined) query.embed = true
     return query

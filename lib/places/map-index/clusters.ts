@@ -1,7 +1,7 @@
 import { latitudeOf, longitudeOf, mercatorX, mercatorY } from '../../geo/web-mercator'
 import type { BBox } from '../schemas'
 import { contains, isIn, partsOf, ranksIn, walkTiles, WORLD } from './box'
-import { CELL_LEVELS, CLUSTER_MAX_ZOOM, GRID_LEVEL, lowerBound, sharedLevels } from './grid'
+import { CELL_LEVELS, CLUSTER_MAX_ZOOM, GRID_LEVEL, lowerBound, sharedLevels, zKey } from './grid'
 import type { PlaceIndex } from './place-index'
 
 // What the map draws at a zoom: the places of each tile 64 pixels wide as one group, groups nearer than MERGE_PIXELS
@@ -12,10 +12,14 @@ const MERGE_PIXELS = 40
 // Past this many tiles, a cluster's places are spread enough to be drawn apart.
 const MAX_PARTS = 64
 
-export type MapItem = { cluster: true; longitude: number; latitude: number; count: number; expansionZoom: number; bbox: BBox } | { cluster: false; id: number }
+export type MapItem =
+  { cluster: true; id: number; longitude: number; latitude: number; count: number; expansionZoom: number; bbox: BBox } | { cluster: false; id: number }
 
-/** A tile's places at the map's zoom: their run in key order, number and mean position, and the groups it took in. */
-type Group = { lo: number; hi: number; count: number; x: number; y: number; joined: Group[]; taken: boolean }
+/**
+ * A tile's places at the map's zoom: the tile, their run in key order, number and mean position, the groups it took
+ * in, and which of the eight tiles around it (and itself) those are: bit (dy + 1) × 3 + (dx + 1).
+ */
+type Group = { tile: number; lo: number; hi: number; count: number; x: number; y: number; joined: Group[]; tiles: number; taken: boolean }
 
 /**
  * What a map at `zoom` shows inside `bbox`: clusters (with the zoom at which each splits) and single places. An item
@@ -40,7 +44,8 @@ export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: numb
   for (const part of partsOf(around)) {
     walkTiles(index, part, level, (z, x, y, lo, hi) => {
       if (z < level) return true
-      groups.set(y * 2 ** level + x, { lo, hi, count: hi - lo, x: meanX(index, lo, hi), y: meanY(index, lo, hi), joined: [], taken: false })
+      const tile = y * 2 ** level + x
+      groups.set(tile, { tile, lo, hi, count: hi - lo, x: meanX(index, lo, hi), y: meanY(index, lo, hi), joined: [], tiles: SELF, taken: false })
       return false
     })
   }
@@ -52,8 +57,56 @@ export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: numb
     const longitude = longitudeOf(group.x)
     const latitude = latitudeOf(group.y)
     if (!contains(box, longitude, latitude)) return []
-    return [{ cluster: true, longitude, latitude, count: group.count, expansionZoom: expansionZoomOf(index, group, zoom), bbox: bboxOf(index, group) }]
+    const id = clusterIdOf(zoom, group)
+    return [{ cluster: true, id, longitude, latitude, count: group.count, expansionZoom: expansionZoomOf(index, group, zoom), bbox: bboxOf(index, group) }]
   })
+}
+
+// A cluster's id names its tiles, not its places: the zoom, the tile of its largest group and the tiles around that
+// it took in (nine bits). 5 + 18 + 18 + 9 bits: an integer exact in a double. It lists the places of those tiles in
+// any later version of the data too (docs/api.md, Clusters' places).
+const SELF = 1 << 4
+const TILE_BITS = 2 ** GRID_LEVEL
+const AROUND_BITS = 2 ** 9
+
+function clusterIdOf(zoom: number, group: Group): number {
+  const side = 2 ** (zoom + CELL_LEVELS)
+  const [x, y] = [group.tile % side, Math.floor(group.tile / side)]
+  return ((zoom * TILE_BITS + y) * TILE_BITS + x) * AROUND_BITS + group.tiles
+}
+
+/** The cluster an id names: its zoom, tile and the tiles around it that it holds; null when no cluster has it. */
+export function parseClusterId(id: number): { zoom: number; x: number; y: number; tiles: number } | null {
+  if (!Number.isSafeInteger(id) || id < 0) return null
+  const tiles = id % AROUND_BITS
+  const tile = Math.floor(id / AROUND_BITS)
+  const [x, y, zoom] = [tile % TILE_BITS, Math.floor(tile / TILE_BITS) % TILE_BITS, Math.floor(tile / TILE_BITS / TILE_BITS)]
+  const side = 2 ** (zoom + CELL_LEVELS)
+  if (zoom > CLUSTER_MAX_ZOOM || x >= side || y >= side || !(tiles & SELF)) return null
+  return { zoom, x, y, tiles }
+}
+
+/**
+ * The ranks of the places in the tiles a cluster id names (the places the cluster held, as the data is now), in rank
+ * order: newest first. Null when the id is no cluster's.
+ */
+export function clusterRanks(index: PlaceIndex, id: number): Uint32Array | null {
+  const cluster = parseClusterId(id)
+  if (!cluster) return null
+  const { zoom, x, y, tiles } = cluster
+  const level = zoom + CELL_LEVELS
+  const side = 2 ** level
+  const span = 4 ** (GRID_LEVEL - level)
+  const found: number[] = []
+  for (let bit = 0; bit < 9; bit++) {
+    const [tx, ty] = [x + (bit % 3) - 1, y + Math.floor(bit / 3) - 1]
+    if (!(tiles & (1 << bit)) || tx < 0 || ty < 0 || tx >= side || ty >= side) continue
+    const first = zKey(tx * 2 ** (GRID_LEVEL - level), ty * 2 ** (GRID_LEVEL - level))
+    const lo = lowerBound(index.keys, first, 0, index.size)
+    const hi = lowerBound(index.keys, first + span, lo, index.size)
+    for (let i = lo; i < hi; i++) found.push(index.ranks[i]!)
+  }
+  return Uint32Array.from(found).sort()
 }
 
 /**
@@ -100,6 +153,7 @@ function mergeNear(groups: Map<number, Group>, level: number, zoom: number): Gro
         if (!other || other.taken || Math.hypot(other.x - group.x, other.y - group.y) > radius) continue
         other.taken = true
         group.joined.push(other)
+        group.tiles |= 1 << ((Math.sign(dy) + 1) * 3 + dx + 1)
         count += other.count
         sumX += other.x * other.count
         sumY += other.y * other.count

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test'
 import type { PlacePoint } from '../query'
 import type { BBox } from '../schemas'
 import { countPlacesIn, placeIdsIn } from './box'
-import { mapItemsIn, type MapItem } from './clusters'
+import { clusterRanks, mapItemsIn, parseClusterId, type MapItem } from './clusters'
 import { CLUSTER_MAX_ZOOM } from './grid'
 import { buildPlaceIndex, extentOf, ranksBetween, subsetOf } from './place-index'
 
@@ -236,6 +236,40 @@ describe('the index against a plain scan of its places', () => {
       const ids = items.flatMap((item) => (item.cluster ? [] : [item.id]))
       assert.equal(new Set(ids).size, ids.length, `zoom ${zoom}: no place twice`)
       for (const item of items) if (item.cluster) assert.ok(item.expansionZoom > zoom && item.expansionZoom <= CLUSTER_MAX_ZOOM + 1)
+    }
+  })
+
+  test("a cluster's id lists exactly its places, newest first: with the single places, every place once", () => {
+    for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM; zoom++) {
+      for (const box of [undefined, ...boxes.slice(0, 20)]) {
+        const items = mapItemsIn(index, box, zoom)
+        const listed: number[] = items.flatMap((item) => (item.cluster ? [] : [item.id]))
+        for (const item of items) {
+          if (!item.cluster) continue
+          const ranks = clusterRanks(index, item.id)!
+          assert.equal(ranks.length, item.count, `zoom ${zoom}, ${String(box)}: ${JSON.stringify(item)}`)
+          assert.ok(
+            ranks.every((rank, i) => i === 0 || ranks[i - 1]! < rank),
+            'in rank order',
+          )
+          for (const rank of ranks) {
+            const [west, south, east, north] = item.bbox
+            assert.ok(inBox([west, south, east, north], [0, index.latitudes[rank]!, index.longitudes[rank]!, 0]), 'inside its bbox')
+            listed.push(index.ids[rank]!)
+          }
+        }
+        assert.equal(new Set(listed).size, listed.length, `zoom ${zoom}, ${String(box)}: no place in two items`)
+        if (!box) assert.equal(listed.length, points.length, `zoom ${zoom}: every place`)
+      }
+    }
+  })
+
+  test('an id that names no cluster is refused', () => {
+    const [cluster] = mapItemsIn(index, undefined, 3).filter((item) => item.cluster)
+    assert.ok(cluster && parseClusterId(cluster.id))
+    for (const id of [-1, 0.5, 2 ** 53, cluster.id - (cluster.id % 512), 17 * 2 ** 45 + 16, (3 * 2 ** 36 + 32) * 512 + 16]) {
+      assert.equal(parseClusterId(id), null, String(id))
+      assert.equal(clusterRanks(index, id), null, String(id))
     }
   })
 
