@@ -1,10 +1,10 @@
 import type { Metadata } from 'next'
-import { mapOEmbedDiscoveryUrl } from '@/lib/places/oembed'
+import { mapOEmbedDiscovery } from '@/lib/places/oembed'
 import { MapPage } from './_components/map-page'
 
 // oEmbed discovery: WordPress, Discourse and others embed this map by its URL (docs/api.md, "oEmbed").
 export async function generateMetadata({ searchParams }: PageProps<'/'>): Promise<Metadata> {
-  return { alternates: { types: { 'application/json+oembed': mapOEmbedDiscoveryUrl(await searchParams) } } }
+  return { alternates: { types: mapOEmbedDiscovery(await searchParams) } }
 }
 
 // The public map: every published place, clustered, with the search, the filter and the list of those in view.

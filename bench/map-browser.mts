@@ -232,7 +232,7 @@ async function openMap(browser: Browser, { trackJs = false } = {}) {
       firstRequest: api[0]?.startTime ?? 0,
       firstAnswer: api[0]?.responseEnd ?? 0,
       lastAnswer: Math.max(0, ...api.map((r) => r.responseEnd)),
-      markers: document.querySelectorAll('.cluster-marker, path.place-marker').length,
+      markers: document.querySelectorAll('.cluster-marker, .place-marker').length,
       places: Number(
         document
           .querySelector('.place-count')

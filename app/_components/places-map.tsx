@@ -1,8 +1,8 @@
 'use client'
 import 'leaflet/dist/leaflet.css'
-import { divIcon, point, type DivIcon, type LatLngTuple, type Map as LeafletMap } from 'leaflet'
+import { divIcon, point, type DivIcon, type LatLngTuple, type LeafletEventHandlerFnMap, type Map as LeafletMap, type Marker as LeafletMarker } from 'leaflet'
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { CircleMarker, MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet'
+import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet'
 import type { ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
 import type { CategoryNode } from '@/lib/places/categories'
 import type { MapState } from '@/lib/places/schemas'
@@ -29,11 +29,25 @@ export type PlacesMapProps = {
 type Selection = { place: ListedPlace; latitude: number; longitude: number; focus: boolean; opener: HTMLElement | null }
 
 /** A popup listing places: a cluster's (loaded by its cluster_id) or those drawn at one spot. */
-type Group = { key: string; latitude: number; longitude: number; count: number; places: ListedPlace[] | null; clusterId: number | null; zoomTo: number | null }
+type Group = {
+  key: string
+  latitude: number
+  longitude: number
+  count: number
+  places: ListedPlace[] | null
+  clusterId: number | null
+  zoomTo: number | null
+  /** opened from the keyboard: the focus goes into the popup, and back to `opener` when it closes */
+  focus: boolean
+  opener: HTMLElement | null
+}
 
 // Places drawn nearer than this, in pixels, are one marker that lists them (two at one address, a few metres apart
 // at the deepest zoom): otherwise only the top one could be clicked.
 const STACK_PIXELS = 12
+// Where the pointer is a finger, every marker is a target this wide (the size of every control on a phone), and places
+// nearer than this are one marker: no marker's target then covers another's.
+const TAP_PIXELS = 44
 const GROUP_LIST = 10
 
 /** The copy of `longitude` nearest the view's centre, so that places beyond the antimeridian show beside it. */
@@ -42,12 +56,12 @@ function nearCentre(longitude: number, centre: number): number {
 }
 
 /** The places of a view, those drawn at (almost) the same pixel together, in the answer's order. */
-function stacksOf(map: LeafletMap, features: PlaceFeature[], zoom: number): PlaceFeature[][] {
+function stacksOf(map: LeafletMap, features: PlaceFeature[], zoom: number, pixels: number): PlaceFeature[][] {
   const stacks: { x: number; y: number; features: PlaceFeature[] }[] = []
   for (const feature of features) {
     const [longitude, latitude] = feature.geometry.coordinates
     const { x, y } = map.project([latitude, longitude], zoom)
-    const near = stacks.find((stack) => Math.hypot(stack.x - x, stack.y - y) < STACK_PIXELS)
+    const near = stacks.find((stack) => Math.hypot(stack.x - x, stack.y - y) < pixels)
     if (near) near.features.push(feature)
     else stacks.push({ x, y, features: [feature] })
   }
@@ -69,6 +83,8 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
   const [tileState, setTileState] = useState({ loaded: 0, failed: 0 })
   const [isPanelOpen, setPanelOpen] = useState(false)
   const [isSharing, setSharing] = useState(false)
+  // Loaded in the browser only (places-map-loader.tsx): matchMedia is there from the first render.
+  const [markerMode] = useState<MarkerMode>(() => ({ isTouch: window.matchMedia('(pointer: coarse)').matches, keyboard: mode === 'embed' }))
 
   const onCategoryChange = useCallback(
     (next: number | null) => {
@@ -105,17 +121,33 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
     [select],
   )
 
+  // Back to what a popup was opened from (a list item, a marker), when the popup had the focus and nothing else took
+  // it meanwhile (the popup of a place picked from a group's list).
+  const returnFocus = useCallback(
+    (opener: HTMLElement | null) => {
+      const active = document.activeElement
+      if (!opener?.isConnected || !(!active || active === document.body || map?.getContainer().contains(active))) return
+      if (opener.closest('.place-panel:not(.is-open)') && window.matchMedia('(max-width: 48rem)').matches) setPanelOpen(true)
+      requestAnimationFrame(() => {
+        const now = document.activeElement
+        if (!now || now === document.body || !now.closest('.leaflet-popup')) opener.focus()
+      })
+    },
+    [map],
+  )
   const closed = useCallback(
     (closing: Selection) => {
       setSelection((current) => (current === closing ? null : current))
-      // Back to the list item it was opened from, when the popup had the focus.
-      const active = document.activeElement
-      if (!closing.opener?.isConnected || !(!active || active === document.body || map?.getContainer().contains(active))) return
-      if (closing.opener.closest('.place-panel:not(.is-open)') && window.matchMedia('(max-width: 48rem)').matches) setPanelOpen(true)
-      const opener = closing.opener
-      requestAnimationFrame(() => opener.focus())
+      returnFocus(closing.opener)
     },
-    [map],
+    [returnFocus],
+  )
+  const groupClosed = useCallback(
+    (closing: Group) => {
+      setGroup((current) => (current === closing ? null : current))
+      returnFocus(closing.opener)
+    },
+    [returnFocus],
   )
 
   const openGroup = useCallback((next: Group) => {
@@ -134,8 +166,8 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
   const stacks = useMemo(() => {
     if (!map || !markers) return []
     const places = markers.features.filter((feature): feature is PlaceFeature => !isCluster(feature))
-    return stacksOf(map, places, markers.zoom)
-  }, [map, markers])
+    return stacksOf(map, places, markers.zoom, markerMode.isTouch ? TAP_PIXELS : STACK_PIXELS)
+  }, [map, markers, markerMode])
 
   const filter = useMemo(() => ({ post_type: postType, category: categoryId ?? undefined, search: search || undefined }), [postType, categoryId, search])
 
@@ -169,6 +201,7 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
                   key={`c${longitude},${latitude},${feature.properties.point_count}`}
                   feature={feature}
                   longitude={nearCentre(longitude, markers.centre)}
+                  mode={markerMode}
                   onOpen={openGroup}
                 />
               )
@@ -179,13 +212,20 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
                 const [longitude, latitude] = first.geometry.coordinates
                 const shown = nearCentre(longitude, markers.centre)
                 return stack.length === 1 ? (
-                  <PlaceMarker key={`p${first.properties.id}`} {...first.properties} latitude={latitude} longitude={shown} onSelect={select} />
+                  <PlaceMarker
+                    key={`p${first.properties.id}`}
+                    {...first.properties}
+                    latitude={latitude}
+                    longitude={shown}
+                    mode={markerMode}
+                    onSelect={select}
+                  />
                 ) : (
-                  <StackMarker key={`s${stack.map((f) => f.properties.id).join(',')}`} stack={stack} longitude={shown} onOpen={openGroup} />
+                  <StackMarker key={`s${stack.map((f) => f.properties.id).join(',')}`} stack={stack} longitude={shown} mode={markerMode} onOpen={openGroup} />
                 )
               })}
             {selection && <PlacePopup key={selection.place.id} selection={selection} onClosed={closed} />}
-            {group && <GroupPopup key={group.key} group={group} filter={filter} onSelect={select} onClosed={() => setGroup(null)} />}
+            {group && <GroupPopup key={group.key} group={group} filter={filter} onSelect={select} onClosed={groupClosed} />}
           </MapContainer>
         )}
         <div className="map-toolbar">
@@ -239,32 +279,60 @@ function LargerMapLink({ map, postType, categoryId, search }: { map: LeafletMap;
   )
 }
 
-const countIcons = new Map<string, DivIcon>()
+/**
+ * How markers are drawn and reached: where the pointer is a finger, each is a target at least TAP_PIXELS wide; on
+ * /embed, which has no list, each takes the keyboard's focus (Enter opens it). On the home map the list is the
+ * keyboard's way through the places, and markers are for the pointer.
+ */
+type MarkerMode = { isTouch: boolean; keyboard: boolean }
 
-/** A cluster's or a stack's icon: its count (a number: no text from the data goes into this HTML). */
-function countIcon(count: number, kind: 'cluster' | 'stack'): DivIcon {
-  const label = count < 1000 ? String(count) : count < 10_000 ? `${(count / 1000).toFixed(1)}k` : `${Math.round(count / 1000)}k`
-  const size = kind === 'stack' ? 28 : count < 10 ? 30 : count < 100 ? 36 : count < 1000 ? 42 : 48
-  const key = `${kind}${label}`
-  let icon = countIcons.get(key)
+const icons = new Map<string, DivIcon>()
+
+/**
+ * A marker's icon: a circle (a cluster's or a stack's with its count: a number, no text from the data goes into this
+ * HTML), inside a target at least TAP_PIXELS wide where the pointer is a finger.
+ */
+function markerIcon(kind: 'cluster' | 'stack' | 'place', count: number, isTouch: boolean): DivIcon {
+  const label = kind === 'place' ? '' : count < 1000 ? String(count) : count < 10_000 ? `${(count / 1000).toFixed(1)}k` : `${Math.round(count / 1000)}k`
+  const size = kind === 'place' ? 18 : kind === 'stack' ? 32 : count < 10 ? 30 : count < 100 ? 36 : count < 1000 ? 42 : 48
+  const target = isTouch ? Math.max(size, TAP_PIXELS) : size
+  const key = `${kind}${label}${target}`
+  let icon = icons.get(key)
   if (!icon) {
-    icon = divIcon({ html: `<span>${label}</span>`, className: `${kind}-marker`, iconSize: [size, size] })
-    countIcons.set(key, icon)
+    icon = divIcon({ html: `<span style="--size:${size}px">${label}</span>`, className: `${kind}-marker`, iconSize: [target, target] })
+    icons.set(key, icon)
   }
   return icon
 }
 
-type ClusterMarkerProps = { feature: ClusterFeature; longitude: number; onOpen: (group: Group) => void }
+type Origin = { focus: boolean; opener: HTMLElement | null }
 
-// Markers re-render only when what they show changes: a pan keeps most of them as they are. The list is the way
-// through the places for the keyboard; clusters are for the pointer: a click lists their places.
-const ClusterMarker = memo(function ClusterMarker({ feature, longitude, onOpen }: ClusterMarkerProps) {
+/**
+ * A marker's handlers: a click opens it; so does Enter (or Space) when it has the keyboard's focus (/embed), and then
+ * the popup takes the focus, to give it back to the marker when it closes.
+ */
+function markerHandlers(open: (origin: Origin) => void): LeafletEventHandlerFnMap {
+  return {
+    click: () => open({ focus: false, opener: null }),
+    keypress: (event) => {
+      const { originalEvent } = event
+      if (originalEvent.key !== 'Enter' && originalEvent.key !== ' ') return
+      originalEvent.preventDefault()
+      open({ focus: true, opener: (event.target as LeafletMarker).getElement() ?? null })
+    },
+  }
+}
+
+type ClusterMarkerProps = { feature: ClusterFeature; longitude: number; mode: MarkerMode; onOpen: (group: Group) => void }
+
+// Markers re-render only when what they show changes: a pan keeps most of them as they are.
+const ClusterMarker = memo(function ClusterMarker({ feature, longitude, mode, onOpen }: ClusterMarkerProps) {
   const latitude = feature.geometry.coordinates[1]
   const { cluster_id: clusterId, point_count: count, expansion_zoom: expansionZoom } = feature.properties
   const position = useMemo<LatLngTuple>(() => [latitude, longitude], [latitude, longitude])
   const handlers = useMemo(
-    () => ({
-      click: () =>
+    () =>
+      markerHandlers((origin) =>
         onOpen({
           key: `c${latitude},${longitude},${count}`,
           latitude,
@@ -273,21 +341,30 @@ const ClusterMarker = memo(function ClusterMarker({ feature, longitude, onOpen }
           places: null,
           clusterId,
           zoomTo: expansionZoom <= MAX_ZOOM ? expansionZoom : null,
+          ...origin,
         }),
-    }),
+      ),
     [onOpen, latitude, longitude, count, clusterId, expansionZoom],
   )
-  return <Marker position={position} icon={countIcon(count, 'cluster')} keyboard={false} title={`${count} places: list them`} eventHandlers={handlers} />
+  return (
+    <Marker
+      position={position}
+      icon={markerIcon('cluster', count, mode.isTouch)}
+      keyboard={mode.keyboard}
+      title={`${count} places: list them`}
+      eventHandlers={handlers}
+    />
+  )
 })
 
-type StackMarkerProps = { stack: PlaceFeature[]; longitude: number; onOpen: (group: Group) => void }
+type StackMarkerProps = { stack: PlaceFeature[]; longitude: number; mode: MarkerMode; onOpen: (group: Group) => void }
 
-const StackMarker = memo(function StackMarker({ stack, longitude, onOpen }: StackMarkerProps) {
+const StackMarker = memo(function StackMarker({ stack, longitude, mode, onOpen }: StackMarkerProps) {
   const latitude = stack[0]!.geometry.coordinates[1]
   const position = useMemo<LatLngTuple>(() => [latitude, longitude], [latitude, longitude])
   const handlers = useMemo(
-    () => ({
-      click: () =>
+    () =>
+      markerHandlers((origin) =>
         onOpen({
           key: `s${stack.map((f) => f.properties.id).join(',')}`,
           latitude,
@@ -296,15 +373,16 @@ const StackMarker = memo(function StackMarker({ stack, longitude, onOpen }: Stac
           places: stack.map(toListedPlace),
           clusterId: null,
           zoomTo: null,
+          ...origin,
         }),
-    }),
+      ),
     [onOpen, latitude, longitude, stack],
   )
   return (
     <Marker
       position={position}
-      icon={countIcon(stack.length, 'stack')}
-      keyboard={false}
+      icon={markerIcon('stack', stack.length, mode.isTouch)}
+      keyboard={mode.keyboard}
       title={`${stack.length} places here: list them`}
       eventHandlers={handlers}
     />
@@ -315,23 +393,20 @@ type PlaceMarkerProps = Omit<ListedPlace, 'latitude' | 'longitude' | 'embedded'>
   latitude: number
   /** where the marker is drawn: the copy of the place's longitude nearest the view */
   longitude: number
-  onSelect: (place: ListedPlace, options: { focus: boolean; opener: null }) => void
+  mode: MarkerMode
+  onSelect: (place: ListedPlace, options: Origin) => void
 }
 
-const PlaceMarker = memo(function PlaceMarker({ onSelect, id, title, url, address, latitude, longitude }: PlaceMarkerProps) {
+const PlaceMarker = memo(function PlaceMarker({ onSelect, id, title, url, address, latitude, longitude, mode }: PlaceMarkerProps) {
   const position = useMemo<LatLngTuple>(() => [latitude, longitude], [latitude, longitude])
   const handlers = useMemo(
-    () => ({
-      click: () => onSelect({ id, title, url, address, latitude, longitude }, { focus: false, opener: null }),
-    }),
+    () => markerHandlers((origin) => onSelect({ id, title, url, address, latitude, longitude }, origin)),
     [onSelect, id, title, url, address, latitude, longitude],
   )
-  return (
-    <CircleMarker center={position} radius={8} className="place-marker" bubblingMouseEvents={false} pathOptions={PLACE_MARKER_STYLE} eventHandlers={handlers} />
-  )
+  // Leaflet writes the title into the marker's `title` attribute as text: its accessible name, escaped by the DOM.
+  return <Marker position={position} icon={markerIcon('place', 1, mode.isTouch)} keyboard={mode.keyboard} title={title} eventHandlers={handlers} />
 })
 
-const PLACE_MARKER_STYLE = { color: '#fff', weight: 2, fillColor: '#2271b1', fillOpacity: 1 }
 const POPUP_PADDING = point(24, 24)
 
 /** The popup of one place: its picture, title (a link to its page), date, address and categories. */
@@ -380,15 +455,27 @@ function PlacePopup({ selection, onClosed }: { selection: Selection; onClosed: (
 type GroupPopupProps = {
   group: Group
   filter: Record<string, string | number | undefined>
-  onSelect: (place: ListedPlace, options: { focus: boolean; opener: null }) => void
-  onClosed: () => void
+  onSelect: (place: ListedPlace, options: { focus: boolean; opener: HTMLElement | null }) => void
+  onClosed: (group: Group) => void
 }
 
-/** A cluster's places (the first GROUP_LIST, newest first) or a stack's: each opens its own popup. */
+/**
+ * A cluster's places (the first GROUP_LIST, newest first) or a stack's: each opens its own popup. Opened from the
+ * keyboard, the focus goes to the first place; Escape closes it.
+ */
 function GroupPopup({ group, filter, onSelect, onClosed }: GroupPopupProps) {
   const map = useMap()
   const position = useMemo<LatLngTuple>(() => [group.latitude, group.longitude], [group])
-  const handlers = useMemo(() => ({ remove: onClosed }), [onClosed])
+  const handlers = useMemo(() => ({ remove: () => onClosed(group) }), [onClosed, group])
+  const hasFocused = useRef(false)
+  const focusFirst = useCallback(
+    (button: HTMLButtonElement | null) => {
+      if (!button || !group.focus || hasFocused.current) return
+      hasFocused.current = true
+      button.focus({ preventScroll: true })
+    },
+    [group],
+  )
   const [loaded, setLoaded] = useState<{ places: ListedPlace[]; total: number } | null>(group.places ? { places: group.places, total: group.count } : null)
   useEffect(() => {
     if (group.places || group.clusterId === null) return
@@ -410,15 +497,28 @@ function GroupPopup({ group, filter, onSelect, onClosed }: GroupPopupProps) {
       {!loaded ? (
         <p className="post-meta">Loading…</p>
       ) : (
-        <ul className="group-list">
-          {loaded.places.map((place) => (
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape bubbles up from the buttons inside
+        <ul
+          className="group-list"
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return
+            event.stopPropagation()
+            onClosed(group)
+          }}
+        >
+          {loaded.places.map((place, i) => (
             <li key={place.id}>
               <button
+                ref={i === 0 ? focusFirst : undefined}
                 type="button"
                 className="link-button"
                 // After the click has gone through: were this popup gone from the page when Leaflet sees the click, Leaflet
-                // would take it for a click on the map, and close the place's popup it opened.
-                onClick={() => setTimeout(() => onSelect(place, { focus: false, opener: null }))}
+                // would take it for a click on the map, and close the place's popup it opened. From the keyboard (a
+                // click of no pointer), the place's popup takes the focus, and gives it back to the group's marker.
+                onClick={(event) => {
+                  const focus = event.detail === 0
+                  setTimeout(() => onSelect(place, { focus, opener: focus ? group.opener : null }))
+                }}
               >
                 {place.title}
               </button>

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { APIRequestContext } from '@playwright/test'
+import sharp from 'sharp'
 import { readGps } from '../../lib/media/exif-gps'
 import { basic, expectPrivateNoStore, signInOrThrow } from '../support/auth'
 import { expectWordPressError } from '../support/http'
@@ -42,6 +43,7 @@ const POSTS = [
   'unpublished later',
   'sizes',
   'damaged',
+  'heic',
 ] as const
 
 let server: ServerEnv
@@ -80,6 +82,7 @@ test.beforeAll(async ({ playwright, databaseUrl, uploadsDir }, testInfo) => {
       feature('unpublished later', people.author.email, 'publish'),
       feature('sizes', people.author.email, 'publish'),
       feature('damaged', people.author.email, 'draft'),
+      feature('heic', people.author.email, 'draft'),
     ],
     people.author.email,
   )
@@ -444,6 +447,8 @@ test.describe('uploaded images as visitors load them', () => {
       const body = await response.body()
       expect(readGps(body), `${url}: no GPS`).toBeNull()
     }
+    expect(urls, 'its thumbnail is one of its sizes').toContain(attachment.thumbnailUrl)
+    expect((await sharp(await (await anonymous.get(attachment.thumbnailUrl!)).body()).metadata()).width, 'the smallest JPEG').toBe(160)
     const unknown = await anonymous.get(urls[0]!.replace(/\/[0-9a-f]{32}\./, `/${'0'.repeat(32)}.`))
     expect(unknown.status(), 'a name no size has').toBe(404)
     for (const bad of ['/uploads/renditions/../2020/01/x.jpg', '/uploads/renditions/ABC.jpg', `/uploads/renditions/${names[0]}/x`]) {
@@ -464,5 +469,17 @@ test.describe('uploaded images as visitors load them', () => {
         expect(response.headers()['cache-control'], who).toBe('private, no-store')
       }
     }
+  })
+
+  test('an iPhone HEIC gets a thumbnail any browser shows: a JPEG, for its editors while the post is a draft', async () => {
+    const attachment = await uploadOrThrow(anonymous, posts.heic, corpusFile(PHOTOS.heic487), 'iphone.heic', { authorization: appPassword('author') })
+    expect(attachment.mimeType).toBe('image/heic')
+    expect(attachment.thumbnailUrl).toMatch(/\/uploads\/renditions\/[0-9a-f]{32}\.jpg$/)
+    const thumbnail = await anonymous.get(attachment.thumbnailUrl!, { headers: { Authorization: appPassword('author') } })
+    expect(thumbnail.status()).toBe(200)
+    expect(thumbnail.headers()['content-type']).toBe('image/jpeg')
+    const { format, width } = await sharp(await thumbnail.body()).metadata()
+    expect([format, width]).toEqual(['jpeg', 160])
+    expect((await anonymous.get(attachment.thumbnailUrl!)).status(), 'not to anonymous visitors: the post is a draft').toBe(404)
   })
 })

@@ -93,23 +93,47 @@ test('format=xml is the same answer in XML; any other format, a bad size or no u
   }
 })
 
-test('another site, an unknown page, a draft, a private location, no point: all the same 404 oembed_invalid_url', async ({ request, baseURL }) => {
-  const hidden = fixturePosts.find((p) => p.status === 'publish' && !p.geoPublic && p.coordinates)!
+test('another site, an unknown page, a draft: all the same 404 oembed_invalid_url', async ({ request, baseURL }) => {
   const draft = fixturePosts.find((p) => p.status === 'draft')!
-  const noPoint = fixturePosts.find((p) => p.status === 'publish' && p.geoPublic && !p.coordinates)!
   const urls = [
     `https://example.com${pageOf(fixturePost('Eiffel Tower'))}`,
     `${baseURL}/post/no-such-post`,
     `${baseURL}/admin`,
     `${baseURL}${pageOf(draft)}`,
-    `${baseURL}${pageOf(hidden)}`,
-    `${baseURL}${pageOf(noPoint)}`,
     'not a url',
   ]
   for (const url of urls) {
     const response = await request.get(oembed({ url }))
     expect(response.status(), url).toBe(404)
     expect(await response.json(), url).toEqual({ code: 'oembed_invalid_url', message: 'Not Found', data: { status: 404 } })
+  }
+})
+
+test('a published post without a public place (private, or no point): a link to its page, nothing of its location', async ({ request, baseURL }) => {
+  const hidden = fixturePosts.find((p) => p.status === 'publish' && !p.geoPublic && p.coordinates)!
+  const noPoint = fixturePosts.find((p) => p.status === 'publish' && p.geoPublic && !p.coordinates)!
+  for (const post of [hidden, noPoint]) {
+    for (const format of ['json', 'xml']) {
+      const response = await request.get(oembed({ url: `${baseURL}${pageOf(post)}`, format }))
+      expect(response.status(), post.title).toBe(200)
+      const text = await response.text()
+      if (format === 'xml') {
+        expect(text).toContain('<type>link</type>')
+        expect(text).not.toContain('<html>')
+        continue
+      }
+      const body = JSON.parse(text) as Record<string, unknown>
+      expect(body).toEqual({
+        version: '1.0',
+        type: 'link',
+        provider_name: 'Places',
+        provider_url: baseURL,
+        author_name: 'Places',
+        author_url: baseURL,
+        title: post.title,
+      })
+      if (post.coordinates) for (const n of post.coordinates) expect(text).not.toContain(String(n).slice(0, 5))
+    }
   }
 })
 
@@ -140,13 +164,23 @@ test('the home map with its parameters embeds as /embed with the same ones; a ca
   expect((await (await request.get(oembed({ url: `${baseURL}/` }))).json()).title).toBe('Map of places')
 })
 
-test('discovery: the home map and a post page link to their oEmbed answer; a private location links none', async ({ request, baseURL }) => {
-  const discovery = (html: string) => /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&')
-  for (const page of ['/?category=3', pageOf(fixturePost('Eiffel Tower'))]) {
-    const href = discovery(await (await request.get(page)).text())
-    expect(href, page).toBe(`${baseURL}${oembed({ url: `${baseURL}${page}` })}`)
-    expect((await request.get(href!)).status(), page).toBe(200)
-  }
+test('discovery: the home map, /embed and every post page link to their oEmbed answers, in JSON and XML', async ({ request, baseURL }) => {
+  const discovery = (html: string, type: string) =>
+    new RegExp(`<link rel="alternate" type="${type.replace('+', '\\+')}" href="([^"]+)"`).exec(html)?.[1]?.replace(/&amp;/g, '&')
   const hidden = fixturePosts.find((p) => p.status === 'publish' && !p.geoPublic && p.coordinates)!
-  expect(discovery(await (await request.get(pageOf(hidden))).text())).toBeUndefined()
+  for (const [page, embedded, type] of [
+    ['/?category=3', '/?category=3', 'rich'],
+    ['/embed?category=3&zoom=4', '/?category=3&zoom=4', 'rich'],
+    [pageOf(fixturePost('Eiffel Tower')), pageOf(fixturePost('Eiffel Tower')), 'rich'],
+    [pageOf(hidden), pageOf(hidden), 'link'],
+  ] as const) {
+    const html = await (await request.get(page)).text()
+    const json = discovery(html, 'application/json+oembed')
+    expect(json, page).toBe(`${baseURL}${oembed({ url: `${baseURL}${embedded}` })}`)
+    expect(discovery(html, 'text/xml+oembed'), page).toBe(`${json}&format=xml`)
+    const answer = await request.get(json!)
+    expect(answer.status(), page).toBe(200)
+    expect((await answer.json()).type, page).toBe(type)
+    expect(await (await request.get(`${json}&format=xml`)).text(), page).toContain(`<type>${type}</type>`)
+  }
 })

@@ -43,6 +43,22 @@ test.describe('as an editor', () => {
     await expect.poll(() => titles(page), { message: 'nothing was stored for the damaged file' }).toEqual(['gox_gps'])
   })
 
+  test('an iPhone HEIC and a TIFF show as pictures in the list (their JPEG thumbnails), not as broken images', async ({ page }, testInfo) => {
+    await createPost(page, uniqueTitle('HEIC preview'))
+    const files = ['mei_Issue 487.heic', 'exr_002.tiff']
+    await page.locator('.drop-zone input[type=file]').setInputFiles(files.map(photo))
+    // A HEIC is decoded (libheif in WebAssembly, about 1.5 s alone) and made into its sizes before the answer.
+    const uploads = page.getByRole('list', { name: 'Uploads' })
+    for (const name of files) await expect(uploads.getByRole('listitem').filter({ hasText: name })).toContainText('Uploaded', { timeout: 30_000 })
+    for (const title of ['mei_Issue 487', 'exr_002']) {
+      const image = item(page, title).getByRole('img')
+      await expect(image).toHaveAttribute('src', /\/uploads\/renditions\/[0-9a-f]{32}\.jpg$/)
+      await image.scrollIntoViewIfNeeded() // loaded lazily
+      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { message: `${title} decoded` }).toBe(160)
+    }
+    await page.screenshot({ path: testInfo.outputPath('heic-tiff-previews.png'), fullPage: true })
+  })
+
   test('by keyboard: focus stays on the moved photo’s button, the renamed photo, the next photo after a removal; Escape cancels', async ({
     page,
   }, testInfo) => {

@@ -63,7 +63,7 @@ async function markerInView(page: Page, selector: string): Promise<{ x: number; 
 /** Clicks clusters (each lists its places and offers to zoom in) until a single place's marker is in view, and returns where it is. */
 async function zoomToAPlace(page: Page): Promise<{ x: number; y: number }> {
   for (let clicks = 0; clicks < 12; clicks++) {
-    const place = await markerInView(page, 'path.place-marker')
+    const place = await markerInView(page, '.place-marker')
     if (place) return place
     const cluster = await markerInView(page, '.cluster-marker')
     if (!cluster) break
@@ -366,6 +366,47 @@ test('the map and its list with the keyboard alone: filter, search, list, Show o
   await expect(show).toBeFocused()
 })
 
+test('/embed, which has no list, with the keyboard alone: Tab to a marker, Enter opens it, Escape comes back', async ({ page }, testInfo) => {
+  await page.goto('/embed?zoom=5&lat=48&lng=5')
+  await expectReady(page)
+  const focused = () => page.evaluate(() => document.activeElement?.className ?? '')
+  const tabToMarker = async (kind: 'cluster' | 'place') => {
+    for (let tabs = 0; tabs < 60 && !(await focused()).includes(`${kind}-marker`); tabs++) await page.keyboard.press('Tab')
+    expect(await focused()).toContain(`${kind}-marker`)
+  }
+  await page.locator('body').focus()
+  // A cluster: Enter lists its places, the first focused; Enter on one opens its popup, its link focused.
+  await tabToMarker('cluster')
+  const clusterTitle = await page.evaluate(() => document.activeElement!.getAttribute('title'))
+  expect(clusterTitle).toMatch(/^\d+ places: list them$/)
+  await page.keyboard.press('Enter')
+  const firstListed = page.locator('.group-popup .group-list button').first()
+  await expect(firstListed).toBeFocused()
+  const title = (await firstListed.textContent())!
+  await keep(page, testInfo, 'embed-keyboard-cluster')
+  await page.keyboard.press('Enter')
+  await expect(popupLink(page)).toBeFocused()
+  await expect(popupLink(page)).toHaveText(title)
+  // Escape closes it and gives the focus back to the cluster's marker.
+  await page.keyboard.press('Escape')
+  await expect(popupLink(page)).toHaveCount(0)
+  await expect.poll(focused).toContain('cluster-marker')
+  expect(await page.evaluate(() => document.activeElement!.getAttribute('title'))).toBe(clusterTitle)
+
+  // A single place, nearer: Enter opens its popup; Escape comes back to it.
+  await page.goto('/embed?zoom=13&lat=48.8566&lng=2.3429')
+  await expectReady(page)
+  await page.locator('body').focus()
+  await tabToMarker('place')
+  const placeTitle = await page.evaluate(() => document.activeElement!.getAttribute('title'))
+  await page.keyboard.press('Enter')
+  await expect(popupLink(page)).toBeFocused()
+  await expect(popupLink(page)).toHaveText(placeTitle!)
+  await keep(page, testInfo, 'embed-keyboard-place')
+  await page.keyboard.press('Escape')
+  await expect.poll(focused).toContain('place-marker')
+})
+
 test('axe finds nothing on the map, its list, a popup and the share dialog', async ({ page }) => {
   const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
   const violations = async () =>
@@ -507,6 +548,23 @@ test.describe('on a phone', () => {
     const mapControls = await sizes('.map-toolbar :is(a, button), .leaflet-control-zoom a')
     expect(mapControls.length).toBeGreaterThanOrEqual(4)
     expect(tooSmall(mapControls)).toEqual([])
+    // The markers too: each is a target 44 px wide around its circle (a place's dot is 18 px).
+    const markers = await sizes('.cluster-marker, .stack-marker, .place-marker')
+    expect(markers.length).toBeGreaterThan(1)
+    expect(tooSmall(markers)).toEqual([])
+    const target = page.locator('.place-marker').first()
+    const box = (await target.boundingBox())!
+    // Near the target's edge, well off the dot: it opens the place.
+    await page.touchscreen.tap(box.x + box.width / 2 + 17, box.y + box.height / 2)
+    await expect(popupLink(page)).toBeVisible()
+    await page.locator('.leaflet-popup-close-button').tap()
+    await expect(popupLink(page)).toBeHidden()
+
+    await page.getByRole('button', { name: 'Share' }).tap()
+    const shareControls = await sizes('.share-dialog :is(button, input, textarea)')
+    expect(shareControls.length).toBeGreaterThanOrEqual(5)
+    expect(tooSmall(shareControls)).toEqual([])
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).tap()
 
     await page.getByRole('button', { name: 'List' }).tap()
     await expect(page.locator('.place-panel')).toBeVisible()

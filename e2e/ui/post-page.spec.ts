@@ -93,6 +93,18 @@ test('a post page: map with its place and five nearby places, photos, categories
   await expect(page.locator('.post-map path.post-map-place')).toHaveCount(1)
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
   expect(overflow, 'nothing wider than the phone').toBe(0)
+  // Every control a finger taps is at least 44 px: links that stand alone, the map's zoom buttons (links inside a
+  // sentence, as the map's attribution, are exempt, as in WCAG's target size).
+  const controls = await page
+    .locator('.site-header a, .post-page :is(a, button):not(.post-content a, .leaflet-control-attribution a)')
+    .evaluateAll((elements) =>
+      elements.map((el) => {
+        const box = el.getBoundingClientRect()
+        return { what: el.outerHTML.slice(0, 80), width: Math.round(box.width), height: Math.round(box.height) }
+      }),
+    )
+  expect(controls.length).toBeGreaterThan(8)
+  expect(controls.filter((box) => box.width < 44 || box.height < 44)).toEqual([])
   await page.screenshot({ path: test.info().outputPath('post-page-phone.png'), fullPage: true })
 })
 
@@ -115,6 +127,6 @@ test('a private location: no map, no place, no nearby list, no coordinates', asy
   const html = await response!.text()
   await expect(page.getByRole('heading', { level: 1, name: 'A hidden garden' })).toBeVisible()
   for (const absent of ['.post-map-frame', '.leaflet-container', '.post-nearby', '.post-place', 'address']) await expect(page.locator(absent)).toHaveCount(0)
-  for (const absent of ['7 Secret Lane', '48.846', '2.336', 'GeoCoordinates', 'json+oembed']) expect(html).not.toContain(absent)
+  for (const absent of ['7 Secret Lane', '48.846', '2.336', 'GeoCoordinates', 'geo+json']) expect(html).not.toContain(absent)
   await page.screenshot({ path: test.info().outputPath('post-page-private.png'), fullPage: true })
 })

@@ -96,6 +96,10 @@ export const attachmentSchema = z
     mimeType: z.string().regex(/^image\//),
     size: z.int(),
     url: z.url().meta({ description: 'Where visitors load it' }),
+    thumbnailUrl: z
+      .url()
+      .nullable()
+      .meta({ description: 'Its smallest size (160 px wide), a JPEG any browser shows, HEIC and TIFF included; null when it could not be decoded' }),
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),
   })
@@ -184,22 +188,30 @@ export const restIndexSchema = z
 export type RestIndex = z.output<typeof restIndexSchema>
 
 /** GET /wp-json/oembed/1.0/embed: an oEmbed 1.0 `rich` answer, as WordPress gives it (docs/api.md, oEmbed). */
+const oembedMembers = {
+  version: z.literal('1.0'),
+  provider_name: z.string(),
+  provider_url: z.url(),
+  author_name: z.string(),
+  author_url: z.url(),
+  title: z.string(),
+  thumbnail_url: z.url().optional(),
+  thumbnail_width: z.int().optional(),
+  thumbnail_height: z.int().optional(),
+}
+
+/** A map (`rich`: an <iframe> of /embed), or a post without a public place as a link to its page (`link`). */
 export const oembedSchema = z
-  .strictObject({
-    version: z.literal('1.0'),
-    provider_name: z.string(),
-    provider_url: z.url(),
-    author_name: z.string(),
-    author_url: z.url(),
-    title: z.string(),
-    type: z.literal('rich'),
-    width: z.int(),
-    height: z.int(),
-    html: z.string().meta({ description: 'An <iframe> of /embed' }),
-    thumbnail_url: z.url().optional(),
-    thumbnail_width: z.int().optional(),
-    thumbnail_height: z.int().optional(),
-  })
+  .discriminatedUnion('type', [
+    z.strictObject({
+      ...oembedMembers,
+      type: z.literal('rich'),
+      width: z.int(),
+      height: z.int(),
+      html: z.string().meta({ description: 'An <iframe> of /embed' }),
+    }),
+    z.strictObject({ ...oembedMembers, type: z.literal('link') }),
+  ])
   .meta({ id: 'OEmbed' })
 
 // OGC API – Features, Part 1: Core: the documents of /ogc, as far as this site fills them.

@@ -17,7 +17,12 @@ const DEMO_PHOTOS = path.join('lib', 'demo', 'photos')
 type DemoPhoto = { file: string; title: string }
 const PHOTOS: Record<string, DemoPhoto[]> = {
   'Space Needle': [{ file: 'flowers-seattle.jpg', title: 'Flowers near the Space Needle' }],
-  "King's Cross Station": [{ file: 'frosted-branches-london.jpg', title: 'Frosted branches at night, north London' }],
+  "King's Cross Station": [
+    { file: 'frosted-branches-london.jpg', title: 'Frosted branches at night, north London' },
+    { file: 'train-line.jpg', title: 'A train on an electrified line' },
+  ],
+  // An iPhone's HEIC, which browsers cannot show: the site shows its sizes.
+  'Belém Tower': [{ file: 'jeronimos-lisbon.heic', title: 'Inside the church of the Jerónimos Monastery, Belém' }],
   'Trinity College Dublin': [{ file: 'sunset-dublin.jpg', title: 'Sunset over Dublin' }],
   'Milan Cathedral': [{ file: 'car-park-milan.webp', title: 'A car park on the edge of Milan' }],
 }

@@ -1,9 +1,8 @@
 import 'server-only'
 import type { Picture } from '../api/contract'
-import { getConfig } from '../config'
 import { getDb } from '../db'
 import { MEDIUM_WIDTH } from './renditions'
-import { ATTACHMENT_ORDER } from './storage'
+import { ATTACHMENT_ORDER, renditionUrl } from './storage'
 
 // The photos a page shows of a post, as its sizes (lib/media/renditions.ts): only a published post's, since the
 // public pages show nothing of the others. An image that could not be decoded has no sizes, and is no picture.
@@ -12,10 +11,6 @@ type StoredRendition = { format: string; width: number; height: number; fileName
 const IDS_PER_QUERY = 1000
 
 type PictureRow = { postId: number; title: string; altText: string; renditions: StoredRendition[] }
-
-function renditionUrl(fileName: string): string {
-  return `${getConfig().siteUrl}/uploads/renditions/${fileName}`
-}
 
 function srcset(renditions: StoredRendition[]): string {
   return renditions.map((r) => `${renditionUrl(r.fileName)} ${r.width}w`).join(', ')

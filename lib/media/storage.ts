@@ -40,6 +40,8 @@ export type AttachmentDto = {
   size: number
   /** where visitors load it */
   url: string
+  /** its smallest size, a JPEG any browser shows (HEIC and TIFF too); null when the image could not be decoded */
+  thumbnailUrl: string | null
   latitude: number | null
   longitude: number | null
 }
@@ -58,6 +60,11 @@ export function uploadsPath(tree: 'originals' | 'public' | 'incoming', relative 
 
 export function attachmentUrl(filePath: string): string {
   return `${getConfig().siteUrl}/uploads/${filePath.split('/').map(encodeURIComponent).join('/')}`
+}
+
+/** Where a size (lib/media/renditions.ts) is served: to anyone for a published post's, else to its editors. */
+export function renditionUrl(fileName: string): string {
+  return `${getConfig().siteUrl}/uploads/renditions/${fileName}`
 }
 
 async function* limited(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
@@ -171,6 +178,8 @@ export const ATTACHMENT_FIELDS = {
   filePath: true,
   latitude: true,
   longitude: true,
+  // The thumbnail: the smallest JPEG.
+  renditions: { select: { fileName: true }, where: { format: 'jpeg' }, orderBy: { width: 'asc' }, take: 1 },
 } as const
 
 /**
@@ -203,10 +212,11 @@ export async function storeAttachment({ postId, filename, title, body }: NewUplo
   }
 }
 
-type AttachmentRow = Omit<AttachmentDto, 'url'> & { filePath: string }
+type AttachmentRow = Omit<AttachmentDto, 'url' | 'thumbnailUrl'> & { filePath: string; renditions: { fileName: string }[] }
 
-export function toAttachmentDto({ filePath, ...row }: AttachmentRow): AttachmentDto {
-  return { ...row, url: attachmentUrl(filePath) }
+export function toAttachmentDto({ filePath, renditions, ...row }: AttachmentRow): AttachmentDto {
+  const [thumbnail] = renditions
+  return { ...row, url: attachmentUrl(filePath), thumbnailUrl: thumbnail ? renditionUrl(thumbnail.fileName) : null }
 }
 
 /**

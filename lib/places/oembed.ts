@@ -9,7 +9,7 @@ import { findPostPage, largestImage } from './post-page'
 import { isPostTypeKey, parseMapState, queryValues } from './schemas'
 
 // oEmbed (https://oembed.com) as WordPress answers it at /wp-json/oembed/1.0/embed: WordPress, Discourse and other
-// consumers find it through the <link rel="alternate" type="application/json+oembed"> of a page (oembedDiscoveryUrl)
+// consumers find it through the <link rel="alternate" type="application/json+oembed"> of a page (oembedDiscovery)
 // and embed the page as the map it shows, in an <iframe> of /embed. docs/api.md, "oEmbed".
 
 export const SITE_NAME = 'Places'
@@ -54,20 +54,24 @@ export function parseOEmbedQuery(params: URLSearchParams): OEmbedQuery {
   return { url: values.url, maxwidth, maxheight, format: format as 'json' | 'xml' }
 }
 
-/** The oEmbed discovery URL of a page of this site (its absolute URL). */
-export function oembedDiscoveryUrl(pageUrl: string): string {
-  return `${getConfig().siteUrl}/wp-json/oembed/1.0/embed?${new URLSearchParams({ url: pageUrl }).toString()}`
+/**
+ * The oEmbed discovery links of a page of this site (its absolute URL), JSON and XML as WordPress gives them: for a
+ * page's metadata, `alternates.types`.
+ */
+export function oembedDiscovery(pageUrl: string): Record<'application/json+oembed' | 'text/xml+oembed', string> {
+  const url = `${getConfig().siteUrl}/wp-json/oembed/1.0/embed?${new URLSearchParams({ url: pageUrl }).toString()}`
+  return { 'application/json+oembed': url, 'text/xml+oembed': `${url}&format=xml` }
 }
 
-/** The oEmbed discovery URL of the home map with these parameters (its page's searchParams): the map's own only. */
-export function mapOEmbedDiscoveryUrl(searchParams: Record<string, string | string[] | undefined>): string {
+/** The oEmbed discovery links of the home map with these parameters (its page's searchParams): the map's own only. */
+export function mapOEmbedDiscovery(searchParams: Record<string, string | string[] | undefined>): ReturnType<typeof oembedDiscovery> {
   const params = new URLSearchParams()
   for (const name of MAP_PARAMS) {
     const value = searchParams[name]
     const last = Array.isArray(value) ? value.at(-1) : value
     if (last) params.set(name, last)
   }
-  return oembedDiscoveryUrl(`${getConfig().siteUrl}/${params.size > 0 ? `?${params.toString()}` : ''}`)
+  return oembedDiscovery(`${getConfig().siteUrl}/${params.size > 0 ? `?${params.toString()}` : ''}`)
 }
 
 /** Text for HTML: in an attribute or between tags. */
@@ -90,9 +94,10 @@ function iframe(src: string, title: string, { width, height }: { width: number; 
 }
 
 /**
- * What to embed for a URL of this site: the home map (`/`, with its parameters) or a published post's page whose
- * location is public and has a point (its map, centred on it). Anything else is WordPress's 404 `oembed_invalid_url`,
- * whatever the reason: a draft, a private location and nothing at all are told apart by no one.
+ * What to embed for a URL of this site: the home map (`/`, with its parameters), or a published post's page: its map,
+ * centred on it, when its location is public and has a point, else a link to it (oEmbed's `link` type: its title and
+ * picture, nothing of its location). Anything else is WordPress's 404 `oembed_invalid_url`, whatever the reason: a
+ * draft and nothing at all are told apart by no one.
  */
 export async function getOEmbed(query: OEmbedQuery): Promise<OEmbed> {
   const siteUrl = getConfig().siteUrl
@@ -104,7 +109,7 @@ export async function getOEmbed(query: OEmbedQuery): Promise<OEmbed> {
   }
   if (url.origin !== new URL(siteUrl).origin) throw invalidUrl()
   const size = embedSize(query)
-  const base = { version: '1.0', provider_name: SITE_NAME, provider_url: siteUrl, author_name: SITE_NAME, author_url: siteUrl, type: 'rich' } as const
+  const base = { version: '1.0', provider_name: SITE_NAME, provider_url: siteUrl, author_name: SITE_NAME, author_url: siteUrl } as const
   if (url.pathname === '/') {
     const title = await mapTitle(url.searchParams)
     const params = new URLSearchParams()
@@ -113,29 +118,22 @@ export async function getOEmbed(query: OEmbedQuery): Promise<OEmbed> {
       if (value) params.set(name, value)
     }
     const src = `${siteUrl}/embed${params.size > 0 ? `?${params.toString()}` : ''}`
-    return { ...base, title, ...size, html: iframe(src, title, size) }
+    return { ...base, type: 'rich', title, ...size, html: iframe(src, title, size) }
   }
   const post = await postOf(url.pathname)
-  const point = post?.location?.point
-  if (!post || !point) throw invalidUrl()
+  if (!post) throw invalidUrl()
+  const picture = (await firstPictures([post.id])).get(post.id)
+  const image = picture && largestImage(picture)
+  const thumbnail = image ? { thumbnail_url: image.url, thumbnail_width: image.width, thumbnail_height: image.height } : {}
+  const point = post.location?.point
+  if (!point) return { ...base, type: 'link', title: post.title, ...thumbnail }
   const params = new URLSearchParams({
     ...(post.type === 'post' ? {} : { post_type: post.type }),
     lat: String(point.latitude),
     lng: String(point.longitude),
     zoom: String(POST_EMBED_ZOOM),
   })
-  const answer: OEmbed = {
-    ...base,
-    title: post.title,
-    ...size,
-    html: iframe(`${siteUrl}/embed?${params.toString()}`, post.title, size),
-  }
-  const picture = (await firstPictures([post.id])).get(post.id)
-  if (picture) {
-    const image = largestImage(picture)
-    Object.assign(answer, { thumbnail_url: image.url, thumbnail_width: image.width, thumbnail_height: image.height })
-  }
-  return answer
+  return { ...base, type: 'rich', title: post.title, ...size, html: iframe(`${siteUrl}/embed?${params.toString()}`, post.title, size), ...thumbnail }
 }
 
 async function postOf(pathname: string) {

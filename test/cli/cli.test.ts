@@ -519,6 +519,12 @@ for (const kind of databaseKinds) {
         assert.equal(all.features.length, demo.features.length + 1, "the demo file's places and the draft with photos (lib/demo/seed.ts)")
         const draft = all.features.find((f) => f.properties.title === 'Photos from Rome')
         assert.equal(draft?.geometry, null, 'the draft with photos has no location: its photos have one')
+        // What a newcomer's "Import location from media" on it does: its first photo's point, near the Colosseum.
+        const located = JSON.parse(ok(places(empty.url, 'locate', '--from-media', '--missing-only', '--dry-run', '--json'))) as {
+          posts: { title: string; outcome: string; latitude: number; longitude: number }[]
+        }
+        const fromPhotos = located.posts.find((p) => p.title === 'Photos from Rome')
+        assert.deepEqual([fromPhotos?.outcome, fromPhotos?.latitude.toFixed(3), fromPhotos?.longitude.toFixed(3)], ['set', '41.853', '12.489'])
         const again = places(empty.url, 'seed', '--demo')
         assert.equal(again.status, 1)
         assert.match(again.stderr, /already has users or posts/)

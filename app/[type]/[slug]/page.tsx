@@ -4,7 +4,7 @@ import { cache } from 'react'
 import { Picture } from '@/app/_components/picture'
 import { getConfig } from '@/lib/config'
 import { postPictures } from '@/lib/media/pictures'
-import { oembedDiscoveryUrl, SITE_NAME } from '@/lib/places/oembed'
+import { oembedDiscovery, SITE_NAME } from '@/lib/places/oembed'
 import { findNearbyPlaces, findPostPage, largestImage, type NearbyPlace, type PostPage } from '@/lib/places/post-page'
 import { PostMapLoader } from './post-map-loader'
 
@@ -45,12 +45,9 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
   const [picture] = await loadPictures(post.id)
   const image = picture && { ...largestImage(picture), alt: picture.alt }
   const description = describe(post)
-  // Only a public point is a Feature (GET /places/v1/geojson/{id}) and an embeddable map (docs/api.md, "oEmbed").
-  const types: Record<string, string> = {}
-  if (post.location?.point) {
-    types['application/geo+json'] = `${getConfig().siteUrl}/places/v1/geojson/${post.id}`
-    types['application/json+oembed'] = oembedDiscoveryUrl(post.url)
-  }
+  // Only a public point is a Feature (GET /places/v1/geojson/{id}); every post embeds, as a map or a link (docs/api.md, "oEmbed").
+  const types: Record<string, string> = oembedDiscovery(post.url)
+  if (post.location?.point) types['application/geo+json'] = `${getConfig().siteUrl}/places/v1/geojson/${post.id}`
   return {
     title: post.title,
     description,

@@ -261,8 +261,8 @@ export function MediaManager({ postId, initial, canUpload }: { postId: number; i
                 dragged.current = null
               }}
             >
-              {/* eslint-disable-next-line @next/next/no-img-element -- the stored copy is served as is */}
-              <img src={item.url} alt={item.title} width={96} height={72} loading="lazy" />
+              {/* eslint-disable-next-line @next/next/no-img-element -- the stored sizes are served as they are */}
+              <img src={item.thumbnailUrl ?? item.url} alt={item.title} width={96} height={72} loading="lazy" />
               <div className="media-details">
                 <form
                   className="inline"
