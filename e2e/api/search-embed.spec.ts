@@ -192,13 +192,16 @@ test.describe("clusters' places", () => {
     }
   })
 
-  test('a cluster_id that names no cluster, or with cluster=true, is a 400', async ({ request }) => {
+  test('a cluster_id that names no cluster, or with cluster=true or bbox, is a 400', async ({ request }) => {
     for (const value of ['abc', '-1', '0', '1.5', '99999999999999999999']) {
       const error = await expectWordPressError(await request.get(`/places/v1/geojson?cluster_id=${value}`), 400, 'rest_invalid_param')
       expect(Object.keys(error.data.params as object)).toEqual(['cluster_id'])
     }
     const clustered = await getMap(request, '?cluster=true&zoom=2')
     const id = String(clustered.features.find((f) => f.properties.cluster)!.properties.cluster_id)
-    await expectWordPressError(await request.get(`/places/v1/geojson?cluster=true&zoom=2&cluster_id=${id}`), 400, 'rest_invalid_param')
+    for (const other of ['cluster=true&zoom=2', 'bbox=-180,-90,180,90']) {
+      const error = await expectWordPressError(await request.get(`/places/v1/geojson?${other}&cluster_id=${id}`), 400, 'rest_invalid_param')
+      expect(Object.keys(error.data.params as object)).toEqual(['cluster_id'])
+    }
   })
 })

@@ -5,7 +5,7 @@ import { readDataVersion } from '../db'
 import { cachedBody, type Bytes } from '../http/cache'
 import type { Coding } from '../http/encoding'
 import { ApiError } from '../http/errors'
-import { clusterRanks, countPlacesIn, getPlaceIndex, isIn, mapItemsIn, placeIdsIn, type PlaceIndex } from './map-index'
+import { clusterPage, countPlacesIn, getPlaceIndex, mapItemsIn, placeIdsIn, type PlaceIndex } from './map-index'
 import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceEmbedded, PlaceFeature } from '../api/contract'
 import { firstPictures } from '../media/pictures'
 import { toEmbedded, toEmbeddedFeature, toFeature } from './geojson'
@@ -56,7 +56,7 @@ async function buildCollection(query: CollectionQuery, version: number): Promise
   // A search is answered from an index of its own (lib/places/map-index), with a box or without.
   const index = await getPlaceIndex(query, version)
   if (clusterZoom !== undefined) return JSON.stringify(await mapView(index, query, bbox, clusterZoom))
-  if (clusterId !== undefined) return JSON.stringify(await placesOfCluster(index, query, clusterId, bbox))
+  if (clusterId !== undefined) return JSON.stringify(await placesOfCluster(index, query, clusterId))
   if (bbox) return JSON.stringify(await placesInBox(index, query, bbox))
   const offset = ((query.page ?? 1) - 1) * query.limit
   const ids = Array.from(index.ids.subarray(offset, offset + query.limit))
@@ -71,14 +71,11 @@ async function placesInBox(index: PlaceIndex, query: CollectionQuery, bbox: BBox
   return { type: 'FeatureCollection', total, extent: index.extent, features }
 }
 
-// GET /geojson?cluster_id=…[&bbox=…]: a page of a cluster's places, newest first (docs/api.md, Clusters' places)
-async function placesOfCluster(index: PlaceIndex, query: CollectionQuery, clusterId: number, bbox: BBox | undefined): Promise<MapCollection<PlaceFeature>> {
-  let ranks = clusterRanks(index, clusterId) ?? new Uint32Array()
-  if (bbox) ranks = ranks.filter((rank) => isIn(index, bbox, rank))
-  const offset = ((query.page ?? 1) - 1) * query.limit
-  const ids = Array.from(ranks.subarray(offset, offset + query.limit), (rank) => index.ids[rank]!)
+// GET /geojson?cluster_id=…: a page of a cluster's places, newest first (docs/api.md, Clusters' places)
+async function placesOfCluster(index: PlaceIndex, query: CollectionQuery, clusterId: number): Promise<MapCollection<PlaceFeature>> {
+  const { total, ids } = clusterPage(index, clusterId, ((query.page ?? 1) - 1) * query.limit, query.limit) ?? { total: 0, ids: [] }
   const features = await toFeatures(await findPublicPlacesByIds(ids), query.embed)
-  return { type: 'FeatureCollection', total: ranks.length, extent: index.extent, features }
+  return { type: 'FeatureCollection', total, extent: index.extent, features }
 }
 
 /** The places' Features; with `embed`, each with its `_embedded` member (a place gone meanwhile is left out). */

@@ -159,7 +159,7 @@ export const collectionParams = {
     .refine((text) => parseClusterId(Number(text)) !== null, CLUSTER_ID_MESSAGE)
     .meta({
       description:
-        "For maps: only the places of the cluster a clustered answer gave this `cluster_id`, a page of them newest first, with `total` (docs/api.md, Clusters' places). Not with cluster=true.",
+        "For maps: only the places of the cluster a clustered answer gave this `cluster_id`, a page of them newest first, with `total` (docs/api.md, Clusters' places). Not with cluster=true or bbox.",
     })
     .transform(Number),
   search: z
@@ -197,11 +197,11 @@ export const collectionQuerySchema = z
   .partial()
   .superRefine(
     (query, ctx) => {
-      if (query.cluster !== true) return
-      if (query.cluster_id !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['cluster_id'], message: "cluster_id lists a cluster's places: it does not go with cluster=true." })
+      if (query.cluster_id !== undefined && (query.cluster === true || query.bbox !== undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['cluster_id'], message: "cluster_id lists a cluster's places: it does not go with cluster=true or bbox." })
         return
       }
+      if (query.cluster !== true) return
       if (query.zoom === undefined) {
         ctx.addIssue({ code: 'custom', path: ['zoom'], message: `zoom is required with cluster=true: the map's zoom level, an integer from 0 to ${MAX_ZOOM}.` })
         return

@@ -1,7 +1,7 @@
 import { latitudeOf, longitudeOf, mercatorX, mercatorY } from '../../geo/web-mercator'
 import type { BBox } from '../schemas'
 import { contains, isIn, partsOf, ranksIn, walkTiles, WORLD } from './box'
-import { CELL_LEVELS, CLUSTER_MAX_ZOOM, GRID_LEVEL, lowerBound, sharedLevels, zKey } from './grid'
+import { CELL_LEVELS, CLUSTER_MAX_ZOOM, GRID_LEVEL, gridCell, lowerBound, sharedLevels, zKey } from './grid'
 import type { PlaceIndex } from './place-index'
 
 // What the map draws at a zoom: the places of each tile 64 pixels wide as one group, groups nearer than MERGE_PIXELS
@@ -87,26 +87,44 @@ export function parseClusterId(id: number): { zoom: number; x: number; y: number
 }
 
 /**
- * The ranks of the places in the tiles a cluster id names (the places the cluster held, as the data is now), in rank
- * order: newest first. Null when the id is no cluster's.
+ * A page of the ids of the places in the tiles a cluster id names (the places the cluster held, as the data is now),
+ * newest first, and how many they are; null when the id is no cluster's. As placeIdsIn: either all of them sorted by
+ * rank, or a walk down the ranks until the page is full, whichever is shorter; a page past the end costs nothing.
  */
-export function clusterRanks(index: PlaceIndex, id: number): Uint32Array | null {
+export function clusterPage(index: PlaceIndex, id: number, offset: number, limit: number): { total: number; ids: number[] } | null {
   const cluster = parseClusterId(id)
   if (!cluster) return null
   const { zoom, x, y, tiles } = cluster
   const level = zoom + CELL_LEVELS
   const side = 2 ** level
-  const span = 4 ** (GRID_LEVEL - level)
-  const found: number[] = []
+  const shift = GRID_LEVEL - level
+  const runs: [lo: number, hi: number][] = []
+  const tileSet = new Set<number>()
   for (let bit = 0; bit < 9; bit++) {
     const [tx, ty] = [x + (bit % 3) - 1, y + Math.floor(bit / 3) - 1]
     if (!(tiles & (1 << bit)) || tx < 0 || ty < 0 || tx >= side || ty >= side) continue
-    const first = zKey(tx * 2 ** (GRID_LEVEL - level), ty * 2 ** (GRID_LEVEL - level))
+    const first = zKey(tx * 2 ** shift, ty * 2 ** shift)
     const lo = lowerBound(index.keys, first, 0, index.size)
-    const hi = lowerBound(index.keys, first + span, lo, index.size)
-    for (let i = lo; i < hi; i++) found.push(index.ranks[i]!)
+    runs.push([lo, lowerBound(index.keys, first + 4 ** shift, lo, index.size)])
+    tileSet.add(ty * side + tx)
   }
-  return Uint32Array.from(found).sort()
+  const total = runs.reduce((sum, [lo, hi]) => sum + hi - lo, 0)
+  const ids: number[] = []
+  if (offset >= total) return { total, ids }
+  if (total * 4 < ((offset + limit) * index.size) / total) {
+    const ranks = Uint32Array.from(runs.flatMap(([lo, hi]) => Array.from(index.ranks.subarray(lo, hi)))).sort()
+    for (const rank of ranks.subarray(offset, offset + limit)) ids.push(index.ids[rank]!)
+    return { total, ids }
+  }
+  let skipped = 0
+  for (let rank = 0; rank < index.size && ids.length < limit; rank++) {
+    // The place's tile at the cluster's level, from its position as the index's keys were made.
+    const tile = (gridCell(mercatorY(index.latitudes[rank]!)) >>> shift) * side + (gridCell(mercatorX(index.longitudes[rank]!)) >>> shift)
+    if (!tileSet.has(tile)) continue
+    if (skipped < offset) skipped++
+    else ids.push(index.ids[rank]!)
+  }
+  return { total, ids }
 }
 
 /**
@@ -149,6 +167,9 @@ function mergeNear(groups: Map<number, Group>, level: number, zoom: number): Gro
     let sumY = group.y * count
     for (const dy of [-side, 0, side]) {
       for (const dx of [-1, 0, 1]) {
+        // Not past the world's east or west edge into the next row: the tiles around are those clusterPage reads.
+        const column = (tile % side) + dx
+        if (column < 0 || column >= side) continue
         const other = groups.get(tile + dy + dx)
         if (!other || other.taken || Math.hypot(other.x - group.x, other.y - group.y) > radius) continue
         other.taken = true

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test'
 import type { PlacePoint } from '../query'
 import type { BBox } from '../schemas'
 import { countPlacesIn, placeIdsIn } from './box'
-import { clusterRanks, mapItemsIn, parseClusterId, type MapItem } from './clusters'
+import { clusterPage, mapItemsIn, parseClusterId, type MapItem } from './clusters'
 import { CLUSTER_MAX_ZOOM } from './grid'
 import { buildPlaceIndex, extentOf, ranksBetween, subsetOf } from './place-index'
 
@@ -239,23 +239,31 @@ describe('the index against a plain scan of its places', () => {
     }
   })
 
-  test("a cluster's id lists exactly its places, newest first: with the single places, every place once", () => {
+  test("a cluster's id lists exactly its places, newest first, page by page: with the single places, every place once", () => {
+    const rankOf = new Map(Array.from(index.ids, (id, rank) => [id, rank]))
     for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM; zoom++) {
       for (const box of [undefined, ...boxes.slice(0, 20)]) {
         const items = mapItemsIn(index, box, zoom)
         const listed: number[] = items.flatMap((item) => (item.cluster ? [] : [item.id]))
         for (const item of items) {
           if (!item.cluster) continue
-          const ranks = clusterRanks(index, item.id)!
-          assert.equal(ranks.length, item.count, `zoom ${zoom}, ${String(box)}: ${JSON.stringify(item)}`)
+          const { total, ids } = clusterPage(index, item.id, 0, points.length)!
+          assert.equal(total, item.count, `zoom ${zoom}, ${String(box)}: ${JSON.stringify(item)}`)
+          assert.equal(ids.length, item.count)
+          const ranks = ids.map((id) => rankOf.get(id)!)
           assert.ok(
             ranks.every((rank, i) => i === 0 || ranks[i - 1]! < rank),
-            'in rank order',
+            'newest first',
           )
-          for (const rank of ranks) {
-            const [west, south, east, north] = item.bbox
-            assert.ok(inBox([west, south, east, north], [0, index.latitudes[rank]!, index.longitudes[rank]!, 0]), 'inside its bbox')
-            listed.push(index.ids[rank]!)
+          for (const rank of ranks) assert.ok(inBox(item.bbox, [0, index.latitudes[rank]!, index.longitudes[rank]!, 0]), 'inside its bbox')
+          listed.push(...ids)
+          // Pages, small ones walking down the ranks, and one past the end.
+          if (zoom % 4 === 0 && !box) {
+            for (const limit of [1, 3, 50]) {
+              for (let offset = 0; offset < total; offset += limit)
+                assert.deepEqual(clusterPage(index, item.id, offset, limit)!.ids, ids.slice(offset, offset + limit))
+            }
+            assert.deepEqual(clusterPage(index, item.id, total, 10), { total, ids: [] })
           }
         }
         assert.equal(new Set(listed).size, listed.length, `zoom ${zoom}, ${String(box)}: no place in two items`)
@@ -269,7 +277,7 @@ describe('the index against a plain scan of its places', () => {
     assert.ok(cluster && parseClusterId(cluster.id))
     for (const id of [-1, 0.5, 2 ** 53, cluster.id - (cluster.id % 512), 17 * 2 ** 45 + 16, (3 * 2 ** 36 + 32) * 512 + 16]) {
       assert.equal(parseClusterId(id), null, String(id))
-      assert.equal(clusterRanks(index, id), null, String(id))
+      assert.equal(clusterPage(index, id, 0, 10), null, String(id))
     }
   })
 
