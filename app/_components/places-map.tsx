@@ -1,7 +1,7 @@
 'use client'
 import 'leaflet/dist/leaflet.css'
 import { divIcon, point, type DivIcon, type LatLngTuple, type LeafletEventHandlerFnMap, type Map as LeafletMap, type Marker as LeafletMarker } from 'leaflet'
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet'
 import type { ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
 import type { CategoryNode } from '@/lib/places/categories'
@@ -409,6 +409,26 @@ const PlaceMarker = memo(function PlaceMarker({ onSelect, id, title, url, addres
 
 const POPUP_PADDING = point(24, 24)
 
+/** A popup's content closes it on Escape, which bubbles up from the link or button that has the focus. */
+const onEscape = (close: () => void) => (event: ReactKeyboardEvent) => {
+  if (event.key !== 'Escape') return
+  event.stopPropagation()
+  close()
+}
+
+/** A ref callback that gives its element the focus, once, when `focus` (a popup opened from the keyboard). */
+function useFocusOnce<T extends HTMLElement>(focus: boolean): (element: T | null) => void {
+  const hasFocused = useRef(false)
+  return useCallback(
+    (element: T | null) => {
+      if (!element || !focus || hasFocused.current) return
+      hasFocused.current = true
+      element.focus({ preventScroll: true })
+    },
+    [focus],
+  )
+}
+
 /** The popup of one place: its picture, title (a link to its page), date, address and categories. */
 function PlacePopup({ selection, onClosed }: { selection: Selection; onClosed: (selection: Selection) => void }) {
   const position = useMemo<LatLngTuple>(() => [selection.latitude, selection.longitude], [selection])
@@ -425,27 +445,12 @@ function PlacePopup({ selection, onClosed }: { selection: Selection; onClosed: (
       })
     return () => controller.abort()
   }, [selection.place])
-  const hasFocused = useRef(false)
-  // Opened from the list: the focus moves into the popup, to its link; Escape closes it and goes back.
-  const focusLink = useCallback(
-    (link: HTMLAnchorElement | null) => {
-      if (!link || !selection.focus || hasFocused.current) return
-      hasFocused.current = true
-      link.focus({ preventScroll: true })
-    },
-    [selection],
-  )
+  // Opened from the list or the keyboard: the focus moves into the popup, to its link; Escape closes it and goes back.
+  const focusLink = useFocusOnce<HTMLAnchorElement>(selection.focus)
   return (
     <Popup position={position} eventHandlers={handlers} className="place-popup" autoPanPadding={POPUP_PADDING} minWidth={200} maxWidth={260}>
       {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions -- Escape bubbles up from the link inside; the div itself takes no focus */}
-      <div
-        className="place-summary"
-        onKeyDown={(event) => {
-          if (event.key !== 'Escape') return
-          event.stopPropagation()
-          onClosed(selection)
-        }}
-      >
+      <div className="place-summary" onKeyDown={onEscape(() => onClosed(selection))}>
         <PlaceSummary place={place} sizes="240px" titleRef={focusLink} />
       </div>
     </Popup>
@@ -455,7 +460,7 @@ function PlacePopup({ selection, onClosed }: { selection: Selection; onClosed: (
 type GroupPopupProps = {
   group: Group
   filter: Record<string, string | number | undefined>
-  onSelect: (place: ListedPlace, options: { focus: boolean; opener: HTMLElement | null }) => void
+  onSelect: (place: ListedPlace, options: Origin) => void
   onClosed: (group: Group) => void
 }
 
@@ -467,15 +472,7 @@ function GroupPopup({ group, filter, onSelect, onClosed }: GroupPopupProps) {
   const map = useMap()
   const position = useMemo<LatLngTuple>(() => [group.latitude, group.longitude], [group])
   const handlers = useMemo(() => ({ remove: () => onClosed(group) }), [onClosed, group])
-  const hasFocused = useRef(false)
-  const focusFirst = useCallback(
-    (button: HTMLButtonElement | null) => {
-      if (!button || !group.focus || hasFocused.current) return
-      hasFocused.current = true
-      button.focus({ preventScroll: true })
-    },
-    [group],
-  )
+  const focusFirst = useFocusOnce<HTMLButtonElement>(group.focus)
   const [loaded, setLoaded] = useState<{ places: ListedPlace[]; total: number } | null>(group.places ? { places: group.places, total: group.count } : null)
   useEffect(() => {
     if (group.places || group.clusterId === null) return
@@ -498,14 +495,7 @@ function GroupPopup({ group, filter, onSelect, onClosed }: GroupPopupProps) {
         <p className="post-meta">Loading…</p>
       ) : (
         // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape bubbles up from the buttons inside
-        <ul
-          className="group-list"
-          onKeyDown={(event) => {
-            if (event.key !== 'Escape') return
-            event.stopPropagation()
-            onClosed(group)
-          }}
-        >
+        <ul className="group-list" onKeyDown={onEscape(() => onClosed(group))}>
           {loaded.places.map((place, i) => (
             <li key={place.id}>
               <button
