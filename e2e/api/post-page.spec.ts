@@ -106,15 +106,7 @@ test.describe('the post page', () => {
       const response = await request.get(pageOf(post))
       expect(response.status()).toBe(200)
       const html = await response.text()
-      for (const absent of [
-        'post-map',
-        'post-nearby',
-        'post-place',
-        'application/geo+json',
-        'GeoCoordinates',
-        '"geo"',
-        '"address"',
-      ]) {
+      for (const absent of ['post-map', 'post-nearby', 'post-place', 'application/geo+json', 'GeoCoordinates', '"geo"', '"address"']) {
         expect(html, `${post.title}: ${absent}`).not.toContain(absent)
       }
       expect(jsonLdOf(html)).toMatchObject({ '@type': 'Place', name: post.title })

@@ -28,6 +28,16 @@ test('MAP_TILE_URL=none: the world layer alone, Natural Earth credited, no reque
 
   const csp = (await page.request.get('/')).headers()['content-security-policy']!
   expect(csp).toMatch(/img-src 'self' data: blob:;/)
+
+  // A post page's small map too.
+  requests.length = 0
+  await page.locator('.place-list > li').first().locator('.place-title').click()
+  await page.locator('.post-map-frame').scrollIntoViewIfNeeded()
+  await expect(page.locator('.post-map path.post-map-place')).toHaveCount(1)
+  await expect(page.locator('.post-map')).toHaveAttribute('data-world', 'ready')
+  await expect(page.locator('.post-map .leaflet-control-attribution')).toContainText('Natural Earth')
+  expect(requests.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('blob:'))).toEqual([])
+  expect(requests.length).toBeGreaterThan(3)
 })
 
 test('EMBED_ALLOWED_ORIGINS: those origins, and only they, may frame /embed', async ({ request }) => {

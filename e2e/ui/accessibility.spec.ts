@@ -1,29 +1,19 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page, TestInfo } from '@playwright/test'
+import { axeViolations } from '../support/axe'
 import { getCollection } from '../support/http'
 import { expect, test } from '../support/test'
 import { signIn } from '../support/ui-admin'
 
-// axe-core, in real Chromium, on every kind of page: the public ones a visitor opens and the admin's. Its rules for
-// WCAG 2.2 A and AA and its best practices; a violation fails the test with what and where.
-
-const RULES = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
+// axe-core, in real Chromium, on every kind of page: the public ones a visitor opens and the admin's (e2e/support/axe.ts
+// says which rules); a violation fails the test with what and where.
 
 async function expectNoViolations(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).withTags(RULES).analyze()
+  const found = await axeViolations(page)
   const file = testInfo.outputPath(`${name}.png`)
   // The whole of a long page; the map's pages are the screen's height, their list scrolling inside it: a full-page
   // capture would lay them out again as tall as that list, a map no visitor sees.
   await page.screenshot({ path: file, fullPage: (await page.locator('.map-page').count()) === 0 })
   await testInfo.attach(name, { path: file, contentType: 'image/png' })
-  // Each rule once, with at most five of the elements it found.
-  const found = violations.map(
-    ({ id, help, nodes }) =>
-      `${id}: ${help} (${nodes.length}): ${nodes
-        .slice(0, 5)
-        .map((node) => node.target.join(' '))
-        .join(' | ')}`,
-  )
   expect(found, `axe found on ${page.url()}`).toEqual([])
 }
 

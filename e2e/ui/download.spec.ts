@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
+import { axeViolations } from '../support/axe'
 import { expect, test } from '../support/test'
 
 // The map's Download menu (app/_components/download-menu.tsx) in real Chromium against the ui server's demo places:
@@ -20,18 +21,6 @@ type Collection = { features: { geometry: { coordinates: number[] } | null; prop
 async function download(page: Page, name: string): Promise<{ file: string; text: string }> {
   const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name, exact: true }).click()])
   return { file: saved.suggestedFilename(), text: readFileSync(await saved.path(), 'utf8') }
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const source = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
-  return page.evaluate(async (source) => {
-    // The page's CSP admits only its own scripts: axe comes in through the DevTools protocol, as evaluate does.
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- axe's own source, from node_modules
-    if (!('axe' in window)) new Function(source)()
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe
-    const result = await axe.run(document)
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  }, source)
 }
 
 test('Download gives the places in view, with the search, as GeoJSON, KML, GPX and CSV; keyboard and axe', async ({ page, request }, testInfo) => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { Locator, Page, TestInfo } from '@playwright/test'
+import { axeViolations } from '../support/axe'
 import { importMedia, importPosts } from '../support/places-cli'
 import { CORPUS_DIR, PHOTOS } from '../support/media'
 import { uiUser } from '../support/users'
@@ -406,16 +407,7 @@ test('/embed, which has no list, with the keyboard alone: Tab to a marker, Enter
 })
 
 test('axe finds nothing on the map, its list, a popup and the share dialog', async ({ page }) => {
-  const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
-  const violations = async () =>
-    page.evaluate(async (source) => {
-      // The page's CSP admits only its own scripts: axe comes in through the DevTools protocol, as evaluate does.
-      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- axe's own source, from node_modules
-      if (!('axe' in window)) new Function(source)()
-      const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe
-      const result = await axe.run(document)
-      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-    }, axeSource)
+  const violations = () => axeViolations(page)
   await openMap(page, '?zoom=12&lat=48.8566&lng=2.3429')
   expect(await violations()).toEqual([])
   await page.locator('.place-list > li').first().getByRole('button').click()

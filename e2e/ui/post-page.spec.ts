@@ -1,4 +1,5 @@
 import { basic } from '../support/auth'
+import { axeViolations } from '../support/axe'
 import { corpusFile, PHOTOS, uploadOrThrow } from '../support/media'
 import { createAppPassword, importPosts, runId } from '../support/places-cli'
 import { uiUser } from '../support/users'
@@ -68,6 +69,7 @@ test('a post page: map with its place and five nearby places, photos, categories
   for (const image of await images.all()) await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
   await expect(page.locator('.post-lead figcaption')).toHaveText('The upper chapel')
   await page.screenshot({ path: test.info().outputPath('post-page.png'), fullPage: true })
+  expect(await axeViolations(page), 'axe, a post with photos').toEqual([])
 
   // A nearby marker opens its place's page.
   const firstNearby = await nearby.first().getAttribute('href')
@@ -106,6 +108,7 @@ test('a post page: map with its place and five nearby places, photos, categories
   expect(controls.length).toBeGreaterThan(8)
   expect(controls.filter((box) => box.width < 44 || box.height < 44)).toEqual([])
   await page.screenshot({ path: test.info().outputPath('post-page-phone.png'), fullPage: true })
+  expect(await axeViolations(page), "axe, at a phone's width").toEqual([])
 })
 
 test('a private location: no map, no place, no nearby list, no coordinates', async ({ page, baseURL, databaseUrl, uploadsDir }) => {
