@@ -21,10 +21,31 @@ export function slugBase(wanted: string): string {
 
 /**
  * The slug for `wanted` (a title or a slug) that `isTaken` refuses not: its base (slugBase), or `base-2`, `base-3`…,
- * as wp_unique_post_slug does. The one rule for every new slug: posts (admin, imports) and categories.
+ * as wp_unique_post_slug does. The one rule for every new slug: posts (admin, imports) and categories. `searched`
+ * is SlugsInUse's: per base, the suffix to start from, every one before it being taken.
  */
-export function freeSlug(wanted: string, isTaken: (slug: string) => boolean): string {
+export function freeSlug(wanted: string, isTaken: (slug: string) => boolean, searched?: Map<string, number>): string {
   const base = slugBase(wanted)
   if (!isTaken(base)) return base
-  for (let n = 2; ; n++) if (!isTaken(`${base}-${n}`)) return `${base}-${n}`
+  let n = searched?.get(base) ?? 2
+  while (isTaken(`${base}-${n}`)) n++
+  searched?.set(base, n + 1)
+  return `${base}-${n}`
+}
+
+/**
+ * Slugs in use, handing out free ones by freeSlug's rule, each then in use. As they only grow, it remembers per base
+ * how far the search went: the thousandth post of one title costs one lookup, not a thousand (imports of many places
+ * named alike, BENCHMARKS.md).
+ */
+export class SlugsInUse {
+  private readonly searched = new Map<string, number>()
+
+  constructor(private readonly taken: Set<string>) {}
+
+  take(wanted: string): string {
+    const slug = freeSlug(wanted, (s) => this.taken.has(s), this.searched)
+    this.taken.add(slug)
+    return slug
+  }
 }

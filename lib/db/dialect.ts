@@ -21,6 +21,14 @@ export type Comparable<C> = { [M in keyof C]: C[M] extends { findMany: unknown }
 /** The tables an import takes the write lock on. */
 export type Table = 'posts' | 'categories' | 'users' | 'attachments'
 
+/** A bulk write in progress (DialectDriver.bulkInsert). */
+export type BulkInsert = {
+  /** inserts `rows` into `table`, each an array of values in the order of `columns` */
+  insert(table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void>
+  /** ends the bulk write, given the ids of every post it wrote */
+  finish(postIds: readonly number[]): Promise<void>
+}
+
 /** What a dialect gives the app for one database URL. */
 export type Connection = {
   db: Db
@@ -57,18 +65,13 @@ export interface DialectDriver {
   /** The same for attachments written with their own ids (a WordPress import keeps them). */
   resetAttachmentIdSequence(tx: Tx): Promise<void>
   /**
-   * Inserts `rows` (each an array of values in the order of `columns`) into `table` in one statement: the rows go
-   * as one JSON parameter, which the database unpacks itself. The imports' bulk path (lib/places/batch.ts): one
-   * statement and one parameter per chunk, where Prisma's `createMany` compiles and binds every value.
+   * Starts a bulk write into `tables` in this transaction, about `rows` rows of the first: the imports' path
+   * (lib/places/batch.ts). What runs on each inserted row (the data version's bump, the search index's entry) and,
+   * where it pays, the tables' indexes are set aside until `finish`, which puts them back, bumps the version once and
+   * indexes for search the posts written meanwhile (`postIds`, every one). Only after lockTables: no other writer may
+   * write meanwhile.
    */
-  insertRows(tx: Tx, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void>
-  /**
-   * For a bulk write in this transaction: the triggers that run on each inserted row of `tables` (the data version's
-   * bump, the search index's entry) are set aside. The returned function puts them back, bumps the version once and
-   * indexes for search the posts written meanwhile (`postIds`, every one). Statement triggers (PostgreSQL's) stay.
-   * Only after lockTables: no other writer may write meanwhile.
-   */
-  suspendRowInsertTriggers(tx: Tx, tables: readonly string[]): Promise<(postIds: readonly number[]) => Promise<void>>
+  bulkInsert(tx: Tx, tables: readonly string[], rows: number): Promise<BulkInsert>
   /** A `contains` filter that ignores ASCII case (the admin's search). */
   containsIgnoringCase(text: string): Prisma.StringFilter
   /**

@@ -1,14 +1,14 @@
 import 'server-only'
 import { getConfig } from '../config'
 import { Prisma } from '../generated/sqlite/client'
-import type { Connection, Db, Dialect, DialectDriver, Table, Tx } from './dialect'
+import type { BulkInsert, Connection, Db, Dialect, DialectDriver, Table, Tx } from './dialect'
 import { postgresql } from './postgresql'
 import { sqlite, sqliteFile } from './sqlite'
 
 // The database, whichever it is: each dialect's differences live in its own file (sqlite.ts, postgresql.ts) behind
 // one interface (dialect.ts); the rest of the app asks this module for what it needs.
 
-export type { Db, Dialect, Table, Tx }
+export type { BulkInsert, Db, Dialect, Table, Tx }
 export { sqliteFile }
 
 export function dialectOf(url: string): Dialect {
@@ -95,19 +95,25 @@ export function resetAttachmentIdSequence(tx: Tx): Promise<void> {
   return driver().resetAttachmentIdSequence(tx)
 }
 
-/** Inserts `rows` (arrays of values, in the order of `columns`) into `table` in one statement: the imports' bulk path (dialect.ts). */
-export function insertRows(tx: Tx, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
-  // Names go into the SQL as they are: only plain ones.
-  for (const name of [table, ...columns]) if (!/^[a-z_]+$/.test(name)) throw new Error(`insertRows: not a plain name: ${name}`)
-  return driver().insertRows(tx, table, columns, rows)
+/** Names go into the bulk write's SQL as they are: only plain ones. */
+function assertPlainNames(names: readonly string[]): void {
+  for (const name of names) if (!/^[a-z_]+$/.test(name)) throw new Error(`bulkInsert: not a plain name: ${name}`)
 }
 
 /**
- * Sets aside the per-row insert triggers of `tables` for a bulk write; call what it returns with the ids of the posts
- * written when done (dialect.ts).
+ * Starts a bulk write into `tables` (about `rows` rows of the first): the per-row triggers, and where it pays the
+ * indexes, wait for its `finish` (dialect.ts).
  */
-export function suspendRowInsertTriggers(tx: Tx, tables: readonly string[]): Promise<(postIds: readonly number[]) => Promise<void>> {
-  return driver().suspendRowInsertTriggers(tx, tables)
+export async function bulkInsert(tx: Tx, tables: readonly string[], rows: number): Promise<BulkInsert> {
+  assertPlainNames(tables)
+  const bulk = await driver().bulkInsert(tx, tables, rows)
+  return {
+    insert: (table, columns, values) => {
+      assertPlainNames([table, ...columns])
+      return bulk.insert(table, columns, values)
+    },
+    finish: (postIds) => bulk.finish(postIds),
+  }
 }
 
 /** A `contains` filter that ignores ASCII case, on either database. */

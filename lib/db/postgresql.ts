@@ -110,17 +110,21 @@ export const postgresql: DialectDriver = {
   resetAttachmentIdSequence: async (tx) => {
     await tx.$executeRaw`SELECT setval(pg_get_serial_sequence('attachments', 'id'), (SELECT MAX("id") FROM "attachments"))`
   },
-  // The table's own row type reads the JSON, each key as its column's type.
-  insertRows: async (tx, table, columns, rows) => {
-    const list = quoted(columns)
-    const objects = rows.map((row) => Object.fromEntries(columns.map((column, index) => [column, row[index]])))
-    await tx.$executeRawUnsafe(
-      `INSERT INTO "${table}" (${list}) SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json)`,
-      JSON.stringify(objects),
-    )
-  },
-  // Its triggers run once a statement already, and its search indexes are indexes, which follow every write.
-  suspendRowInsertTriggers: () => Promise.resolve(() => Promise.resolve()),
+  // Its triggers run once a statement already, and its search indexes are indexes, which follow every write; dropping
+  // an index would lock the table against readers. The rows go as one JSON parameter a chunk, which the table's own
+  // row type reads, each key as its column's type.
+  bulkInsert: (tx) =>
+    Promise.resolve({
+      insert: async (table, columns, rows) => {
+        const list = quoted(columns)
+        const objects = rows.map((row) => Object.fromEntries(columns.map((column, index) => [column, row[index]])))
+        await tx.$executeRawUnsafe(
+          `INSERT INTO "${table}" (${list}) SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json)`,
+          JSON.stringify(objects),
+        )
+      },
+      finish: () => Promise.resolve(),
+    }),
   // PostgreSQL compares case-sensitively unless told.
   containsIgnoringCase: (text) => {
     const filter: PostgresPrisma.StringFilter = { contains: text, mode: 'insensitive' }

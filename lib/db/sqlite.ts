@@ -53,6 +53,33 @@ function client(url: string): PrismaClient {
   return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: busyTimeout() }) })
 }
 
+/** The connection a transaction runs on, by its client: a bulk write's statements go to it directly (bulkInsert). */
+const connectionOfTransaction = new WeakMap<Tx, Database.Database>()
+
+/**
+ * A client for transactions, and the better-sqlite3 connection its adapter opens (the adapter keeps it as `client`,
+ * undocumented: checked here, so that an upgrade that changes it fails loudly, in every test of an import).
+ */
+function transactionClient(url: string): { client: PrismaClient; connection: () => Database.Database } {
+  const factory = new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: busyTimeout() })
+  let connection: Database.Database | undefined
+  const open = factory.connect.bind(factory)
+  factory.connect = async () => {
+    const adapter = await open()
+    const driver = (adapter as unknown as { client?: unknown }).client
+    if (!(driver instanceof Database)) throw new Error("@prisma/adapter-better-sqlite3 no longer keeps its connection as 'client' (lib/db/sqlite.ts)")
+    connection = driver
+    return adapter
+  }
+  return {
+    client: new PrismaClient({ adapter: factory }),
+    connection: () => {
+      if (!connection) throw new Error('a transaction before its client connected')
+      return connection
+    },
+  }
+}
+
 const VERSION_SQL = 'SELECT "data_version" FROM "site_state" WHERE "id" = 1'
 
 function connect(url: string): Connection {
@@ -63,8 +90,12 @@ function connect(url: string): Connection {
   }
   const closeReader = () => reader?.database.close()
   const stream = (query: Prisma.Sql, size: number) => streamRows(url, query, size)
-  const transactions = client(url)
-  const transaction = <T>(write: (tx: Tx) => Promise<T>, options: { maxWait: number; timeout?: number }) => transactions.$transaction(write, options)
+  const { client: transactions, connection } = transactionClient(url)
+  const transaction = <T>(write: (tx: Tx) => Promise<T>, options: { maxWait: number; timeout?: number }) =>
+    transactions.$transaction((tx) => {
+      connectionOfTransaction.set(tx, connection())
+      return write(tx)
+    }, options)
   if (!isServer()) {
     return { db: transactions, transaction, readVersion, stream, close: async () => (closeReader(), await transactions.$disconnect()) }
   }
@@ -105,14 +136,20 @@ async function* streamRows(url: string, query: Prisma.Sql, size: number): AsyncG
   }
 }
 
-/** A date as Prisma stores it in SQLite (`2026-11-24T20:08:23.455+00:00`), so that text comparisons agree; else the value. */
+/**
+ * A value as Prisma stores it in SQLite: a date as text (`2026-11-24T20:08:23.455+00:00`), so that text comparisons
+ * agree, a boolean as 1 or 0; else the value.
+ */
 function asStored(value: unknown): unknown {
-  return value instanceof Date ? value.toISOString().replace(/Z$/, '+00:00') : value
+  if (value instanceof Date) return value.toISOString().replace(/Z$/, '+00:00')
+  return typeof value === 'boolean' ? Number(value) : value
 }
 
 const LEDGER = '_places_migrations'
-/** Posts indexed for search a statement after a bulk write (suspendRowInsertTriggers). */
+/** Posts indexed for search a statement after a bulk write (bulkInsert). */
 const SEARCH_INDEX_CHUNK = 50_000
+/** A bulk write of fewer rows keeps the indexes: rebuilding them costs more than the inserts would. */
+const REBUILD_INDEXES_FROM = 10_000
 
 const MIGRATE_TIMEOUT_MS = 15_000
 
@@ -171,32 +208,53 @@ export const sqlite: DialectDriver = {
   // SQLite's next id is past the largest already: nothing to move.
   resetPostIdSequence: () => Promise.resolve(),
   resetAttachmentIdSequence: () => Promise.resolve(),
-  // JSONB (SQLite 3.45+): each row's values are read from the binary form, not by parsing its text once per column.
-  insertRows: async (tx, table, columns, rows) => {
-    const values = columns.map((_, index) => `"value" ->> ${index}`).join(', ')
-    await tx.$executeRawUnsafe(
-      `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) SELECT ${values} FROM jsonb_each(jsonb(?))`,
-      JSON.stringify(rows.map((row) => row.map(asStored))),
-    )
-  },
   // SQLite runs a trigger once a row: a million rows imported, a million updates of the data version (a third of the
   // insert's time) and a million single-row updates of the search index (four times what one INSERT … SELECT of the
-  // same rows costs). Dropped inside the transaction and made again from their own SQL before it commits (a rollback
-  // brings them back too); readers see neither, the version moves once, and the posts are indexed in one go.
-  suspendRowInsertTriggers: async (tx, tables) => {
-    const triggers = await tx.$queryRawUnsafe<{ name: string; sql: string }[]>(
-      `SELECT "name", "sql" FROM "sqlite_master" WHERE "type" = 'trigger' AND ("name" GLOB '*_bump_insert' OR "name" = 'posts_search_insert') AND "tbl_name" IN (${tables.map(() => '?').join(', ')})`,
-      ...tables,
-    )
-    for (const { name } of triggers) await tx.$executeRawUnsafe(`DROP TRIGGER "${name}"`)
-    return async (postIds) => {
-      if (triggers.some(({ name }) => name === 'posts_search_insert'))
-        for (let start = 0; start < postIds.length; start += SEARCH_INDEX_CHUNK)
-          await tx.$executeRaw`INSERT INTO "posts_search" ("rowid", "title", "public_address")
-            SELECT "id", "title", "public_address" FROM "posts" WHERE "id" IN (SELECT "value" FROM json_each(${JSON.stringify(postIds.slice(start, start + SEARCH_INDEX_CHUNK))}))`
-      for (const { sql } of triggers) await tx.$executeRawUnsafe(sql)
-      await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1`
-    }
+  // same rows costs). And an index takes rows in its own order, each insert a walk to a random page: far slower, past
+  // the page cache, than building it once from the finished table (CREATE INDEX sorts). So the triggers, and for an
+  // import at least the size of the table its indexes, are dropped inside the transaction and made again from their
+  // own SQL before it commits (a rollback, or a killed process, brings them back too); readers see none of it, the
+  // version moves once, and the posts are indexed for search in one go. The rows go to the transaction's connection
+  // as prepared statements, a row a call: no SQL text, no Prisma, nothing kept per statement (BENCHMARKS.md).
+  bulkInsert: (tx, tables, rows) => {
+    const database = connectionOfTransaction.get(tx)
+    if (!database) throw new Error('bulkInsert: not in a transaction of transaction()')
+    const schema = (type: 'trigger' | 'index', which: string) =>
+      database
+        .prepare(`SELECT "name", "sql" FROM "sqlite_master" WHERE "type" = ? AND "tbl_name" IN (${tables.map(() => '?').join(', ')}) AND ${which}`)
+        .all(type, ...tables) as { name: string; sql: string }[]
+    const triggers = schema('trigger', `("name" GLOB '*_bump_insert' OR "name" = 'posts_search_insert')`)
+    const rowsThere = database.prepare(`SELECT count(*) FROM "${tables[0]}"`).pluck().safeIntegers(false).get() as number
+    // Those without SQL are the primary keys' and UNIQUE constraints', part of their tables.
+    const indexes = rows >= Math.max(REBUILD_INDEXES_FROM, rowsThere) ? schema('index', '"sql" IS NOT NULL') : []
+    for (const { name } of triggers) database.exec(`DROP TRIGGER "${name}"`)
+    for (const { name } of indexes) database.exec(`DROP INDEX "${name}"`)
+    const inserts = new Map<string, Database.Statement>()
+    return Promise.resolve({
+      insert: (table, columns, values) => {
+        const key = `${table}(${columns.join()})`
+        let insert = inserts.get(key)
+        if (!insert) {
+          insert = database.prepare(
+            `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+          )
+          inserts.set(key, insert)
+        }
+        for (const row of values) insert.run(row.map(asStored))
+        return Promise.resolve()
+      },
+      finish: (postIds) => {
+        for (const { sql } of indexes) database.exec(sql)
+        if (triggers.some(({ name }) => name === 'posts_search_insert')) {
+          const index = database.prepare(`INSERT INTO "posts_search" ("rowid", "title", "public_address")
+            SELECT "id", "title", "public_address" FROM "posts" WHERE "id" IN (SELECT "value" FROM json_each(?))`)
+          for (let start = 0; start < postIds.length; start += SEARCH_INDEX_CHUNK) index.run(JSON.stringify(postIds.slice(start, start + SEARCH_INDEX_CHUNK)))
+        }
+        for (const { sql } of triggers) database.exec(sql)
+        database.exec('UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1')
+        return Promise.resolve()
+      },
+    })
   },
   // SQLite's LIKE, which `contains` is, ignores ASCII case already.
   containsIgnoringCase: (text) => ({ contains: text }),

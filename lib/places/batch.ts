@@ -1,20 +1,20 @@
 import 'server-only'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { insertRows, resetAttachmentIdSequence, resetPostIdSequence, suspendRowInsertTriggers, type Tx } from '../db'
+import { bulkInsert, resetAttachmentIdSequence, resetPostIdSequence, type BulkInsert, type Tx } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
 import type { Rendition } from '../media/renditions'
 import { searchColumns } from '../admin/search'
-import { freeSlug } from '../slugs'
+import { SlugsInUse } from '../slugs'
 import { PublicLocationRule } from './visibility'
 
 // How the imports (GeoJSON, lib/places/import.ts; WordPress, lib/wxr/import.ts) write: rows gathered and written
 // CHUNK at a time, inside the import's one transaction. Posts are written with their ids, so that a post's categories
 // and attachments can name it before it is written.
 
-// Small statements: Prisma's client keeps the text of its last 100 debug calls even with debugging off, and a raw
-// query's call holds its parameters, here the chunk's rows as JSON (twice over). With 1,000 rows (about 2 MB) a
-// statement, an import held some 80 MB of past chunks alive and peaked at 670–700 MB RSS for 100,000 places; with
-// 250, 485–525 MB, for 0.4 s more (BENCHMARKS.md).
+// Small chunks, for PostgreSQL, whose chunk is one statement through Prisma (SQLite's rows go a prepared statement
+// each, lib/db/sqlite.ts): Prisma's client keeps the text of its last 100 debug calls even with debugging off, and
+// a raw query's call holds its parameters, here the chunk's rows as JSON (twice over). With 1,000 rows (about 2 MB)
+// a statement, an import held some 80 MB of past chunks alive (BENCHMARKS.md).
 const CHUNK = 250
 /** A chunk is written sooner when its text is this long (posts of large content), for the same reason. */
 const CHUNK_CHARS = 1_000_000
@@ -69,17 +69,18 @@ export class PostBatch {
   /** about how long the posts gathered are as JSON */
   private chars = 0
   private discarding = false
-  /** puts back the insert triggers set aside for the bulk write (lib/db), given the ids of the posts written */
-  private restoreTriggers: ((postIds: readonly number[]) => Promise<void>) | undefined
+  /** the bulk write (lib/db), from the first chunk to finish() */
+  private bulk: BulkInsert | undefined
   private postIds: number[] = []
   private rule: PublicLocationRule | undefined
   /** posts written so far */
   written = 0
   private attachmentsWritten = 0
 
-  /** `onWritten(n)`: called after each chunk, with the posts written so far. */
+  /** `expected`: about how many posts will be added; `onWritten(n)`: called after each chunk, with the posts written so far. */
   constructor(
     private readonly tx: Tx,
+    private readonly expected: number,
     private readonly onWritten?: (posts: number) => void,
   ) {}
 
@@ -127,11 +128,11 @@ export class PostBatch {
 
   private async flush(): Promise<void> {
     if (!this.discarding) {
-      if (this.posts.length > 0 || this.links.length > 0) this.restoreTriggers ??= await suspendRowInsertTriggers(this.tx, ['posts', 'post_categories'])
+      if (this.posts.length > 0 || this.links.length > 0) this.bulk ??= await bulkInsert(this.tx, ['posts', 'post_categories'], this.expected)
       // Posts first: the links and attachments refer to them.
-      if (this.posts.length > 0) await insertRows(this.tx, 'posts', Object.values(POST_COLUMNS), this.posts)
+      if (this.posts.length > 0) await this.bulk?.insert('posts', Object.values(POST_COLUMNS), this.posts)
       for (const row of this.posts) this.postIds.push(row[ID_FIELD] as number)
-      if (this.links.length > 0) await insertRows(this.tx, 'post_categories', LINK_COLUMNS, this.links)
+      if (this.links.length > 0) await this.bulk?.insert('post_categories', LINK_COLUMNS, this.links)
       if (this.attachments.length > 0) {
         const rows = await this.tx.attachment.createManyAndReturn({ data: this.attachments, select: { id: true, filePath: true } })
         const renditions = rows.flatMap(({ id, filePath }) => (this.renditions.get(filePath) ?? []).map((r) => ({ ...r, attachmentId: id })))
@@ -154,8 +155,8 @@ export class PostBatch {
   /** Writes what is left; new posts and attachments made later get ids past those written here. */
   async finish(): Promise<void> {
     await this.flush()
-    await this.restoreTriggers?.(this.postIds)
-    this.restoreTriggers = undefined
+    await this.bulk?.finish(this.postIds)
+    this.bulk = undefined
     this.postIds = []
     if (this.written > 0 && !this.discarding) await resetPostIdSequence(this.tx)
     if (this.attachmentsWritten > 0 && !this.discarding) await resetAttachmentIdSequence(this.tx)
@@ -164,20 +165,18 @@ export class PostBatch {
 
 /** The slugs in use per post type, read once per type, and the free slug for a new post (lib/slugs.ts's rule). */
 export class PostSlugs {
-  private readonly byType = new Map<string, Set<string>>()
+  private readonly byType = new Map<string, SlugsInUse>()
 
   constructor(private readonly tx: Tx) {}
 
   /** A free slug for a new post of `type` from `wanted` (a slug or a title); it is then taken. */
   async take(type: string, wanted: string): Promise<string> {
-    let taken = this.byType.get(type)
-    if (!taken) {
-      taken = new Set((await this.tx.post.findMany({ where: { type }, select: { slug: true } })).map((row) => row.slug))
-      this.byType.set(type, taken)
+    let inUse = this.byType.get(type)
+    if (!inUse) {
+      inUse = new SlugsInUse(new Set((await this.tx.post.findMany({ where: { type }, select: { slug: true } })).map((row) => row.slug)))
+      this.byType.set(type, inUse)
     }
-    const slug = freeSlug(wanted, (s) => taken.has(s))
-    taken.add(slug)
-    return slug
+    return inUse.take(wanted)
   }
 }
 

@@ -173,7 +173,7 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
   const label = options.labelOf ?? featureLabel
   const ids: number[] = []
   const now = new Date()
-  const batch = new PostBatch(tx, (written) => options.onProgress?.(written, checked.count))
+  const batch = new PostBatch(tx, checked.count, (written) => options.onProgress?.(written, checked.count))
   for await (const raw of source()) {
     const index = ids.length
     const { geometry, properties: p } = importFeatureSchema.parse(raw) // checked: it changes only if the file did

@@ -165,7 +165,8 @@ class WxrImport {
     private readonly stored: StoredImage[],
   ) {
     this.slugs = new PostSlugs(tx)
-    this.batch = new PostBatch(tx)
+    // Read in one pass: how many posts are coming is not known, so the indexes stay (lib/db, bulkInsert).
+    this.batch = new PostBatch(tx, 0)
   }
 
   async run(records: AsyncIterable<WxrRecord>): Promise<WxrSummary> {

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict'
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { freeSlug } from '../../lib/slugs'
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
+import { queryRows, writeLockHeld } from '../support/sql'
+import { waitFor } from '../support/wait'
+
+// An import large enough for the bulk path (lib/db, bulkInsert): on SQLite, the tables' indexes and per-row triggers
+// are dropped inside the import's transaction and made again before it commits. Whatever happens to the import
+// (it succeeds, it fails at its last feature, it is killed half-way), the schema afterwards is the schema before,
+// and the data is all of the file or none of it.
+
+const LARGE = 12_000
+const TITLES = ['Harbour light', 'Old mill', 'Harbour light by night']
+
+type Run = { status: number | null; stdout: string; stderr: string }
+
+function places(url: string, ...args: string[]): Run {
+  const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], { env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8' })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+function ok(run: Run): string {
+  assert.equal(run.status, 0, `exit ${run.status}: ${run.stderr}`)
+  return run.stdout
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'places-bulk-'))
+after(() => rmSync(dir, { recursive: true, force: true }))
+
+/** `count` places, three titles among them all (slugs -2, -3… by the thousand), two categories, some search words. */
+function collection(name: string, count: number, last: Record<string, unknown> = {}): string {
+  const features = Array.from({ length: count }, (_, index) => ({
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: [-10 + (index % 200) / 10, 40 + Math.floor(index / 200) / 10] },
+    properties: {
+      title: TITLES[index % 3],
+      address: `${index} Quay Street`,
+      categories: index % 2 ? ['Coast > Lighthouses'] : ['Mills'],
+      ...(index === count - 1 ? last : {}),
+    },
+  }))
+  const target = path.join(dir, name)
+  writeFileSync(target, JSON.stringify({ type: 'FeatureCollection', features }))
+  return target
+}
+
+/** The schema of the tables an import writes: every index and trigger, with its definition. */
+async function schemaOf(db: TestDatabase): Promise<string[]> {
+  const rows =
+    db.kind === 'sqlite'
+      ? await queryRows<{ row: string }>(db.url, `SELECT "type" || ' ' || "name" || ': ' || coalesce("sql", '') AS "row" FROM "sqlite_master" ORDER BY "name"`)
+      : await queryRows<{ row: string }>(
+          db.url,
+          `SELECT 'index ' || indexname || ': ' || indexdef AS "row" FROM pg_indexes WHERE schemaname = 'public'
+           UNION ALL SELECT 'trigger ' || tgname || ': ' || pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1`,
+        )
+  return rows.map(({ row }) => row)
+}
+
+async function state(db: TestDatabase): Promise<{ posts: number; links: number; version: number }> {
+  const [row] = await queryRows<{ posts: number; links: number; version: number }>(
+    db.url,
+    `SELECT (SELECT count(*) FROM posts) AS posts, (SELECT count(*) FROM post_categories) AS links, (SELECT data_version FROM site_state WHERE id = 1) AS version`,
+  )
+  return { posts: Number(row!.posts), links: Number(row!.links), version: Number(row!.version) }
+}
+
+for (const kind of databaseKinds) {
+  describe(`an import of ${LARGE} places on ${kind}`, () => {
+    let db: TestDatabase
+    let schema: string[]
+    before(async () => {
+      db = await createTestDatabase(kind)
+      ok(places(db.url, 'migrate'))
+      ok(places(db.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator'))
+      schema = await schemaOf(db)
+      assert.ok(schema.some((row) => /posts_listing_idx/.test(row)) && schema.length > 10, schema.join('\n'))
+    })
+    after(() => db.drop())
+
+    test('that fails at its last feature imports nothing and leaves the schema as it was', async () => {
+      const before = await state(db)
+      const failed = places(db.url, 'import', collection('bad.geojson', LARGE, { author: 'nobody@example.org' }))
+      assert.equal(failed.status, 1)
+      assert.match(failed.stderr, new RegExp(`feature ${LARGE - 1}: properties\\.author: no user has the email nobody@example.org`))
+      assert.deepEqual(await state(db), before)
+      assert.deepEqual(await schemaOf(db), schema)
+    })
+
+    test('killed half-way leaves nothing and the schema as it was', async () => {
+      const before = await state(db)
+      const file = collection('killed.geojson', 5 * LARGE)
+      const child = spawn(process.execPath, ['bin/places.mjs', 'import', file], { env: { ...process.env, DATABASE_URL: db.url }, stdio: 'ignore' })
+      const exited = new Promise((resolve) => child.on('exit', resolve))
+      // The write lock is taken as the writing starts, after every feature was checked; the rows go in meanwhile.
+      await waitFor('the import to start writing', async () => (await writeLockHeld(db.url, 'posts')) || undefined, 60_000)
+      await sleep(500)
+      child.kill('SIGKILL') // bin/places.mjs; its child, which runs the import, ends when its parent does
+      await exited
+      await waitFor('the lock to be released', async () => !(await writeLockHeld(db.url, 'posts')) || undefined)
+      assert.deepEqual(await state(db), before)
+      assert.deepEqual(await schemaOf(db), schema)
+    })
+
+    test('imports all of it: the same schema after, slugs as one at a time would make them, found by search, the version moved', async () => {
+      const before = await state(db)
+      const ids = ok(places(db.url, 'import', collection('good.geojson', LARGE)))
+        .trim()
+        .split('\n')
+        .map(Number)
+      assert.equal(ids.length, LARGE)
+      // The version moved, as readers see it once, at the commit (by how much differs: PostgreSQL's triggers bump it
+      // once a statement, SQLite's once a row, set aside here for one bump at the end).
+      const now = await state(db)
+      assert.deepEqual({ ...now, version: now.version > before.version }, { posts: LARGE, links: LARGE, version: true })
+      assert.deepEqual(await schemaOf(db), schema)
+      // Slugs as the rule makes them one post at a time (lib/slugs.ts), here 4,000 of each title.
+      const taken = new Set<string>()
+      const expected = Array.from({ length: LARGE }, (_, index) => {
+        const slug = freeSlug(TITLES[index % 3]!, (s) => taken.has(s))
+        taken.add(slug)
+        return slug
+      })
+      const rows = await queryRows<{ id: number; slug: string }>(db.url, 'SELECT id, slug FROM posts ORDER BY id')
+      assert.deepEqual(
+        rows.map(({ id }) => Number(id)),
+        ids,
+      )
+      assert.deepEqual(
+        rows.map(({ slug }) => slug),
+        expected,
+      )
+      assert.equal(expected.at(-1), `harbour-light-by-night-${LARGE / 3}`)
+      // The search's index holds the new posts (SQLite: filled after the bulk write; PostgreSQL: its indexes).
+      assert.equal(await searchCount(db, 'Quay Street'), LARGE)
+    })
+  })
+}
+
+/** How many public places the database's search finds for `text` (SQLite: the trigram table, as lib/db asks it). */
+async function searchCount(db: TestDatabase, text: string): Promise<number> {
+  const sql =
+    db.kind === 'sqlite'
+      ? `SELECT count(*) AS n FROM posts_search WHERE posts_search MATCH '"${text}"'`
+      : `SELECT count(*) AS n FROM posts p WHERE p.status = 'publish' AND p.public_latitude IS NOT NULL AND (p.title ILIKE '%${text}%' OR p.public_address ILIKE '%${text}%')`
+  const [row] = await queryRows<{ n: number }>(db.url, sql)
+  return Number(row!.n)
+}
