@@ -21,15 +21,17 @@ export function slugBase(wanted: string): string {
 
 /**
  * The slug for `wanted` (a title or a slug) that `isTaken` refuses not: its base (slugBase), or `base-2`, `base-3`…,
- * as wp_unique_post_slug does. The one rule for every new slug: posts (admin, imports) and categories. `searched`
- * is SlugsInUse's: per base, the suffix to start from, every one before it being taken.
+ * as wp_unique_post_slug does. The one rule for every new slug: posts (admin, imports) and categories.
  */
-export function freeSlug(wanted: string, isTaken: (slug: string) => boolean, searched?: Map<string, number>): string {
-  const base = slugBase(wanted)
+export function freeSlug(wanted: string, isTaken: (slug: string) => boolean): string {
+  return firstFree(slugBase(wanted), isTaken, 2)
+}
+
+/** `base` if free, else the first free of `base-from`, `base-(from + 1)`…; every suffix below `from` must be taken. */
+function firstFree(base: string, isTaken: (slug: string) => boolean, from: number): string {
   if (!isTaken(base)) return base
-  let n = searched?.get(base) ?? 2
+  let n = from
   while (isTaken(`${base}-${n}`)) n++
-  searched?.set(base, n + 1)
   return `${base}-${n}`
 }
 
@@ -39,12 +41,15 @@ export function freeSlug(wanted: string, isTaken: (slug: string) => boolean, sea
  * named alike, BENCHMARKS.md).
  */
 export class SlugsInUse {
+  /** per base: the suffix its next search starts from, every one below it being in use */
   private readonly searched = new Map<string, number>()
 
   constructor(private readonly taken: Set<string>) {}
 
   take(wanted: string): string {
-    const slug = freeSlug(wanted, (s) => this.taken.has(s), this.searched)
+    const base = slugBase(wanted)
+    const slug = firstFree(base, (s) => this.taken.has(s), this.searched.get(base) ?? 2)
+    if (slug !== base) this.searched.set(base, Number(slug.slice(base.length + 1)) + 1)
     this.taken.add(slug)
     return slug
   }

@@ -1,18 +1,40 @@
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { PrismaPg } from '@prisma/adapter-pg'
 import pg from 'pg'
+import { from as copyFrom } from 'pg-copy-streams'
 import { type Prisma as PostgresPrisma, PrismaClient } from '../generated/postgresql/client'
 import { Prisma } from '../generated/sqlite/client'
 import { titleOrAddressLike, type Comparable, type Connection, type Db, type DialectDriver, type PendingMigrations, type Tx } from './dialect'
 
 const VERSION_SQL = 'SELECT "data_version" FROM "site_state" WHERE "id" = 1'
 
+/**
+ * The pool's connections by their server process, per transaction client: a bulk write finds the connection its
+ * transaction runs on (bulkInsert) and sends its rows there with COPY, which Prisma does not speak. Behind a pooler
+ * (PgBouncer), the process a connection names is the pooler's, and none is found.
+ */
+const connectionsOfTransaction = new WeakMap<Tx, Map<number, pg.PoolClient>>()
+
 function connect(url: string): Connection {
   // One pool for Prisma and for the version read; Prisma's $disconnect ends it.
   const pool = new pg.Pool({ connectionString: url })
+  const byProcess = new Map<number, pg.PoolClient>()
+  pool.on('connect', (connection) => {
+    const { processID } = connection as pg.PoolClient & { processID: number }
+    byProcess.set(processID, connection)
+    connection.on('end', () => {
+      if (byProcess.get(processID) === connection) byProcess.delete(processID)
+    })
+  })
   const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) })
   return {
     db: asDb(client),
-    transaction: (write, options) => client.$transaction((tx) => write(asDb(tx)), options),
+    transaction: (write, options) =>
+      client.$transaction((tx) => {
+        connectionsOfTransaction.set(asDb(tx), byProcess)
+        return write(asDb(tx))
+      }, options),
     readVersion: async () => (await pool.query<{ data_version: number }>(VERSION_SQL)).rows[0]?.data_version,
     stream: (query, size) => streamRows(pool, query, size),
     close: async () => {
@@ -91,6 +113,22 @@ async function migrate(url: string, pending: PendingMigrations): Promise<string[
   }
 }
 
+/**
+ * A row as COPY's CSV reads it: null unquoted and empty, every text quoted (an empty one too), a date in ISO 8601
+ * (UTC, which the timestamp columns hold, as Prisma writes them).
+ */
+function csvLine(row: readonly unknown[]): string {
+  const quote = (text: string) => `"${text.replaceAll('"', '""')}"`
+  const field = (value: unknown) => {
+    if (value === null || value === undefined) return ''
+    if (value instanceof Date) return quote(value.toISOString())
+    if (typeof value === 'string') return quote(value)
+    if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return `${value}`
+    throw new Error(`bulkInsert: not a column's value: ${JSON.stringify(value)}`)
+  }
+  return `${row.map(field).join(',')}\n`
+}
+
 // Table names come from the fixed `Table` union, never from input.
 const quoted = (names: readonly string[]) => names.map((name) => `"${name}"`).join(', ')
 
@@ -111,20 +149,36 @@ export const postgresql: DialectDriver = {
     await tx.$executeRaw`SELECT setval(pg_get_serial_sequence('attachments', 'id'), (SELECT MAX("id") FROM "attachments"))`
   },
   // Its triggers run once a statement already, and its search indexes are indexes, which follow every write; dropping
-  // an index would lock the table against readers. The rows go as one JSON parameter a chunk, which the table's own
-  // row type reads, each key as its column's type.
-  bulkInsert: (tx) =>
-    Promise.resolve({
+  // an index would lock the table against readers. The rows go by COPY on the transaction's own connection, into a
+  // table of the transaction's (dropped with it), then into theirs by one statement on the same connection: should the
+  // transaction end meanwhile (its timeout, say) that table is gone with it, and nothing is written outside it. Where
+  // the connection is not found (behind a pooler), each chunk goes through Prisma as one JSON parameter instead.
+  bulkInsert: async (tx) => {
+    const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS "pid"`
+    const connection = row && connectionsOfTransaction.get(tx)?.get(row.pid)
+    const staged = new Set<string>()
+    return {
       insert: async (table, columns, rows) => {
         const list = quoted(columns)
-        const objects = rows.map((row) => Object.fromEntries(columns.map((column, index) => [column, row[index]])))
-        await tx.$executeRawUnsafe(
-          `INSERT INTO "${table}" (${list}) SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json)`,
-          JSON.stringify(objects),
-        )
+        if (!connection) {
+          const objects = rows.map((row) => Object.fromEntries(columns.map((column, index) => [column, row[index]])))
+          await tx.$executeRawUnsafe(
+            `INSERT INTO "${table}" (${list}) SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json)`,
+            JSON.stringify(objects),
+          )
+          return
+        }
+        const stage = `places_bulk_${table}`
+        if (!staged.has(stage)) {
+          await tx.$executeRawUnsafe(`CREATE TEMPORARY TABLE "${stage}" (LIKE "${table}") ON COMMIT DROP`)
+          staged.add(stage)
+        }
+        await pipeline(Readable.from([rows.map(csvLine).join('')]), connection.query(copyFrom(`COPY "${stage}" (${list}) FROM STDIN (FORMAT csv)`)))
+        await connection.query(`INSERT INTO "${table}" (${list}) SELECT ${list} FROM "${stage}"; TRUNCATE "${stage}"`)
       },
       finish: () => Promise.resolve(),
-    }),
+    }
+  },
   // PostgreSQL compares case-sensitively unless told.
   containsIgnoringCase: (text) => {
     const filter: PostgresPrisma.StringFilter = { contains: text, mode: 'insensitive' }

@@ -54,30 +54,23 @@ function client(url: string): PrismaClient {
 }
 
 /** The connection a transaction runs on, by its client: a bulk write's statements go to it directly (bulkInsert). */
-const connectionOfTransaction = new WeakMap<Tx, Database.Database>()
+const connectionOfTransaction = new WeakMap<Tx, Database.Database | undefined>()
 
 /**
  * A client for transactions, and the better-sqlite3 connection its adapter opens (the adapter keeps it as `client`,
- * undocumented: checked here, so that an upgrade that changes it fails loudly, in every test of an import).
+ * undocumented: should an upgrade change that, bulkInsert fails loudly, in every test of an import, and nothing else).
  */
-function transactionClient(url: string): { client: PrismaClient; connection: () => Database.Database } {
+function transactionClient(url: string): { client: PrismaClient; connection: () => Database.Database | undefined } {
   const factory = new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: busyTimeout() })
   let connection: Database.Database | undefined
   const open = factory.connect.bind(factory)
   factory.connect = async () => {
     const adapter = await open()
     const driver = (adapter as unknown as { client?: unknown }).client
-    if (!(driver instanceof Database)) throw new Error("@prisma/adapter-better-sqlite3 no longer keeps its connection as 'client' (lib/db/sqlite.ts)")
-    connection = driver
+    connection = driver instanceof Database ? driver : undefined
     return adapter
   }
-  return {
-    client: new PrismaClient({ adapter: factory }),
-    connection: () => {
-      if (!connection) throw new Error('a transaction before its client connected')
-      return connection
-    },
-  }
+  return { client: new PrismaClient({ adapter: factory }), connection: () => connection }
 }
 
 const VERSION_SQL = 'SELECT "data_version" FROM "site_state" WHERE "id" = 1'
@@ -218,14 +211,23 @@ export const sqlite: DialectDriver = {
   // as prepared statements, a row a call: no SQL text, no Prisma, nothing kept per statement (BENCHMARKS.md).
   bulkInsert: (tx, tables, rows) => {
     const database = connectionOfTransaction.get(tx)
-    if (!database) throw new Error('bulkInsert: not in a transaction of transaction()')
+    if (!database)
+      throw new Error("bulkInsert: no connection: not in a transaction of transaction(), or @prisma/adapter-better-sqlite3 no longer keeps it as 'client'")
+    // Prisma ends a transaction that outlives its timeout, and nothing of this write would tell: every call checks
+    // that the transaction is still open, and then writes synchronously (no other code runs until it is done).
+    const stillOpen = () => {
+      if (!database.inTransaction) throw new Error('bulkInsert: the transaction has ended (its timeout?)')
+    }
+    stillOpen()
     const schema = (type: 'trigger' | 'index', which: string) =>
       database
         .prepare(`SELECT "name", "sql" FROM "sqlite_master" WHERE "type" = ? AND "tbl_name" IN (${tables.map(() => '?').join(', ')}) AND ${which}`)
         .all(type, ...tables) as { name: string; sql: string }[]
     const triggers = schema('trigger', `("name" GLOB '*_bump_insert' OR "name" = 'posts_search_insert')`)
     const rowsThere = database.prepare(`SELECT count(*) FROM "${tables[0]}"`).pluck().safeIntegers(false).get() as number
-    // Those without SQL are the primary keys' and UNIQUE constraints', part of their tables.
+    // Those without SQL are the primary keys' and UNIQUE constraints', part of their tables. Meanwhile nothing refuses
+    // a second post of a slug: the import's slugs are free ones, under the write lock (lib/places/batch.ts), and the
+    // unique index made again at the end would refuse the commit of any duplicate.
     const indexes = rows >= Math.max(REBUILD_INDEXES_FROM, rowsThere) ? schema('index', '"sql" IS NOT NULL') : []
     for (const { name } of triggers) database.exec(`DROP TRIGGER "${name}"`)
     for (const { name } of indexes) database.exec(`DROP INDEX "${name}"`)
@@ -233,6 +235,7 @@ export const sqlite: DialectDriver = {
     return Promise.resolve({
       insert: (table, columns, values) => {
         const key = `${table}(${columns.join()})`
+        stillOpen()
         let insert = inserts.get(key)
         if (!insert) {
           insert = database.prepare(
@@ -244,6 +247,7 @@ export const sqlite: DialectDriver = {
         return Promise.resolve()
       },
       finish: (postIds) => {
+        stillOpen()
         for (const { sql } of indexes) database.exec(sql)
         if (triggers.some(({ name }) => name === 'posts_search_insert')) {
           const index = database.prepare(`INSERT INTO "posts_search" ("rowid", "title", "public_address")

@@ -11,13 +11,13 @@ import { PublicLocationRule } from './visibility'
 // CHUNK at a time, inside the import's one transaction. Posts are written with their ids, so that a post's categories
 // and attachments can name it before it is written.
 
-// Small chunks, for PostgreSQL, whose chunk is one statement through Prisma (SQLite's rows go a prepared statement
-// each, lib/db/sqlite.ts): Prisma's client keeps the text of its last 100 debug calls even with debugging off, and
-// a raw query's call holds its parameters, here the chunk's rows as JSON (twice over). With 1,000 rows (about 2 MB)
-// a statement, an import held some 80 MB of past chunks alive (BENCHMARKS.md).
-const CHUNK = 250
-/** A chunk is written sooner when its text is this long (posts of large content), for the same reason. */
-const CHUNK_CHARS = 1_000_000
+// The rows go to the database by its driver, not through Prisma: a prepared statement a row on SQLite, a COPY a chunk
+// on PostgreSQL (lib/db). (Through Prisma, a chunk was one statement, and Prisma keeps the parameters of its last 100
+// calls even with debugging off: chunks of 1,000 rows held some 80 MB alive, BENCHMARKS.md.) A chunk is what the
+// import holds at a time.
+const CHUNK = 1_000
+/** A chunk is written sooner when its text is this long (posts of large content). */
+const CHUNK_CHARS = 4_000_000
 
 type PostInput = Prisma.PostCreateManyInput
 
@@ -155,7 +155,8 @@ export class PostBatch {
   /** Writes what is left; new posts and attachments made later get ids past those written here. */
   async finish(): Promise<void> {
     await this.flush()
-    await this.bulk?.finish(this.postIds)
+    // A discarded import is rolled back by its caller: nothing to put back first (its rollback does).
+    if (!this.discarding) await this.bulk?.finish(this.postIds)
     this.bulk = undefined
     this.postIds = []
     if (this.written > 0 && !this.discarding) await resetPostIdSequence(this.tx)
