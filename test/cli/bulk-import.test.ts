@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { freeSlug } from '../../lib/slugs'
+import { runPlaces } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 import { queryRows, writeLockHeld } from '../support/sql'
 import { waitFor } from '../support/wait'
@@ -17,18 +18,8 @@ import { waitFor } from '../support/wait'
 const LARGE = 12_000
 const TITLES = ['Harbour light', 'Old mill', 'Harbour light by night']
 
-type Run = { status: number | null; stdout: string; stderr: string }
-
-function places(url: string, ...args: string[]): Run {
-  // An export of every post is some megabytes: past spawnSync's 1 MB, the command would be killed.
-  const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], { env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8', maxBuffer: 1 << 28 })
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
-}
-
-function ok(run: Run): string {
-  assert.equal(run.status, 0, `exit ${run.status}: ${run.stderr}`)
-  return run.stdout
-}
+/** The command line on the database at `url`; runPlaces checks it exits 0. */
+const places = (url: string, ...args: string[]) => runPlaces({ ...process.env, DATABASE_URL: url }, ...args)
 
 const dir = mkdtempSync(path.join(tmpdir(), 'places-bulk-'))
 after(() => rmSync(dir, { recursive: true, force: true }))
@@ -84,8 +75,8 @@ for (const kind of databaseKinds) {
     let schema: string[]
     before(async () => {
       db = await createTestDatabase(kind)
-      ok(places(db.url, 'migrate'))
-      ok(places(db.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator'))
+      places(db.url, 'migrate')
+      places(db.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator')
       schema = await schemaOf(db)
       assert.ok(schema.some((row) => /posts_listing_idx/.test(row)) && schema.length > 10, schema.join('\n'))
     })
@@ -93,7 +84,10 @@ for (const kind of databaseKinds) {
 
     test('that fails at its last feature imports nothing and leaves the schema as it was', async () => {
       const before = await state(db)
-      const failed = places(db.url, 'import', collection('bad.geojson', LARGE, { author: 'nobody@example.org' }))
+      const failed = spawnSync(process.execPath, ['bin/places.mjs', 'import', collection('bad.geojson', LARGE, { author: 'nobody@example.org' })], {
+        env: { ...process.env, DATABASE_URL: db.url },
+        encoding: 'utf8',
+      })
       assert.equal(failed.status, 1)
       assert.match(failed.stderr, new RegExp(`feature ${LARGE - 1}: properties\\.author: no user has the email nobody@example.org`))
       assert.deepEqual(await state(db), before)
@@ -129,17 +123,14 @@ for (const kind of databaseKinds) {
     test('imports all of it: the same schema after, slugs as one at a time would make them, found by search, the version moved', async () => {
       const before = await state(db)
       const awkward = AWKWARD.map((properties) => ({ type: 'Feature', geometry: null, properties: { ...properties, status: 'draft' } }))
-      const all = ok(places(db.url, 'import', collection('good.geojson', LARGE, {}, awkward)))
-        .trim()
+      const all = places(db.url, 'import', collection('good.geojson', LARGE, {}, awkward))
         .split('\n')
         .map(Number)
       const ids = all.slice(0, LARGE)
       assert.equal(all.length, LARGE + AWKWARD.length)
       // Every character back as it was written, dates to the millisecond.
       type Exported = { features: { properties: { id: number; title: string; address: string; content: string; date: string } }[] }
-      const exported = (JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as Exported).features.filter((f) =>
-        all.slice(LARGE).includes(f.properties.id),
-      )
+      const exported = (JSON.parse(places(db.url, 'export', '--all-statuses')) as Exported).features.filter((f) => all.slice(LARGE).includes(f.properties.id))
       assert.deepEqual(
         exported.map(({ properties: { title, address, content, date } }) => ({ title, address, content, date })).sort((a, b) => a.title.localeCompare(b.title)),
         [...AWKWARD].sort((a, b) => a.title.localeCompare(b.title)),
