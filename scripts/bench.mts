@@ -21,6 +21,7 @@ import pg from 'pg'
 import { prng, writePlaces } from '../bench/generate.mts'
 import { compareWithPlaces, mapServerProblem, startMapServer } from '../bench/mapserver.mts'
 import { searchLines, timeSearches } from '../bench/search.mts'
+import { writeLines, writesBesideViews } from '../bench/writes.mts'
 import { hasNginx, NGINX, startNginx } from '../deploy/nginx.mts'
 import { resetDatabase } from './reset-database.mts'
 
@@ -581,6 +582,8 @@ try {
   log(`cold (first request after a write) ${cold.path}: median ${cold.medianMs} ms`)
   const search = await timeSearches(BASE_URL, await rootCategoryIds(databaseUrl))
   log(`search: ${search.map((s) => `${s.kind} p50 ${s.p50Ms} ms`).join(', ')}`)
+  const writes = await writesBesideViews(BASE_URL, opts.db === 'postgres' ? 'postgres' : 'sqlite', databaseUrl, publicIds)
+  log(`map views under writes: p99 ${writes.underWrites.p99Ms} ms`)
   const gps = await gpsRoute(places, publicIds[1] ?? publicIds[0]!)
   log(`GET /attachment-exif-gps/{id}, 50 images, only the last with GPS: median ${gps.medianMs} ms`)
   await stopServer()
@@ -627,6 +630,7 @@ try {
     },
     serverRss,
     cold,
+    writes,
     search,
     attachmentGps: gps,
     exifRead: exif,
@@ -673,6 +677,8 @@ try {
   console.log(`\ncold, the first request after a write (${cold.samples} writes): ${cold.path} median ${cold.medianMs} ms, p90 ${cold.p90Ms} ms`)
   console.log(`the search, each query once, one at a time (a word, a prefix, a phrase; alone, with bbox, category, both):`)
   console.log(searchLines(N, search).join('\n'))
+  console.log('the map while the data changes, written by another connection (issue 15):')
+  console.log(writeLines(N, writes).join('\n'))
   console.log(
     `GET /attachment-exif-gps/{id}, 50 images and only the last with GPS (${gps.samples} requests, one at a time): median ${gps.medianMs} ms, p90 ${gps.p90Ms} ms`,
   )

@@ -66,10 +66,10 @@ export interface DialectDriver {
   resetAttachmentIdSequence(tx: Tx): Promise<void>
   /**
    * Starts a bulk write into `tables` in this transaction, about `rows` rows of the first: the imports' path
-   * (lib/places/batch.ts). What runs on each inserted row (the data version's bump, the search index's entry) and,
-   * where it pays, the tables' indexes are set aside until `finish`, which puts them back, bumps the version once and
-   * indexes for search the posts written meanwhile (`postIds`, every one). Only after lockTables: no other writer may
-   * write meanwhile.
+   * (lib/places/batch.ts). What runs on each inserted row (the data version's bump and change log, the search
+   * index's entry) and, where it pays, the tables' indexes are set aside until `finish`, which puts them back, bumps
+   * the version once (logging a change of everything: the maps' indexes are read again) and indexes for search the
+   * posts written meanwhile (`postIds`, every one). Only after lockTables: no other writer may write meanwhile.
    */
   bulkInsert(tx: Tx, tables: readonly string[], rows: number): Promise<BulkInsert>
   /** A `contains` filter that ignores ASCII case (the admin's search). */

@@ -255,7 +255,9 @@ export const sqlite: DialectDriver = {
           for (let start = 0; start < postIds.length; start += SEARCH_INDEX_CHUNK) index.run(JSON.stringify(postIds.slice(start, start + SEARCH_INDEX_CHUNK)))
         }
         for (const { sql } of triggers) database.exec(sql)
+        // The version moves once, and the map's indexes are read again whole (migration 0010: post 0).
         database.exec('UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1')
+        database.exec('INSERT INTO "place_changes" SELECT "data_version", 0 FROM "site_state" WHERE "id" = 1')
         return Promise.resolve()
       },
     })

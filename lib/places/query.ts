@@ -95,6 +95,50 @@ export async function* streamPublicPlacePoints(
   ) as AsyncGenerator<PlacePoint[]>
 }
 
+/** Data versions the change log keeps (migration 0010 prunes older entries): an index further behind is read again. */
+const CHANGES_KEPT = 10_000
+/** More posts changed than this, and the index is read again: an update would cost about as much. */
+const MAX_CHANGES = 20_000
+
+/** What changed in the public places of an index (lib/places/map-index/cache.ts). */
+export type PlaceChanges = {
+  /** the ids of the posts written since (an index drops those it holds) */
+  ids: Set<number>
+  /** those of them that are public places of the index now */
+  places: PlacePoint[]
+}
+
+type ChangeRow = { version: number | bigint; id: number | bigint | null } & { [column in 'latitude' | 'longitude' | 'publishedAt']: number | bigint | null }
+
+/**
+ * The changes to the public places of one post type and category after data version `since`, from the change log
+ * (migration 0010) and the posts, in one statement: one snapshot of both. Null when the log cannot tell: it was
+ * pruned past `since`, it says anything may have changed (post 0), or more posts changed than are worth updating.
+ */
+export async function readPlaceChanges(
+  { postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>,
+  since: number,
+): Promise<PlaceChanges | null> {
+  if (!isPostTypeKey(postType)) return null
+  const rows = await getDb().$queryRaw<ChangeRow[]>`
+    ${categoryTree(categoryId)}
+    SELECT s."data_version" AS "version", c."post_id" AS "id", p."public_latitude" AS "latitude", p."public_longitude" AS "longitude",
+      ${epochMillisSql(Prisma.sql`p."published_at"`)} AS "publishedAt"
+    FROM "site_state" s
+    LEFT JOIN (SELECT DISTINCT "post_id" FROM "place_changes" WHERE "version" > ${since} LIMIT ${MAX_CHANGES + 1}) c ON 1 = 1
+    LEFT JOIN "posts" p ON p."id" = c."post_id" AND p."type" = ${postType} AND ${IS_PUBLIC_PLACE} ${inCategoryTree(categoryId)}
+    WHERE s."id" = 1`
+  if (rows.length === 0 || Number(rows[0]!.version) - since > CHANGES_KEPT || rows.length > MAX_CHANGES) return null
+  const changes: PlaceChanges = { ids: new Set(), places: [] }
+  for (const { id, latitude, longitude, publishedAt } of rows) {
+    if (id === null) continue
+    if (Number(id) === 0) return null
+    changes.ids.add(Number(id))
+    if (latitude !== null) changes.places.push([Number(id), Number(latitude), Number(longitude), Number(publishedAt)])
+  }
+  return changes
+}
+
 /** Whether a post type (and category) has any public place: one probe of the partial index, however many there are. */
 export async function hasPublicPlaces({ postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<boolean> {
   if (!isPostTypeKey(postType)) return false

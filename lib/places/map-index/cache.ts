@@ -1,7 +1,7 @@
 import 'server-only'
 import { LRUCache } from 'lru-cache'
-import { findIdsContaining } from '../query'
-import { BYTES_PER_PLACE, subsetOf, type PlaceIndex } from './place-index'
+import { findIdsContaining, readPlaceChanges } from '../query'
+import { BYTES_PER_PLACE, subsetOf, withChanges, type PlaceIndex } from './place-index'
 import { readPlaceIndex, type PlaceIndexQuery } from './read'
 
 // Indexes of the (post type, category) pairs asked for lately, each for the data version it was built from. The
@@ -81,50 +81,73 @@ function inLine<T>(read: () => Promise<T>): Promise<T> {
   return result
 }
 
-function buildIndex(query: PlaceIndexQuery, version: number): Promise<PlaceIndex> {
-  return query.search ? searchIndex({ ...query, search: query.search }, version) : readPlaceIndex(query)
-}
-
 /**
- * A search's index: the places of its type and category's index (built first if need be) that the text index
- * matches (lib/places/query.ts, findIdsContaining). Within a category, the places of the same search without one:
- * the text index is read once per search, whatever the categories it is combined with.
+ * The maps' indexes of one server process (one instance of the app). An index of an older data version is not read
+ * again whole: it is updated from the change log, with the places written since (withChanges), unless the log cannot
+ * tell (README.md, "The map's index after a write"). A search's index is made again from its type's index.
  */
-async function searchIndex(query: PlaceIndexQuery & { search: string }, version: number): Promise<PlaceIndex> {
-  const { postType, categoryId, search } = query
-  const base = await getPlaceIndex({ postType, categoryId }, version)
-  if (base.size === 0) return base
-  const matched =
-    categoryId == null
-      ? await inLine(() => findIdsContaining(search))
-      : (await getPlaceIndex({ postType, categoryId: null, search }, version)).ids.slice().sort()
-  return subsetOf(base, matched)
+export class PlaceIndexes {
+  private readonly cache = new PlaceIndexCache()
+
+  /** The pairs whose index is kept or being built, as `postType\ncategoryId`. */
+  keys(): string[] {
+    return [...this.cache.keys()]
+  }
+
+  /**
+   * The index of the public places of one post type and category at data `version` (readDataVersion, read by the
+   * caller before this): made on first use after any write (from the index of an older version, when there is one),
+   * then shared by every request until the next write.
+   */
+  get(query: PlaceIndexQuery, version: number): Promise<PlaceIndex> {
+    const key = indexKey(query)
+    const cached = this.cache.get(key)
+    // One made from a version at least as new is as good: the data it was read from is no older than the caller's.
+    if (cached && cached.version >= version) return cached.index
+    const index = query.search ? this.searchIndex({ ...query, search: query.search }, version) : cached ? updated(query, cached) : readPlaceIndex(query)
+    const entry: CachedIndex = { version, index, bytes: BYTES_PER_INDEX }
+    this.cache.set(key, entry)
+    entry.index.then(
+      // An empty index is not kept: asking again costs the one query that found no places.
+      (index) => this.cache.replace(key, entry, index.size === 0 ? null : { ...entry, bytes: BYTES_PER_INDEX + index.size * BYTES_PER_PLACE }),
+      () => this.cache.replace(key, entry, null),
+    )
+    return entry.index
+  }
+
+  /**
+   * A search's index: the places of its type and category's index (made first if need be) that the text index
+   * matches (lib/places/query.ts, findIdsContaining). Within a category, the places of the same search without one:
+   * the text index is read once per search, whatever the categories it is combined with.
+   */
+  private async searchIndex(query: PlaceIndexQuery & { search: string }, version: number): Promise<PlaceIndex> {
+    const { postType, categoryId, search } = query
+    const base = await this.get({ postType, categoryId }, version)
+    if (base.size === 0) return base
+    const matched =
+      categoryId == null ? await inLine(() => findIdsContaining(search)) : (await this.get({ postType, categoryId: null, search }, version)).ids.slice().sort()
+    return subsetOf(base, matched)
+  }
 }
 
-// On globalThis: Next bundles the page and the route apart, and both must share one cache.
-const shared = globalThis as typeof globalThis & { placeIndexCache?: PlaceIndexCache }
-const cache = (shared.placeIndexCache ??= new PlaceIndexCache())
+/** The index of `query` made from `previous`, of an older version, and the changes since; read whole when it cannot be. */
+async function updated(query: PlaceIndexQuery, previous: CachedIndex): Promise<PlaceIndex> {
+  const index = await previous.index.catch(() => null)
+  const changes = index && (await readPlaceChanges(query, previous.version))
+  if (!index || !changes) return readPlaceIndex(query)
+  return changes.ids.size === 0 ? index : withChanges(index, changes.ids, changes.places)
+}
+
+// On globalThis: Next bundles the page and the route apart, and both must share one set of indexes.
+const shared = globalThis as typeof globalThis & { placeIndexes?: PlaceIndexes }
+const indexes = (shared.placeIndexes ??= new PlaceIndexes())
 
 /** The pairs whose index is kept or being built, as `postType\ncategoryId`. */
 export function keptIndexKeys(): string[] {
-  return [...cache.keys()]
+  return indexes.keys()
 }
 
-/**
- * The index of the public places of one post type and category at data `version` (readDataVersion, read by the
- * caller before this): built on first use after any write, then shared by every request until the next write.
- */
+/** The index of the public places of `query` at data `version`, as this process keeps it (PlaceIndexes.get). */
 export function getPlaceIndex(query: PlaceIndexQuery, version: number): Promise<PlaceIndex> {
-  const key = indexKey(query)
-  const cached = cache.get(key)
-  // One built from a version at least as new is as good: the data it was read from is no older than the caller's.
-  if (cached && cached.version >= version) return cached.index
-  const entry: CachedIndex = { version, index: buildIndex(query, version), bytes: BYTES_PER_INDEX }
-  cache.set(key, entry)
-  entry.index.then(
-    // An empty index is not kept: asking again costs the one query that found no places.
-    (index) => cache.replace(key, entry, index.size === 0 ? null : { ...entry, bytes: BYTES_PER_INDEX + index.size * BYTES_PER_PLACE }),
-    () => cache.replace(key, entry, null),
-  )
-  return entry.index
+  return indexes.get(query, version)
 }

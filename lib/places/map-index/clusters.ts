@@ -2,7 +2,7 @@ import { latitudeOf, longitudeOf, mercatorX, mercatorY } from '../../geo/web-mer
 import type { BBox } from '../schemas'
 import { contains, isIn, partsOf, ranksIn, walkTiles, WORLD } from './box'
 import { CELL_LEVELS, CLUSTER_MAX_ZOOM, GRID_LEVEL, gridCell, lowerBound, sharedLevels, zKey } from './grid'
-import type { PlaceIndex } from './place-index'
+import { meanX, meanY, type PlaceIndex } from './place-index'
 
 // What the map draws at a zoom: the places of each tile 64 pixels wide as one group, groups nearer than MERGE_PIXELS
 // merged, and for each cluster the zoom at which it splits.
@@ -147,8 +147,6 @@ function bboxOf(index: PlaceIndex, group: Group): BBox {
   return [west, south, east, north]
 }
 
-const meanX = (index: PlaceIndex, lo: number, hi: number): number => (index.sumX[hi]! - index.sumX[lo]!) / (hi - lo)
-const meanY = (index: PlaceIndex, lo: number, hi: number): number => (index.sumY[hi]! - index.sumY[lo]!) / (hi - lo)
 const mergeRadius = (zoom: number): number => MERGE_PIXELS / (256 * 2 ** zoom)
 
 /**

@@ -5,7 +5,7 @@ import type { BBox } from '../schemas'
 import { countPlacesIn, placeIdsIn } from './box'
 import { clusterPage, mapItemsIn, parseClusterId, type MapItem } from './clusters'
 import { CLUSTER_MAX_ZOOM } from './grid'
-import { buildPlaceIndex, extentOf, ranksBetween, subsetOf } from './place-index'
+import { buildPlaceIndex, extentOf, ranksBetween, subsetOf, withChanges } from './place-index'
 
 // Here the higher ids are the newer: published at second `id`.
 const point = (id: number, longitude: number, latitude: number): PlacePoint => [id, latitude, longitude, id * 1000]
@@ -16,6 +16,16 @@ const extentOfPoints = (points: PlacePoint[]) =>
     Float64Array.from(points, (p) => p[1]),
     Float64Array.from(points, (p) => p[2]),
   )
+
+// A seeded generator (mulberry32): the same places and boxes on every run.
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
 
 // Three places in Paris a few hundred metres apart, one in Berlin, two either side of the antimeridian (Fiji).
 const PARIS = [point(1, 2.35, 48.85), point(2, 2.352, 48.851), point(3, 2.36, 48.86)]
@@ -108,18 +118,37 @@ describe('extentOf', () => {
     const pacific = [point(1, 139.7, 35.7), point(2, -122.4, 37.8), point(3, -157.8, 21.3)]
     assert.deepEqual(extentOfPoints(pacific), [139.7, 21.3, -122.4, 37.8])
   })
+
+  test('the box that sorting every longitude finds, on random places, ties and repeated longitudes included', () => {
+    // The rule as first written: sort, then the westernmost of the widest gaps between neighbours.
+    const sorted = (points: PlacePoint[]) => {
+      const longitudes = points.map((p) => p[2]).sort((a, b) => a - b)
+      const latitudes = points.map((p) => p[1])
+      const [west, east] = [longitudes[0]!, longitudes.at(-1)!]
+      let [gap, gapEnd] = [0, 0]
+      for (let i = 1; i < longitudes.length; i++) if (longitudes[i]! - longitudes[i - 1]! > gap) [gap, gapEnd] = [longitudes[i]! - longitudes[i - 1]!, i]
+      const [south, north] = [Math.min(...latitudes), Math.max(...latitudes)]
+      const crossing = 360 - gap
+      return crossing < 180 && crossing < east - west ? [longitudes[gapEnd], south, longitudes[gapEnd - 1], north] : [west, south, east, north]
+    }
+    const next = random(7)
+    for (let run = 0; run < 300; run++) {
+      const centre = next() * 360 - 180
+      const spread = [1, 30, 170, 360][run % 4]!
+      // Whole degrees half the time: equal longitudes, and gaps of equal width.
+      const longitude = () => {
+        const x = ((centre + (next() - 0.5) * spread + 540) % 360) - 180
+        return run % 2 ? Math.round(x) : x
+      }
+      // Now and then more places than the first try's buckets (extentOf).
+      const count = run % 10 ? 1 + Math.floor(next() * 40) : 5000 + Math.floor(next() * 5000)
+      const points = Array.from({ length: count }, (_, i) => point(i + 1, longitude(), next() * 170 - 85))
+      assert.deepEqual(extentOfPoints(points), sorted(points), JSON.stringify(points))
+    }
+  })
 })
 
 describe('the index against a plain scan of its places', () => {
-  // A seeded generator (mulberry32): the same places and boxes on every run.
-  function random(seed: number): () => number {
-    return () => {
-      seed = (seed + 0x6d2b79f5) | 0
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-    }
-  }
   const next = random(42)
   const round = (x: number) => Math.round(x * 1e5) / 1e5
   // Dense cities, places spread over the world, some on the antimeridian and the poles (past Web Mercator's edge),
@@ -307,5 +336,47 @@ describe('the index against a plain scan of its places', () => {
     }
     const nearest = Math.min(...world.flatMap((a, i) => world.slice(i + 1).map((b) => pixels(a, b))))
     assert.ok(nearest > 10, `two items ${nearest.toFixed(1)} pixels apart at zoom 2`)
+  })
+})
+
+describe('withChanges', () => {
+  // The collection's order, as the query gives it: newest first, ties by id descending.
+  const build = (places: Map<number, PlacePoint>) => buildPlaceIndex([...places.values()].sort((a, b) => b[3] - a[3] || b[0] - a[0]))
+
+  test('after random writes, the index a build gives, every array equal', () => {
+    const next = random(11)
+    // Few dates and few positions: places tie on date, and share tiles and points.
+    const spots = Array.from({ length: 25 }, () => [next() * 170 - 85, next() * 360 - 180] as const)
+    const place = (id: number): PlacePoint => {
+      const [latitude, longitude] = next() < 0.5 ? spots[Math.floor(next() * spots.length)]! : [next() * 170 - 85, next() * 360 - 180]
+      return [id, latitude, longitude, Math.floor(next() * 40) * 1000]
+    }
+    const places = new Map<number, PlacePoint>()
+    for (let id = 1; id <= 1500; id++) if (next() < 0.8) places.set(id, place(id))
+    let index = build(places)
+    for (let write = 0; write < 200; write++) {
+      // A write touches a few posts (ids the index may not hold among them): edited, moved, added or taken out.
+      const changed = new Set(Array.from({ length: 1 + Math.floor(next() * (write % 10 ? 5 : 300)) }, () => 1 + Math.floor(next() * 2000)))
+      for (const id of changed) {
+        if (next() < 0.3) places.delete(id)
+        else places.set(id, place(id))
+      }
+      const added = [...changed].map((id) => places.get(id)).filter((place) => place !== undefined)
+      index = withChanges(index, changed, added)
+      assert.deepEqual(index, build(places), `after write ${write}`)
+    }
+  })
+
+  test('from and to no places at all', () => {
+    const one: PlacePoint = [1, 48.85, 2.35, 1000]
+    assert.deepEqual(withChanges(buildPlaceIndex([]), new Set([1]), [one]), buildPlaceIndex([one]))
+    assert.deepEqual(withChanges(buildPlaceIndex([one]), new Set([1]), []), buildPlaceIndex([]))
+  })
+
+  test('leaves the index it was given as it was', () => {
+    const before = indexOf([...PARIS, BERLIN])
+    const copy = structuredClone(before)
+    withChanges(before, new Set([1, 4]), [point(4, 13.5, 52.5)])
+    assert.deepEqual(before, copy)
   })
 })

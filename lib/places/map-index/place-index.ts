@@ -1,11 +1,11 @@
 import { mercatorX, mercatorY } from '../../geo/web-mercator'
 import type { PlacePoint } from '../query'
 import type { BBox } from '../schemas'
-import { gridCell, zKey } from './grid'
+import { gridCell, lowerBound, zKey } from './grid'
 
 /**
- * The map's index of the public places of one post type (and category), built once per data version and kept in
- * memory, about 56 bytes a place, so that a view costs the same whatever the number of places:
+ * The map's index of the public places of one post type (and category), built once and updated after each write
+ * (withChanges), kept in memory, about 56 bytes a place, so that a view costs the same whatever the number of places:
  * - the places in the collection's order (newest first), as flat arrays: a page of the places in a box in that order,
  *   and the places of a time interval, one run of that order;
  * - the same places sorted by the web-map tile they are in (Z-order keys of the tiles of level GRID_LEVEL), with
@@ -28,13 +28,29 @@ export type PlaceIndex = {
   keys: Float64Array
   /** the rank of the place of each key */
   ranks: Uint32Array
-  /** running sums of the places' Web Mercator x and y in key order: [i] is the sum over the first i keys */
+  /**
+   * running sums of the places' Web Mercator x and y in key order, [i] the sum over the first i keys, in whole units
+   * of 2^-30 of the world's width (4 cm; meanX, meanY). Sums of whole numbers below 2^53 are exact in whatever order
+   * they are added, so an update shifts them by what it took out and put in, and gets the sums a build adds up.
+   */
   sumX: Float64Array
   sumY: Float64Array
 }
 
 /** What an index takes in memory: ids 4, latitudes 8, longitudes 8, dates 8, keys 8, ranks 4, sumX 8, sumY 8 bytes a place. */
 export const BYTES_PER_PLACE = 56
+
+/** The units of the running sums, in the world's width: exact up to 2^53 / 2^30, 8 million places. */
+const UNITS = 2 ** 30
+const unitsOf = (m: number): number => Math.round(m * UNITS)
+
+/** The mean Web Mercator x of the places of keys [lo, hi). */
+export const meanX = (index: PlaceIndex, lo: number, hi: number): number => (index.sumX[hi]! - index.sumX[lo]!) / (hi - lo) / UNITS
+/** The mean Web Mercator y of the places of keys [lo, hi). */
+export const meanY = (index: PlaceIndex, lo: number, hi: number): number => (index.sumY[hi]! - index.sumY[lo]!) / (hi - lo) / UNITS
+
+/** The Z-order key of the tile of a point (Web Mercator x and y). */
+const keyOf = (x: number, y: number): number => zKey(gridCell(x), gridCell(y))
 
 /** Places given one by one in the collection's order, and then indexed. */
 export class PlaceIndexBuilder {
@@ -79,10 +95,7 @@ export class PlaceIndexBuilder {
     const ys = Float64Array.from(latitudes, mercatorY)
     // Sorted by key with the rank in the low 27 bits (a native sort of 64-bit integers, twice as fast as a comparator).
     const sorted = new BigUint64Array(size)
-    for (let rank = 0; rank < size; rank++) {
-      const key = zKey(gridCell(xs[rank]!), gridCell(ys[rank]!))
-      sorted[rank] = (BigInt(key) << 27n) | BigInt(rank)
-    }
+    for (let rank = 0; rank < size; rank++) sorted[rank] = (BigInt(keyOf(xs[rank]!, ys[rank]!)) << 27n) | BigInt(rank)
     sorted.sort()
     const keys = new Float64Array(size)
     const ranks = new Uint32Array(size)
@@ -92,8 +105,8 @@ export class PlaceIndexBuilder {
       const rank = Number(sorted[i]! & 0x7ffffffn)
       keys[i] = Number(sorted[i]! >> 27n)
       ranks[i] = rank
-      sumX[i + 1] = sumX[i]! + xs[rank]!
-      sumY[i + 1] = sumY[i]! + ys[rank]!
+      sumX[i + 1] = sumX[i]! + unitsOf(xs[rank]!)
+      sumY[i + 1] = sumY[i]! + unitsOf(ys[rank]!)
     }
     return { size, ids, latitudes, longitudes, dates, extent: extentOf(latitudes, longitudes), keys, ranks, sumX, sumY }
   }
@@ -107,33 +120,201 @@ export function buildPlaceIndex(points: PlacePoint[]): PlaceIndex {
 }
 
 /**
+ * The index after a write (cache.ts): the places of the `changed` ids taken out, and `added`, those of them that are
+ * places of the index now (in any order), put in where a build would put them, so that the result is the index a
+ * build from the database gives (map-index.test.ts checks it, array by array). Each order is the old one with a few
+ * places taken out and put in: its runs between them are copied as they are (the running sums shifted by what came
+ * before), and only the ranks in key order are rewritten one by one. No sort of the whole; `index` is left as it
+ * is, for the requests still reading it.
+ */
+export function withChanges(index: PlaceIndex, changed: ReadonlySet<number>, added: readonly PlacePoint[]): PlaceIndex {
+  const { size, ids, latitudes, longitudes, dates, keys, ranks, sumX, sumY } = index
+  const removed = ranksOfIds(ids, changed)
+  // The most common write (a new title, a category elsewhere) leaves every place where it was: nothing is copied.
+  const rankOf = new Map(Array.from(removed, (rank) => [ids[rank]!, rank]))
+  const isUnchanged = ([id, latitude, longitude, date]: PlacePoint) => {
+    const rank = rankOf.get(id)
+    return rank !== undefined && latitudes[rank] === latitude && longitudes[rank] === longitude && dates[rank] === date
+  }
+  if (removed.length === added.length && added.every(isUnchanged)) return index
+
+  // The collection's order (newest first, ties by id descending); each added place goes before the first old one
+  // that is older.
+  const adds = [...added].sort((a, b) => b[3] - a[3] || b[0] - a[0])
+  const before = adds.map(([id, , , date]) => {
+    let [lo, hi] = [0, size]
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (dates[mid]! < date || (dates[mid] === date && ids[mid]! < id)) hi = mid
+      else lo = mid + 1
+    }
+    return lo
+  })
+  const total = size - removed.length + adds.length
+  const byRank = { ids: new Int32Array(total), latitudes: new Float64Array(total), longitudes: new Float64Array(total), dates: new Float64Array(total) }
+  const inRankOrder = splice(size, removed, before)
+  for (const [from, end, to] of inRankOrder.runs) {
+    for (const column of ['ids', 'latitudes', 'longitudes', 'dates'] as const) byRank[column].set(index[column].subarray(from, end), to)
+  }
+  adds.forEach((add, a) => {
+    const rank = inRankOrder.putAt[a]!
+    ;[byRank.ids[rank], byRank.latitudes[rank], byRank.longitudes[rank], byRank.dates[rank]] = add
+  })
+  // Each old place's new rank: its old one, less the places taken out before it, plus those put in before it (from
+  // rank `at` on, `by`). Worked out for each place in key order, in no order of ranks: a sum, not a table to look up.
+  const at = Float64Array.from([...Array.from(removed, (rank) => rank + 1), ...before])
+  const by = Float64Array.from([...Array.from(removed, () => -1), ...before.map(() => 1)])
+  const newRankOf = (rank: number) => {
+    let shifted = rank
+    for (let s = 0; s < at.length; s++) shifted += rank >= at[s]! ? by[s]! : 0
+    return shifted
+  }
+
+  // The tiles' order: by key, ties by new rank, as a build sorts them.
+  const puts = adds
+    .map(([, latitude, longitude], a) => {
+      const [x, y] = [mercatorX(longitude), mercatorY(latitude)]
+      const key = keyOf(x, y)
+      const rank = inRankOrder.putAt[a]!
+      // Within its key's run, before the first old place of a later new rank.
+      let [lo, hi] = [lowerBound(keys, key, 0, size), lowerBound(keys, key + 1, 0, size)]
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        if (newRankOf(ranks[mid]!) > rank) hi = mid
+        else lo = mid + 1
+      }
+      return { before: lo, key, rank, x: unitsOf(x), y: unitsOf(y) }
+    })
+    .sort((a, b) => a.key - b.key || a.rank - b.rank)
+  const takes = Array.from(removed, (rank) => {
+    // Its key's run holds it, the ranks of a run ascending.
+    let lo = lowerBound(keys, keyOf(mercatorX(longitudes[rank]!), mercatorY(latitudes[rank]!)), 0, size)
+    let hi = lowerBound(keys, keys[lo]! + 1, lo, size)
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (ranks[mid]! < rank) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }).sort((a, b) => a - b)
+  const newKeys = new Float64Array(total)
+  const newRanks = new Uint32Array(total)
+  const newSumX = new Float64Array(total + 1)
+  const newSumY = new Float64Array(total + 1)
+  const inKeyOrder = splice(
+    size,
+    takes,
+    puts.map((put) => put.before),
+  )
+  for (const [from, end, to] of inKeyOrder.runs) {
+    newKeys.set(keys.subarray(from, end), to)
+    for (let i = from, j = to; i < end; i++, j++) newRanks[j] = newRankOf(ranks[i]!)
+  }
+  puts.forEach((put, p) => {
+    newKeys[inKeyOrder.putAt[p]!] = put.key
+    newRanks[inKeyOrder.putAt[p]!] = put.rank
+  })
+  // Whole numbers: each sum, shifted by what was taken out and put in before it, is the one a build adds up.
+  let p = 0
+  const sumPutsBefore = (position: number) => {
+    for (; p < puts.length && inKeyOrder.putAt[p]! < position; p++) {
+      const at = inKeyOrder.putAt[p]!
+      newSumX[at + 1] = newSumX[at]! + puts[p]!.x
+      newSumY[at + 1] = newSumY[at]! + puts[p]!.y
+    }
+  }
+  for (const [from, end, to] of inKeyOrder.runs) {
+    sumPutsBefore(to)
+    const [dx, dy] = [newSumX[to]! - sumX[from]!, newSumY[to]! - sumY[from]!]
+    if (dx === 0 && dy === 0) {
+      newSumX.set(sumX.subarray(from + 1, end + 1), to + 1)
+      newSumY.set(sumY.subarray(from + 1, end + 1), to + 1)
+    } else {
+      for (let i = from + 1, j = to + 1; i <= end; i++, j++) {
+        newSumX[j] = sumX[i]! + dx
+        newSumY[j] = sumY[i]! + dy
+      }
+    }
+  }
+  sumPutsBefore(total)
+  return { size: total, ...byRank, extent: extentOf(byRank.latitudes, byRank.longitudes), keys: newKeys, ranks: newRanks, sumX: newSumX, sumY: newSumY }
+}
+
+// Up to this many changed posts, each is looked for in the index on its own (a native scan of the ids).
+const FEW = 16
+
+/** The ranks of the places of these ids the index holds, ascending. */
+function ranksOfIds(ids: Int32Array, wanted: ReadonlySet<number>): Uint32Array {
+  const found: number[] = []
+  if (wanted.size <= FEW) {
+    for (const id of wanted) {
+      const rank = ids.indexOf(id)
+      if (rank !== -1) found.push(rank)
+    }
+  } else {
+    for (let rank = 0; rank < ids.length; rank++) if (wanted.has(ids[rank]!)) found.push(rank)
+  }
+  return Uint32Array.from(found).sort()
+}
+
+/**
+ * An old order of `size` places, with those at the positions `takes` taken out and places put in before the old
+ * positions `puts` (both ascending): the runs of it kept, [from, end) going to new position `to`, and the new
+ * position of each place put in.
+ */
+function splice(size: number, takes: ArrayLike<number>, puts: readonly number[]): { runs: [from: number, end: number, to: number][]; putAt: Uint32Array } {
+  const runs: [number, number, number][] = []
+  const putAt = new Uint32Array(puts.length)
+  let [from, to, t, p] = [0, 0, 0, 0]
+  const keepUpTo = (end: number) => {
+    if (end > from) runs.push([from, end, to])
+    to += end - from
+    from = end
+  }
+  while (t < takes.length || p < puts.length) {
+    if (p < puts.length && (t === takes.length || puts[p]! <= takes[t]!)) {
+      keepUpTo(puts[p]!)
+      putAt[p++] = to++
+    } else {
+      keepUpTo(takes[t++]!)
+      from++
+    }
+  }
+  keepUpTo(size)
+  return { runs, putAt }
+}
+
+/**
  * The box holding every point. Longitudes wrap: places on both sides of the antimeridian (Fiji, the Aleutians, the
  * Pacific) give a box that crosses it (west > east), when that box is less than half the world wide and narrower than
  * the one that does not; else the box runs from the westernmost place to the easternmost, as maps usually show.
+ * The crossing box is everything but the widest gap between neighbouring longitudes, less than half the world wide
+ * when that gap is more than 180°: then it is the only such gap, and, being more than a degree, it lies between the
+ * degrees that hold a place. So one pass finds it, without sorting (an update of a large index stays cheap).
  */
 export function extentOf(latitudes: Float64Array, longitudes: Float64Array): BBox | null {
-  if (latitudes.length === 0) return null
-  let south = 90
-  let north = -90
-  for (const latitude of latitudes) {
+  const n = latitudes.length
+  if (n === 0) return null
+  let [south, north] = [90, -90]
+  // The westernmost and easternmost longitude in each degree from -180 (the 361st holds 180 itself).
+  const first = new Float64Array(361).fill(Infinity)
+  const last = new Float64Array(361).fill(-Infinity)
+  for (let i = 0; i < n; i++) {
+    const latitude = latitudes[i]!
+    const longitude = longitudes[i]!
     if (latitude < south) south = latitude
     if (latitude > north) north = latitude
+    const degree = Math.floor(longitude + 180)
+    if (longitude < first[degree]!) first[degree] = longitude
+    if (longitude > last[degree]!) last[degree] = longitude
   }
-  const sorted = longitudes.slice().sort()
-  const westernmost = sorted[0]!
-  const easternmost = sorted.at(-1)!
-  // The widest gap between neighbouring longitudes: a crossing box is everything but that gap.
-  let gap = 0
-  let gapEnd = 0
-  for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i]! - sorted[i - 1]! > gap) {
-      gap = sorted[i]! - sorted[i - 1]!
-      gapEnd = i
-    }
+  const degrees = [...first.keys()].filter((degree) => first[degree] !== Infinity)
+  const [west, east] = [first[degrees[0]!]!, last[degrees.at(-1)!]!]
+  for (let i = 1; i < degrees.length; i++) {
+    const [gapWest, gapEast] = [last[degrees[i - 1]!]!, first[degrees[i]!]!]
+    if (gapEast - gapWest > 180) return [gapEast, south, gapWest, north]
   }
-  const crossingWidth = 360 - gap
-  if (crossingWidth < 180 && crossingWidth < easternmost - westernmost) return [sorted[gapEnd]!, south, sorted[gapEnd - 1]!, north]
-  return [westernmost, south, easternmost, north]
+  return [west, south, east, north]
 }
 
 /**
