@@ -343,29 +343,42 @@ describe('withChanges', () => {
   // The collection's order, as the query gives it: newest first, ties by id descending.
   const build = (places: Map<number, PlacePoint>) => buildPlaceIndex([...places.values()].sort((a, b) => b[3] - a[3] || b[0] - a[0]))
 
-  test('after random writes, the index a build gives, every array equal', () => {
-    const next = random(11)
-    // Few dates and few positions: places tie on date, and share tiles and points.
-    const spots = Array.from({ length: 25 }, () => [next() * 170 - 85, next() * 360 - 180] as const)
-    const place = (id: number): PlacePoint => {
-      const [latitude, longitude] = next() < 0.5 ? spots[Math.floor(next() * spots.length)]! : [next() * 170 - 85, next() * 360 - 180]
-      return [id, latitude, longitude, Math.floor(next() * 40) * 1000]
-    }
-    const places = new Map<number, PlacePoint>()
-    for (let id = 1; id <= 1500; id++) if (next() < 0.8) places.set(id, place(id))
-    let index = build(places)
-    for (let write = 0; write < 200; write++) {
-      // A write touches a few posts (ids the index may not hold among them): edited, moved, added or taken out.
-      const changed = new Set(Array.from({ length: 1 + Math.floor(next() * (write % 10 ? 5 : 300)) }, () => 1 + Math.floor(next() * 2000)))
-      for (const id of changed) {
-        if (next() < 0.3) places.delete(id)
-        else places.set(id, place(id))
+  // Places over the world (boxes across the antimeridian among them), and within one country (a box that a write
+  // rarely moves: withChanges keeps it without looking at every place).
+  for (const [where, latitudes, longitudes] of [
+    ['the world', [-85, 85], [-180, 180]],
+    ['one country', [43, 51], [-4, 8]],
+  ] as const) {
+    test(`after random writes, the index a build gives, every array equal: places over ${where}`, () => {
+      const next = random(11)
+      const between = ([low, high]: readonly [number, number]) => low + next() * (high - low)
+      // Few dates and few positions: places tie on date, and share tiles and points.
+      const spots = Array.from({ length: 25 }, () => [between(latitudes), between(longitudes)] as const)
+      const place = (id: number): PlacePoint => {
+        const [latitude, longitude] = next() < 0.5 ? spots[Math.floor(next() * spots.length)]! : [between(latitudes), between(longitudes)]
+        return [id, latitude, longitude, Math.floor(next() * 40) * 1000]
       }
-      const added = [...changed].map((id) => places.get(id)).filter((place) => place !== undefined)
-      index = withChanges(index, changed, added)
-      assert.deepEqual(index, build(places), `after write ${write}`)
-    }
-  })
+      const places = new Map<number, PlacePoint>()
+      for (let id = 1; id <= 1500; id++) if (next() < 0.8) places.set(id, place(id))
+      let index = build(places)
+      for (let write = 0; write < 200; write++) {
+        // A write touches a few posts (ids the index may not hold among them): taken out, added or written anew, or
+        // moved a little (within its tile, or to the next) or not at all, keeping its date; now and then many at once.
+        const changed = new Set(Array.from({ length: 1 + Math.floor(next() * (write % 10 ? 5 : 300)) }, () => 1 + Math.floor(next() * 2000)))
+        const nudge = write % 3 === 0
+        for (const id of changed) {
+          const [, latitude, longitude, date] = places.get(id) ?? place(id)
+          const by = [0, 1e-5, 1e-2][Math.floor(next() * 3)]!
+          if (nudge) places.set(id, [id, latitude + by, longitude - by, date])
+          else if (next() < 0.3) places.delete(id)
+          else places.set(id, place(id))
+        }
+        const added = [...changed].map((id) => places.get(id)).filter((place) => place !== undefined)
+        index = withChanges(index, changed, added)
+        assert.deepEqual(index, build(places), `after write ${write}`)
+      }
+    })
+  }
 
   test('from and to no places at all', () => {
     const one: PlacePoint = [1, 48.85, 2.35, 1000]

@@ -49,6 +49,9 @@ export const meanX = (index: PlaceIndex, lo: number, hi: number): number => (ind
 /** The mean Web Mercator y of the places of keys [lo, hi). */
 export const meanY = (index: PlaceIndex, lo: number, hi: number): number => (index.sumY[hi]! - index.sumY[lo]!) / (hi - lo) / UNITS
 
+/** The places in the order of their tiles' keys, with the running sums. */
+type KeyOrder = Pick<PlaceIndex, 'keys' | 'ranks' | 'sumX' | 'sumY'>
+
 /** The Z-order key of the tile of a point (Web Mercator x and y). */
 const keyOf = (x: number, y: number): number => zKey(gridCell(x), gridCell(y))
 
@@ -124,23 +127,51 @@ export function buildPlaceIndex(points: PlacePoint[]): PlaceIndex {
  * places of the index now (in any order), put in where a build would put them, so that the result is the index a
  * build from the database gives (map-index.test.ts checks it, array by array). Each order is the old one with a few
  * places taken out and put in: its runs between them are copied as they are (the running sums shifted by what came
- * before), and only the ranks in key order are rewritten one by one. No sort of the whole; `index` is left as it
- * is, for the requests still reading it.
+ * before), and only the ranks in key order are rewritten one by one. What a write leaves as it was is not copied:
+ * every array when no place moved (a new title), the ids and dates when no place changed its rank (a place moved),
+ * the keys and ranks when none changed its tile either. No sort of the whole; `index` is left as it is, for the
+ * requests still reading it.
  */
 export function withChanges(index: PlaceIndex, changed: ReadonlySet<number>, added: readonly PlacePoint[]): PlaceIndex {
-  const { size, ids, latitudes, longitudes, dates, keys, ranks, sumX, sumY } = index
+  const { ids, latitudes, longitudes, dates } = index
   const removed = ranksOfIds(ids, changed)
-  // The most common write (a new title, a category elsewhere) leaves every place where it was: nothing is copied.
   const rankOf = new Map(Array.from(removed, (rank) => [ids[rank]!, rank]))
-  const isUnchanged = ([id, latitude, longitude, date]: PlacePoint) => {
-    const rank = rankOf.get(id)
-    return rank !== undefined && latitudes[rank] === latitude && longitudes[rank] === longitude && dates[rank] === date
-  }
-  if (removed.length === added.length && added.every(isUnchanged)) return index
+  // A place written again with its date keeps its rank.
+  const ranksKept = removed.length === added.length && added.every(([id, , , date]) => rankOf.has(id) && dates[rankOf.get(id)!] === date)
+  const isWhereItWas = ([id, latitude, longitude]: PlacePoint) => latitudes[rankOf.get(id)!] === latitude && longitudes[rankOf.get(id)!] === longitude
+  if (ranksKept && added.every(isWhereItWas)) return index
+  const adds = [...added].sort(newestFirst)
+  const byRank = ranksKept ? movedInRankOrder(index, adds, rankOf) : splicedRankOrder(index, removed, adds)
+  const byKey = keyOrderAfter(index, removed, adds, byRank, ranksKept)
+  const extent = keepsExtent(index, removed, adds) ? index.extent : extentOf(byRank.latitudes, byRank.longitudes)
+  return { size: byRank.ids.length, ids: byRank.ids, latitudes: byRank.latitudes, longitudes: byRank.longitudes, dates: byRank.dates, extent, ...byKey }
+}
 
-  // The collection's order (newest first, ties by id descending); each added place goes before the first old one
-  // that is older.
-  const adds = [...added].sort((a, b) => b[3] - a[3] || b[0] - a[0])
+/** The collection's order: newest first, ties by id descending. */
+const newestFirst = (a: PlacePoint, b: PlacePoint) => b[3] - a[3] || b[0] - a[0]
+
+/** The collection's order after a write, with each place's new rank. */
+type RankOrderAfter = Pick<PlaceIndex, 'ids' | 'latitudes' | 'longitudes' | 'dates'> & {
+  /** the new rank of each place put in, in the order of `adds` */
+  rankOfAdded: number[]
+  /** the new rank of the old place of rank `rank` */
+  newRankOf: (rank: number) => number
+}
+
+/** Places that kept their ranks and moved: the ids and dates as they were, the positions copied and changed. */
+function movedInRankOrder(index: PlaceIndex, adds: readonly PlacePoint[], rankOf: Map<number, number>): RankOrderAfter {
+  const [latitudes, longitudes] = [index.latitudes.slice(), index.longitudes.slice()]
+  const rankOfAdded = adds.map(([id, latitude, longitude]) => {
+    const rank = rankOf.get(id)!
+    ;[latitudes[rank], longitudes[rank]] = [latitude, longitude]
+    return rank
+  })
+  return { ids: index.ids, latitudes, longitudes, dates: index.dates, rankOfAdded, newRankOf: (rank) => rank }
+}
+
+/** The places at ranks `removed` taken out, `adds` (newest first) put in before the first old place older than each. */
+function splicedRankOrder(index: PlaceIndex, removed: Uint32Array, adds: readonly PlacePoint[]): RankOrderAfter {
+  const { size, ids, dates } = index
   const before = adds.map(([id, , , date]) => {
     let [lo, hi] = [0, size]
     while (lo < hi) {
@@ -151,16 +182,15 @@ export function withChanges(index: PlaceIndex, changed: ReadonlySet<number>, add
     return lo
   })
   const total = size - removed.length + adds.length
-  const byRank = { ids: new Int32Array(total), latitudes: new Float64Array(total), longitudes: new Float64Array(total), dates: new Float64Array(total) }
-  const inRankOrder = splice(size, removed, before)
-  for (const [from, end, to] of inRankOrder.runs) {
-    for (const column of ['ids', 'latitudes', 'longitudes', 'dates'] as const) byRank[column].set(index[column].subarray(from, end), to)
+  const order = { ids: new Int32Array(total), latitudes: new Float64Array(total), longitudes: new Float64Array(total), dates: new Float64Array(total) }
+  const { runs, putAt } = splice(size, removed, before)
+  for (const [from, end, to] of runs) {
+    for (const column of ['ids', 'latitudes', 'longitudes', 'dates'] as const) order[column].set(index[column].subarray(from, end), to)
   }
   adds.forEach((add, a) => {
-    const rank = inRankOrder.putAt[a]!
-    ;[byRank.ids[rank], byRank.latitudes[rank], byRank.longitudes[rank], byRank.dates[rank]] = add
+    ;[order.ids[putAt[a]!], order.latitudes[putAt[a]!], order.longitudes[putAt[a]!], order.dates[putAt[a]!]] = add
   })
-  // Each old place's new rank: its old one, less the places taken out before it, plus those put in before it (from
+  // An old place's new rank: its old one, less the places taken out before it, plus those put in before it (from
   // rank `at` on, `by`). Worked out for each place in key order, in no order of ranks: a sum, not a table to look up.
   const at = Float64Array.from([...Array.from(removed, (rank) => rank + 1), ...before])
   const by = Float64Array.from([...Array.from(removed, () => -1), ...before.map(() => 1)])
@@ -169,25 +199,15 @@ export function withChanges(index: PlaceIndex, changed: ReadonlySet<number>, add
     for (let s = 0; s < at.length; s++) shifted += rank >= at[s]! ? by[s]! : 0
     return shifted
   }
+  return { ...order, rankOfAdded: Array.from(putAt), newRankOf }
+}
 
-  // The tiles' order: by key, ties by new rank, as a build sorts them.
-  const puts = adds
-    .map(([, latitude, longitude], a) => {
-      const [x, y] = [mercatorX(longitude), mercatorY(latitude)]
-      const key = keyOf(x, y)
-      const rank = inRankOrder.putAt[a]!
-      // Within its key's run, before the first old place of a later new rank.
-      let [lo, hi] = [lowerBound(keys, key, 0, size), lowerBound(keys, key + 1, 0, size)]
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1
-        if (newRankOf(ranks[mid]!) > rank) hi = mid
-        else lo = mid + 1
-      }
-      return { before: lo, key, rank, x: unitsOf(x), y: unitsOf(y) }
-    })
-    .sort((a, b) => a.key - b.key || a.rank - b.rank)
-  const takes = Array.from(removed, (rank) => {
-    // Its key's run holds it, the ranks of a run ascending.
+/** The tiles' order after a write: by key, ties by new rank, as a build sorts them; with the running sums. */
+function keyOrderAfter(index: PlaceIndex, removed: Uint32Array, adds: readonly PlacePoint[], byRank: RankOrderAfter, ranksKept: boolean): KeyOrder {
+  const { size, latitudes, longitudes, keys, ranks, sumX, sumY } = index
+  const { rankOfAdded, newRankOf } = byRank
+  // Where each old place taken out is: its key's run holds it, the ranks of a run ascending.
+  const positionOf = (rank: number) => {
     let lo = lowerBound(keys, keyOf(mercatorX(longitudes[rank]!), mercatorY(latitudes[rank]!)), 0, size)
     let hi = lowerBound(keys, keys[lo]! + 1, lo, size)
     while (lo < hi) {
@@ -196,34 +216,61 @@ export function withChanges(index: PlaceIndex, changed: ReadonlySet<number>, add
       else hi = mid
     }
     return lo
-  }).sort((a, b) => a - b)
-  const newKeys = new Float64Array(total)
-  const newRanks = new Uint32Array(total)
-  const newSumX = new Float64Array(total + 1)
-  const newSumY = new Float64Array(total + 1)
-  const inKeyOrder = splice(
-    size,
-    takes,
-    puts.map((put) => put.before),
-  )
-  for (const [from, end, to] of inKeyOrder.runs) {
-    newKeys.set(keys.subarray(from, end), to)
-    for (let i = from, j = to; i < end; i++, j++) newRanks[j] = newRankOf(ranks[i]!)
   }
-  puts.forEach((put, p) => {
-    newKeys[inKeyOrder.putAt[p]!] = put.key
-    newRanks[inKeyOrder.putAt[p]!] = put.rank
+  const puts = adds.map(([, latitude, longitude], a) => {
+    const [x, y] = [mercatorX(longitude), mercatorY(latitude)]
+    return { key: keyOf(x, y), rank: rankOfAdded[a]!, x: unitsOf(x), y: unitsOf(y) }
   })
+  // Places that kept their ranks and their tiles: the keys and ranks as they were, the sums shifted after each.
+  if (ranksKept && puts.every((put) => keys[positionOf(put.rank)] === put.key)) {
+    const [newSumX, newSumY] = [sumX.slice(), sumY.slice()]
+    const moves = puts.map((put) => ({ ...put, at: positionOf(put.rank) })).sort((a, b) => a.at - b.at)
+    let [dx, dy] = [0, 0]
+    for (let m = 0, i = moves[0]!.at; i < size; i++) {
+      for (; m < moves.length && moves[m]!.at === i; m++) {
+        dx += moves[m]!.x - (sumX[i + 1]! - sumX[i]!)
+        dy += moves[m]!.y - (sumY[i + 1]! - sumY[i]!)
+      }
+      newSumX[i + 1]! += dx
+      newSumY[i + 1]! += dy
+    }
+    return { keys, ranks, sumX: newSumX, sumY: newSumY }
+  }
+  // Each place put in goes within its key's run, before the first old place of a later new rank.
+  const before = puts.map(({ key, rank }) => {
+    let [lo, hi] = [lowerBound(keys, key, 0, size), lowerBound(keys, key + 1, 0, size)]
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (newRankOf(ranks[mid]!) > rank) hi = mid
+      else lo = mid + 1
+    }
+    return lo
+  })
+  const order = puts.map((_, p) => p).sort((a, b) => puts[a]!.key - puts[b]!.key || puts[a]!.rank - puts[b]!.rank)
+  const total = size - removed.length + puts.length
+  const [newKeys, newRanks, newSumX, newSumY] = [new Float64Array(total), new Uint32Array(total), new Float64Array(total + 1), new Float64Array(total + 1)]
+  const { runs, putAt } = splice(
+    size,
+    Array.from(removed, positionOf).sort((a, b) => a - b),
+    order.map((p) => before[p]!),
+  )
+  for (const [from, end, to] of runs) {
+    newKeys.set(keys.subarray(from, end), to)
+    if (ranksKept) newRanks.set(ranks.subarray(from, end), to)
+    else for (let i = from, j = to; i < end; i++, j++) newRanks[j] = newRankOf(ranks[i]!)
+  }
   // Whole numbers: each sum, shifted by what was taken out and put in before it, is the one a build adds up.
   let p = 0
   const sumPutsBefore = (position: number) => {
-    for (; p < puts.length && inKeyOrder.putAt[p]! < position; p++) {
-      const at = inKeyOrder.putAt[p]!
-      newSumX[at + 1] = newSumX[at]! + puts[p]!.x
-      newSumY[at + 1] = newSumY[at]! + puts[p]!.y
+    for (; p < order.length && putAt[p]! < position; p++) {
+      const [put, at] = [puts[order[p]!]!, putAt[p]!]
+      newKeys[at] = put.key
+      newRanks[at] = put.rank
+      newSumX[at + 1] = newSumX[at]! + put.x
+      newSumY[at + 1] = newSumY[at]! + put.y
     }
   }
-  for (const [from, end, to] of inKeyOrder.runs) {
+  for (const [from, end, to] of runs) {
     sumPutsBefore(to)
     const [dx, dy] = [newSumX[to]! - sumX[from]!, newSumY[to]! - sumY[from]!]
     if (dx === 0 && dy === 0) {
@@ -237,7 +284,21 @@ export function withChanges(index: PlaceIndex, changed: ReadonlySet<number>, add
     }
   }
   sumPutsBefore(total)
-  return { size: total, ...byRank, extent: extentOf(byRank.latitudes, byRank.longitudes), keys: newKeys, ranks: newRanks, sumX: newSumX, sumY: newSumY }
+  return { keys: newKeys, ranks: newRanks, sumX: newSumX, sumY: newSumY }
+}
+
+/**
+ * Whether the box of every place stays as it was: it is less than half the world wide (no gap between longitudes can
+ * then be wide enough to make it cross the antimeridian), the places taken out lay inside it and not on its edges, and
+ * those put in lie in it. Then no extreme changes, and extentOf need not run over every place.
+ */
+function keepsExtent(index: PlaceIndex, removed: Uint32Array, adds: readonly PlacePoint[]): boolean {
+  if (!index.extent) return false
+  const [west, south, east, north] = index.extent
+  if (west > east || east - west >= 180) return false
+  const { latitudes, longitudes } = index
+  const inside = (rank: number) => latitudes[rank]! > south && latitudes[rank]! < north && longitudes[rank]! > west && longitudes[rank]! < east
+  return removed.every(inside) && adds.every(([, latitude, longitude]) => latitude >= south && latitude <= north && longitude >= west && longitude <= east)
 }
 
 // Up to this many changed posts, each is looked for in the index on its own (a native scan of the ids).
