@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
+import { prng } from '../../bench/prng.ts'
 import { OPERATOR } from '../../lib/admin/posts'
 import { disconnectDb, getDb, readDataVersion } from '../../lib/db'
 import { migrate } from '../../lib/migrate'
@@ -21,14 +22,8 @@ let database: TestDatabase
 let authorId: number
 const categories: number[] = []
 
-// A seeded generator (mulberry32): the same writes on every run.
-let seed = 2026
-function next(): number {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
+// The same writes on every run.
+const next = prng(2026)
 const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!
 
 const CITIES = [

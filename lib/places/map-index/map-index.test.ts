@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { prng as random } from '../../../bench/prng.ts'
 import type { PlacePoint } from '../query'
 import type { BBox } from '../schemas'
 import { countPlacesIn, placeIdsIn } from './box'
@@ -16,16 +17,6 @@ const extentOfPoints = (points: PlacePoint[]) =>
     Float64Array.from(points, (p) => p[1]),
     Float64Array.from(points, (p) => p[2]),
   )
-
-// A seeded generator (mulberry32): the same places and boxes on every run.
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 // Three places in Paris a few hundred metres apart, one in Berlin, two either side of the antimeridian (Fiji).
 const PARIS = [point(1, 2.35, 48.85), point(2, 2.352, 48.851), point(3, 2.36, 48.86)]

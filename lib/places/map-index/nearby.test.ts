@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { prng as random } from '../../../bench/prng.ts'
 import type { PlacePoint } from '../query'
 import { arcDegrees, boxAround, metresOf, nearestPlaces } from './nearby'
 import { buildPlaceIndex } from './place-index'
 import { contains } from './box'
-
-// A small deterministic generator (mulberry32): the same places on every run.
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** The k nearest by looking at every place: what the index must agree with. */
 function plainNearest(points: PlacePoint[], latitude: number, longitude: number, k: number, exceptId: number): number[] {
