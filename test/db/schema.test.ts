@@ -171,6 +171,7 @@ for (const kind of databaseKinds) {
         '0007_post_trashed_at.sql',
         '0008_attachment_caption_alt.sql',
         '0009_public_search.sql',
+        '0010_place_changes.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })
