@@ -34,12 +34,22 @@ export function sharedLevels(a: number, b: number): number {
   return GRID_LEVEL - Math.ceil(differing / 2)
 }
 
-/** The first position in keys[lo, hi) whose key is not below `key` (keys ascending). */
+/** The first position in keys[lo, hi) whose key is not below `key` (keys ascending). On the views' path: no closure. */
 export function lowerBound(keys: Float64Array, key: number, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
     if (keys[mid]! < key) lo = mid + 1
     else hi = mid
+  }
+  return lo
+}
+
+/** The first position in [lo, hi) at which `holds` is true, when it is false before some position and true from it on. */
+export function firstWhere(lo: number, hi: number, holds: (position: number) => boolean): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (holds(mid)) hi = mid
+    else lo = mid + 1
   }
   return lo
 }

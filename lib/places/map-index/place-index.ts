@@ -1,7 +1,7 @@
 import { mercatorX, mercatorY } from '../../geo/web-mercator'
 import type { PlacePoint } from '../query'
 import type { BBox } from '../schemas'
-import { gridCell, lowerBound, zKey } from './grid'
+import { firstWhere, gridCell, lowerBound, zKey } from './grid'
 
 /**
  * The map's index of the public places of one post type (and category), built once and updated after each write
@@ -172,15 +172,7 @@ function movedInRankOrder(index: PlaceIndex, adds: readonly PlacePoint[], rankOf
 /** The places at ranks `removed` taken out, `adds` (newest first) put in before the first old place older than each. */
 function splicedRankOrder(index: PlaceIndex, removed: Uint32Array, adds: readonly PlacePoint[]): RankOrderAfter {
   const { size, ids, dates } = index
-  const before = adds.map(([id, , , date]) => {
-    let [lo, hi] = [0, size]
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (dates[mid]! < date || (dates[mid] === date && ids[mid]! < id)) hi = mid
-      else lo = mid + 1
-    }
-    return lo
-  })
+  const before = adds.map(([id, , , date]) => firstWhere(0, size, (r) => dates[r]! < date || (dates[r] === date && ids[r]! < id)))
   const total = size - removed.length + adds.length
   const order = { ids: new Int32Array(total), latitudes: new Float64Array(total), longitudes: new Float64Array(total), dates: new Float64Array(total) }
   const { runs, putAt } = splice(size, removed, before)
@@ -208,23 +200,18 @@ function keyOrderAfter(index: PlaceIndex, removed: Uint32Array, adds: readonly P
   const { rankOfAdded, newRankOf } = byRank
   // Where each old place taken out is: its key's run holds it, the ranks of a run ascending.
   const positionOf = (rank: number) => {
-    let lo = lowerBound(keys, keyOf(mercatorX(longitudes[rank]!), mercatorY(latitudes[rank]!)), 0, size)
-    let hi = lowerBound(keys, keys[lo]! + 1, lo, size)
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (ranks[mid]! < rank) lo = mid + 1
-      else hi = mid
-    }
-    return lo
+    const lo = lowerBound(keys, keyOf(mercatorX(longitudes[rank]!), mercatorY(latitudes[rank]!)), 0, size)
+    return firstWhere(lo, lowerBound(keys, keys[lo]! + 1, lo, size), (i) => ranks[i]! >= rank)
   }
   const puts = adds.map(([, latitude, longitude], a) => {
     const [x, y] = [mercatorX(longitude), mercatorY(latitude)]
     return { key: keyOf(x, y), rank: rankOfAdded[a]!, x: unitsOf(x), y: unitsOf(y) }
   })
   // Places that kept their ranks and their tiles: the keys and ranks as they were, the sums shifted after each.
-  if (ranksKept && puts.every((put) => keys[positionOf(put.rank)] === put.key)) {
+  const moves = ranksKept ? puts.map((put) => ({ ...put, at: positionOf(put.rank) })) : []
+  if (ranksKept && moves.every((move) => keys[move.at] === move.key)) {
     const [newSumX, newSumY] = [sumX.slice(), sumY.slice()]
-    const moves = puts.map((put) => ({ ...put, at: positionOf(put.rank) })).sort((a, b) => a.at - b.at)
+    moves.sort((a, b) => a.at - b.at)
     let [dx, dy] = [0, 0]
     for (let m = 0, i = moves[0]!.at; i < size; i++) {
       for (; m < moves.length && moves[m]!.at === i; m++) {
@@ -237,15 +224,7 @@ function keyOrderAfter(index: PlaceIndex, removed: Uint32Array, adds: readonly P
     return { keys, ranks, sumX: newSumX, sumY: newSumY }
   }
   // Each place put in goes within its key's run, before the first old place of a later new rank.
-  const before = puts.map(({ key, rank }) => {
-    let [lo, hi] = [lowerBound(keys, key, 0, size), lowerBound(keys, key + 1, 0, size)]
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (newRankOf(ranks[mid]!) > rank) hi = mid
-      else lo = mid + 1
-    }
-    return lo
-  })
+  const before = puts.map(({ key, rank }) => firstWhere(lowerBound(keys, key, 0, size), lowerBound(keys, key + 1, 0, size), (i) => newRankOf(ranks[i]!) > rank))
   const order = puts.map((_, p) => p).sort((a, b) => puts[a]!.key - puts[b]!.key || puts[a]!.rank - puts[b]!.rank)
   const total = size - removed.length + puts.length
   const [newKeys, newRanks, newSumX, newSumY] = [new Float64Array(total), new Uint32Array(total), new Float64Array(total + 1), new Float64Array(total + 1)]
@@ -385,16 +364,7 @@ export function extentOf(latitudes: Float64Array, longitudes: Float64Array): BBo
 export function ranksBetween(index: PlaceIndex, start: number | null, end: number | null): [from: number, to: number] {
   const { dates, size } = index
   // The first rank at or after which every date is ≤ limit (or < limit when `strict`).
-  const firstBelow = (limit: number, strict: boolean) => {
-    let lo = 0
-    let hi = size
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (strict ? dates[mid]! < limit : dates[mid]! <= limit) hi = mid
-      else lo = mid + 1
-    }
-    return lo
-  }
+  const firstBelow = (limit: number, strict: boolean) => firstWhere(0, size, (r) => (strict ? dates[r]! < limit : dates[r]! <= limit))
   const from = end === null ? 0 : firstBelow(end, false)
   const to = start === null ? size : firstBelow(start, true)
   return [from, Math.max(from, to)]
