@@ -1,4 +1,4 @@
-import { mercatorX, mercatorY } from '../../geo/web-mercator'
+import { latitudeOf, longitudeOf, mercatorX, mercatorY } from '../../geo/web-mercator'
 import type { BBox } from '../schemas'
 import { GRID_LEVEL, lowerBound, zKey } from './grid'
 import type { PlaceIndex } from './place-index'
@@ -43,19 +43,103 @@ export function walkTiles(index: PlaceIndex, part: BBox, level: number, visit: (
     const size = 2 ** -z
     if (x * size > x2 || (x + 1) * size < x1 || y * size > y2 || (y + 1) * size < y1) return
     if (!visit(z, x, y, lo, hi) || z === level) return
-    // The children's runs follow each other in Z-order: top left, top right, bottom left, bottom right.
-    const shift = GRID_LEVEL - z - 1
-    const first = zKey((2 * x) << shift, (2 * y) << shift)
-    const quarter = 4 ** shift
-    const b1 = lowerBound(index.keys, first + quarter, lo, hi)
-    const b2 = lowerBound(index.keys, first + 2 * quarter, b1, hi)
-    const b3 = lowerBound(index.keys, first + 3 * quarter, b2, hi)
+    const [b1, b2, b3] = quartersOf(index, z, x, y, lo, hi)
     descend(z + 1, 2 * x, 2 * y, lo, b1)
     descend(z + 1, 2 * x + 1, 2 * y, b1, b2)
     descend(z + 1, 2 * x, 2 * y + 1, b2, b3)
     descend(z + 1, 2 * x + 1, 2 * y + 1, b3, hi)
   }
   descend(0, 0, 0, 0, index.size)
+}
+
+/**
+ * Where the runs of a tile's four children begin, after the first's: they follow each other in Z-order (top left, top
+ * right, bottom left, bottom right).
+ */
+function quartersOf(index: PlaceIndex, z: number, x: number, y: number, lo: number, hi: number): [number, number, number] {
+  const shift = GRID_LEVEL - z - 1
+  const first = zKey((2 * x) << shift, (2 * y) << shift)
+  const quarter = 4 ** shift
+  const b1 = lowerBound(index.keys, first + quarter, lo, hi)
+  const b2 = lowerBound(index.keys, first + 2 * quarter, b1, hi)
+  return [b1, b2, lowerBound(index.keys, first + 3 * quarter, b2, hi)]
+}
+
+/** A tile of level `z` and the run [lo, hi) of its places in key order. */
+export type Tile = { z: number; x: number; y: number; lo: number; hi: number }
+
+/** A tile's children that hold places. */
+function childrenOf(index: PlaceIndex, { z, x, y, lo, hi }: Tile): Tile[] {
+  const [b1, b2, b3] = quartersOf(index, z, x, y, lo, hi)
+  const children: Tile[] = [
+    { z: z + 1, x: 2 * x, y: 2 * y, lo, hi: b1 },
+    { z: z + 1, x: 2 * x + 1, y: 2 * y, lo: b1, hi: b2 },
+    { z: z + 1, x: 2 * x, y: 2 * y + 1, lo: b2, hi: b3 },
+    { z: z + 1, x: 2 * x + 1, y: 2 * y + 1, lo: b3, hi },
+  ]
+  return children.filter((child) => child.lo < child.hi)
+}
+
+// Degrees by which a tile's edge, worked out from its number, is widened before it bounds the places inside it: far
+// more than the projection's rounding, far less than any two places apart.
+const EDGE_MARGIN = 1e-9
+// Runs this short are looked at place by place rather than walked further (walking costs some binary searches a tile).
+const SCANNED_RUN = 256
+
+/**
+ * The box of the places of `tiles` (runs of key order), exactly as a pass over them would find it. Past some thousands
+ * of places, in a walk down the tiles toward each edge: a tile is looked into only while its own edge could lie beyond
+ * the furthest place found.
+ */
+export function boxOfTiles(index: PlaceIndex, tiles: readonly Tile[]): BBox {
+  if (tiles.reduce((places, { lo, hi }) => places + hi - lo, 0) <= 16 * SCANNED_RUN) return scannedBox(index, tiles)
+  // Each edge as a least value: `bound` is one no place of a tile goes below, `edge` picks it from a box. Rows run north
+  // to south, and the first and last rows hold the places nearer a pole than the square's edge (MAX_MERCATOR_LATITUDE).
+  const least = (bound: (tile: Tile) => number, edge: (box: BBox) => number): number => {
+    let best = Infinity
+    const byBound = (a: Tile, b: Tile) => bound(a) - bound(b)
+    const visit = (tile: Tile) => {
+      if (bound(tile) - EDGE_MARGIN >= best) return
+      if (tile.z === GRID_LEVEL || tile.hi - tile.lo <= SCANNED_RUN) best = Math.min(best, edge(scannedBox(index, [tile])))
+      else childrenOf(index, tile).sort(byBound).forEach(visit)
+    }
+    ;[...tiles].sort(byBound).forEach(visit)
+    return best
+  }
+  return [
+    least(
+      ({ z, x }) => longitudeOf(x * 2 ** -z),
+      ([west]) => west,
+    ),
+    least(
+      ({ z, y }) => (y === 2 ** z - 1 ? -90 : latitudeOf((y + 1) * 2 ** -z)),
+      ([, south]) => south,
+    ),
+    -least(
+      ({ z, x }) => -longitudeOf((x + 1) * 2 ** -z),
+      ([, , east]) => -east,
+    ),
+    -least(
+      ({ z, y }) => (y === 0 ? -90 : -latitudeOf(y * 2 ** -z)),
+      ([, , , north]) => -north,
+    ),
+  ]
+}
+
+/** The box of the places of `tiles`, in one pass over them. */
+function scannedBox({ latitudes, longitudes, ranks }: PlaceIndex, tiles: readonly Tile[]): BBox {
+  let [west, south, east, north] = [180, 90, -180, -90]
+  for (const { lo, hi } of tiles)
+    for (let i = lo; i < hi; i++) {
+      const rank = ranks[i]!
+      const longitude = longitudes[rank]!
+      const latitude = latitudes[rank]!
+      if (longitude < west) west = longitude
+      if (longitude > east) east = longitude
+      if (latitude < south) south = latitude
+      if (latitude > north) north = latitude
+    }
+  return [west, south, east, north]
 }
 
 // Margin, in units of the unit square, by which a tile must be inside a box to be taken whole without looking at its

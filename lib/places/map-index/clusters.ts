@@ -1,6 +1,6 @@
 import { latitudeOf, longitudeOf, mercatorX, mercatorY } from '../../geo/web-mercator'
 import type { BBox } from '../schemas'
-import { contains, isIn, partsOf, ranksIn, walkTiles, WORLD } from './box'
+import { boxOfTiles, contains, isIn, partsOf, ranksIn, walkTiles, WORLD } from './box'
 import { CELL_LEVELS, CLUSTER_MAX_ZOOM, GRID_LEVEL, gridCell, lowerBound, sharedLevels, zKey } from './grid'
 import { meanX, meanY, type PlaceIndex } from './place-index'
 
@@ -57,8 +57,8 @@ export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: numb
     const longitude = longitudeOf(group.x)
     const latitude = latitudeOf(group.y)
     if (!contains(box, longitude, latitude)) return []
-    const id = clusterIdOf(zoom, group)
-    return [{ cluster: true, id, longitude, latitude, count: group.count, expansionZoom: expansionZoomOf(index, group, zoom), bbox: bboxOf(index, group) }]
+    const [id, expansionZoom] = [clusterIdOf(zoom, group), expansionZoomOf(index, group, zoom)]
+    return [{ cluster: true, id, longitude, latitude, count: group.count, expansionZoom, bbox: bboxOf(index, group, level) }]
   })
 }
 
@@ -131,20 +131,12 @@ export function clusterPage(index: PlaceIndex, id: number, offset: number, limit
  * The box of a group's places (its run and those of the groups it took in), for a map to ask for the cluster's places
  * with `bbox`. Groups are tiles and their neighbours, which never reach across the antimeridian: west ≤ east.
  */
-function bboxOf(index: PlaceIndex, group: Group): BBox {
-  let [west, south, east, north] = [180, 90, -180, -90]
-  for (const { lo, hi } of [group, ...group.joined]) {
-    for (let i = lo; i < hi; i++) {
-      const rank = index.ranks[i]!
-      const longitude = index.longitudes[rank]!
-      const latitude = index.latitudes[rank]!
-      if (longitude < west) west = longitude
-      if (longitude > east) east = longitude
-      if (latitude < south) south = latitude
-      if (latitude > north) north = latitude
-    }
-  }
-  return [west, south, east, north]
+function bboxOf(index: PlaceIndex, group: Group, level: number): BBox {
+  const side = 2 ** level
+  return boxOfTiles(
+    index,
+    [group, ...group.joined].map(({ tile, lo, hi }) => ({ z: level, x: tile % side, y: Math.floor(tile / side), lo, hi })),
+  )
 }
 
 const mergeRadius = (zoom: number): number => MERGE_PIXELS / (256 * 2 ** zoom)

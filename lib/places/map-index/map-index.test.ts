@@ -24,6 +24,14 @@ const BERLIN = point(4, 13.4, 52.52)
 const FIJI = [point(5, 179.9, -17.8), point(6, -179.9, -17.9)]
 const index = indexOf([...PARIS, BERLIN, ...FIJI])
 
+/** The box of some places, in one pass: what a cluster's bbox must be. */
+const scannedBox = (points: PlacePoint[]): BBox => [
+  Math.min(...points.map((p) => p[2])),
+  Math.min(...points.map((p) => p[1])),
+  Math.max(...points.map((p) => p[2])),
+  Math.max(...points.map((p) => p[1])),
+]
+
 const sumOfCounts = (items: MapItem[]) => items.reduce((sum, item) => sum + (item.cluster ? item.count : 1), 0)
 
 describe('mapItemsIn', () => {
@@ -50,6 +58,36 @@ describe('mapItemsIn', () => {
     assert.ok(paris?.cluster)
     assert.deepEqual(paris.bbox, [2.35, 48.85, 2.36, 48.86])
     for (const item of items) if (item.cluster) assert.ok(item.bbox[0] <= item.bbox[2] && item.bbox[1] <= item.bbox[3], JSON.stringify(item))
+  })
+
+  test("a cluster of many thousand places (found by walking toward each edge): its bbox is still exactly its places' box", () => {
+    const next = random(7)
+    // Dense clusters whose edges lie on tiles' edges, at a pole past Web Mercator's square and on the antimeridian.
+    const centres = [
+      [2.35, 48.85, 0.5],
+      [0, 0, 2],
+      [10, 87, 6],
+      [-179.5, -86, 1],
+      [179.99, 10, 0.01],
+    ] as const
+    const points: PlacePoint[] = []
+    for (let id = 60_000; id > 0; id--) {
+      const [longitude, latitude, spread] = centres[id % centres.length]!
+      const clamp = (x: number, limit: number) => Math.round(Math.max(-limit, Math.min(limit, x)) * 1e6) / 1e6
+      points.push(point(id, clamp(longitude + (next() - 0.5) * spread, 180), clamp(latitude + (next() - 0.5) * spread, 90)))
+    }
+    const index = indexOf(points)
+    const byId = new Map(points.map((p) => [p[0], p]))
+    let large = 0
+    for (let zoom = 0; zoom <= 8; zoom++) {
+      for (const item of mapItemsIn(index, undefined, zoom)) {
+        if (!item.cluster) continue
+        if (item.count > 5_000) large++
+        const { ids } = clusterPage(index, item.id, 0, item.count)!
+        assert.deepEqual(item.bbox, scannedBox(ids.map((id) => byId.get(id)!)), `zoom ${zoom}, ${item.count} places`)
+      }
+    }
+    assert.ok(large >= 20, `${large} clusters of more than 5,000 places`)
   })
 
   test('past the last clustered zoom, every place is itself, by id', () => {
@@ -275,7 +313,7 @@ describe('the index against a plain scan of its places', () => {
             ranks.every((rank, i) => i === 0 || ranks[i - 1]! < rank),
             'newest first',
           )
-          for (const rank of ranks) assert.ok(inBox(item.bbox, [0, index.latitudes[rank]!, index.longitudes[rank]!, 0]), 'inside its bbox')
+          assert.deepEqual(item.bbox, scannedBox(ranks.map((rank) => [0, index.latitudes[rank]!, index.longitudes[rank]!, 0])), 'the box of its places')
           listed.push(...ids)
           // Pages, small ones walking down the ranks, and one past the end.
           if (zoom % 4 === 0 && !box) {
