@@ -37,6 +37,8 @@ export type Connection = {
   /** reads the data version with the driver itself, not through Prisma (index.ts, readDataVersion) */
   readVersion: () => Promise<number | undefined>
   stream: (query: Prisma.Sql, size: number) => AsyncGenerator<unknown[][]>
+  /** the first column of every row of `query`, whole numbers below 2^31 (ids) */
+  readIds: (query: Prisma.Sql) => Promise<Int32Array>
   close: () => Promise<void>
 }
 

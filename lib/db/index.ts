@@ -62,6 +62,11 @@ export function streamRows(query: Prisma.Sql, size: number): AsyncGenerator<unkn
   return connection().stream(query, size)
 }
 
+/** The first column of every row of `query`, whole numbers below 2^31 (ids), read at once. */
+export function readIds(query: Prisma.Sql): Promise<Int32Array> {
+  return connection().readIds(query)
+}
+
 /**
  * Runs `write` in one transaction: all of it or none of it. The one way to open a transaction: on the server's
  * SQLite it runs apart from other queries and is retried whole while another writer holds the lock, so `write`

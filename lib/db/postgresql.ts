@@ -37,6 +37,11 @@ function connect(url: string): Connection {
       }, options),
     readVersion: async () => (await pool.query<{ data_version: number }>(VERSION_SQL)).rows[0]?.data_version,
     stream: (query, size) => streamRows(pool, query, size),
+    readIds: async (query) => {
+      const ids: number[] = []
+      for await (const chunk of streamRows(pool, query, 50_000)) for (const [id] of chunk) ids.push(Number(id))
+      return Int32Array.from(ids)
+    },
     close: async () => {
       await client.$disconnect()
       if (!pool.ended) await pool.end() // when Prisma never connected

@@ -83,6 +83,7 @@ function connect(url: string): Connection {
   }
   const closeReader = () => reader?.database.close()
   const stream = (query: Prisma.Sql, size: number) => streamRows(url, query, size)
+  const readIds = (query: Prisma.Sql) => Promise.resolve(readIdsOf(url, query))
   const { client: transactions, connection } = transactionClient(url)
   const transaction = <T>(write: (tx: Tx) => Promise<T>, options: { maxWait: number; timeout?: number }) =>
     transactions.$transaction((tx) => {
@@ -90,7 +91,7 @@ function connect(url: string): Connection {
       return write(tx)
     }, options)
   if (!isServer()) {
-    return { db: transactions, transaction, readVersion, stream, close: async () => (closeReader(), await transactions.$disconnect()) }
+    return { db: transactions, transaction, readVersion, stream, readIds, close: async () => (closeReader(), await transactions.$disconnect()) }
   }
   const db = client(url).$extends({
     query: { $allOperations: ({ args, query }) => retryWhileBusy(() => query(args)) },
@@ -100,6 +101,7 @@ function connect(url: string): Connection {
     transaction: (write, options) => retryWhileBusy(() => transaction(write, options)),
     readVersion: () => retryWhileBusy(readVersion),
     stream,
+    readIds,
     close: async () => {
       closeReader()
       await Promise.all([db.$disconnect(), transactions.$disconnect()])
@@ -124,6 +126,21 @@ async function* streamRows(url: string, query: Prisma.Sql, size: number): AsyncG
       }
     }
     if (chunk.length > 0) yield chunk
+  } finally {
+    db.close()
+  }
+}
+
+/** The first column of every row, read at once: a row at a time (streamRows) was three times slower for a search's ids. */
+function readIdsOf(url: string, query: Prisma.Sql): Int32Array {
+  const db = readOnlyConnection(url)
+  try {
+    return Int32Array.from(
+      db
+        .prepare<unknown[], number>(query.sql)
+        .pluck()
+        .all(...query.values),
+    )
   } finally {
     db.close()
   }

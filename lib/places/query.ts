@@ -1,5 +1,5 @@
 import 'server-only'
-import { epochMillisSql, getDb, idsContainingSql, streamRows } from '../db'
+import { epochMillisSql, getDb, idsContainingSql, readIds, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { categoryTreeSql } from './categories'
 import { isPostTypeKey, type CollectionQuery } from './schemas'
@@ -45,10 +45,8 @@ function inCategoryTree(categoryId: number | null): Prisma.Sql {
  * from the databases' text indexes: public places among them, and perhaps other posts (the map's index keeps only
  * its own places of them, lib/places/map-index).
  */
-export async function findIdsContaining(text: string): Promise<Int32Array> {
-  const ids: number[] = []
-  for await (const chunk of streamRows(idsContainingSql(text), 50_000)) for (const [id] of chunk) ids.push(Number(id))
-  return Int32Array.from(ids)
+export function findIdsContaining(text: string): Promise<Int32Array> {
+  return readIds(idsContainingSql(text))
 }
 
 /**

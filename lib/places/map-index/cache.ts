@@ -124,8 +124,7 @@ export class PlaceIndexes {
     const { postType, categoryId, search } = query
     const base = await this.get({ postType, categoryId }, version)
     if (base.size === 0) return base
-    const matched =
-      categoryId == null ? await inLine(() => findIdsContaining(search)) : (await this.get({ postType, categoryId: null, search }, version)).ids.slice().sort()
+    const matched = categoryId == null ? await inLine(() => findIdsContaining(search)) : (await this.get({ postType, categoryId: null, search }, version)).ids
     return subsetOf(base, matched)
   }
 }

@@ -94,8 +94,12 @@ export class PlaceIndexBuilder {
     const longitudes = this.longitudes.slice(0, size)
     const dates = this.dates.slice(0, size)
     // Each place projected once, for its tile's key and for the running sums.
-    const xs = Float64Array.from(longitudes, mercatorX)
-    const ys = Float64Array.from(latitudes, mercatorY)
+    const xs = new Float64Array(size)
+    const ys = new Float64Array(size)
+    for (let rank = 0; rank < size; rank++) {
+      xs[rank] = mercatorX(longitudes[rank]!)
+      ys[rank] = mercatorY(latitudes[rank]!)
+    }
     // Sorted by key with the rank in the low 27 bits (a native sort of 64-bit integers, twice as fast as a comparator).
     const sorted = new BigUint64Array(size)
     for (let rank = 0; rank < size; rank++) sorted[rank] = (BigInt(keyOf(xs[rank]!, ys[rank]!)) << 27n) | BigInt(rank)
@@ -370,42 +374,91 @@ export function ranksBetween(index: PlaceIndex, start: number | null, end: numbe
   return [from, Math.max(from, to)]
 }
 
-// The places by id (see subsetOf), made on first use and kept with the index: 8 bytes a place.
-type ById = { ids: Int32Array; ranks: Uint32Array }
-const byIdOrders = new WeakMap<PlaceIndex, ById>()
-// An id and its rank packed in one float, id × RANKS + rank, exact below 2^53: a native sort, no comparator.
-const RANKS = 2 ** 22
+/** What subsetOf looks up in an index, made on first use and kept with it: 8 to 20 bytes a place. */
+type Lookups = {
+  /** the rank of the place of an id, -1 for none */
+  rankOf: (id: number) => number
+  /** the position in key order of the place of each rank */
+  keyPositions: Uint32Array
+}
+const lookupsOf = new WeakMap<PlaceIndex, Lookups>()
+/** Ranks by id in an array indexed by id, as long as it takes at most this many bytes a place (else in a Map). */
+const MAX_ID_TABLE_BYTES_PER_PLACE = 16
 
-function byId(index: PlaceIndex): ById {
-  let order = byIdOrders.get(index)
-  if (!order) {
-    const { size, ids } = index
-    let ranks: Uint32Array
-    if (size <= RANKS) {
-      const packed = Float64Array.from(ids, (id, rank) => id * RANKS + rank).sort()
-      ranks = Uint32Array.from(packed, (key) => key % RANKS)
-    } else ranks = Uint32Array.from({ length: size }, (_, rank) => rank).sort((a, b) => ids[a]! - ids[b]!)
-    order = { ids: Int32Array.from(ranks, (rank) => ids[rank]!), ranks }
-    byIdOrders.set(index, order)
+function lookups(index: PlaceIndex): Lookups {
+  let found = lookupsOf.get(index)
+  if (!found) {
+    const { size, ids, ranks } = index
+    let maxId = -1
+    for (let rank = 0; rank < size; rank++) maxId = Math.max(maxId, ids[rank]!)
+    let rankOf: Lookups['rankOf']
+    // Ids handed out by the database are dense: an array indexed by id is made in one pass, a Map is twenty times slower.
+    if (4 * (maxId + 1) <= MAX_ID_TABLE_BYTES_PER_PLACE * size + 65_536) {
+      const table = new Int32Array(maxId + 1).fill(-1)
+      for (let rank = 0; rank < size; rank++) table[ids[rank]!] = rank
+      rankOf = (id) => (id >= 0 && id <= maxId ? table[id]! : -1)
+    } else {
+      const map = new Map<number, number>()
+      for (let rank = 0; rank < size; rank++) map.set(ids[rank]!, rank)
+      rankOf = (id) => map.get(id) ?? -1
+    }
+    const keyPositions = new Uint32Array(size)
+    for (let i = 0; i < size; i++) keyPositions[ranks[i]!] = i
+    found = { rankOf, keyPositions }
+    lookupsOf.set(index, found)
   }
-  return order
+  return found
 }
 
+// A key position and a subset's rank packed in one float, position × SUBSET_RANKS + rank, exact below 2^53: a native
+// sort, no comparator.
+const SUBSET_RANKS = 2 ** 23
+
 /**
- * The index of those places of `index` whose ids are in `ids` (ascending, and perhaps holding others): a search's
- * (docs/api.md, search), the places of its type and category that the text index matched. Neither the database nor
- * the places' rows are read again: their positions and dates are the index's.
+ * The index of those places of `index` whose ids are in `ids` (no id twice; perhaps others): a search's (docs/api.md, search),
+ * the places of its type and category that the text index matched. Nothing is read again nor worked out anew: the
+ * subset's orders are the index's without the other places, its running sums add up the index's own steps, and it
+ * costs what the subset holds, not what the index does. The same index as a build of those places.
  */
 export function subsetOf(index: PlaceIndex, ids: Int32Array): PlaceIndex {
-  const order = byId(index)
-  const ranks: number[] = []
-  // Both ascending by id: one walk through each.
-  for (let i = 0, j = 0; i < ids.length && j < order.ids.length;) {
-    if (ids[i]! < order.ids[j]!) i++
-    else if (ids[i]! > order.ids[j]!) j++
-    else ranks.push(order.ranks[j++]!)
+  const { rankOf, keyPositions } = lookups(index)
+  const kept: number[] = []
+  for (const id of ids) {
+    const rank = rankOf(id)
+    if (rank >= 0) kept.push(rank)
   }
-  const builder = new PlaceIndexBuilder()
-  for (const rank of Uint32Array.from(ranks).sort()) builder.add(index.ids[rank]!, index.latitudes[rank]!, index.longitudes[rank]!, index.dates[rank]!)
-  return builder.build()
+  // The subset's ranks are the index's, in the same order, renumbered.
+  const ranksKept = Uint32Array.from(kept).sort()
+  const size = ranksKept.length
+  const subset = {
+    size,
+    ids: new Int32Array(size),
+    latitudes: new Float64Array(size),
+    longitudes: new Float64Array(size),
+    dates: new Float64Array(size),
+    keys: new Float64Array(size),
+    ranks: new Uint32Array(size),
+    sumX: new Float64Array(size + 1),
+    sumY: new Float64Array(size + 1),
+  }
+  const byKey = new Float64Array(size)
+  for (let to = 0; to < size; to++) {
+    const rank = ranksKept[to]!
+    subset.ids[to] = index.ids[rank]!
+    subset.latitudes[to] = index.latitudes[rank]!
+    subset.longitudes[to] = index.longitudes[rank]!
+    subset.dates[to] = index.dates[rank]!
+    byKey[to] = keyPositions[rank]! * SUBSET_RANKS + to
+  }
+  byKey.sort()
+  const { keys, sumX, sumY } = index
+  for (let k = 0; k < size; k++) {
+    const i = Math.floor(byKey[k]! / SUBSET_RANKS)
+    subset.keys[k] = keys[i]!
+    subset.ranks[k] = byKey[k]! % SUBSET_RANKS
+    // Whole numbers below 2^53: each step of the index's sums is exactly the place's own.
+    subset.sumX[k + 1] = subset.sumX[k]! + (sumX[i + 1]! - sumX[i]!)
+    subset.sumY[k + 1] = subset.sumY[k]! + (sumY[i + 1]! - sumY[i]!)
+  }
+  return { ...subset, extent: extentOf(subset.latitudes, subset.longitudes) }
 }
