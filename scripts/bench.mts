@@ -582,7 +582,7 @@ try {
   const cold = await coldAfterWrite(databaseUrl, publicIds[0]!)
   log(`cold (first request after a write) ${cold.path}: median ${cold.medianMs} ms`)
   const search = await timeSearches(BASE_URL, await rootCategoryIds(databaseUrl))
-  log(`search: ${search.map((s) => `${s.kind} p50 ${s.p50Ms} ms`).join(', ')}`)
+  log(`search: ${search.kinds.map((s) => `${s.kind} p50 ${s.p50Ms} ms`).join(', ')}`)
   const writes = await writesBesideViews(BASE_URL, opts.db === 'postgres' ? 'postgres' : 'sqlite', databaseUrl, publicIds)
   log(`map views under writes: p99 ${writes.underWrites.p99Ms} ms`)
   const gps = await gpsRoute(places, publicIds[1] ?? publicIds[0]!)
