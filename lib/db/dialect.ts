@@ -90,13 +90,14 @@ export interface DialectDriver {
 }
 
 /**
- * The title or the public address of posts aliased `p` contains `text`, with `like` (LIKE or ILIKE): `%` and `_` in
- * `text` are matched as themselves, not as LIKE's wildcards.
+ * The title or the public address of rows aliased `p` contains `text`, by LIKE: `%` and `_` in `text` are matched as
+ * themselves, not as LIKE's wildcards. With `lower`, the database lowers the text first, for columns that hold lower
+ * case (PostgreSQL's search table, migration 0011): what ILIKE does, with the columns' side done once.
  */
-export function titleOrAddressLike(like: 'LIKE' | 'ILIKE', text: string): Prisma.Sql {
+export function titleOrAddressLike(text: string, lower = false): Prisma.Sql {
   // `!` escapes, not `\`: a backslash in a string literal means something else where PostgreSQL's
   // standard_conforming_strings is off.
-  const pattern = `%${text.replace(/[!%_]/g, '!$&')}%`
-  const operator = Prisma.raw(like)
-  return Prisma.sql`(p."title" ${operator} ${pattern} ESCAPE '!' OR p."public_address" ${operator} ${pattern} ESCAPE '!')`
+  const escaped = `%${text.replace(/[!%_]/g, '!$&')}%`
+  const pattern = lower ? Prisma.sql`lower(${escaped})` : Prisma.sql`${escaped}`
+  return Prisma.sql`(p."title" LIKE ${pattern} ESCAPE '!' OR p."public_address" LIKE ${pattern} ESCAPE '!')`
 }

@@ -153,8 +153,8 @@ export const postgresql: DialectDriver = {
   resetAttachmentIdSequence: async (tx) => {
     await tx.$executeRaw`SELECT setval(pg_get_serial_sequence('attachments', 'id'), (SELECT MAX("id") FROM "attachments"))`
   },
-  // Its triggers run once a statement already, and its search indexes are indexes, which follow every write; dropping
-  // an index would lock the table against readers. The rows go by COPY on the transaction's own connection, into a
+  // Its triggers run once a statement already (the search's table follows each chunk, migration 0011); dropping an
+  // index would lock the table against readers. The rows go by COPY on the transaction's own connection, into a
   // table of the transaction's (dropped with it), then into theirs by one statement on the same connection: should the
   // transaction end meanwhile (its timeout, say) that table is gone with it, and nothing is written outside it. Where
   // the connection is not found (behind a pooler), each chunk goes through Prisma as one JSON parameter instead.
@@ -189,10 +189,9 @@ export const postgresql: DialectDriver = {
     const filter: PostgresPrisma.StringFilter = { contains: text, mode: 'insensitive' }
     return filter
   },
-  // ILIKE, which the trigram indexes of pg_trgm answer for three characters or more: they hold the public places only
-  // (migration 0009), so the query says it wants those.
-  idsContaining: (text) =>
-    Prisma.sql`SELECT p."id" FROM "posts" p WHERE p."status" = 'publish' AND p."public_latitude" IS NOT NULL AND ${titleOrAddressLike('ILIKE', text)} ORDER BY p."id"`,
+  // The search's own table of the public places' text in lower case (migration 0011), whose pg_trgm indexes answer
+  // LIKE for three characters or more.
+  idsContaining: (text) => Prisma.sql`SELECT p."id" FROM "posts_search" p WHERE ${titleOrAddressLike(text, true)} ORDER BY p."id"`,
   // Prisma's DateTime is a timestamp without time zone, holding UTC; float8 comes back as a JavaScript number.
   epochMillis: (column) => Prisma.sql`(extract(epoch FROM ${column}) * 1000)::float8`,
   migrate,

@@ -287,7 +287,7 @@ export const sqlite: DialectDriver = {
   idsContaining: (text) =>
     [...text].length >= 3
       ? Prisma.sql`SELECT "rowid" AS "id" FROM "posts_search" WHERE "posts_search" MATCH ${`"${text.replaceAll('"', '""')}"`} ORDER BY "rowid"`
-      : Prisma.sql`SELECT p."id" FROM "posts" p WHERE ${titleOrAddressLike('LIKE', text)} ORDER BY p."id"`,
+      : Prisma.sql`SELECT p."id" FROM "posts" p WHERE ${titleOrAddressLike(text)} ORDER BY p."id"`,
   // Dates are kept as ISO 8601 text ('2024-05-01T10:00:00.000+00:00'), which unixepoch reads, milliseconds included.
   epochMillis: (column) => Prisma.sql`CAST(round(unixepoch(${column}, 'subsec') * 1000) AS INTEGER)`,
   migrate: (url, pending) => Promise.resolve(migrate(url, pending)),

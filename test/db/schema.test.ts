@@ -117,7 +117,8 @@ async function introspectPostgres(url: string): Promise<Introspected> {
     SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null
     FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = 'public' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped`)
-  for (const row of columns.rows) {
+  // The public search's table holds a copy of posts' text for its index, not a model's rows (migration 0011).
+  for (const row of columns.rows.filter((r) => r.table_name !== 'posts_search')) {
     if (!result.tables.has(row.table_name)) result.tables.set(row.table_name, new Map())
     result.tables.get(row.table_name)!.set(row.column_name, { type: row.type, notNull: row.not_null })
   }
@@ -172,6 +173,7 @@ for (const kind of databaseKinds) {
         '0008_attachment_caption_alt.sql',
         '0009_public_search.sql',
         '0010_place_changes.sql',
+        ...(kind === 'postgresql' ? ['0011_search_table.sql'] : []),
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })

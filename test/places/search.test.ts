@@ -9,8 +9,9 @@ import { publicColumnsOf } from '../../lib/places/visibility'
 import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
 // The public search (docs/api.md, search) against a real database: what the text index finds is what a plain
-// "contains, ignoring case" finds, and it follows every write (SQLite's triggers on its FTS5 table; PostgreSQL's
-// indexes). This file runs on SQLite, and again in a child process for PostgreSQL when TEST_DATABASE_URL is set.
+// "contains, ignoring case" finds, and it follows every write (the triggers on SQLite's FTS5 table and on PostgreSQL's
+// table of the public places' text). This file runs on SQLite, and again in a child process for PostgreSQL when
+// TEST_DATABASE_URL is set.
 
 const kind = databaseOfThisRun(import.meta.url)
 let database: TestDatabase
@@ -133,16 +134,34 @@ test('follows every write: a new title, a new address, a place made hidden, a de
   await db.post.update({ where: { id }, data: { ...city, ...(await publicColumnsOf(db, city)) } })
   assert.deepEqual(await search('citadel'), [], 'the exact address of a coarsened place is not searchable')
   assert.deepEqual(await search('alexandria'), ['Pharos'])
+  await db.post.update({ where: { id }, data: { status: 'draft' } })
+  assert.deepEqual(await search('alexandria'), [])
+  await assertTextIndexIntact()
+  await db.post.update({ where: { id }, data: { status: 'publish' } })
+  assert.deepEqual(await search('alexandria'), ['Pharos'])
   await db.post.delete({ where: { id } })
   assert.deepEqual(await search('pharos'), [])
   await assertTextIndexIntact()
 })
 
-/** SQLite: the FTS5 table agrees with the posts it indexes (a 'delete' with wrong old values would break it unseen). */
+/**
+ * The text index agrees with the posts it indexes. SQLite: FTS5's own check (a 'delete' with wrong old values would
+ * break it unseen). PostgreSQL: the search's table holds the public places' text in lower case, nothing more nor less.
+ */
 async function assertTextIndexIntact(): Promise<void> {
-  if (kind !== 'sqlite') return
-  await getDb().$executeRawUnsafe(`INSERT INTO "posts_search"("posts_search", "rank") VALUES ('integrity-check', 1)`)
-  const triggers = await getDb().$queryRawUnsafe<{ name: string }[]>(
+  const db = getDb()
+  if (kind === 'postgresql') {
+    const rows = (sql: string) => db.$queryRawUnsafe<{ id: number; title: string; public_address: string | null }[]>(sql)
+    assert.deepEqual(
+      await rows(`SELECT "id", "title", "public_address" FROM "posts_search" ORDER BY "id"`),
+      await rows(
+        `SELECT "id", lower("title") AS "title", lower("public_address") AS "public_address" FROM "posts" WHERE "status" = 'publish' AND "public_latitude" IS NOT NULL ORDER BY "id"`,
+      ),
+    )
+    return
+  }
+  await db.$executeRawUnsafe(`INSERT INTO "posts_search"("posts_search", "rank") VALUES ('integrity-check', 1)`)
+  const triggers = await db.$queryRawUnsafe<{ name: string }[]>(
     `SELECT "name" FROM "sqlite_master" WHERE "type" = 'trigger' AND "name" GLOB 'posts_search_*' ORDER BY "name"`,
   )
   assert.deepEqual(
