@@ -27,9 +27,9 @@ export type SearchKind = keyof typeof TEXTS
 /** Around Paris: one of the generated cities. */
 const BBOX = '2.0,48.6,2.7,49.1'
 
-export type SearchTimes = { kind: SearchKind; samples: number; p50Ms: number; p99Ms: number; slowest: { query: string; ms: number } }
-/** The first searches after the data changed, one per index searched (see timeSearches): the slowest of them. */
-export type FirstSearch = { query: string; ms: number }
+/** One query and its time: a kind's slowest; the slowest of the first searches after the data changed (timeSearches). */
+export type TimedQuery = { query: string; ms: number }
+export type SearchTimes = { kind: SearchKind; samples: number; p50Ms: number; p99Ms: number; slowest: TimedQuery }
 
 /** The targets at 1,000,000 places: p50 under 20 ms and p99 under 100 ms, for each kind of text. */
 export const SEARCH_TARGETS = { p50Ms: 20, p99Ms: 100 }
@@ -51,14 +51,14 @@ async function timed(baseUrl: string, query: string): Promise<number> {
  * Times every query of each kind once, one at a time, within the first two of `categories` (two top-level categories'
  * indexes of 1,000,000 places fit in the indexes' cache together, four do not: README, "Parameters for maps").
  */
-export async function timeSearches(baseUrl: string, allCategories: number[]): Promise<{ first: FirstSearch; kinds: SearchTimes[] }> {
+export async function timeSearches(baseUrl: string, allCategories: number[]): Promise<{ first: TimedQuery; kinds: SearchTimes[] }> {
   const categories = allCategories.slice(0, 2)
   // The map's index of each category first, as a visitor's map of that category builds it once per change of the
   // data (lib/places/map-index): a search within a category takes its places from it, and is timed alone.
   for (const category of categories) await (await fetch(`${baseUrl}/places/v1/geojson?category=${category}&cluster=true&zoom=2`)).arrayBuffer()
   // The first search of each index after the data changed also makes what a search looks up in it (subsetOf's
   // lookups, a pass over its places): timed apart, as the first request after a write is, with a text of none below.
-  let first: FirstSearch = { query: '', ms: 0 }
+  let first: TimedQuery = { query: '', ms: 0 }
   for (const query of ['search=harbour', ...categories.map((category) => `search=harbour&category=${category}`)]) {
     const ms = await timed(baseUrl, query)
     if (ms > first.ms) first = { query, ms: round2(ms) }
@@ -66,7 +66,7 @@ export async function timeSearches(baseUrl: string, allCategories: number[]): Pr
   const results: SearchTimes[] = []
   for (const [kind, texts] of Object.entries(TEXTS) as [SearchKind, string[]][]) {
     const times: number[] = []
-    let slowest = { query: '', ms: 0 }
+    let slowest: TimedQuery = { query: '', ms: 0 }
     for (const [i, text] of texts.entries()) {
       const category = categories[i % categories.length]
       const search = `search=${encodeURIComponent(text)}`
@@ -83,7 +83,7 @@ export async function timeSearches(baseUrl: string, allCategories: number[]): Pr
 }
 
 /** Each kind's figures beside the targets (which are for 1,000,000 places), PASS or FAIL. */
-export function searchLines(places: number, { first, kinds }: { first: FirstSearch; kinds: SearchTimes[] }): string[] {
+export function searchLines(places: number, { first, kinds }: { first: TimedQuery; kinds: SearchTimes[] }): string[] {
   const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL')
   return [
     `  the first search of each index after the data changed: at most ${first.ms} ms (${first.query})`,
