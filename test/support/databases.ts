@@ -66,6 +66,8 @@ export function databaseOfThisRun(file: string): DatabaseKind {
         encoding: 'utf8',
       })
       assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`)
+      // And it ran them: a child that runs nothing also ends with status 0.
+      assert.match(child.stdout, /^ℹ pass [1-9]/m, `${child.stdout}\n${child.stderr}`)
     })
   }
   return 'sqlite'
