@@ -5,7 +5,7 @@ import { migrate } from '../../lib/migrate'
 import { publicPlacesOfView } from '../../lib/places/formats/public'
 import { featuresOfCollection, importPlaces } from '../../lib/places/import'
 import { getPlacesCollection } from '../../lib/places/public'
-import { publicColumnsOf } from '../../lib/places/visibility'
+import { IS_PUBLIC_PLACE_SQL, publicColumnsOf } from '../../lib/places/visibility'
 import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
 // The public search (docs/api.md, search) against a real database: what the text index finds is what a plain
@@ -156,12 +156,11 @@ test('follows every write: a new title, a new address, a place made hidden, a de
 async function assertTextIndexIntact(): Promise<void> {
   const db = getDb()
   if (kind === 'postgresql') {
-    const rows = (sql: string) => db.$queryRawUnsafe<{ id: number; title: string; public_address: string | null }[]>(sql)
+    type Row = { id: number; title: string; public_address: string | null }
     assert.deepEqual(
-      await rows(`SELECT "id", "title", "public_address" FROM "posts_search" ORDER BY "id"`),
-      await rows(
-        `SELECT "id", lower("title") AS "title", lower("public_address") AS "public_address" FROM "posts" WHERE "status" = 'publish' AND "public_latitude" IS NOT NULL ORDER BY "id"`,
-      ),
+      await db.$queryRaw<Row[]>`SELECT "id", "title", "public_address" FROM "posts_search" ORDER BY "id"`,
+      await db.$queryRaw<Row[]>`SELECT p."id", lower(p."title") AS "title", lower(p."public_address") AS "public_address"
+        FROM "posts" p WHERE ${IS_PUBLIC_PLACE_SQL} ORDER BY p."id"`,
     )
     return
   }
