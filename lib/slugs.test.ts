@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { freeSlug, slugify, SlugsInUse } from './slugs'
+import { freeSlug, slugify, SlugsInUse, StringSet } from './slugs'
 
 test('slugify as WordPress: lower case, accents dropped, dashes', () => {
   assert.equal(slugify('Café de Flore'), 'cafe-de-flore')
@@ -33,7 +33,8 @@ test('freeSlug appends -2, -3… as wp_unique_post_slug', () => {
 })
 
 test('SlugsInUse takes the slugs freeSlug would, one after the other, gaps and asked-for suffixes included', () => {
-  const inUse = new SlugsInUse(new Set(['paris', 'paris-3', 'paris-5']))
+  const inUse = new SlugsInUse(['paris', 'paris-3'])
+  inUse.add(['paris-5'])
   const taken = new Set(['paris', 'paris-3', 'paris-5'])
   const wanted = ['Paris', 'paris', 'paris', 'paris-7', 'Paris', 'paris', 'Lyon', 'paris-7', 'lyon', 'paris']
   const expected = ['paris-2', 'paris-4', 'paris-6', 'paris-7', 'paris-8', 'paris-9', 'lyon', 'paris-7-2', 'lyon-2', 'paris-10']
@@ -43,4 +44,22 @@ test('SlugsInUse takes the slugs freeSlug would, one after the other, gaps and a
     assert.equal(slug, expected[index])
     assert.equal(inUse.take(title), slug, `${title}, the ${index + 1}th`)
   }
+})
+
+test('StringSet holds what a Set holds, through its growth, for strings of any script and length', () => {
+  const set = new StringSet()
+  const same = new Set<string>()
+  const long = 'x'.repeat(5_000)
+  const strings = ['', 'paris', 'Paris', 'paris-2', 'café', 'cafe\u0301', '東京タワー', '😀', long, `${long}y`]
+  for (let i = 0; i < 50_000; i++) strings.push(`place-${(i * 7919) % 30_011}`, `ünïcode-${i % 977}-東`)
+  for (const [i, text] of strings.entries()) {
+    // Each string is asked for before it is added and after: absent until added, present for good after.
+    assert.equal(set.has(text), same.has(text), `${text.slice(0, 20)}, the ${i + 1}th`)
+    set.add(text)
+    same.add(text)
+    assert.equal(set.has(text), true)
+  }
+  assert.equal(set.size, same.size)
+  for (const text of same) assert.equal(set.has(text), true)
+  for (const text of ['pari', 'paris-', 'place-30011', 'ünïcode-977-東', long.slice(1), 'x']) assert.equal(set.has(text), false, text)
 })

@@ -43,8 +43,16 @@ function firstFree(base: string, isTaken: (slug: string) => boolean, from: numbe
 export class SlugsInUse {
   /** per base: the suffix its next search starts from, every one below it being in use */
   private readonly searched = new Map<string, number>()
+  private readonly taken = new StringSet()
 
-  constructor(private readonly taken: Set<string>) {}
+  constructor(taken: Iterable<string> = []) {
+    this.add(taken)
+  }
+
+  /** Slugs in use besides those given at first (read in pages, say). */
+  add(taken: Iterable<string>): void {
+    for (const slug of taken) this.taken.add(slug)
+  }
 
   take(wanted: string): string {
     const base = slugBase(wanted)
@@ -53,4 +61,85 @@ export class SlugsInUse {
     this.taken.add(slug)
     return slug
   }
+}
+
+/**
+ * A set of strings kept as UTF-8 in one buffer, each behind its length, found by a hash table of their offsets (open
+ * addressing, at most half full). An import keeps every slug of its post type: 970,000 of them are 70 MB of small
+ * strings in a Set's heap, which the garbage collector walks and lets the heap grow around; here about 40 MB written
+ * outside it (BENCHMARKS.md, "places import: the slugs outside the heap").
+ */
+export class StringSet {
+  private bytes: Buffer = Buffer.alloc(1 << 16)
+  private end = 0
+  /** per slot, the offset of a string's length in `bytes` plus one; 0 for an empty slot */
+  private slots = new Uint32Array(1 << 12)
+  private count = 0
+  /** the string looked up last, as UTF-8 */
+  private key: Buffer = Buffer.alloc(256)
+  private keyLength = 0
+
+  get size(): number {
+    return this.count
+  }
+
+  has(text: string): boolean {
+    this.encode(text)
+    return this.slots[this.slotOfKey()] !== 0
+  }
+
+  add(text: string): void {
+    this.encode(text)
+    const slot = this.slotOfKey()
+    if (this.slots[slot] !== 0) return
+    if (this.end + 4 + this.keyLength > this.bytes.length) this.bytes = grown(this.bytes, this.end + 4 + this.keyLength)
+    this.bytes.writeUInt32LE(this.keyLength, this.end)
+    this.key.copy(this.bytes, this.end + 4, 0, this.keyLength)
+    this.slots[slot] = this.end + 1
+    this.end += 4 + this.keyLength
+    if (++this.count * 2 > this.slots.length) this.rehash()
+  }
+
+  private encode(text: string): void {
+    const length = Buffer.byteLength(text)
+    if (length > this.key.length) this.key = Buffer.alloc(length * 2)
+    this.keyLength = this.key.write(text)
+  }
+
+  /** The slot of the key (encode): the one holding it, or the empty one where it would go. */
+  private slotOfKey(): number {
+    const mask = this.slots.length - 1
+    for (let slot = hash(this.key, 0, this.keyLength) & mask; ; slot = (slot + 1) & mask) {
+      const at = this.slots[slot]!
+      if (at === 0) return slot
+      const length = this.bytes.readUInt32LE(at - 1)
+      if (length === this.keyLength && this.bytes.compare(this.key, 0, length, at + 3, at + 3 + length) === 0) return slot
+    }
+  }
+
+  private rehash(): void {
+    this.slots = new Uint32Array(this.slots.length * 2)
+    const mask = this.slots.length - 1
+    for (let at = 0; at < this.end;) {
+      const length = this.bytes.readUInt32LE(at)
+      let slot = hash(this.bytes, at + 4, at + 4 + length) & mask
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask
+      this.slots[slot] = at + 1
+      at += 4 + length
+    }
+  }
+}
+
+/** FNV-1a of bytes [start, end). */
+function hash(bytes: Buffer, start: number, end: number): number {
+  let h = 0x811c9dc5
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193)
+  return h >>> 0
+}
+
+/** A copy of `bytes` with room for at least `needed` bytes (not zeroed: only what is written there is read). */
+function grown(bytes: Buffer, needed: number): Buffer {
+  const next = Buffer.allocUnsafeSlow(Math.max(needed, bytes.length * 2))
+  bytes.copy(next)
+  return next
 }

@@ -18,6 +18,8 @@ import { PublicLocationRule } from './visibility'
 const CHUNK = 1_000
 /** A chunk is written sooner when its text is this long (posts of large content). */
 const CHUNK_CHARS = 4_000_000
+/** The slugs in use of a post type are read this many at a time. */
+const SLUG_PAGE = 10_000
 
 type PostInput = Prisma.PostCreateManyInput
 
@@ -174,7 +176,19 @@ export class PostSlugs {
   async take(type: string, wanted: string): Promise<string> {
     let inUse = this.byType.get(type)
     if (!inUse) {
-      inUse = new SlugsInUse(new Set((await this.tx.post.findMany({ where: { type }, select: { slug: true } })).map((row) => row.slug)))
+      inUse = new SlugsInUse()
+      // In pages by id: a million rows read at once would be a million objects alive together.
+      for (let after = 0; ;) {
+        const page = await this.tx.post.findMany({
+          where: { type, id: { gt: after } },
+          select: { id: true, slug: true },
+          orderBy: { id: 'asc' },
+          take: SLUG_PAGE,
+        })
+        inUse.add(page.map((row) => row.slug))
+        if (page.length < SLUG_PAGE) break
+        after = page.at(-1)!.id
+      }
       this.byType.set(type, inUse)
     }
     return inUse.take(wanted)

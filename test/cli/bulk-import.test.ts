@@ -159,6 +159,13 @@ for (const kind of databaseKinds) {
       assert.equal(expected.at(-1), `harbour-light-by-night-${LARGE / 3}`)
       // The search's index holds the new posts (SQLite: filled after the bulk write; PostgreSQL: its table's triggers).
       assert.equal(await searchCount(db, 'Quay Street'), LARGE)
+      // Another import reads those slugs back (in pages: more than one here) and goes on from them.
+      const next = places(db.url, 'import', collection('next.geojson', 3)).split('\n').map(Number)
+      const nextRows = await queryRows<{ slug: string }>(db.url, 'SELECT slug FROM posts WHERE id >= ? ORDER BY id', [next[0]])
+      assert.deepEqual(
+        nextRows.map(({ slug }) => slug),
+        TITLES.map((title) => freeSlug(title, (s) => taken.has(s))),
+      )
     })
   })
 }
