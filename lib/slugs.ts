@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto'
+
 /**
  * A URL slug as WordPress's sanitize_title makes one: lower case, accents dropped, anything but letters, digits,
  * `_` and `-` turned into single dashes. Letters of any script stay (a Japanese title keeps its characters).
@@ -65,7 +67,8 @@ export class SlugsInUse {
 
 /**
  * A set of strings kept as UTF-8 in one buffer, each behind its length, found by a hash table of their offsets (open
- * addressing, at most half full). An import keeps every slug of its post type: 970,000 of them are 70 MB of small
+ * addressing, at most half full, the hash seeded at random per set: a file of slugs made to collide cannot choose
+ * them, as it cannot for a Set's). An import keeps every slug of its post type: 970,000 of them are 70 MB of small
  * strings in a Set's heap, which the garbage collector walks and lets the heap grow around; here about 40 MB written
  * outside it (BENCHMARKS.md, "places import: the slugs outside the heap").
  */
@@ -78,6 +81,7 @@ export class StringSet {
   /** the string looked up last, as UTF-8 */
   private key: Buffer = Buffer.alloc(256)
   private keyLength = 0
+  private readonly seed = randomBytes(4).readUInt32LE()
 
   get size(): number {
     return this.count
@@ -92,6 +96,8 @@ export class StringSet {
     this.encode(text)
     const slot = this.slotOfKey()
     if (this.slots[slot] !== 0) return
+    // An offset plus one must fit its slot's 32 bits.
+    if (this.end + 5 + this.keyLength > 0xffff_ffff) throw new RangeError('StringSet: more than 4 GiB of strings')
     if (this.end + 4 + this.keyLength > this.bytes.length) this.bytes = grown(this.bytes, this.end + 4 + this.keyLength)
     this.bytes.writeUInt32LE(this.keyLength, this.end)
     this.key.copy(this.bytes, this.end + 4, 0, this.keyLength)
@@ -109,7 +115,7 @@ export class StringSet {
   /** The slot of the key (encode): the one holding it, or the empty one where it would go. */
   private slotOfKey(): number {
     const mask = this.slots.length - 1
-    for (let slot = hash(this.key, 0, this.keyLength) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = hash(this.seed, this.key, 0, this.keyLength) & mask; ; slot = (slot + 1) & mask) {
       const at = this.slots[slot]!
       if (at === 0) return slot
       const length = this.bytes.readUInt32LE(at - 1)
@@ -122,7 +128,7 @@ export class StringSet {
     const mask = this.slots.length - 1
     for (let at = 0; at < this.end;) {
       const length = this.bytes.readUInt32LE(at)
-      let slot = hash(this.bytes, at + 4, at + 4 + length) & mask
+      let slot = hash(this.seed, this.bytes, at + 4, at + 4 + length) & mask
       while (this.slots[slot] !== 0) slot = (slot + 1) & mask
       this.slots[slot] = at + 1
       at += 4 + length
@@ -130,11 +136,13 @@ export class StringSet {
   }
 }
 
-/** FNV-1a of bytes [start, end). */
-function hash(bytes: Buffer, start: number, end: number): number {
-  let h = 0x811c9dc5
+/** FNV-1a of bytes [start, end) from a seeded basis, its bits mixed into the low ones the table uses (murmur3's fmix32). */
+function hash(seed: number, bytes: Buffer, start: number, end: number): number {
+  let h = seed ^ 0x811c9dc5
   for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193)
-  return h >>> 0
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+  return (h ^ (h >>> 16)) >>> 0
 }
 
 /** A copy of `bytes` with room for at least `needed` bytes (not zeroed: only what is written there is read). */

@@ -177,17 +177,13 @@ export class PostSlugs {
     let inUse = this.byType.get(type)
     if (!inUse) {
       inUse = new SlugsInUse()
-      // In pages by id: a million rows read at once would be a million objects alive together.
-      for (let after = 0; ;) {
-        const page = await this.tx.post.findMany({
-          where: { type, id: { gt: after } },
-          select: { id: true, slug: true },
-          orderBy: { id: 'asc' },
-          take: SLUG_PAGE,
-        })
+      // In pages, in the order of the (type, slug) index, which answers each from where the last ended: a million rows
+      // read at once would be a million objects alive together.
+      for (let after = ''; ;) {
+        const page = await this.tx.post.findMany({ where: { type, slug: { gt: after } }, select: { slug: true }, orderBy: { slug: 'asc' }, take: SLUG_PAGE })
         inUse.add(page.map((row) => row.slug))
         if (page.length < SLUG_PAGE) break
-        after = page.at(-1)!.id
+        after = page.at(-1)!.slug
       }
       this.byType.set(type, inUse)
     }
