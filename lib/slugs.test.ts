@@ -11,6 +11,16 @@ test('slugify as WordPress: lower case, accents dropped, dashes', () => {
   assert.equal(slugify('!!!'), '')
 })
 
+test('slugify cuts at 190 units, never inside a surrogate pair nor before a dash', () => {
+  assert.equal(slugify('a'.repeat(300)), 'a'.repeat(190))
+  // 𠀀 (U+20000, a CJK ideograph) is two UTF-16 units; the 190th unit would be the first half of one.
+  assert.equal(slugify('a' + '𠀀'.repeat(100)), 'a' + '𠀀'.repeat(94))
+  assert.equal(slugify('𠀀'.repeat(100)), '𠀀'.repeat(95))
+  assert.equal(slugify('a'.repeat(189) + ' b'), 'a'.repeat(189))
+  assert.equal(slugify('a'.repeat(189) + ' ' + 'b'.repeat(10)), 'a'.repeat(189))
+  assert.ok(slugify('a' + '𠀀'.repeat(100)).isWellFormed())
+})
+
 test('freeSlug appends -2, -3… as wp_unique_post_slug', () => {
   const taken = new Set(['paris', 'paris-2'])
   assert.equal(

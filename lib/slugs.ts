@@ -5,15 +5,25 @@ import { randomBytes } from 'node:crypto'
  * `_` and `-` turned into single dashes. Letters of any script stay (a Japanese title keeps its characters).
  */
 export function slugify(text: string): string {
-  return text
+  const slug = text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/['’]/g, '')
     .replace(/[^\p{L}\p{N}_-]+/gu, '-')
     .replace(/-{2,}/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 190)
+    .replace(/^-/, '')
+  // At most 190 UTF-16 units, never half of a pair (a lone surrogate is no text: stored, it comes back as U+FFFD),
+  // and no dash left at the end of the cut.
+  const end = slug.length > MAX_SLUG && isHighSurrogate(slug.charCodeAt(MAX_SLUG - 1)) ? MAX_SLUG - 1 : MAX_SLUG
+  return slug.slice(0, end).replace(/-$/, '')
+}
+
+/** The longest slugify makes, leaving a suffix (`-2`…) room under the 200 characters WordPress allows. */
+const MAX_SLUG = 190
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff
 }
 
 /** What a slug made from `wanted` (a title or a slug) starts with: slugify's, or `untitled` when that is empty. */
