@@ -18,7 +18,8 @@ test('slugify cuts at 190 units, never inside a surrogate pair nor before a dash
   assert.equal(slugify('𠀀'.repeat(100)), '𠀀'.repeat(95))
   assert.equal(slugify('a'.repeat(189) + ' b'), 'a'.repeat(189))
   assert.equal(slugify('a'.repeat(189) + ' ' + 'b'.repeat(10)), 'a'.repeat(189))
-  assert.ok(slugify('a' + '𠀀'.repeat(100)).isWellFormed())
+  const cut = slugify('a' + '𠀀'.repeat(100))
+  assert.equal(Buffer.from(cut).toString(), cut, 'no lone surrogate: the same text back from UTF-8')
 })
 
 test('freeSlug appends -2, -3… as wp_unique_post_slug', () => {
