@@ -1,6 +1,6 @@
 import 'server-only'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { bulkInsert, resetAttachmentIdSequence, resetPostIdSequence, type BulkInsert, type Tx } from '../db'
+import { bulkInsert, getDialect, resetAttachmentIdSequence, resetPostIdSequence, type BulkInsert, type Tx } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
 import type { Rendition } from '../media/renditions'
 import { searchColumns } from '../admin/search'
@@ -8,16 +8,27 @@ import { SlugsInUse } from '../slugs'
 import { PublicLocationRule } from './visibility'
 
 // How the imports (GeoJSON, lib/places/import.ts; WordPress, lib/wxr/import.ts) write: rows gathered and written
-// CHUNK at a time, inside the import's one transaction. Posts are written with their ids, so that a post's categories
+// a chunk at a time, inside the import's one transaction. Posts are written with their ids, so that a post's categories
 // and attachments can name it before it is written.
 
 // The rows go to the database by its driver, not through Prisma: a prepared statement a row on SQLite, a COPY a chunk
 // on PostgreSQL (lib/db). (Through Prisma, a chunk was one statement, and Prisma keeps the parameters of its last 100
 // calls even with debugging off: chunks of 1,000 rows held some 80 MB alive, BENCHMARKS.md.) A chunk is what the
 // import holds at a time.
-const CHUNK = 1_000
+/**
+ * Rows to a chunk. PostgreSQL's COPY takes a thousand at a time (a hundred made an import of 100,000 places 40 %
+ * slower). SQLite writes a row a statement, so there a chunk only holds rows until they are written, and is small:
+ * rows held across the young generation's collections make V8 allocate objects of their kind in the old one from then
+ * on (allocation-site pretenuring), and an import of 1,000,000 places peaked 80–90 MB higher (BENCHMARKS.md).
+ */
+const chunkRows = (): number => (getDialect() === 'sqlite' ? 100 : 1_000)
 /** A chunk is written sooner when its text is this long (posts of large content). */
 const CHUNK_CHARS = 4_000_000
+/**
+ * The event loop turns every TURN posts gathered, so that the database's answers are read as they come: a chunk's
+ * write takes more than one exchange with PostgreSQL, each of which waits for a turn.
+ */
+const TURN = 50
 /** The slugs in use of a post type are read this many at a time. */
 const SLUG_PAGE = 10_000
 
@@ -78,6 +89,9 @@ export class PostBatch {
   /** posts written so far */
   written = 0
   private attachmentsWritten = 0
+  /** the write of the last chunk flushed, perhaps still running */
+  private writing: Promise<void> = Promise.resolve()
+  private readonly chunkRows = chunkRows()
 
   /** `expected`: about how many posts will be added; `onWritten(n)`: called after each chunk, with the posts written so far. */
   constructor(
@@ -110,14 +124,15 @@ export class PostBatch {
     // The content twice (searchContent folds it), the title and address in three columns each.
     this.chars += 2 * row.content.length + 3 * (row.title.length + row.address.length) + 300
     for (const categoryId of new Set(categoryIds)) this.links.push([post.id, categoryId])
-    if (this.posts.length >= CHUNK || this.chars >= CHUNK_CHARS) await this.flush()
+    if (this.posts.length >= this.chunkRows || this.chars >= CHUNK_CHARS) await this.flush()
+    else if (this.posts.length % TURN === 0) await nextTurn()
   }
 
   /** An attachment of a post added before it. */
   async addAttachment(attachment: Prisma.AttachmentCreateManyInput, renditions: Rendition[] = []): Promise<void> {
     this.attachments.push(attachment)
     if (renditions.length > 0) this.renditions.set(attachment.filePath, renditions)
-    if (this.attachments.length >= CHUNK) await this.flush()
+    if (this.attachments.length >= this.chunkRows) await this.flush()
   }
 
   /**
@@ -128,35 +143,54 @@ export class PostBatch {
     this.discarding = true
   }
 
+  /**
+   * Starts writing the rows gathered, and gathers the next ones while the database writes these: PostgreSQL writes on
+   * the other core as the import reads and checks the next chunk (SQLite writes synchronously, at once). One chunk is
+   * written at a time, in order: each flush first waits for the write before it.
+   */
   private async flush(): Promise<void> {
+    await this.writing
     if (!this.discarding) {
-      if (this.posts.length > 0 || this.links.length > 0) this.bulk ??= await bulkInsert(this.tx, ['posts', 'post_categories'], this.expected)
-      // Posts first: the links and attachments refer to them.
-      if (this.posts.length > 0) await this.bulk?.insert('posts', Object.values(POST_COLUMNS), this.posts)
-      for (const row of this.posts) this.postIds.push(row[ID_FIELD] as number)
-      if (this.links.length > 0) await this.bulk?.insert('post_categories', LINK_COLUMNS, this.links)
-      if (this.attachments.length > 0) {
-        const rows = await this.tx.attachment.createManyAndReturn({ data: this.attachments, select: { id: true, filePath: true } })
-        const renditions = rows.flatMap(({ id, filePath }) => (this.renditions.get(filePath) ?? []).map((r) => ({ ...r, attachmentId: id })))
-        if (renditions.length > 0) await this.tx.attachmentRendition.createMany({ data: renditions })
-        this.attachmentsWritten += rows.length
-      }
-      this.written += this.posts.length
-      if (this.posts.length > 0) this.onWritten?.(this.written)
+      const writing = this.write(this.posts, this.links, this.attachments, this.renditions)
+      // Awaited by the next flush or by finish(), which report its failure; until then, not an unhandled rejection.
+      writing.catch(() => {})
+      this.writing = writing
     }
     this.posts = []
     this.chars = 0
     this.links = []
     this.attachments = []
-    this.renditions.clear()
+    this.renditions = new Map() // the write holds the last one
     // SQLite answers synchronously, so without this a whole import would run without the event loop ever turning:
     // no signal, no closed IPC channel (bin/cli.ts) could stop it half-way.
     await nextTurn()
   }
 
+  /** Writes one chunk: its posts, then their categories and attachments, which refer to them. */
+  private async write(
+    posts: unknown[][],
+    links: number[][],
+    attachments: Prisma.AttachmentCreateManyInput[],
+    renditions: Map<string, Rendition[]>,
+  ): Promise<void> {
+    if (posts.length > 0 || links.length > 0) this.bulk ??= await bulkInsert(this.tx, ['posts', 'post_categories'], this.expected)
+    if (posts.length > 0) await this.bulk?.insert('posts', Object.values(POST_COLUMNS), posts)
+    for (const row of posts) this.postIds.push(row[ID_FIELD] as number)
+    if (links.length > 0) await this.bulk?.insert('post_categories', LINK_COLUMNS, links)
+    if (attachments.length > 0) {
+      const rows = await this.tx.attachment.createManyAndReturn({ data: attachments, select: { id: true, filePath: true } })
+      const sizes = rows.flatMap(({ id, filePath }) => (renditions.get(filePath) ?? []).map((r) => ({ ...r, attachmentId: id })))
+      if (sizes.length > 0) await this.tx.attachmentRendition.createMany({ data: sizes })
+      this.attachmentsWritten += rows.length
+    }
+    this.written += posts.length
+    if (posts.length > 0) this.onWritten?.(this.written)
+  }
+
   /** Writes what is left; new posts and attachments made later get ids past those written here. */
   async finish(): Promise<void> {
     await this.flush()
+    await this.writing
     // A discarded import is rolled back by its caller: nothing to put back first (its rollback does).
     if (!this.discarding) await this.bulk?.finish(this.postIds)
     this.bulk = undefined

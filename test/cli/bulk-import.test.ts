@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test'
 import { freeSlug } from '../../lib/slugs'
 import { runPlaces } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
-import { queryRows, writeLockHeld } from '../support/sql'
+import { execute, queryRows, writeLockHeld } from '../support/sql'
 import { waitFor } from '../support/wait'
 
 // An import large enough for the bulk path (lib/db, bulkInsert): on SQLite, the tables' indexes and per-row triggers
@@ -90,6 +90,31 @@ for (const kind of databaseKinds) {
       })
       assert.equal(failed.status, 1)
       assert.match(failed.stderr, new RegExp(`feature ${LARGE - 1}: properties\\.author: no user has the email nobody@example.org`))
+      assert.deepEqual(await state(db), before)
+      assert.deepEqual(await schemaOf(db), schema)
+    })
+
+    test('refused by the database half-way imports nothing and leaves the schema as it was', async () => {
+      // A trigger of the test's refuses one row in the middle: its chunk fails while the import gathers the next one
+      // (lib/places/batch.ts writes a chunk as it reads on), and the error reaches the operator all the same.
+      const refuse = {
+        sqlite: `CREATE TRIGGER "test_refuse" BEFORE INSERT ON "posts" WHEN NEW."address" = '6000 Quay Street' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+        postgresql: `CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+          CREATE TRIGGER test_refuse BEFORE INSERT ON posts FOR EACH ROW WHEN (NEW.address = '6000 Quay Street') EXECUTE FUNCTION test_refuse()`,
+      }
+      const before = await state(db)
+      await execute(db.url, refuse[kind])
+      try {
+        const failed = spawnSync(process.execPath, ['bin/places.mjs', 'import', collection('refused.geojson', LARGE)], {
+          env: { ...process.env, DATABASE_URL: db.url },
+          encoding: 'utf8',
+        })
+        assert.equal(failed.status, 1, failed.stderr)
+        // As the command line reports an error (bin/cli.ts), not as node reports a rejection nobody awaited.
+        assert.equal(failed.stderr.trim(), 'places import: refused by the test')
+      } finally {
+        await execute(db.url, kind === 'sqlite' ? 'DROP TRIGGER "test_refuse"' : 'DROP TRIGGER test_refuse ON posts; DROP FUNCTION test_refuse()')
+      }
       assert.deepEqual(await state(db), before)
       assert.deepEqual(await schemaOf(db), schema)
     })

@@ -29,6 +29,26 @@ export async function queryRows<Row>(url: string, sql: string, params: unknown[]
   }
 }
 
+/** Runs `sql` (one or more statements, no parameters) on the test database at `url`: for a test that changes its schema. */
+export async function execute(url: string, sql: string): Promise<void> {
+  if (url.startsWith('file:')) {
+    const db = new Database(url.slice('file:'.length))
+    try {
+      db.exec(sql)
+    } finally {
+      db.close()
+    }
+    return
+  }
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
 /**
  * Whether another connection holds the write lock of the database at `url`: on SQLite an open write transaction
  * (BEGIN IMMEDIATE is refused at once), on PostgreSQL a lock taken with LOCK TABLE `table` IN SHARE ROW EXCLUSIVE
