@@ -13,8 +13,9 @@ import { PublicLocationRule } from './visibility'
 
 // The rows go to the database by its driver, not through Prisma: a prepared statement a row on SQLite, a COPY a chunk
 // on PostgreSQL (lib/db). (Through Prisma, a chunk was one statement, and Prisma keeps the parameters of its last 100
-// calls even with debugging off: chunks of 1,000 rows held some 80 MB alive, BENCHMARKS.md.) A chunk is what the
-// import holds at a time.
+// calls even with debugging off: chunks of 1,000 rows held some 80 MB alive, BENCHMARKS.md.) A chunk is written while
+// the next is gathered, so the import holds two at most. Its own queries wait for the write (transaction()): the
+// transaction's one connection answers one statement at a time.
 /**
  * Rows to a chunk. PostgreSQL's COPY takes a thousand at a time (a hundred made an import of 100,000 places 40 %
  * slower). SQLite writes a row a statement, so there a chunk only holds rows until they are written, and is small:
@@ -101,7 +102,7 @@ export class PostBatch {
   ) {}
 
   async addPost(post: PostRow, categoryIds: Iterable<number>): Promise<void> {
-    this.rule ??= await PublicLocationRule.load(this.tx)
+    this.rule ??= await PublicLocationRule.load(await this.transaction())
     const location = {
       latitude: post.latitude ?? null,
       longitude: post.longitude ?? null,
@@ -136,6 +137,22 @@ export class PostBatch {
   }
 
   /**
+   * The import's transaction, for a query of the import's own, once the chunk being written is written. Prisma sends
+   * a transaction's statements one at a time, but the write goes to the connection past it, by the driver: a query
+   * sent meanwhile would wait in pg's queue (with a warning; pg@9 refuses it). Throws the write's error if it failed:
+   * PostgreSQL then refuses every statement until the rollback, and that refusal would hide why.
+   */
+  async transaction(): Promise<Tx> {
+    await this.writing
+    return this.tx
+  }
+
+  /** Waits for the write in flight, failed or not: the import calls it before its transaction ends, whatever happened. */
+  async settle(): Promise<void> {
+    await this.writing.catch(() => {})
+  }
+
+  /**
    * Writes nothing more: the import found a problem, and goes on only to find the others before it fails (its
    * transaction then rolls back what was written).
    */
@@ -145,14 +162,15 @@ export class PostBatch {
 
   /**
    * Starts writing the rows gathered, and gathers the next ones while the database writes these: PostgreSQL writes on
-   * the other core as the import reads and checks the next chunk (SQLite writes synchronously, at once). One chunk is
-   * written at a time, in order: each flush first waits for the write before it.
+   * the other core as the import reads and checks the next chunk (better-sqlite3 writes the posts synchronously, at
+   * once). One chunk is written at a time, in order: each flush first waits for the write before it.
    */
   private async flush(): Promise<void> {
     await this.writing
     if (!this.discarding) {
       const writing = this.write(this.posts, this.links, this.attachments, this.renditions)
-      // Awaited by the next flush or by finish(), which report its failure; until then, not an unhandled rejection.
+      // Awaited by the next flush, transaction() or finish(), which report its failure; until then, not an unhandled
+      // rejection.
       writing.catch(() => {})
       this.writing = writing
     }
@@ -204,17 +222,19 @@ export class PostBatch {
 export class PostSlugs {
   private readonly byType = new Map<string, SlugsInUse>()
 
-  constructor(private readonly tx: Tx) {}
+  /** `batch`: the import's, whose writes the reads wait for. */
+  constructor(private readonly batch: PostBatch) {}
 
   /** A free slug for a new post of `type` from `wanted` (a slug or a title); it is then taken. */
   async take(type: string, wanted: string): Promise<string> {
     let inUse = this.byType.get(type)
     if (!inUse) {
       inUse = new SlugsInUse()
+      const tx = await this.batch.transaction()
       // In pages, in the order of the (type, slug) index, which answers each from where the last ended: a million rows
       // read at once would be a million objects alive together.
       for (let after = ''; ;) {
-        const page = await this.tx.post.findMany({ where: { type, slug: { gt: after } }, select: { slug: true }, orderBy: { slug: 'asc' }, take: SLUG_PAGE })
+        const page = await tx.post.findMany({ where: { type, slug: { gt: after } }, select: { slug: true }, orderBy: { slug: 'asc' }, take: SLUG_PAGE })
         inUse.add(page.map((row) => row.slug))
         if (page.length < SLUG_PAGE) break
         after = page.at(-1)!.slug

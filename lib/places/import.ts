@@ -164,7 +164,6 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
   const authors = await resolveAuthors(tx, checked, options.defaultAuthor)
   const taken = await takenIds(tx, checked.explicitIds)
   const categoryIds = await resolveCategoryPaths(tx, checked.categoryPaths)
-  const slugs = new PostSlugs(tx)
   let nextId = (await maxPostId(tx)) + 1
 
   // What only the database can tell (an unknown author, a taken id) is found as the features are written: the
@@ -174,49 +173,54 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
   const ids: number[] = []
   const now = new Date()
   const batch = new PostBatch(tx, checked.count, (written) => options.onProgress?.(written, checked.count))
-  for await (const raw of source()) {
-    const index = ids.length
-    const { geometry, properties: p } = importFeatureSchema.parse(raw) // checked: it changes only if the file did
-    const email = p.author?.toLowerCase()
-    const authorId = email ? authors.byEmail.get(email) : authors.fallback
-    if (authorId === undefined) {
-      problems.add(
-        email
-          ? `${label(index)}: properties.author: no user has the email ${email}`
-          : `${label(index)}: properties.author: not given, no --author, and there is no administrator to default to`,
+  const slugs = new PostSlugs(batch)
+  try {
+    for await (const raw of source()) {
+      const index = ids.length
+      const { geometry, properties: p } = importFeatureSchema.parse(raw) // checked: it changes only if the file did
+      const email = p.author?.toLowerCase()
+      const authorId = email ? authors.byEmail.get(email) : authors.fallback
+      if (authorId === undefined) {
+        problems.add(
+          email
+            ? `${label(index)}: properties.author: no user has the email ${email}`
+            : `${label(index)}: properties.author: not given, no --author, and there is no administrator to default to`,
+        )
+      }
+      if (p.id !== undefined && taken.has(p.id)) problems.add(`${label(index)}: properties.id: post ${p.id} already exists`)
+      if (problems.count > 0) batch.discard()
+      while (p.id === undefined && checked.explicitIds.has(nextId)) nextId++
+      const id = p.id ?? nextId++
+      ids.push(id)
+      const post = {
+        id,
+        type: p.type,
+        status: p.status,
+        title: p.title,
+        slug: await slugs.take(p.type, p.slug ?? p.title),
+        content: p.content,
+        publishedAt: p.date ?? now,
+        modifiedAt: now,
+        authorId: authorId ?? 0,
+        latitude: geometry?.coordinates[1] ?? null,
+        longitude: geometry?.coordinates[0] ?? null,
+        address: p.address,
+        locationPrecision: levelOfNewPost({ geoPublic: p.geo_public, precision: p.location_precision }),
+      }
+      // A path of no names ("", " > ") names no category.
+      await batch.addPost(
+        post,
+        p.categories.flatMap((path) => categoryIds.get(path) ?? []),
       )
     }
-    if (p.id !== undefined && taken.has(p.id)) problems.add(`${label(index)}: properties.id: post ${p.id} already exists`)
-    if (problems.count > 0) batch.discard()
-    while (p.id === undefined && checked.explicitIds.has(nextId)) nextId++
-    const id = p.id ?? nextId++
-    ids.push(id)
-    const post = {
-      id,
-      type: p.type,
-      status: p.status,
-      title: p.title,
-      slug: await slugs.take(p.type, p.slug ?? p.title),
-      content: p.content,
-      publishedAt: p.date ?? now,
-      modifiedAt: now,
-      authorId: authorId ?? 0,
-      latitude: geometry?.coordinates[1] ?? null,
-      longitude: geometry?.coordinates[0] ?? null,
-      address: p.address,
-      locationPrecision: levelOfNewPost({ geoPublic: p.geo_public, precision: p.location_precision }),
+    if (ids.length !== checked.count) {
+      problems.add(`the file changed while it was imported: ${checked.count} features, then ${ids.length}`)
+      batch.discard()
     }
-    // A path of no names ("", " > ") names no category.
-    await batch.addPost(
-      post,
-      p.categories.flatMap((path) => categoryIds.get(path) ?? []),
-    )
+    await batch.finish()
+  } finally {
+    await batch.settle() // no write outlives the transaction, whatever ended the import
   }
-  if (ids.length !== checked.count) {
-    problems.add(`the file changed while it was imported: ${checked.count} features, then ${ids.length}`)
-    batch.discard()
-  }
-  await batch.finish()
   problems.throwIfAny()
   return ids
 }

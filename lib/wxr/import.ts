@@ -160,20 +160,34 @@ class WxrImport {
   private fallbackAuthor: number | undefined
 
   constructor(
-    private readonly tx: Tx,
+    tx: Tx,
     private readonly options: WxrOptions,
     private readonly stored: StoredImage[],
   ) {
-    this.slugs = new PostSlugs(tx)
     // Read in one pass: how many posts are coming is not known, so the indexes stay (lib/db, bulkInsert).
     this.batch = new PostBatch(tx, 0)
+    this.slugs = new PostSlugs(this.batch)
+  }
+
+  /** The transaction, for a query, once the chunk being written is written (PostBatch.transaction). */
+  private db(): Promise<Tx> {
+    return this.batch.transaction()
   }
 
   async run(records: AsyncIterable<WxrRecord>): Promise<WxrSummary> {
-    await lockTables(this.tx, ['posts', 'categories', 'users', 'attachments'])
-    this.maxId = await maxPostId(this.tx)
-    this.maxAttachmentId = (await this.tx.attachment.aggregate({ _max: { id: true } }))._max.id ?? 0
-    for (const row of await this.tx.category.findMany({ select: { id: true, slug: true } })) this.categoryBySlug.set(row.slug, row.id)
+    try {
+      return await this.importRecords(records)
+    } finally {
+      await this.batch.settle() // no write outlives the transaction, whatever ended the import
+    }
+  }
+
+  private async importRecords(records: AsyncIterable<WxrRecord>): Promise<WxrSummary> {
+    const tx = await this.db()
+    await lockTables(tx, ['posts', 'categories', 'users', 'attachments'])
+    this.maxId = await maxPostId(tx)
+    this.maxAttachmentId = (await tx.attachment.aggregate({ _max: { id: true } }))._max.id ?? 0
+    for (const row of await tx.category.findMany({ select: { id: true, slug: true } })) this.categoryBySlug.set(row.slug, row.id)
 
     // Posts are looked up LOOKUP at a time; an author or category between them is taken in its place in the file.
     const items: WxrItem[] = []
@@ -195,7 +209,7 @@ class WxrImport {
     }
     await this.batch.finish()
     for (const old of this.oldSlugs.values()) {
-      await this.tx.postOldSlug.upsert({ where: { type_slug: { type: old.type, slug: old.slug } }, create: old, update: { postId: old.postId } })
+      await tx.postOldSlug.upsert({ where: { type_slug: { type: old.type, slug: old.slug } }, create: old, update: { postId: old.postId } })
     }
     for (const [wpId, id] of this.postIdByWpId) this.summary.ids.posts[wpId] = id
     for (const [wpId, id] of this.attachmentIdByWpId) this.summary.ids.attachments[wpId] = id
@@ -206,9 +220,10 @@ class WxrImport {
   private async addPosts(items: WxrItem[]): Promise<void> {
     const guids = items.flatMap((item) => item.guid || [])
     const ids = items.flatMap((item) => wantedId(item) ?? [])
+    const db = await this.db()
     const [imported, taken] = await Promise.all([
-      guids.length > 0 ? this.tx.post.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
-      ids.length > 0 ? this.tx.post.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
+      guids.length > 0 ? db.post.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
+      ids.length > 0 ? db.post.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
     ])
     const known: Known = {
       importedByGuid: new Map(imported.map((row) => [row.sourceGuid ?? '', row.id])),
@@ -259,9 +274,10 @@ class WxrImport {
 
   private async addAuthor(login: string, rawEmail: string, displayName: string): Promise<number> {
     const email = (rawEmail || `${slugify(login) || 'author'}@wordpress-import.invalid`).toLowerCase()
-    const existing = await this.tx.user.findUnique({ where: { email }, select: { id: true } })
+    const db = await this.db()
+    const existing = await db.user.findUnique({ where: { email }, select: { id: true } })
     const id =
-      existing?.id ?? (await this.tx.user.create({ data: { email, name: displayName || login, role: 'author', passwordHash: null }, select: { id: true } })).id
+      existing?.id ?? (await db.user.create({ data: { email, name: displayName || login, role: 'author', passwordHash: null }, select: { id: true } })).id
     if (!existing) this.summary.newUsers.push(email)
     this.userByLogin.set(login, id)
     return id
@@ -271,7 +287,7 @@ class WxrImport {
     const known = this.userByLogin.get(item.creator)
     if (known !== undefined) return known
     if (item.creator) return this.addAuthor(item.creator, '', item.creator)
-    this.fallbackAuthor ??= await firstAdministratorId(this.tx)
+    this.fallbackAuthor ??= await firstAdministratorId(await this.db())
     return this.fallbackAuthor ?? this.addAuthor('wordpress', '', 'WordPress')
   }
 
@@ -284,7 +300,8 @@ class WxrImport {
       seen.add(category.slug)
       const parent = category.parentSlug && !seen.has(category.parentSlug) ? bySlug.get(category.parentSlug) : undefined
       const parentId = parent ? await create(parent, seen) : null
-      const id = (await this.tx.category.create({ data: { name: category.name || category.slug, slug: category.slug, parentId }, select: { id: true } })).id
+      const db = await this.db()
+      const id = (await db.category.create({ data: { name: category.name || category.slug, slug: category.slug, parentId }, select: { id: true } })).id
       this.categoryBySlug.set(category.slug, id)
       this.summary.categories++
       return id
@@ -300,7 +317,8 @@ class WxrImport {
       if (domain !== 'category' || !slug) continue
       let id = this.categoryBySlug.get(slug)
       if (id === undefined) {
-        id = (await this.tx.category.create({ data: { name: name || slug, slug, parentId: null }, select: { id: true } })).id
+        const db = await this.db()
+        id = (await db.category.create({ data: { name: name || slug, slug, parentId: null }, select: { id: true } })).id
         this.categoryBySlug.set(slug, id)
         this.summary.categories++
       }
@@ -473,9 +491,10 @@ class WxrImport {
   private async addAttachments(items: WxrItem[]): Promise<void> {
     const guids = items.flatMap((item) => item.guid || [])
     const ids = items.flatMap((item) => wantedId(item) ?? [])
+    const db = await this.db()
     const [imported, taken] = await Promise.all([
-      guids.length > 0 ? this.tx.attachment.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
-      ids.length > 0 ? this.tx.attachment.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
+      guids.length > 0 ? db.attachment.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
+      ids.length > 0 ? db.attachment.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
     ])
     const known: Known = {
       importedByGuid: new Map(imported.map((row) => [row.sourceGuid ?? '', row.id])),

@@ -75,3 +75,23 @@ export async function writeLockHeld(url: string, table: string): Promise<boolean
   )
   return rows[0]!.held
 }
+
+/**
+ * Runs `run` while the database at `url` refuses to insert a post titled "Refused", as a database may refuse a row
+ * (a constraint, a full disk): a trigger of the test's raises "refused by the test", and is dropped afterwards.
+ */
+export async function refusingPosts<T>(url: string, run: () => Promise<T> | T): Promise<T> {
+  const sqlite = url.startsWith('file:')
+  await execute(
+    url,
+    sqlite
+      ? `CREATE TRIGGER "test_refuse" BEFORE INSERT ON "posts" WHEN NEW."title" = 'Refused' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`
+      : `CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+         CREATE TRIGGER test_refuse BEFORE INSERT ON posts FOR EACH ROW WHEN (NEW.title = 'Refused') EXECUTE FUNCTION test_refuse()`,
+  )
+  try {
+    return await run()
+  } finally {
+    await execute(url, sqlite ? 'DROP TRIGGER "test_refuse"' : 'DROP TRIGGER test_refuse ON posts; DROP FUNCTION test_refuse()')
+  }
+}

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { readGps } from '../../lib/media/exif-gps'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
-import { queryRows } from '../support/sql'
+import { queryRows, refusingPosts } from '../support/sql'
 import { startServer, type RunningServer } from '../support/server'
 
 // `places import-wxr` on a hand-written WordPress export (test/fixtures/wxr/site.xml, written from WordPress's
@@ -161,6 +161,29 @@ for (const kind of databaseKinds) {
       writeFileSync(notWxr, '<?xml version="1.0"?><feed><entry/></feed>')
       assert.match(places('import-wxr', notWxr).stderr, /not a WordPress export: its root element is <feed>/)
       assert.match(places('import-wxr', path.join(dir, 'nope.xml')).stderr, /Cannot read .*nope\.xml: no such file/)
+      assert.deepEqual(exported(), before)
+    })
+
+    test('a post the database refuses half-way imports nothing and says why', async () => {
+      // The database refuses the 1,000th post (a trigger of the test's), whose chunk is written while the import reads
+      // on (lib/places/batch.ts); the import's next queries of its own (the next 500 posts' lookup, a category first
+      // named 990 posts later) wait for that write and report its error, which PostgreSQL would otherwise hide behind
+      // "current transaction is aborted".
+      const item = (index: number) => `<item><title><![CDATA[${index === 999 ? 'Refused' : `Bulk ${index}`}]]></title>
+        <wp:post_id>${9_000 + index}</wp:post_id><wp:status><![CDATA[publish]]></wp:status><wp:post_type><![CDATA[post]]></wp:post_type>
+        ${index === 1_989 ? '<category domain="category" nicename="late"><![CDATA[Late]]></category>' : ''}</item>`
+      const file = path.join(dir, 'refused.xml')
+      writeFileSync(
+        file,
+        `<?xml version="1.0" encoding="UTF-8" ?>
+<rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/"><channel><wp:wxr_version>1.2</wp:wxr_version>
+${Array.from({ length: 2_000 }, (_, index) => item(index)).join('\n')}
+</channel></rss>`,
+      )
+      const before = exported()
+      const run = await refusingPosts(db.url, () => places('import-wxr', file))
+      assert.equal(run.status, 1, run.stderr)
+      assert.equal(run.stderr.trim(), 'places import-wxr: refused by the test')
       assert.deepEqual(exported(), before)
     })
 
