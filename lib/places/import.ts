@@ -98,7 +98,6 @@ class DryRun extends Error {
 /** What the check of every feature gathers for the write: a few sets, not the features. */
 type Checked = {
   count: number
-  types: Set<string>
   /** authors' emails, lower case */
   emails: Set<string>
   withoutAuthor: boolean
@@ -110,7 +109,7 @@ type Checked = {
 async function check(source: FeatureSource, { onChecked, labelOf = featureLabel, refused = [] }: ImportOptions): Promise<Checked> {
   const problems = new Problems()
   for (const problem of refused) problems.add(problem)
-  const checked: Checked = { count: 0, types: new Set(), emails: new Set(), withoutAuthor: false, explicitIds: new Set(), categoryPaths: new Set() }
+  const checked: Checked = { count: 0, emails: new Set(), withoutAuthor: false, explicitIds: new Set(), categoryPaths: new Set() }
   const firstWithId = new Map<number, number>()
   for await (const raw of source()) {
     const index = checked.count++
@@ -120,8 +119,7 @@ async function check(source: FeatureSource, { onChecked, labelOf = featureLabel,
       for (const issue of parsed.error.issues) problems.add(`${labelOf(index)}: ${issue.path.join('.') || 'feature'}: ${issue.message}`)
       continue
     }
-    const { id, type, author, categories } = parsed.data.properties
-    checked.types.add(type)
+    const { id, author, categories } = parsed.data.properties
     if (author) checked.emails.add(author.toLowerCase())
     else checked.withoutAuthor = true
     for (const path of categories) checked.categoryPaths.add(path)
