@@ -14,7 +14,7 @@ import { PublicLocationRule } from './visibility'
 // The rows go to the database by its driver, not through Prisma: a prepared statement a row on SQLite, a COPY a chunk
 // on PostgreSQL (lib/db). (Through Prisma, a chunk was one statement, and Prisma keeps the parameters of its last 100
 // calls even with debugging off: chunks of 1,000 rows held some 80 MB alive, BENCHMARKS.md.) A chunk is written while
-// the next is gathered, so the import holds two at most. Its own queries wait for the write (transaction()): the
+// the next is gathered, so the import holds two at most. Its own queries wait for the write (whenWritten()): the
 // transaction's one connection answers one statement at a time.
 /**
  * Rows to a chunk. PostgreSQL's COPY takes a thousand at a time (a hundred made an import of 100,000 places 40 %
@@ -102,7 +102,7 @@ export class PostBatch {
   ) {}
 
   async addPost(post: PostRow, categoryIds: Iterable<number>): Promise<void> {
-    this.rule ??= await PublicLocationRule.load(await this.transaction())
+    this.rule ??= await PublicLocationRule.load(await this.whenWritten())
     const location = {
       latitude: post.latitude ?? null,
       longitude: post.longitude ?? null,
@@ -137,12 +137,12 @@ export class PostBatch {
   }
 
   /**
-   * The import's transaction, for a query of the import's own, once the chunk being written is written. Prisma sends
-   * a transaction's statements one at a time, but the write goes to the connection past it, by the driver: a query
-   * sent meanwhile would wait in pg's queue (with a warning; pg@9 refuses it). Throws the write's error if it failed:
-   * PostgreSQL then refuses every statement until the rollback, and that refusal would hide why.
+   * The import's transaction, for a query of the import's own, once the chunk being written is written. The write
+   * goes to the transaction's connection past Prisma, by the driver: a query sent meanwhile would wait in the driver's
+   * queue (pg 8 warns that its next major version refuses it). Throws the write's error if it failed: PostgreSQL then
+   * refuses every statement until the rollback, and that refusal would hide why.
    */
-  async transaction(): Promise<Tx> {
+  async whenWritten(): Promise<Tx> {
     await this.writing
     return this.tx
   }
@@ -169,7 +169,7 @@ export class PostBatch {
     await this.writing
     if (!this.discarding) {
       const writing = this.write(this.posts, this.links, this.attachments, this.renditions)
-      // Awaited by the next flush, transaction() or finish(), which report its failure; until then, not an unhandled
+      // Awaited by the next flush, whenWritten() or finish(), which report its failure; until then, not an unhandled
       // rejection.
       writing.catch(() => {})
       this.writing = writing
@@ -230,7 +230,7 @@ export class PostSlugs {
     let inUse = this.byType.get(type)
     if (!inUse) {
       inUse = new SlugsInUse()
-      const tx = await this.batch.transaction()
+      const tx = await this.batch.whenWritten()
       // In pages, in the order of the (type, slug) index, which answers each from where the last ended: a million rows
       // read at once would be a million objects alive together.
       for (let after = ''; ;) {

@@ -169,9 +169,9 @@ class WxrImport {
     this.slugs = new PostSlugs(this.batch)
   }
 
-  /** The transaction, for a query, once the chunk being written is written (PostBatch.transaction). */
-  private db(): Promise<Tx> {
-    return this.batch.transaction()
+  /** The transaction, for a query, once the chunk being written is written (PostBatch.whenWritten). */
+  private tx(): Promise<Tx> {
+    return this.batch.whenWritten()
   }
 
   async run(records: AsyncIterable<WxrRecord>): Promise<WxrSummary> {
@@ -183,7 +183,7 @@ class WxrImport {
   }
 
   private async importRecords(records: AsyncIterable<WxrRecord>): Promise<WxrSummary> {
-    const tx = await this.db()
+    const tx = await this.tx()
     await lockTables(tx, ['posts', 'categories', 'users', 'attachments'])
     this.maxId = await maxPostId(tx)
     this.maxAttachmentId = (await tx.attachment.aggregate({ _max: { id: true } }))._max.id ?? 0
@@ -220,10 +220,10 @@ class WxrImport {
   private async addPosts(items: WxrItem[]): Promise<void> {
     const guids = items.flatMap((item) => item.guid || [])
     const ids = items.flatMap((item) => wantedId(item) ?? [])
-    const db = await this.db()
+    const tx = await this.tx()
     const [imported, taken] = await Promise.all([
-      guids.length > 0 ? db.post.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
-      ids.length > 0 ? db.post.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
+      guids.length > 0 ? tx.post.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
+      ids.length > 0 ? tx.post.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
     ])
     const known: Known = {
       importedByGuid: new Map(imported.map((row) => [row.sourceGuid ?? '', row.id])),
@@ -274,10 +274,10 @@ class WxrImport {
 
   private async addAuthor(login: string, rawEmail: string, displayName: string): Promise<number> {
     const email = (rawEmail || `${slugify(login) || 'author'}@wordpress-import.invalid`).toLowerCase()
-    const db = await this.db()
-    const existing = await db.user.findUnique({ where: { email }, select: { id: true } })
+    const tx = await this.tx()
+    const existing = await tx.user.findUnique({ where: { email }, select: { id: true } })
     const id =
-      existing?.id ?? (await db.user.create({ data: { email, name: displayName || login, role: 'author', passwordHash: null }, select: { id: true } })).id
+      existing?.id ?? (await tx.user.create({ data: { email, name: displayName || login, role: 'author', passwordHash: null }, select: { id: true } })).id
     if (!existing) this.summary.newUsers.push(email)
     this.userByLogin.set(login, id)
     return id
@@ -287,7 +287,7 @@ class WxrImport {
     const known = this.userByLogin.get(item.creator)
     if (known !== undefined) return known
     if (item.creator) return this.addAuthor(item.creator, '', item.creator)
-    this.fallbackAuthor ??= await firstAdministratorId(await this.db())
+    this.fallbackAuthor ??= await firstAdministratorId(await this.tx())
     return this.fallbackAuthor ?? this.addAuthor('wordpress', '', 'WordPress')
   }
 
@@ -300,8 +300,8 @@ class WxrImport {
       seen.add(category.slug)
       const parent = category.parentSlug && !seen.has(category.parentSlug) ? bySlug.get(category.parentSlug) : undefined
       const parentId = parent ? await create(parent, seen) : null
-      const db = await this.db()
-      const id = (await db.category.create({ data: { name: category.name || category.slug, slug: category.slug, parentId }, select: { id: true } })).id
+      const tx = await this.tx()
+      const id = (await tx.category.create({ data: { name: category.name || category.slug, slug: category.slug, parentId }, select: { id: true } })).id
       this.categoryBySlug.set(category.slug, id)
       this.summary.categories++
       return id
@@ -317,8 +317,8 @@ class WxrImport {
       if (domain !== 'category' || !slug) continue
       let id = this.categoryBySlug.get(slug)
       if (id === undefined) {
-        const db = await this.db()
-        id = (await db.category.create({ data: { name: name || slug, slug, parentId: null }, select: { id: true } })).id
+        const tx = await this.tx()
+        id = (await tx.category.create({ data: { name: name || slug, slug, parentId: null }, select: { id: true } })).id
         this.categoryBySlug.set(slug, id)
         this.summary.categories++
       }
@@ -491,10 +491,10 @@ class WxrImport {
   private async addAttachments(items: WxrItem[]): Promise<void> {
     const guids = items.flatMap((item) => item.guid || [])
     const ids = items.flatMap((item) => wantedId(item) ?? [])
-    const db = await this.db()
+    const tx = await this.tx()
     const [imported, taken] = await Promise.all([
-      guids.length > 0 ? db.attachment.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
-      ids.length > 0 ? db.attachment.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
+      guids.length > 0 ? tx.attachment.findMany({ where: { sourceGuid: { in: guids } }, select: { id: true, sourceGuid: true } }) : [],
+      ids.length > 0 ? tx.attachment.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
     ])
     const known: Known = {
       importedByGuid: new Map(imported.map((row) => [row.sourceGuid ?? '', row.id])),

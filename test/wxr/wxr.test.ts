@@ -165,19 +165,21 @@ for (const kind of databaseKinds) {
     })
 
     test('a post the database refuses half-way imports nothing and says why', async () => {
-      // The database refuses the 1,000th post (a trigger of the test's), whose chunk is written while the import reads
-      // on (lib/places/batch.ts); the import's next queries of its own (the next 500 posts' lookup, a category first
-      // named 990 posts later) wait for that write and report its error, which PostgreSQL would otherwise hide behind
-      // "current transaction is aborted".
-      const item = (index: number) => `<item><title><![CDATA[${index === 999 ? 'Refused' : `Bulk ${index}`}]]></title>
-        <wp:post_id>${9_000 + index}</wp:post_id><wp:status><![CDATA[publish]]></wp:status><wp:post_type><![CDATA[post]]></wp:post_type>
-        ${index === 1_989 ? '<category domain="category" nicename="late"><![CDATA[Late]]></category>' : ''}</item>`
+      // The database refuses the 1,000th post (a trigger of the test's), which ends a chunk on both databases; its
+      // chunk is written while the import reads on (lib/places/batch.ts). The items are looked up 500 at a time, and
+      // a revision (left out) first makes that post the first of its 500: the import's next query of its own is the
+      // category that the 490th post after it is the first to name. It waits for the write and reports its error,
+      // which PostgreSQL would otherwise hide behind "current transaction is aborted" (SQLite's next chunk finds it).
+      const item = (index: number) => `<item><title><![CDATA[${index === 1_000 ? 'Refused' : `Bulk ${index}`}]]></title>
+        <wp:post_id>${9_000 + index}</wp:post_id><wp:status><![CDATA[publish]]></wp:status>
+        <wp:post_type><![CDATA[${index === 0 ? 'revision' : 'post'}]]></wp:post_type>
+        ${index === 1_490 ? '<category domain="category" nicename="late"><![CDATA[Late]]></category>' : ''}</item>`
       const file = path.join(dir, 'refused.xml')
       writeFileSync(
         file,
         `<?xml version="1.0" encoding="UTF-8" ?>
 <rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/"><channel><wp:wxr_version>1.2</wp:wxr_version>
-${Array.from({ length: 2_000 }, (_, index) => item(index)).join('\n')}
+${Array.from({ length: 2_001 }, (_, index) => item(index)).join('\n')}
 </channel></rss>`,
       )
       const before = exported()
