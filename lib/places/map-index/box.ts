@@ -14,7 +14,7 @@ export function contains([west, south, east, north]: BBox, longitude: number, la
   return west > east ? longitude >= west || longitude <= east : longitude >= west && longitude <= east
 }
 
-export const isIn = (index: PlaceIndex, bbox: BBox, rank: number): boolean => contains(bbox, index.longitudes[rank]!, index.latitudes[rank]!)
+export const isIn = (index: PlaceIndex, bbox: BBox, rank: number): boolean => contains(bbox, index.longitudes.get(rank), index.latitudes.get(rank))
 
 /** A box in Web Mercator: [x1, y1, x2, y2], x1 ≤ x2 and y1 ≤ y2 (north first). */
 type Rect = [number, number, number, number]
@@ -131,9 +131,9 @@ function scannedBox({ latitudes, longitudes, ranks }: PlaceIndex, tiles: readonl
   let [west, south, east, north] = [180, 90, -180, -90]
   for (const { lo, hi } of tiles)
     for (let i = lo; i < hi; i++) {
-      const rank = ranks[i]!
-      const longitude = longitudes[rank]!
-      const latitude = latitudes[rank]!
+      const rank = ranks.get(i)
+      const longitude = longitudes.get(rank)
+      const latitude = latitudes.get(rank)
       if (longitude < west) west = longitude
       if (longitude > east) east = longitude
       if (latitude < south) south = latitude
@@ -182,7 +182,7 @@ export function countPlacesIn(index: PlaceIndex, bbox: BBox, ranks: RankRange = 
     if (!part && all) count += hi - lo
     else
       for (let i = lo; i < hi; i++) {
-        const rank = index.ranks[i]!
+        const rank = index.ranks.get(i)
         if (rank >= from && rank < to && (!part || isIn(index, part, rank))) count++
       }
   })
@@ -195,7 +195,7 @@ export function ranksIn(index: PlaceIndex, bbox: BBox, [from, to]: RankRange = [
   if (from < to)
     runsIn(index, bbox, (lo, hi, part) => {
       for (let i = lo; i < hi; i++) {
-        const rank = index.ranks[i]!
+        const rank = index.ranks.get(i)
         if (rank >= from && rank < to && (!part || isIn(index, part, rank))) found.push(rank)
       }
     })

@@ -51,7 +51,7 @@ export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: numb
   }
   return mergeNear(groups, level, zoom).flatMap((group): MapItem[] => {
     if (group.count === 1) {
-      const rank = index.ranks[group.lo]!
+      const rank = index.ranks.get(group.lo)
       return isIn(index, box, rank) ? [{ cluster: false, id: index.ids[rank]! }] : []
     }
     const longitude = longitudeOf(group.x)
@@ -112,14 +112,14 @@ export function clusterPage(index: PlaceIndex, id: number, offset: number, limit
   const ids: number[] = []
   if (offset >= total) return { total, ids }
   if (total * 4 < ((offset + limit) * index.size) / total) {
-    const ranks = Uint32Array.from(runs.flatMap(([lo, hi]) => Array.from(index.ranks.subarray(lo, hi)))).sort()
+    const ranks = Uint32Array.from(runs.flatMap(([lo, hi]) => index.ranks.slice(lo, hi))).sort()
     for (const rank of ranks.subarray(offset, offset + limit)) ids.push(index.ids[rank]!)
     return { total, ids }
   }
   let skipped = 0
   for (let rank = 0; rank < index.size && ids.length < limit; rank++) {
     // The place's tile at the cluster's level, from its position as the index's keys were made.
-    const tile = (gridCell(mercatorY(index.latitudes[rank]!)) >>> shift) * side + (gridCell(mercatorX(index.longitudes[rank]!)) >>> shift)
+    const tile = (gridCell(mercatorY(index.latitudes.get(rank))) >>> shift) * side + (gridCell(mercatorX(index.longitudes.get(rank))) >>> shift)
     if (!tileSet.has(tile)) continue
     if (skipped < offset) skipped++
     else ids.push(index.ids[rank]!)
@@ -194,11 +194,11 @@ function expansionZoomOf(index: PlaceIndex, group: Group, zoom: number): number 
 function splitZoomOf(index: PlaceIndex, lo: number, hi: number, zoom: number): number {
   const { keys } = index
   // Before the level their tiles part at, they are one group; from there, tile by tile.
-  for (let z = Math.max(zoom + 1, sharedLevels(keys[lo]!, keys[hi - 1]!) + 1 - CELL_LEVELS); z <= CLUSTER_MAX_ZOOM; z++) {
+  for (let z = Math.max(zoom + 1, sharedLevels(keys.get(lo), keys.get(hi - 1)) + 1 - CELL_LEVELS); z <= CLUSTER_MAX_ZOOM; z++) {
     const span = 4 ** (GRID_LEVEL - z - CELL_LEVELS)
     const parts: [number, number][] = []
     for (let i = lo; i < hi && parts.length <= MAX_PARTS;) {
-      const end = lowerBound(keys, (Math.floor(keys[i]! / span) + 1) * span, i, hi)
+      const end = lowerBound(keys, (Math.floor(keys.get(i) / span) + 1) * span, i, hi)
       parts.push([i, end])
       i = end
     }

@@ -1,3 +1,5 @@
+import type { Column } from './blocks'
+
 // The grid the map index sorts places by: the web-map tiles of level GRID_LEVEL, numbered along a Z-order curve, so
 // that the places of any tile of any level are one run of that order.
 
@@ -35,10 +37,10 @@ export function sharedLevels(a: number, b: number): number {
 }
 
 /** The first position in keys[lo, hi) whose key is not below `key` (keys ascending). On the views' path: no closure. */
-export function lowerBound(keys: Float64Array, key: number, lo: number, hi: number): number {
+export function lowerBound(keys: Column, key: number, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (keys[mid]! < key) lo = mid + 1
+    if (keys.get(mid) < key) lo = mid + 1
     else hi = mid
   }
   return lo

@@ -4,6 +4,7 @@ import { prng as random } from '../../../bench/prng.ts'
 import type { PlacePoint } from '../query'
 import type { BBox } from '../schemas'
 import { countPlacesIn, placeIdsIn } from './box'
+import { BLOCK, Column } from './blocks'
 import { clusterPage, mapItemsIn, parseClusterId, type MapItem } from './clusters'
 import { CLUSTER_MAX_ZOOM } from './grid'
 import { buildPlaceIndex, extentOf, ranksBetween, subsetOf, withChanges } from './place-index'
@@ -12,11 +13,7 @@ import { buildPlaceIndex, extentOf, ranksBetween, subsetOf, withChanges } from '
 const point = (id: number, longitude: number, latitude: number): PlacePoint => [id, latitude, longitude, id * 1000]
 // As the query gives them: newest first.
 const indexOf = (points: PlacePoint[]) => buildPlaceIndex([...points].sort((a, b) => b[0] - a[0]))
-const extentOfPoints = (points: PlacePoint[]) =>
-  extentOf(
-    Float64Array.from(points, (p) => p[1]),
-    Float64Array.from(points, (p) => p[2]),
-  )
+const extentOfPoints = (points: PlacePoint[]) => extentOf(Column.of(Float64Array.from(points, (p) => p[1])), Column.of(Float64Array.from(points, (p) => p[2])))
 
 // Three places in Paris a few hundred metres apart, one in Berlin, two either side of the antimeridian (Fiji).
 const PARIS = [point(1, 2.35, 48.85), point(2, 2.352, 48.851), point(3, 2.36, 48.86)]
@@ -322,7 +319,7 @@ describe('the index against a plain scan of its places', () => {
             ranks.every((rank, i) => i === 0 || ranks[i - 1]! < rank),
             'newest first',
           )
-          assert.deepEqual(item.bbox, scannedBox(ranks.map((rank) => [0, index.latitudes[rank]!, index.longitudes[rank]!, 0])), 'the box of its places')
+          assert.deepEqual(item.bbox, scannedBox(ranks.map((rank) => [0, index.latitudes.get(rank), index.longitudes.get(rank), 0])), 'the box of its places')
           listed.push(...ids)
           // Pages, small ones walking down the ranks, and one past the end.
           if (zoom % 4 === 0 && !box) {
@@ -396,13 +393,14 @@ describe('withChanges', () => {
         const [latitude, longitude] = next() < 0.5 ? spots[Math.floor(next() * spots.length)]! : [between(latitudes), between(longitudes)]
         return [id, latitude, longitude, Math.floor(next() * 40) * 1000]
       }
+      // Places enough for three blocks of each column (blocks.ts): writes share the blocks they leave as they were.
       const places = new Map<number, PlacePoint>()
-      for (let id = 1; id <= 1500; id++) if (next() < 0.8) places.set(id, place(id))
+      for (let id = 1; id <= 3 * BLOCK * 1.25; id++) if (next() < 0.8) places.set(id, place(id))
       let index = build(places)
       for (let write = 0; write < 200; write++) {
         // A write touches a few posts (ids the index may not hold among them): taken out, added or written anew, or
         // moved a little (within its tile, or to the next) or not at all, keeping its date; now and then many at once.
-        const changed = new Set(Array.from({ length: 1 + Math.floor(next() * (write % 10 ? 5 : 300)) }, () => 1 + Math.floor(next() * 2000)))
+        const changed = new Set(Array.from({ length: 1 + Math.floor(next() * (write % 10 ? 5 : 300)) }, () => 1 + Math.floor(next() * 4 * BLOCK * 1.25)))
         const nudge = write % 3 === 0
         for (const id of changed) {
           const [, latitude, longitude, date] = places.get(id) ?? place(id)
@@ -418,6 +416,22 @@ describe('withChanges', () => {
     })
   }
 
+  test('a place moved: in each column, the block that holds it is made anew, every other block shared', () => {
+    const next = random(5)
+    const places = Array.from({ length: 3 * BLOCK + 100 }, (_, i): PlacePoint => [i + 1, next() * 160 - 80, next() * 360 - 180, (i + 1) * 1000])
+    const before = indexOf(places)
+    const [id, latitude, longitude, date] = places[BLOCK + 7]!
+    const moved: PlacePoint = [id, latitude + 1e-7, longitude, date]
+    const after = withChanges(before, new Set([id]), [moved])
+    assert.deepEqual(after, indexOf(places.map((place) => (place[0] === id ? moved : place))))
+    const newBlocks = (a: Column | Column<Uint32Array>, b: Column | Column<Uint32Array>) => a.blocks.filter((block, i) => block !== b.blocks[i]).length
+    assert.equal(after.ids, before.ids)
+    assert.equal(after.dates, before.dates)
+    for (const column of ['latitudes', 'longitudes', 'keys', 'ranks'] as const) assert.equal(newBlocks(after[column], before[column]), 1, column)
+    assert.equal(newBlocks(after.sumX.sums, before.sumX.sums), 1)
+    assert.equal(newBlocks(after.sumY.sums, before.sumY.sums), 1)
+  })
+
   test('from and to no places at all', () => {
     const one: PlacePoint = [1, 48.85, 2.35, 1000]
     assert.deepEqual(withChanges(buildPlaceIndex([]), new Set([1]), [one]), buildPlaceIndex([one]))
@@ -426,7 +440,7 @@ describe('withChanges', () => {
 
   test('leaves the index it was given as it was', () => {
     const before = indexOf([...PARIS, BERLIN])
-    const copy = structuredClone(before)
+    const copy = indexOf([...PARIS, BERLIN])
     withChanges(before, new Set([1, 4]), [point(4, 13.5, 52.5)])
     assert.deepEqual(before, copy)
   })

@@ -1,6 +1,7 @@
 import { mercatorX, mercatorY } from '../../geo/web-mercator'
 import type { PlacePoint } from '../query'
 import type { BBox } from '../schemas'
+import { Column, RunningSums, splicedColumn, splicedSums, type Run, type Splice } from './blocks'
 import { firstWhere, gridCell, lowerBound, zKey } from './grid'
 
 /**
@@ -19,25 +20,25 @@ export type PlaceIndex = {
   size: number
   /** ids, latitudes, longitudes and publication dates (milliseconds since 1970) by rank: newest first, ties by id descending */
   ids: Int32Array
-  latitudes: Float64Array
-  longitudes: Float64Array
+  latitudes: Column
+  longitudes: Column
   dates: Float64Array
   /** the box holding every place (see extentOf); null when there are none */
   extent: BBox | null
   /** the Z-order key of each place's tile, ascending */
-  keys: Float64Array
+  keys: Column
   /** the rank of the place of each key */
-  ranks: Uint32Array
-  /**
-   * running sums of the places' Web Mercator x and y in key order, [i] the sum over the first i keys, in whole units
-   * of 2^-30 of the world's width (4 cm; meanX, meanY). Sums of whole numbers below 2^53 are exact in whatever order
-   * they are added, so an update shifts them by what it took out and put in, and gets the sums a build adds up.
-   */
-  sumX: Float64Array
-  sumY: Float64Array
+  ranks: Column<Uint32Array>
+  /** running sums of the places' Web Mercator x and y in key order, in whole units of 2^-30 of the world's width (4 cm; meanX, meanY) */
+  sumX: RunningSums
+  sumY: RunningSums
 }
 
-/** What an index takes in memory: ids 4, latitudes 8, longitudes 8, dates 8, keys 8, ranks 4, sumX 8, sumY 8 bytes a place. */
+/**
+ * What an index takes in memory: ids 4, latitudes 8, longitudes 8, dates 8, keys 8, ranks 4, sumX 8, sumY 8 bytes a
+ * place. The columns moves change (every one but the ids and dates) are in blocks (blocks.ts): a write copies only the
+ * blocks it changes.
+ */
 export const BYTES_PER_PLACE = 56
 
 /** The units of the running sums, in the world's width: exact up to 2^53 / 2^30, 8 million places. */
@@ -45,9 +46,9 @@ const UNITS = 2 ** 30
 const unitsOf = (m: number): number => Math.round(m * UNITS)
 
 /** The mean Web Mercator x of the places of keys [lo, hi). */
-export const meanX = (index: PlaceIndex, lo: number, hi: number): number => (index.sumX[hi]! - index.sumX[lo]!) / (hi - lo) / UNITS
+export const meanX = (index: PlaceIndex, lo: number, hi: number): number => (index.sumX.before(hi) - index.sumX.before(lo)) / (hi - lo) / UNITS
 /** The mean Web Mercator y of the places of keys [lo, hi). */
-export const meanY = (index: PlaceIndex, lo: number, hi: number): number => (index.sumY[hi]! - index.sumY[lo]!) / (hi - lo) / UNITS
+export const meanY = (index: PlaceIndex, lo: number, hi: number): number => (index.sumY.before(hi) - index.sumY.before(lo)) / (hi - lo) / UNITS
 
 /** The places in the order of their tiles' keys, with the running sums. */
 type KeyOrder = Pick<PlaceIndex, 'keys' | 'ranks' | 'sumX' | 'sumY'>
@@ -106,16 +107,42 @@ export class PlaceIndexBuilder {
     sorted.sort()
     const keys = new Float64Array(size)
     const ranks = new Uint32Array(size)
-    const sumX = new Float64Array(size + 1)
-    const sumY = new Float64Array(size + 1)
+    // Each place's x and y in key order, for the running sums.
+    const [x, y] = [new Float64Array(size), new Float64Array(size)]
     for (let i = 0; i < size; i++) {
       const rank = Number(sorted[i]! & 0x7ffffffn)
       keys[i] = Number(sorted[i]! >> 27n)
       ranks[i] = rank
-      sumX[i + 1] = sumX[i]! + unitsOf(xs[rank]!)
-      sumY[i + 1] = sumY[i]! + unitsOf(ys[rank]!)
+      x[i] = unitsOf(xs[rank]!)
+      y[i] = unitsOf(ys[rank]!)
     }
-    return { size, ids, latitudes, longitudes, dates, extent: extentOf(latitudes, longitudes), keys, ranks, sumX, sumY }
+    return indexOf({ ids, latitudes, longitudes, dates, keys, ranks, x, y })
+  }
+}
+
+/** An index of these arrays: rank order and key order, `x` and `y` each place's in key order, in UNITS. */
+function indexOf(arrays: {
+  ids: Int32Array
+  latitudes: Float64Array
+  longitudes: Float64Array
+  dates: Float64Array
+  keys: Float64Array
+  ranks: Uint32Array
+  x: Float64Array
+  y: Float64Array
+}): PlaceIndex {
+  const [latitudes, longitudes] = [Column.of(arrays.latitudes), Column.of(arrays.longitudes)]
+  return {
+    size: arrays.ids.length,
+    ids: arrays.ids,
+    latitudes,
+    longitudes,
+    dates: arrays.dates,
+    extent: extentOf(latitudes, longitudes),
+    keys: Column.of(arrays.keys),
+    ranks: Column.of(arrays.ranks),
+    sumX: RunningSums.of(arrays.x),
+    sumY: RunningSums.of(arrays.y),
   }
 }
 
@@ -130,11 +157,11 @@ export function buildPlaceIndex(points: PlacePoint[]): PlaceIndex {
  * The index after a write (cache.ts): the places of the `changed` ids taken out, and `added`, those of them that are
  * places of the index now (in any order), put in where a build would put them, so that the result is the index a
  * build from the database gives (map-index.test.ts checks it, array by array). Each order is the old one with a few
- * places taken out and put in: its runs between them are copied as they are (the running sums shifted by what came
- * before), and only the ranks in key order are rewritten one by one. What a write leaves as it was is not copied:
- * every array when no place moved (a new title), the ids and dates when no place changed its rank (a place moved),
- * the keys and ranks when none changed its tile either. No sort of the whole; `index` is left as it is, for the
- * requests still reading it.
+ * places taken out and put in: the blocks of its columns that keep their positions are shared with `index`, the
+ * others made anew (blocks.ts), and the ranks in key order are rewritten one by one when places changed their ranks.
+ * What a write leaves as it was is not copied: nothing when no place moved (a new title), not the ids and dates when
+ * no place changed its rank (a place moved). No sort of the whole; `index` is left as it is, for the requests still
+ * reading it.
  */
 export function withChanges(index: PlaceIndex, changed: ReadonlySet<number>, added: readonly PlacePoint[]): PlaceIndex {
   const { ids, latitudes, longitudes, dates } = index
@@ -142,7 +169,7 @@ export function withChanges(index: PlaceIndex, changed: ReadonlySet<number>, add
   const rankOf = new Map(Array.from(removed, (rank) => [ids[rank]!, rank]))
   // A place written again with its date keeps its rank.
   const ranksKept = removed.length === added.length && added.every(([id, , , date]) => rankOf.has(id) && dates[rankOf.get(id)!] === date)
-  const isWhereItWas = ([id, latitude, longitude]: PlacePoint) => latitudes[rankOf.get(id)!] === latitude && longitudes[rankOf.get(id)!] === longitude
+  const isWhereItWas = ([id, latitude, longitude]: PlacePoint) => latitudes.get(rankOf.get(id)!) === latitude && longitudes.get(rankOf.get(id)!) === longitude
   if (ranksKept && added.every(isWhereItWas)) return index
   const adds = [...added].sort(newestFirst)
   const byRank = ranksKept ? movedInRankOrder(index, adds, rankOf) : splicedRankOrder(index, removed, adds)
@@ -162,40 +189,44 @@ type RankOrderAfter = Pick<PlaceIndex, 'ids' | 'latitudes' | 'longitudes' | 'dat
   newRankOf: (rank: number) => number
 }
 
-/** Places that kept their ranks and moved: the ids and dates as they were, the positions copied and changed. */
+/** The latitudes and longitudes in the rank order of `plan`, the p-th place put in being adds[p]. */
+const positionsAfter = (index: PlaceIndex, plan: Splice, adds: readonly PlacePoint[]) => ({
+  latitudes: splicedColumn(Float64Array, index.latitudes, plan, (p) => adds[p]![1]),
+  longitudes: splicedColumn(Float64Array, index.longitudes, plan, (p) => adds[p]![2]),
+})
+
+/**
+ * Places that kept their ranks and moved (`adds` newest first: in rank order): the ids and dates as they were, the
+ * blocks of positions that hold them made anew.
+ */
 function movedInRankOrder(index: PlaceIndex, adds: readonly PlacePoint[], rankOf: Map<number, number>): RankOrderAfter {
-  const [latitudes, longitudes] = [index.latitudes.slice(), index.longitudes.slice()]
-  const rankOfAdded = adds.map(([id, latitude, longitude]) => {
-    const rank = rankOf.get(id)!
-    ;[latitudes[rank], longitudes[rank]] = [latitude, longitude]
-    return rank
-  })
-  return { ids: index.ids, latitudes, longitudes, dates: index.dates, rankOfAdded, newRankOf: (rank) => rank }
+  const rankOfAdded = adds.map(([id]) => rankOf.get(id)!)
+  const plan = splice(index.size, rankOfAdded, rankOfAdded)
+  return { ids: index.ids, ...positionsAfter(index, plan, adds), dates: index.dates, rankOfAdded, newRankOf: (rank) => rank }
 }
 
 /** The places at ranks `removed` taken out, `adds` (newest first) put in before the first old place older than each. */
 function splicedRankOrder(index: PlaceIndex, removed: Uint32Array, adds: readonly PlacePoint[]): RankOrderAfter {
   const { size, ids, dates } = index
   const before = adds.map(([id, , , date]) => firstWhere(0, size, (r) => dates[r]! < date || (dates[r] === date && ids[r]! < id)))
-  const total = size - removed.length + adds.length
-  const order = { ids: new Int32Array(total), latitudes: new Float64Array(total), longitudes: new Float64Array(total), dates: new Float64Array(total) }
-  const { runs, putAt } = splice(size, removed, before)
-  for (const [from, end, to] of runs) {
-    for (const column of ['ids', 'latitudes', 'longitudes', 'dates'] as const) order[column].set(index[column].subarray(from, end), to)
+  const plan = splice(size, removed, before)
+  const order = { ids: new Int32Array(plan.size), dates: new Float64Array(plan.size) }
+  for (const [from, end, to] of plan.runs) {
+    for (const column of ['ids', 'dates'] as const) order[column].set(index[column].subarray(from, end), to)
   }
-  adds.forEach((add, a) => {
-    ;[order.ids[putAt[a]!], order.latitudes[putAt[a]!], order.longitudes[putAt[a]!], order.dates[putAt[a]!]] = add
+  adds.forEach(([id, , , date], a) => {
+    ;[order.ids[plan.putAt[a]!], order.dates[plan.putAt[a]!]] = [id, date]
   })
   // An old place's new rank: its old one, less the places taken out before it, plus those put in before it (from
   // rank `at` on, `by`). Worked out for each place in key order, in no order of ranks: a sum, not a table to look up.
-  const at = Float64Array.from([...Array.from(removed, (rank) => rank + 1), ...before])
+  const from = Float64Array.from([...Array.from(removed, (rank) => rank + 1), ...before])
   const by = Float64Array.from([...Array.from(removed, () => -1), ...before.map(() => 1)])
   const newRankOf = (rank: number) => {
     let shifted = rank
-    for (let s = 0; s < at.length; s++) shifted += rank >= at[s]! ? by[s]! : 0
+    for (let s = 0; s < from.length; s++) shifted += rank >= from[s]! ? by[s]! : 0
     return shifted
   }
-  return { ...order, rankOfAdded: Array.from(putAt), newRankOf }
+  return { ...order, ...positionsAfter(index, plan, adds), rankOfAdded: Array.from(plan.putAt), newRankOf }
 }
 
 /** The tiles' order after a write: by key, ties by new rank, as a build sorts them; with the running sums. */
@@ -204,70 +235,31 @@ function keyOrderAfter(index: PlaceIndex, removed: Uint32Array, adds: readonly P
   const { rankOfAdded, newRankOf } = byRank
   // Where each old place taken out is: its key's run holds it, the ranks of a run ascending.
   const positionOf = (rank: number) => {
-    const lo = lowerBound(keys, keyOf(mercatorX(longitudes[rank]!), mercatorY(latitudes[rank]!)), 0, size)
-    return firstWhere(lo, lowerBound(keys, keys[lo]! + 1, lo, size), (i) => ranks[i]! >= rank)
+    const lo = lowerBound(keys, keyOf(mercatorX(longitudes.get(rank)), mercatorY(latitudes.get(rank))), 0, size)
+    return firstWhere(lo, lowerBound(keys, keys.get(lo) + 1, lo, size), (i) => ranks.get(i) >= rank)
   }
-  const puts = adds.map(([, latitude, longitude], a) => {
-    const [x, y] = [mercatorX(longitude), mercatorY(latitude)]
-    return { key: keyOf(x, y), rank: rankOfAdded[a]!, x: unitsOf(x), y: unitsOf(y) }
-  })
-  // Places that kept their ranks and their tiles: the keys and ranks as they were, the sums shifted after each.
-  const moves = ranksKept ? puts.map((put) => ({ ...put, at: positionOf(put.rank) })) : []
-  if (ranksKept && moves.every((move) => keys[move.at] === move.key)) {
-    const [newSumX, newSumY] = [sumX.slice(), sumY.slice()]
-    moves.sort((a, b) => a.at - b.at)
-    let [dx, dy] = [0, 0]
-    for (let m = 0, i = moves[0]!.at; i < size; i++) {
-      for (; m < moves.length && moves[m]!.at === i; m++) {
-        dx += moves[m]!.x - (sumX[i + 1]! - sumX[i]!)
-        dy += moves[m]!.y - (sumY[i + 1]! - sumY[i]!)
-      }
-      newSumX[i + 1]! += dx
-      newSumY[i + 1]! += dy
-    }
-    return { keys, ranks, sumX: newSumX, sumY: newSumY }
-  }
+  const puts = adds
+    .map(([, latitude, longitude], a) => {
+      const [x, y] = [mercatorX(longitude), mercatorY(latitude)]
+      return { key: keyOf(x, y), rank: rankOfAdded[a]!, x: unitsOf(x), y: unitsOf(y) }
+    })
+    .sort((a, b) => a.key - b.key || a.rank - b.rank)
   // Each place put in goes within its key's run, before the first old place of a later new rank.
-  const before = puts.map(({ key, rank }) => firstWhere(lowerBound(keys, key, 0, size), lowerBound(keys, key + 1, 0, size), (i) => newRankOf(ranks[i]!) > rank))
-  const order = puts.map((_, p) => p).sort((a, b) => puts[a]!.key - puts[b]!.key || puts[a]!.rank - puts[b]!.rank)
-  const total = size - removed.length + puts.length
-  const [newKeys, newRanks, newSumX, newSumY] = [new Float64Array(total), new Uint32Array(total), new Float64Array(total + 1), new Float64Array(total + 1)]
-  const { runs, putAt } = splice(
+  const before = puts.map(({ key, rank }) =>
+    firstWhere(lowerBound(keys, key, 0, size), lowerBound(keys, key + 1, 0, size), (i) => newRankOf(ranks.get(i)) > rank),
+  )
+  const plan = splice(
     size,
     Array.from(removed, positionOf).sort((a, b) => a - b),
-    order.map((p) => before[p]!),
+    before,
   )
-  for (const [from, end, to] of runs) {
-    newKeys.set(keys.subarray(from, end), to)
-    if (ranksKept) newRanks.set(ranks.subarray(from, end), to)
-    else for (let i = from, j = to; i < end; i++, j++) newRanks[j] = newRankOf(ranks[i]!)
+  return {
+    keys: splicedColumn(Float64Array, keys, plan, (p) => puts[p]!.key),
+    // Ranks that changed are worked out anew for every place.
+    ranks: splicedColumn(Uint32Array, ranks, plan, (p) => puts[p]!.rank, ranksKept ? undefined : (i) => newRankOf(ranks.get(i))),
+    sumX: splicedSums(sumX, plan, (p) => puts[p]!.x),
+    sumY: splicedSums(sumY, plan, (p) => puts[p]!.y),
   }
-  // Whole numbers: each sum, shifted by what was taken out and put in before it, is the one a build adds up.
-  let p = 0
-  const sumPutsBefore = (position: number) => {
-    for (; p < order.length && putAt[p]! < position; p++) {
-      const [put, at] = [puts[order[p]!]!, putAt[p]!]
-      newKeys[at] = put.key
-      newRanks[at] = put.rank
-      newSumX[at + 1] = newSumX[at]! + put.x
-      newSumY[at + 1] = newSumY[at]! + put.y
-    }
-  }
-  for (const [from, end, to] of runs) {
-    sumPutsBefore(to)
-    const [dx, dy] = [newSumX[to]! - sumX[from]!, newSumY[to]! - sumY[from]!]
-    if (dx === 0 && dy === 0) {
-      newSumX.set(sumX.subarray(from + 1, end + 1), to + 1)
-      newSumY.set(sumY.subarray(from + 1, end + 1), to + 1)
-    } else {
-      for (let i = from + 1, j = to + 1; i <= end; i++, j++) {
-        newSumX[j] = sumX[i]! + dx
-        newSumY[j] = sumY[i]! + dy
-      }
-    }
-  }
-  sumPutsBefore(total)
-  return { keys: newKeys, ranks: newRanks, sumX: newSumX, sumY: newSumY }
 }
 
 /**
@@ -279,8 +271,10 @@ function keepsExtent(index: PlaceIndex, removed: Uint32Array, adds: readonly Pla
   if (!index.extent) return false
   const [west, south, east, north] = index.extent
   if (west > east || east - west >= 180) return false
-  const { latitudes, longitudes } = index
-  const inside = (rank: number) => latitudes[rank]! > south && latitudes[rank]! < north && longitudes[rank]! > west && longitudes[rank]! < east
+  const inside = (rank: number) => {
+    const [latitude, longitude] = [index.latitudes.get(rank), index.longitudes.get(rank)]
+    return latitude > south && latitude < north && longitude > west && longitude < east
+  }
   return removed.every(inside) && adds.every(([, latitude, longitude]) => latitude >= south && latitude <= north && longitude >= west && longitude <= east)
 }
 
@@ -306,8 +300,8 @@ function ranksOfIds(ids: Int32Array, wanted: ReadonlySet<number>): Uint32Array {
  * positions `puts` (both ascending): the runs of it kept, [from, end) going to new position `to`, and the new
  * position of each place put in.
  */
-function splice(size: number, takes: ArrayLike<number>, puts: readonly number[]): { runs: [from: number, end: number, to: number][]; putAt: Uint32Array } {
-  const runs: [number, number, number][] = []
+function splice(size: number, takes: ArrayLike<number>, puts: readonly number[]): Splice {
+  const runs: Run[] = []
   const putAt = new Uint32Array(puts.length)
   let [from, to, t, p] = [0, 0, 0, 0]
   const keepUpTo = (end: number) => {
@@ -325,7 +319,7 @@ function splice(size: number, takes: ArrayLike<number>, puts: readonly number[])
     }
   }
   keepUpTo(size)
-  return { runs, putAt }
+  return { size: to, runs, putAt }
 }
 
 /**
@@ -336,22 +330,23 @@ function splice(size: number, takes: ArrayLike<number>, puts: readonly number[])
  * when that gap is more than 180°: then it is the only such gap, and, being more than a degree, it lies between the
  * degrees that hold a place. So one pass finds it, without sorting (an update of a large index stays cheap).
  */
-export function extentOf(latitudes: Float64Array, longitudes: Float64Array): BBox | null {
-  const n = latitudes.length
-  if (n === 0) return null
+export function extentOf(latitudes: Column, longitudes: Column): BBox | null {
+  if (latitudes.blocks.length === 0) return null
   let [south, north] = [90, -90]
   // The westernmost and easternmost longitude in each degree from -180 (the 361st holds 180 itself).
   const first = new Float64Array(361).fill(Infinity)
   const last = new Float64Array(361).fill(-Infinity)
-  for (let i = 0; i < n; i++) {
-    const latitude = latitudes[i]!
-    const longitude = longitudes[i]!
-    if (latitude < south) south = latitude
-    if (latitude > north) north = latitude
-    const degree = Math.floor(longitude + 180)
-    if (longitude < first[degree]!) first[degree] = longitude
-    if (longitude > last[degree]!) last[degree] = longitude
-  }
+  latitudes.blocks.forEach((block, b) => {
+    for (let i = 0; i < block.length; i++) {
+      const latitude = block[i]!
+      const longitude = longitudes.blocks[b]![i]!
+      if (latitude < south) south = latitude
+      if (latitude > north) north = latitude
+      const degree = Math.floor(longitude + 180)
+      if (longitude < first[degree]!) first[degree] = longitude
+      if (longitude > last[degree]!) last[degree] = longitude
+    }
+  })
   const degrees = [...first.keys()].filter((degree) => first[degree] !== Infinity)
   const [west, east] = [first[degrees[0]!]!, last[degrees.at(-1)!]!]
   for (let i = 1; i < degrees.length; i++) {
@@ -403,7 +398,7 @@ function lookups(index: PlaceIndex): Lookups {
       rankOf = (id) => map.get(id) ?? -1
     }
     const keyPositions = new Uint32Array(size)
-    for (let i = 0; i < size; i++) keyPositions[ranks[i]!] = i
+    for (let i = 0; i < size; i++) keyPositions[ranks.get(i)] = i
     found = { rankOf, keyPositions }
     lookupsOf.set(index, found)
   }
@@ -432,22 +427,21 @@ export function subsetOf(index: PlaceIndex, ids: Int32Array): PlaceIndex {
   const ranksKept = Uint32Array.from(kept).sort()
   const size = ranksKept.length
   const subset = {
-    size,
     ids: new Int32Array(size),
     latitudes: new Float64Array(size),
     longitudes: new Float64Array(size),
     dates: new Float64Array(size),
     keys: new Float64Array(size),
     ranks: new Uint32Array(size),
-    sumX: new Float64Array(size + 1),
-    sumY: new Float64Array(size + 1),
+    x: new Float64Array(size),
+    y: new Float64Array(size),
   }
   const byKey = new Float64Array(size)
   for (let to = 0; to < size; to++) {
     const rank = ranksKept[to]!
     subset.ids[to] = index.ids[rank]!
-    subset.latitudes[to] = index.latitudes[rank]!
-    subset.longitudes[to] = index.longitudes[rank]!
+    subset.latitudes[to] = index.latitudes.get(rank)
+    subset.longitudes[to] = index.longitudes.get(rank)
     subset.dates[to] = index.dates[rank]!
     byKey[to] = keyPositions[rank]! * SUBSET_RANKS + to
   }
@@ -455,11 +449,11 @@ export function subsetOf(index: PlaceIndex, ids: Int32Array): PlaceIndex {
   const { keys, sumX, sumY } = index
   for (let k = 0; k < size; k++) {
     const i = Math.floor(byKey[k]! / SUBSET_RANKS)
-    subset.keys[k] = keys[i]!
+    subset.keys[k] = keys.get(i)
     subset.ranks[k] = byKey[k]! % SUBSET_RANKS
     // Whole numbers below 2^53: each step of the index's sums is exactly the place's own.
-    subset.sumX[k + 1] = subset.sumX[k]! + (sumX[i + 1]! - sumX[i]!)
-    subset.sumY[k + 1] = subset.sumY[k]! + (sumY[i + 1]! - sumY[i]!)
+    subset.x[k] = sumX.at(i)
+    subset.y[k] = sumY.at(i)
   }
-  return { ...subset, extent: extentOf(subset.latitudes, subset.longitudes) }
+  return indexOf(subset)
 }
