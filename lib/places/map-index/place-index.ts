@@ -174,8 +174,9 @@ export function withChanges(index: PlaceIndex, changed: ReadonlySet<number>, add
   const adds = [...added].sort(newestFirst)
   const byRank = ranksKept ? movedInRankOrder(index, adds, rankOf) : splicedRankOrder(index, removed, adds)
   const byKey = keyOrderAfter(index, removed, adds, byRank, ranksKept)
-  const extent = keepsExtent(index, removed, adds) ? index.extent : extentOf(byRank.latitudes, byRank.longitudes)
-  return { size: byRank.ids.length, ids: byRank.ids, latitudes: byRank.latitudes, longitudes: byRank.longitudes, dates: byRank.dates, extent, ...byKey }
+  const { ids: newIds, latitudes: newLatitudes, longitudes: newLongitudes, dates: newDates } = byRank
+  const extent = extentOf(newLatitudes, newLongitudes)
+  return { size: newIds.length, ids: newIds, latitudes: newLatitudes, longitudes: newLongitudes, dates: newDates, extent, ...byKey }
 }
 
 /** The collection's order: newest first, ties by id descending. */
@@ -262,22 +263,6 @@ function keyOrderAfter(index: PlaceIndex, removed: Uint32Array, adds: readonly P
   }
 }
 
-/**
- * Whether the box of every place stays as it was: it is less than half the world wide (no gap between longitudes can
- * then be wide enough to make it cross the antimeridian), the places taken out lay inside it and not on its edges, and
- * those put in lie in it. Then no extreme changes, and extentOf need not run over every place.
- */
-function keepsExtent(index: PlaceIndex, removed: Uint32Array, adds: readonly PlacePoint[]): boolean {
-  if (!index.extent) return false
-  const [west, south, east, north] = index.extent
-  if (west > east || east - west >= 180) return false
-  const inside = (rank: number) => {
-    const [latitude, longitude] = [index.latitudes.get(rank), index.longitudes.get(rank)]
-    return latitude > south && latitude < north && longitude > west && longitude < east
-  }
-  return removed.every(inside) && adds.every(([, latitude, longitude]) => latitude >= south && latitude <= north && longitude >= west && longitude <= east)
-}
-
 // Up to this many changed posts, each is looked for in the index on its own (a native scan of the ids).
 const FEW = 16
 
@@ -328,23 +313,22 @@ function splice(size: number, takes: ArrayLike<number>, puts: readonly number[])
  * the one that does not; else the box runs from the westernmost place to the easternmost, as maps usually show.
  * The crossing box is everything but the widest gap between neighbouring longitudes, less than half the world wide
  * when that gap is more than 180°: then it is the only such gap, and, being more than a degree, it lies between the
- * degrees that hold a place. So one pass finds it, without sorting (an update of a large index stays cheap).
+ * degrees that hold a place. So one pass finds it, without sorting; and what it gathers of each block of places is
+ * kept with the block (boxOf), so that the index after a write, which shares most blocks with the one before, works
+ * out only its new blocks'.
  */
 export function extentOf(latitudes: Column, longitudes: Column): BBox | null {
   if (latitudes.blocks.length === 0) return null
   let [south, north] = [90, -90]
-  // The westernmost and easternmost longitude in each degree from -180 (the 361st holds 180 itself).
-  const first = new Float64Array(361).fill(Infinity)
-  const last = new Float64Array(361).fill(-Infinity)
+  const first = new Float64Array(DEGREES).fill(Infinity)
+  const last = new Float64Array(DEGREES).fill(-Infinity)
   latitudes.blocks.forEach((block, b) => {
-    for (let i = 0; i < block.length; i++) {
-      const latitude = block[i]!
-      const longitude = longitudes.blocks[b]![i]!
-      if (latitude < south) south = latitude
-      if (latitude > north) north = latitude
-      const degree = Math.floor(longitude + 180)
-      if (longitude < first[degree]!) first[degree] = longitude
-      if (longitude > last[degree]!) last[degree] = longitude
+    const box = boxOf(block, longitudes.blocks[b]!)
+    south = Math.min(south, box.south)
+    north = Math.max(north, box.north)
+    for (let degree = 0; degree < DEGREES; degree++) {
+      if (box.first[degree]! < first[degree]!) first[degree] = box.first[degree]!
+      if (box.last[degree]! > last[degree]!) last[degree] = box.last[degree]!
     }
   })
   const degrees = [...first.keys()].filter((degree) => first[degree] !== Infinity)
@@ -354,6 +338,32 @@ export function extentOf(latitudes: Column, longitudes: Column): BBox | null {
     if (gapEast - gapWest > 180) return [gapEast, south, gapWest, north]
   }
   return [west, south, east, north]
+}
+
+/** Degrees of longitude from -180, the last holding 180 itself. */
+const DEGREES = 361
+
+/**
+ * What extentOf gathers of the places of one block: their south and north, and the westernmost and easternmost
+ * longitude in each degree (Infinity and -Infinity where none), kept while the block of latitudes lives.
+ */
+type BlockBox = { longitudes: Float64Array; south: number; north: number; first: Float64Array; last: Float64Array }
+const blockBoxes = new WeakMap<Float64Array, BlockBox>()
+
+function boxOf(latitudes: Float64Array, longitudes: Float64Array): BlockBox {
+  const kept = blockBoxes.get(latitudes)
+  if (kept?.longitudes === longitudes) return kept
+  const box = { longitudes, south: 90, north: -90, first: new Float64Array(DEGREES).fill(Infinity), last: new Float64Array(DEGREES).fill(-Infinity) }
+  for (let i = 0; i < latitudes.length; i++) {
+    const [latitude, longitude] = [latitudes[i]!, longitudes[i]!]
+    if (latitude < box.south) box.south = latitude
+    if (latitude > box.north) box.north = latitude
+    const degree = Math.floor(longitude + 180)
+    if (longitude < box.first[degree]!) box.first[degree] = longitude
+    if (longitude > box.last[degree]!) box.last[degree] = longitude
+  }
+  blockBoxes.set(latitudes, box)
+  return box
 }
 
 /**
