@@ -202,17 +202,22 @@ function makeFeature(random: () => number) {
   }
 }
 
+/** The N features of a seed, in order, each with whether the public routes show it. */
+export function* makeFeatures(n: number, seed = 1) {
+  const random = prng(seed)
+  for (let i = 0; i < n; i++) yield makeFeature(random)
+}
+
 /**
  * Writes N features as one FeatureCollection to `out` (a writable stream), waiting for it to drain; never holds more
  * than a batch of features in memory. Returns counts and the 0-based indexes of the features the public routes show
  * (`places import` prints ids in input order, so these indexes find their ids).
  */
 export async function writePlaces(out: Writable, n: number, seed = 1) {
-  const random = prng(seed)
   const stats = { places: n, seed, publish: 0, withoutGeometry: 0, geoPrivate: 0, publicIndexes: [] as number[] }
   let chunk = '{"type":"FeatureCollection","features":['
-  for (let i = 0; i < n; i++) {
-    const { feature, isPublic } = makeFeature(random)
+  let i = 0
+  for (const { feature, isPublic } of makeFeatures(n, seed)) {
     if (feature.properties.status === 'publish') stats.publish++
     if (feature.geometry === null) stats.withoutGeometry++
     if (feature.properties.geo_public === false) stats.geoPrivate++
@@ -222,6 +227,7 @@ export async function writePlaces(out: Writable, n: number, seed = 1) {
       if (!out.write(chunk)) await once(out, 'drain')
       chunk = ''
     }
+    i++
   }
   if (!out.write(`${chunk}\n]}\n`)) await once(out, 'drain')
   return stats

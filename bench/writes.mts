@@ -7,19 +7,21 @@
 // Run by scripts/bench.mts, after the server has answered the map's first view.
 import Database from 'better-sqlite3'
 import pg from 'pg'
+import type { BBox } from '../lib/places/schemas.ts'
 
 /** The targets at 1,000,000 places: the first view after an edit, and the views' p99 under writes, under 50 ms. */
 export const WRITE_TARGET_MS = 50
-const MOVES = 40
+export const MOVES = 40
 const WRITE_SECONDS = 60
 
 /** Map views as the home page asks for them: the world, Europe, Paris and a part of it (a generated city). */
-const VIEWS = [
-  'cluster=true&zoom=2',
-  'cluster=true&zoom=5&bbox=-10,35,30,60',
-  'cluster=true&zoom=10&bbox=2.0,48.6,2.7,49.1',
-  'cluster=true&zoom=13&bbox=2.3,48.83,2.4,48.88',
+export const MAP_VIEWS: { zoom: number; bbox?: BBox }[] = [
+  { zoom: 2 },
+  { zoom: 5, bbox: [-10, 35, 30, 60] },
+  { zoom: 10, bbox: [2.0, 48.6, 2.7, 49.1] },
+  { zoom: 13, bbox: [2.3, 48.83, 2.4, 48.88] },
 ]
+const VIEWS = MAP_VIEWS.map(({ zoom, bbox }) => `cluster=true&zoom=${zoom}${bbox ? `&bbox=${bbox.join(',')}` : ''}`)
 
 export type WriteFigures = {
   move: { samples: number; p50Ms: number; p90Ms: number }

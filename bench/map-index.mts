@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// The map's index in a node process, without a server or a database (issue 15; BENCHMARKS.md):
+//
+//   npm run bench:index -- [N]        (default 1,000,000)
+//
+// The index of the public places of bench/generate.mts's N places (ids as `places import` gives them: 1, 2… in the
+// file's order), then: each map view of bench/writes.mts (the mean of 300), and its 40 moves back to back (each of
+// the first 40 public places by 0.001° of latitude, north and south in turn), each update (withChanges) and the
+// world view after it.
+import { mapItemsIn } from '../lib/places/map-index/clusters.ts'
+import { PlaceIndexBuilder, withChanges, type PlaceIndex } from '../lib/places/map-index/place-index.ts'
+import type { PlacePoint } from '../lib/places/query.ts'
+import { makeFeatures } from './generate.mts'
+import { MAP_VIEWS, MOVES } from './writes.mts'
+
+const n = Number(process.argv[2] ?? 1_000_000)
+if (!Number.isInteger(n) || n < 1) {
+  console.error('Usage: npm run bench:index -- [N]')
+  process.exit(2)
+}
+
+const points: PlacePoint[] = []
+let id = 0
+for (const { feature, isPublic } of makeFeatures(n)) {
+  id++
+  if (!isPublic) continue
+  const [longitude, latitude] = feature.geometry!.coordinates
+  points.push([id, latitude!, longitude!, Date.parse(feature.properties.date)])
+}
+const moving = points.slice(0, MOVES)
+// The collection's order: newest first, ties by id descending.
+points.sort((a, b) => b[3] - a[3] || b[0] - a[0])
+
+const ms = (since: number) => performance.now() - since
+const round2 = (x: number) => Math.round(x * 100) / 100
+const percentile = (values: number[], p: number) => round2([...values].sort((a, b) => a - b)[Math.floor(values.length * p)]!)
+
+let started = performance.now()
+const builder = new PlaceIndexBuilder()
+for (const [id, latitude, longitude, date] of points) builder.add(id, latitude, longitude, date)
+let index: PlaceIndex = builder.build()
+console.log(`${index.size} public places of ${n}: index built in ${Math.round(ms(started))} ms`)
+
+for (const { zoom, bbox } of MAP_VIEWS) {
+  for (let i = 0; i < 30; i++) mapItemsIn(index, bbox, zoom)
+  started = performance.now()
+  for (let i = 0; i < 300; i++) mapItemsIn(index, bbox, zoom)
+  console.log(`  view zoom ${zoom}${bbox ? ` bbox ${bbox.join(',')}` : ''}: ${round2(ms(started) / 300)} ms`)
+}
+
+const [updates, views] = [[] as number[], [] as number[]]
+for (let i = 0; i < MOVES; i++) {
+  const [id, latitude, longitude, date] = moving[i]!
+  const moved: PlacePoint = [id, latitude + (i % 2 ? -0.001 : 0.001), longitude, date]
+  started = performance.now()
+  index = withChanges(index, new Set([id]), [moved])
+  updates.push(ms(started))
+  mapItemsIn(index, undefined, 2)
+  views.push(ms(started))
+}
+console.log(
+  `  ${MOVES} moves back to back: update p50 ${percentile(updates, 0.5)} ms, p90 ${percentile(updates, 0.9)} ms; ` +
+    `update and the world view after it p50 ${percentile(views, 0.5)} ms, p90 ${percentile(views, 0.9)} ms`,
+)
