@@ -4,14 +4,15 @@
 //   npm run bench:index -- [N]        (default 1,000,000)
 //
 // The index of the public places of bench/generate.mts's N places (ids as `places import` gives them: 1, 2… in the
-// file's order), then: each map view of bench/writes.mts (the mean of 300), and its 40 moves back to back (each of
-// the first 40 public places by 0.001° of latitude, north and south in turn), each update (withChanges) and the
-// world view after it.
+// file's order), then: each map view of bench/writes.mts (the mean of 300), and its 40 moves back to back (the same
+// places as the server bench's, by 0.001° of latitude, north and south in turn), each update (withChanges) and the
+// world view after it; then 40 new posts, each deleted after.
 import { mapItemsIn } from '../lib/places/map-index/clusters.ts'
 import { PlaceIndexBuilder, withChanges, type PlaceIndex } from '../lib/places/map-index/place-index.ts'
 import type { PlacePoint } from '../lib/places/query.ts'
 import { makeFeatures } from './generate.mts'
-import { MAP_VIEWS, MOVES } from './writes.mts'
+import { shuffle } from './prng.ts'
+import { MAP_VIEWS, MOVES, PUBLIC_IDS_SEED } from './writes.mts'
 
 const n = Number(process.argv[2] ?? 1_000_000)
 if (!Number.isInteger(n) || n < 1) {
@@ -27,7 +28,8 @@ for (const { feature, isPublic } of makeFeatures(n)) {
   const [longitude, latitude] = feature.geometry!.coordinates
   points.push([id, latitude!, longitude!, Date.parse(feature.properties.date)])
 }
-const moving = points.slice(0, MOVES)
+// In the order the server bench moves them: its public ids, in the file's order, shuffled.
+const moving = shuffle([...points], PUBLIC_IDS_SEED)
 // The collection's order: newest first, ties by id descending.
 points.sort((a, b) => b[3] - a[3] || b[0] - a[0])
 
@@ -50,7 +52,7 @@ for (const { zoom, bbox } of MAP_VIEWS) {
 
 const [updates, views] = [[] as number[], [] as number[]]
 for (let i = 0; i < MOVES; i++) {
-  const [id, latitude, longitude, date] = moving[i]!
+  const [id, latitude, longitude, date] = moving[i % moving.length]!
   const moved: PlacePoint = [id, latitude + (i % 2 ? -0.001 : 0.001), longitude, date]
   started = performance.now()
   index = withChanges(index, new Set([id]), [moved])
@@ -61,4 +63,21 @@ for (let i = 0; i < MOVES; i++) {
 console.log(
   `  ${MOVES} moves back to back: update p50 ${percentile(updates, 0.5)} ms, p90 ${percentile(updates, 0.9)} ms; ` +
     `update and the world view after it p50 ${percentile(views, 0.5)} ms, p90 ${percentile(views, 0.9)} ms`,
+)
+
+// A new post beside another, as the server bench's writes make it (its place 0.01° off, its date), then deleted.
+const [added, deleted] = [[] as number[], [] as number[]]
+for (let i = 0; i < MOVES; i++) {
+  const [, latitude, longitude, date] = moving[(MOVES + i) % moving.length]!
+  const newId = n + 1 + i
+  started = performance.now()
+  index = withChanges(index, new Set([newId]), [[newId, latitude + 0.01, longitude + 0.01, date]])
+  added.push(ms(started))
+  started = performance.now()
+  index = withChanges(index, new Set([newId]), [])
+  deleted.push(ms(started))
+}
+console.log(
+  `  ${MOVES} new posts, each deleted after: update p50 ${percentile(added, 0.5)} ms, p90 ${percentile(added, 0.9)} ms; ` +
+    `deletion p50 ${percentile(deleted, 0.5)} ms, p90 ${percentile(deleted, 0.9)} ms`,
 )

@@ -11,3 +11,13 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
+
+/** `list` shuffled in place (Fisher–Yates) by the generator of `seed`: the same order for the same seed. */
+export function shuffle<T>(list: T[], seed: number): T[] {
+  const random = prng(seed)
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1))
+    ;[list[i], list[j]] = [list[j]!, list[i]!]
+  }
+  return list
+}

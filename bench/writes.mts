@@ -12,6 +12,8 @@ import type { BBox } from '../lib/places/schemas.ts'
 /** The targets at 1,000,000 places: the first view after an edit, and the views' p99 under writes, under 50 ms. */
 export const WRITE_TARGET_MS = 50
 export const MOVES = 40
+/** The seed of the order of the public places' ids that the bench walks and moves (scripts/bench.mts, shuffle). */
+export const PUBLIC_IDS_SEED = 2
 const WRITE_SECONDS = 60
 
 /** Map views as the home page asks for them: the world, Europe, Paris and a part of it (a generated city). */

@@ -19,10 +19,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { writePlaces } from '../bench/generate.mts'
-import { prng } from '../bench/prng.ts'
+import { shuffle } from '../bench/prng.ts'
 import { compareWithPlaces, mapServerProblem, startMapServer } from '../bench/mapserver.mts'
 import { searchLines, timeSearches } from '../bench/search.mts'
-import { writeLines, writesBesideViews } from '../bench/writes.mts'
+import { PUBLIC_IDS_SEED, writeLines, writesBesideViews } from '../bench/writes.mts'
 import { hasNginx, NGINX, startNginx } from '../deploy/nginx.mts'
 import { resetDatabase } from './reset-database.mts'
 
@@ -480,13 +480,11 @@ try {
   log(`import: ${importResult.seconds} s`)
 
   // Every place the public routes show, in a fixed shuffled order: GET /geojson/{id} walks them, not one cached row.
-  const random = prng(2)
-  const publicIds = generated.publicIndexes.map((index) => ids[index] ?? fail(`no id for place ${index}`))
+  const publicIds = shuffle(
+    generated.publicIndexes.map((index) => ids[index] ?? fail(`no id for place ${index}`)),
+    PUBLIC_IDS_SEED,
+  )
   if (publicIds.length === 0) fail(`none of the ${N} places is public: use more --places`)
-  for (let i = publicIds.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1))
-    ;[publicIds[i], publicIds[j]] = [publicIds[j]!, publicIds[i]!]
-  }
   type Route = {
     name: string
     floor: string

@@ -3,23 +3,24 @@
 // a few blocks of 32 KB, not whole arrays: tens of megabytes of new buffers, which V8 counts as external memory and
 // answers with a collection of the whole heap, making the next map view wait (BENCHMARKS.md).
 
-export const BLOCK_BITS = 12
+const BLOCK_BITS = 12
 /** Values a block holds; the last block of a column holds the rest. */
 export const BLOCK = 1 << BLOCK_BITS
 const MASK = BLOCK - 1
 
 /**
- * A column of values in blocks, position i at [i >>> BLOCK_BITS][i & MASK]. Never written once made. Read by a method,
- * not a function imported from here: the views read it for every place, and a bundle reads an imported function from
- * its module's exports at each call, which under tsx is a getter V8 did not inline (a view seven times as long).
+ * A column of values in blocks, position i at [i >>> BLOCK_BITS][i & MASK]; each block its own buffer, so that a block
+ * no index shares any more is freed. Never written once an index holds it. Read by a method, not a function imported
+ * from here: the views read it for every place, and a bundle reads an imported function from its module's exports at
+ * each call, which under tsx is a getter V8 did not inline (a view seven times as long).
  */
 export class Column<A extends Float64Array | Uint32Array = Float64Array> {
   constructor(readonly blocks: readonly A[]) {}
 
-  /** The column of these values: views into the array, not copies. */
+  /** The column of these values (copied). */
   static of<A extends Float64Array | Uint32Array>(values: A): Column<A> {
     const blocks: A[] = []
-    for (let start = 0; start < values.length; start += BLOCK) blocks.push(values.subarray(start, start + BLOCK) as A)
+    for (let start = 0; start < values.length; start += BLOCK) blocks.push(values.slice(start, start + BLOCK) as A)
     return new Column(blocks)
   }
 
@@ -76,7 +77,8 @@ export class RunningSums {
 
   /** The number at position i. */
   at(i: number): number {
-    const [block, j] = [this.sums.blocks[i >>> BLOCK_BITS]!, i & MASK]
+    const block = this.sums.blocks[i >>> BLOCK_BITS]!
+    const j = i & MASK
     return j === 0 ? block[0]! : block[j]! - block[j - 1]!
   }
 }
@@ -107,10 +109,11 @@ export function splicedColumn<A extends Float64Array | Uint32Array>(
   let [r, p] = [0, 0]
   for (let start = 0; start < size; start += BLOCK) {
     const end = Math.min(start + BLOCK, size)
+    // The first run that ends past the block's start: when it holds the whole block where it was, the block is kept.
     while (r < runs.length && runs[r]![2] + runs[r]![1] - runs[r]![0] <= start) r++
     const old = column.blocks[start >>> BLOCK_BITS]
-    const [from, runEnd, to] = runs[r] ?? [0, 0, 0]
-    if (shares && old?.length === end - start && from === to && to <= start && runEnd >= end) {
+    const run = runs[r]
+    if (shares && old?.length === end - start && run && run[0] === run[2] && run[2] <= start && run[1] >= end) {
       blocks.push(old)
       continue
     }

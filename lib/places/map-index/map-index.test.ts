@@ -379,7 +379,7 @@ describe('withChanges', () => {
   const build = (places: Map<number, PlacePoint>) => buildPlaceIndex([...places.values()].sort((a, b) => b[3] - a[3] || b[0] - a[0]))
 
   // Places over the world (boxes across the antimeridian among them), and within one country (a box that a write
-  // rarely moves: withChanges keeps it without looking at every place).
+  // rarely moves).
   for (const [where, latitudes, longitudes] of [
     ['the world', [-85, 85], [-180, 180]],
     ['one country', [43, 51], [-4, 8]],
@@ -397,6 +397,7 @@ describe('withChanges', () => {
       const places = new Map<number, PlacePoint>()
       for (let id = 1; id <= 3 * BLOCK * 1.25; id++) if (next() < 0.8) places.set(id, place(id))
       let index = build(places)
+      let beforeExpected = build(places)
       for (let write = 0; write < 200; write++) {
         // A write touches a few posts (ids the index may not hold among them): taken out, added or written anew, or
         // moved a little (within its tile, or to the next) or not at all, keeping its date; now and then many at once.
@@ -410,8 +411,12 @@ describe('withChanges', () => {
           else places.set(id, place(id))
         }
         const added = [...changed].map((id) => places.get(id)).filter((place) => place !== undefined)
+        const [before, expected] = [index, build(places)]
         index = withChanges(index, changed, added)
-        assert.deepEqual(index, build(places), `after write ${write}`)
+        assert.deepEqual(index, expected, `after write ${write}`)
+        // The index before, which shares blocks with this one, as it was: requests may still be reading it.
+        assert.deepEqual(before, beforeExpected, `the index before write ${write}`)
+        beforeExpected = expected
       }
     })
   }

@@ -55,9 +55,9 @@ export function nearestPlaces(index: PlaceIndex, latitude: number, longitude: nu
       // The best k so far, in order: one insertion each, never a sort of every place of a large box.
       const last = nearest.at(-1)
       if (nearest.length === k && last && !isCloser(degrees, id, last.degrees, index.ids[last.rank]!)) continue
-      let slot = nearest.length
-      while (slot > 0 && isCloser(degrees, id, nearest[slot - 1]!.degrees, index.ids[nearest[slot - 1]!.rank]!)) slot--
-      nearest.splice(slot, 0, { rank, degrees })
+      let at = nearest.length
+      while (at > 0 && isCloser(degrees, id, nearest[at - 1]!.degrees, index.ids[nearest[at - 1]!.rank]!)) at--
+      nearest.splice(at, 0, { rank, degrees })
       if (nearest.length > k) nearest.pop()
     }
     if (isWholeWorld || (nearest.length === k && nearest.at(-1)!.degrees <= radius)) {
