@@ -8,11 +8,11 @@
 // places as the server bench's, by 0.001° of latitude, north and south in turn), each update (withChanges) and the
 // world view after it; then 40 new posts, each deleted after.
 import { mapItemsIn } from '../lib/places/map-index/clusters.ts'
-import { PlaceIndexBuilder, withChanges, type PlaceIndex } from '../lib/places/map-index/place-index.ts'
+import { buildPlaceIndex, withChanges } from '../lib/places/map-index/place-index.ts'
 import type { PlacePoint } from '../lib/places/query.ts'
 import { makeFeatures } from './generate.mts'
 import { shuffle } from './prng.ts'
-import { MAP_VIEWS, MOVES, PUBLIC_IDS_SEED } from './writes.mts'
+import { MAP_VIEWS, moveDegrees, MOVES, percentile as percentileOfSorted, PUBLIC_IDS_SEED, round2 } from './writes.mts'
 
 const n = Number(process.argv[2] ?? 1_000_000)
 if (!Number.isInteger(n) || n < 1) {
@@ -34,13 +34,16 @@ const moving = shuffle([...points], PUBLIC_IDS_SEED)
 points.sort((a, b) => b[3] - a[3] || b[0] - a[0])
 
 const ms = (since: number) => performance.now() - since
-const round2 = (x: number) => Math.round(x * 100) / 100
-const percentile = (values: number[], p: number) => round2([...values].sort((a, b) => a - b)[Math.floor(values.length * p)]!)
+const percentile = (values: number[], p: number) =>
+  round2(
+    percentileOfSorted(
+      [...values].sort((a, b) => a - b),
+      p,
+    ),
+  )
 
 let started = performance.now()
-const builder = new PlaceIndexBuilder()
-for (const [id, latitude, longitude, date] of points) builder.add(id, latitude, longitude, date)
-let index: PlaceIndex = builder.build()
+let index = buildPlaceIndex(points)
 console.log(`${index.size} public places of ${n}: index built in ${Math.round(ms(started))} ms`)
 
 for (const { zoom, bbox } of MAP_VIEWS) {
@@ -53,7 +56,7 @@ for (const { zoom, bbox } of MAP_VIEWS) {
 const [updates, views] = [[] as number[], [] as number[]]
 for (let i = 0; i < MOVES; i++) {
   const [id, latitude, longitude, date] = moving[i % moving.length]!
-  const moved: PlacePoint = [id, latitude + (i % 2 ? -0.001 : 0.001), longitude, date]
+  const moved: PlacePoint = [id, latitude + moveDegrees(i), longitude, date]
   started = performance.now()
   index = withChanges(index, new Set([id]), [moved])
   updates.push(ms(started))

@@ -30,8 +30,8 @@ export type WriteFigures = {
   underWrites: { writes: number; views: number; p50Ms: number; p99Ms: number; maxMs: number }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN
-const round2 = (x: number) => Math.round(x * 100) / 100
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN
+export const round2 = (x: number) => Math.round(x * 100) / 100
 
 /** A connection of the bench's own; SQL with $1, $2… (each once, in order), which SQLite is given as ?. */
 type Writer = { run: (sql: string, params: unknown[]) => Promise<{ id: number }[]>; close: () => Promise<void> }
@@ -60,9 +60,12 @@ async function view(baseUrl: string, query: string): Promise<number> {
   return performance.now() - started
 }
 
+/** The i-th move's change of latitude: about 100 m, north then back. */
+export const moveDegrees = (i: number) => (i % 2 ? -0.001 : 0.001)
+
 /** Moves a public place by about 100 m, north then back. */
 const move = (writer: Writer, id: number, i: number) => {
-  const by = i % 2 ? -0.001 : 0.001
+  const by = moveDegrees(i)
   return writer.run('UPDATE posts SET latitude = latitude + $1, public_latitude = public_latitude + $2 WHERE id = $3', [by, by, id])
 }
 

@@ -174,9 +174,8 @@ export function withChanges(index: PlaceIndex, changed: ReadonlySet<number>, add
   const adds = [...added].sort(newestFirst)
   const byRank = ranksKept ? movedInRankOrder(index, adds, rankOf) : splicedRankOrder(index, removed, adds)
   const byKey = keyOrderAfter(index, removed, adds, byRank, ranksKept)
-  const { ids: newIds, latitudes: newLatitudes, longitudes: newLongitudes, dates: newDates } = byRank
-  const extent = extentOf(newLatitudes, newLongitudes)
-  return { size: newIds.length, ids: newIds, latitudes: newLatitudes, longitudes: newLongitudes, dates: newDates, extent, ...byKey }
+  const extent = extentOf(byRank.latitudes, byRank.longitudes)
+  return { size: byRank.ids.length, ids: byRank.ids, latitudes: byRank.latitudes, longitudes: byRank.longitudes, dates: byRank.dates, extent, ...byKey }
 }
 
 /** The collection's order: newest first, ties by id descending. */
@@ -220,11 +219,11 @@ function splicedRankOrder(index: PlaceIndex, removed: Uint32Array, adds: readonl
   })
   // An old place's new rank: its old one, less the places taken out before it, plus those put in before it (from
   // rank `at` on, `by`). Worked out for each place in key order, in no order of ranks: a sum, not a table to look up.
-  const from = Float64Array.from([...Array.from(removed, (rank) => rank + 1), ...before])
+  const at = Float64Array.from([...Array.from(removed, (rank) => rank + 1), ...before])
   const by = Float64Array.from([...Array.from(removed, () => -1), ...before.map(() => 1)])
   const newRankOf = (rank: number) => {
     let shifted = rank
-    for (let s = 0; s < from.length; s++) shifted += rank >= from[s]! ? by[s]! : 0
+    for (let s = 0; s < at.length; s++) shifted += rank >= at[s]! ? by[s]! : 0
     return shifted
   }
   return { ...order, ...positionsAfter(index, plan, adds), rankOfAdded: Array.from(plan.putAt), newRankOf }
