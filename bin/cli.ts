@@ -1,4 +1,5 @@
 // The command line of docs/cli.md: parses arguments, calls lib/, prints. Run it as `npx places`.
+import { once } from 'node:events'
 import { constants } from 'node:fs'
 import { access, open, writeFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -46,6 +47,15 @@ class UsageError extends Error {}
 const json: Options = { json: { type: 'boolean' } }
 const out = (line: string): void => {
   process.stdout.write(`${line}\n`)
+}
+
+const LINES_AT_ONCE = 10_000
+
+/** One line per value, written a few thousand at a time: a million ids are not one string of megabytes and its copies. */
+async function outLines(values: readonly (string | number)[]): Promise<void> {
+  for (let start = 0; start < values.length; start += LINES_AT_ONCE) {
+    if (!process.stdout.write(`${values.slice(start, start + LINES_AT_ONCE).join('\n')}\n`)) await once(process.stdout, 'drain')
+  }
 }
 
 function required(values: Values, name: string): string {
@@ -189,7 +199,7 @@ const commands: Record<string, Command> = {
       const summary = importSummary(read, ids.length, dryRun)
       if (values.json) return out(JSON.stringify(dryRun ? { format: read.format, taken: ids.length, skipped: read.skipped, dryRun } : ids))
       if (dryRun) return out(summary)
-      out(ids.join('\n'))
+      await outLines(ids)
       process.stderr.write(`${summary}\n`)
     },
   },
@@ -349,7 +359,7 @@ const commands: Record<string, Command> = {
         throw error
       }
       if (values.json) return out(JSON.stringify(stored))
-      out(stored.map((a) => a.id).join('\n'))
+      await outLines(stored.map((a) => a.id))
     },
   },
   'media regenerate': {
