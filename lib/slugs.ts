@@ -75,17 +75,28 @@ export class SlugsInUse {
   }
 }
 
+/** The strings of a StringSet are written in blocks of this many bytes. */
+const BLOCK = 1 << 20
+
 /**
- * A set of strings kept as UTF-8 in one buffer, each behind its length, found by a hash table of their offsets (open
- * addressing, at most half full, the hash seeded at random per set: a file of slugs made to collide cannot choose
- * them, as it cannot for a Set's). An import keeps every slug of its post type: 970,000 of them are 70 MB of small
- * strings in a Set's heap, which the garbage collector walks and lets the heap grow around; here about 40 MB written
- * outside it (BENCHMARKS.md, "places import: the slugs outside the heap").
+ * A set of strings kept as UTF-8 in blocks of 1 MB, each behind its length, found by a hash table of their offsets
+ * (open addressing, at most half full, the hash seeded at random per set: a file of slugs made to collide cannot
+ * choose them, as it cannot for a Set's). An import keeps every slug of its post type: 970,000 of them are 70 MB of
+ * small strings in a Set's heap, which the garbage collector walks and lets the heap grow around; here about 35 MB
+ * written outside it (BENCHMARKS.md, "places import: the slugs outside the heap"). The set grows a block at a time,
+ * never copying what it holds: one buffer doubled as it fills would reach twice that, and hold both copies at once.
  */
 export class StringSet {
-  private bytes: Buffer = Buffer.alloc(1 << 16)
+  /**
+   * The strings, each behind its byte length (4 bytes), at offsets counted across the blocks taken together: the
+   * string at `offset` is in `blocks[offset / BLOCK]`, from `offset % BLOCK`. A string that would run past its block's
+   * end starts the next block (the rest of the block stays unused); one longer than a block gets a buffer of its own,
+   * as many blocks long as it needs, each of whose entries here is the part of it from that block on.
+   */
+  private blocks: Buffer[] = []
+  /** the offset where the next string goes */
   private end = 0
-  /** per slot, the offset of a string's length in `bytes` plus one; 0 for an empty slot */
+  /** per slot, the offset of a string's length plus one; 0 for an empty slot */
   private slots = new Uint32Array(1 << 12)
   private count = 0
   /** the string looked up last, as UTF-8 */
@@ -106,13 +117,21 @@ export class StringSet {
     this.encode(text)
     const slot = this.slotOfKey()
     if (this.slots[slot] !== 0) return
-    // An offset plus one must fit its slot's 32 bits.
-    if (this.end + 5 + this.keyLength > 0xffff_ffff) throw new RangeError('StringSet: more than 4 GiB of strings')
-    if (this.end + 4 + this.keyLength > this.bytes.length) this.bytes = grown(this.bytes, this.end + 4 + this.keyLength)
-    this.bytes.writeUInt32LE(this.keyLength, this.end)
-    this.key.copy(this.bytes, this.end + 4, 0, this.keyLength)
+    const needed = 4 + this.keyLength
+    if (this.end + needed > this.blocks.length * BLOCK) {
+      this.end = this.blocks.length * BLOCK
+      const size = Math.ceil(needed / BLOCK) * BLOCK
+      // An offset plus one must fit its slot's 32 bits.
+      if (this.end + size > 0xffff_ffff) throw new RangeError('StringSet: more than 4 GiB of strings')
+      const block = Buffer.allocUnsafeSlow(size) // not zeroed: only what is written there is read
+      for (let from = 0; from < size; from += BLOCK) this.blocks.push(block.subarray(from))
+    }
+    const block = this.blocks[Math.floor(this.end / BLOCK)]!
+    const at = this.end % BLOCK
+    block.writeUInt32LE(this.keyLength, at)
+    this.key.copy(block, at + 4, 0, this.keyLength)
     this.slots[slot] = this.end + 1
-    this.end += 4 + this.keyLength
+    this.end += needed
     if (++this.count * 2 > this.slots.length) this.rehash()
   }
 
@@ -126,22 +145,27 @@ export class StringSet {
   private slotOfKey(): number {
     const mask = this.slots.length - 1
     for (let slot = hash(this.seed, this.key, 0, this.keyLength) & mask; ; slot = (slot + 1) & mask) {
-      const at = this.slots[slot]!
-      if (at === 0) return slot
-      const length = this.bytes.readUInt32LE(at - 1)
-      if (length === this.keyLength && this.bytes.compare(this.key, 0, length, at + 3, at + 3 + length) === 0) return slot
+      const offset = this.slots[slot]! - 1
+      if (offset < 0) return slot
+      const block = this.blocks[Math.floor(offset / BLOCK)]!
+      const at = offset % BLOCK
+      const length = block.readUInt32LE(at)
+      if (length === this.keyLength && block.compare(this.key, 0, length, at + 4, at + 4 + length) === 0) return slot
     }
   }
 
+  /** Twice the slots, each string's offset placed anew. */
   private rehash(): void {
-    this.slots = new Uint32Array(this.slots.length * 2)
+    const before = this.slots
+    this.slots = new Uint32Array(before.length * 2)
     const mask = this.slots.length - 1
-    for (let at = 0; at < this.end;) {
-      const length = this.bytes.readUInt32LE(at)
-      let slot = hash(this.seed, this.bytes, at + 4, at + 4 + length) & mask
+    for (const offsetPlusOne of before) {
+      if (offsetPlusOne === 0) continue
+      const block = this.blocks[Math.floor((offsetPlusOne - 1) / BLOCK)]!
+      const at = (offsetPlusOne - 1) % BLOCK
+      let slot = hash(this.seed, block, at + 4, at + 4 + block.readUInt32LE(at)) & mask
       while (this.slots[slot] !== 0) slot = (slot + 1) & mask
-      this.slots[slot] = at + 1
-      at += 4 + length
+      this.slots[slot] = offsetPlusOne
     }
   }
 }
@@ -153,11 +177,4 @@ function hash(seed: number, bytes: Buffer, start: number, end: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
   return (h ^ (h >>> 16)) >>> 0
-}
-
-/** A copy of `bytes` with room for at least `needed` bytes (not zeroed: only what is written there is read). */
-function grown(bytes: Buffer, needed: number): Buffer {
-  const next = Buffer.allocUnsafeSlow(Math.max(needed, bytes.length * 2))
-  bytes.copy(next)
-  return next
 }

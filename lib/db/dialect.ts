@@ -25,8 +25,8 @@ export type Table = 'posts' | 'categories' | 'users' | 'attachments'
 export type BulkInsert = {
   /** inserts `rows` into `table`, each an array of values in the order of `columns` */
   insert(table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void>
-  /** ends the bulk write, given the ids of every post it wrote */
-  finish(postIds: readonly number[]): Promise<void>
+  /** ends the bulk write */
+  finish(): Promise<void>
 }
 
 /** What a dialect gives the app for one database URL. */
@@ -71,7 +71,7 @@ export interface DialectDriver {
    * (lib/places/batch.ts). What runs on each inserted row (the data version's bump and change log, the search
    * index's entry) and, where it pays, the tables' indexes are set aside until `finish`, which puts them back, bumps
    * the version once (logging a change of everything: the maps' indexes are read again) and indexes for search the
-   * posts written meanwhile (`postIds`, every one). Only after lockTables: no other writer may write meanwhile.
+   * posts written meanwhile. Only after lockTables: no other writer may write meanwhile.
    */
   bulkInsert(tx: Tx, tables: readonly string[], rows: number): Promise<BulkInsert>
   /** A `contains` filter that ignores ASCII case (the admin's search). */

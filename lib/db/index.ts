@@ -117,7 +117,7 @@ export async function bulkInsert(tx: Tx, tables: readonly string[], rows: number
       assertPlainNames([table, ...columns])
       return bulk.insert(table, columns, values)
     },
-    finish: (postIds) => bulk.finish(postIds),
+    finish: () => bulk.finish(),
   }
 }
 

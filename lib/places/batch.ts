@@ -70,7 +70,6 @@ const POST_COLUMNS: Record<keyof PostInput, string> = {
   searchContent: 'search_content',
 }
 const POST_FIELDS = Object.keys(POST_COLUMNS) as (keyof PostInput)[]
-const ID_FIELD = POST_FIELDS.indexOf('id')
 /** post_categories' columns: a link is [postId, categoryId]. */
 const LINK_COLUMNS = ['post_id', 'category_id']
 
@@ -85,7 +84,6 @@ export class PostBatch {
   private discarding = false
   /** the bulk write (lib/db), from the first chunk to finish() */
   private bulk: BulkInsert | undefined
-  private postIds: number[] = []
   private rule: PublicLocationRule | undefined
   /** posts written so far */
   written = 0
@@ -193,7 +191,6 @@ export class PostBatch {
   ): Promise<void> {
     if (posts.length > 0 || links.length > 0) this.bulk ??= await bulkInsert(this.tx, ['posts', 'post_categories'], this.expected)
     if (posts.length > 0) await this.bulk?.insert('posts', Object.values(POST_COLUMNS), posts)
-    for (const row of posts) this.postIds.push(row[ID_FIELD] as number)
     if (links.length > 0) await this.bulk?.insert('post_categories', LINK_COLUMNS, links)
     if (attachments.length > 0) {
       const rows = await this.tx.attachment.createManyAndReturn({ data: attachments, select: { id: true, filePath: true } })
@@ -210,9 +207,8 @@ export class PostBatch {
     await this.flush()
     await this.writing
     // A discarded import is rolled back by its caller: nothing to put back first (its rollback does).
-    if (!this.discarding) await this.bulk?.finish(this.postIds)
+    if (!this.discarding) await this.bulk?.finish()
     this.bulk = undefined
-    this.postIds = []
     if (this.written > 0 && !this.discarding) await resetPostIdSequence(this.tx)
     if (this.attachmentsWritten > 0 && !this.discarding) await resetAttachmentIdSequence(this.tx)
   }

@@ -181,6 +181,13 @@ test('an import, which writes in bulk, indexes what it writes; a dry run leaves 
     properties: { title, address },
   })
   const features = Array.from({ length: 1500 }, (_, i) => feature(`Imported ${i}`, i % 2 ? 'Quai Branly' : 'Rue du Bac'))
+  // Posts of the file's own ids, out of order among the others: ids that do not follow one another are indexed too.
+  const explicit = [9_000_005, 9_000_003, 9_000_004].map((id) => ({
+    ...feature(`Numbered ${id}`, 'Rue Cler'),
+    properties: { id, title: `Numbered ${id}`, address: 'Rue Cler' },
+  }))
+  features.splice(700, 0, explicit[0]!, explicit[1]!)
+  features.push(explicit[2]!)
   const dry = await importPlaces(featuresOfCollection({ type: 'FeatureCollection', features: [feature('Dry run only', 'Nowhere')] }), {
     defaultAuthor: 'search@example.org',
     dryRun: true,
@@ -191,6 +198,7 @@ test('an import, which writes in bulk, indexes what it writes; a dry run leaves 
   assert.equal((await found('quai branly', 100)).length, 100)
   assert.equal((await found('quai branly', 1000)).length, 750)
   assert.deepEqual(await search('imported 1499'), ['Imported 1499'])
+  assert.deepEqual(await search('numbered'), ['Numbered 9000003', 'Numbered 9000004', 'Numbered 9000005'])
   // The triggers the import set aside are back: a post written after it is indexed too.
   await createPlace('After the import', 'Quai Branly')
   assert.equal((await found('quai branly', 1000)).length, 751)
