@@ -56,7 +56,7 @@ if (!(await stat(file).catch(() => undefined))) {
 // several times what was alive at the last full collection. And WebAssembly compiled once, by the baseline compiler:
 // V8 would compile Prisma's query compiler (a WebAssembly module of some 3 MB) again with its optimizing one, some
 // 40 MB of memory for queries a command sends a few of. An import of 1,000,000 places peaked at 416–441 MB without
-// these flags, 265–290 MB with them (docs/cli.md, "How an import runs").
+// these flags, 292–295 MB with them (docs/cli.md, "How an import runs"; BENCHMARKS.md).
 const heap = ['--max-semi-space-size=8', '--heap-growing-percent=50', '--liftoff-only']
 const child = spawn(process.execPath, ['--conditions=react-server', ...heap, file, ...process.argv.slice(2)], {
   // The IPC channel closes when this process dies, however it dies: the command then stops too (bin/cli.ts), and

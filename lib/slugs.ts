@@ -119,10 +119,10 @@ export class StringSet {
     if (this.slots[slot] !== 0) return
     const needed = 4 + this.keyLength
     if (this.end + needed > this.blocks.length * BLOCK) {
-      this.end = this.blocks.length * BLOCK
       const size = Math.ceil(needed / BLOCK) * BLOCK
       // An offset plus one must fit its slot's 32 bits.
-      if (this.end + size > 0xffff_ffff) throw new RangeError('StringSet: more than 4 GiB of strings')
+      if (this.blocks.length * BLOCK + size > 0xffff_ffff) throw new RangeError('StringSet: more than 4 GiB of strings')
+      this.end = this.blocks.length * BLOCK
       const block = Buffer.allocUnsafeSlow(size) // not zeroed: only what is written there is read
       for (let from = 0; from < size; from += BLOCK) this.blocks.push(block.subarray(from))
     }
