@@ -63,7 +63,7 @@ test('StringSet holds what a Set holds, through its growth, for strings of any s
   const long = 'x'.repeat(5_000)
   const huge = 'é'.repeat(800_000) // 1.6 MB of UTF-8: longer than the set's blocks of 1 MB
   const strings = ['', 'paris', 'Paris', 'paris-2', 'café', 'cafe\u0301', '東京タワー', '😀', long, `${long}y`, huge]
-  // Some 2.5 MB of strings, past the ends of several blocks, the huge ones among them.
+  // Some 1.5 MB of short strings, past the ends of blocks, with the huge ones (6 MB) among them.
   for (let i = 0; i < 100_000; i++) strings.push(`place-${i}`, `ünïcode-${i % 977}-東`)
   strings.splice(60_000, 0, `${huge}!`, 'x'.repeat(3 << 20))
   for (const [i, text] of strings.entries()) {

@@ -264,6 +264,7 @@ export const sqlite: DialectDriver = {
           inserts.set(key, insert)
         }
         const idAt = table === 'posts' ? columns.indexOf('id') : -1
+        if (table === 'posts' && idAt < 0) throw new Error('bulkInsert: posts are written with their ids (finish indexes them for search by id)')
         for (const row of values) {
           insert.run(row.map(asStored))
           if (idAt < 0) continue
