@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import Database from 'better-sqlite3'
 import { freeSlug } from '../../lib/slugs'
 import { runPlaces } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
@@ -184,6 +185,17 @@ for (const kind of databaseKinds) {
       assert.equal(expected.at(-1), `harbour-light-by-night-${LARGE / 3}`)
       // The search's index holds the new posts (SQLite: filled after the bulk write; PostgreSQL: its table's triggers).
       assert.equal(await searchCount(db, 'Quay Street'), LARGE)
+      if (db.kind === 'sqlite') {
+        // FTS5 finds its index whole and agreeing with the posts (it throws otherwise), and the bulk write's larger
+        // buffer for it is set back to FTS5's default of 1 MB.
+        const file = new Database(db.url.slice('file:'.length))
+        try {
+          file.prepare(`INSERT INTO posts_search(posts_search) VALUES ('integrity-check')`).run()
+        } finally {
+          file.close()
+        }
+        assert.deepEqual(await queryRows(db.url, `SELECT v FROM posts_search_config WHERE k = 'hashsize'`), [{ v: 1 << 20 }])
+      }
       // Another import reads those slugs back (in pages: more than one here) and goes on from them.
       const next = places(db.url, 'import', collection('next.geojson', 3)).split('\n').map(Number)
       const nextRows = await queryRows<{ slug: string }>(db.url, 'SELECT slug FROM posts WHERE id >= ? ORDER BY id', [next[0]])
