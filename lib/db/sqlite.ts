@@ -285,7 +285,8 @@ export const sqlite: DialectDriver = {
           // FTS5 writes what it has gathered as a new segment of its index, to be merged with the others, each time it
           // holds `hashsize` bytes: 16 MB rather than its default 1 MB makes fewer segments and merges, and fills the
           // index of 1,000,000 posts in about a third less time (BENCHMARKS.md). The setting is kept in the table's own
-          // config (and rolled back with the transaction); set back to the default after.
+          // config (and rolled back with the transaction); set back to the default after. FTS5's source reads it, its
+          // documentation does not list it: a SQLite without it would refuse the statement, and the import's test fail.
           const hashSize = (bytes: number) => database.exec(`INSERT INTO "posts_search" ("posts_search", "rank") VALUES ('hashsize', ${bytes})`)
           hashSize(SEARCH_INDEX_HASH_BYTES)
           // CROSS JOIN: the runs first, each a range of the posts' rowids, never a scan of the table.
