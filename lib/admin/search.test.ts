@@ -16,6 +16,8 @@ test('foldForSearch folds ASCII (its quicker path) as it folds the same characte
   const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join('')
   assert.equal(foldForSearch(ascii), foldForSearch(`${ascii}é`).slice(0, -1))
   assert.equal(foldForSearch('Harbour Light, 50_A'), 'harbour light, 50\uE001a')
+  // A character outside the first plane (two UTF-16 code units) takes the whole path: 𝅗𝅥 (U+1D15E) is taken apart.
+  assert.equal(foldForSearch('A\u{1D15E}'), 'a\u{1D157}')
 })
 
 test('searchColumns: title and address in one, content in the other', () => {

@@ -285,16 +285,17 @@ export const sqlite: DialectDriver = {
           // FTS5 writes what it has gathered as a new segment of its index, to be merged with the others, each time it
           // holds `hashsize` bytes: 16 MB rather than its default 1 MB makes fewer segments and merges, and fills the
           // index of 1,000,000 posts in about a third less time (BENCHMARKS.md). The setting is kept in the table's own
-          // config (and rolled back with the transaction); set back to the default after. FTS5's source reads it, its
-          // documentation does not list it: a SQLite without it would refuse the statement, and the import's test fail.
+          // config (and rolled back with the transaction); set back to what it was after. FTS5's source reads it, its
+          // documentation does not list it: a SQLite without it would refuse the statement, and every import fail.
           const hashSize = (bytes: number) => database.exec(`INSERT INTO "posts_search" ("posts_search", "rank") VALUES ('hashsize', ${bytes})`)
+          const hashSizeBefore = database.prepare(`SELECT "v" FROM "posts_search_config" WHERE "k" = 'hashsize'`).pluck().get() as number | undefined
           hashSize(SEARCH_INDEX_HASH_BYTES)
           // CROSS JOIN: the runs first, each a range of the posts' rowids, never a scan of the table.
           const index = database.prepare(`INSERT INTO "posts_search" ("rowid", "title", "public_address")
             SELECT p."id", p."title", p."public_address" FROM json_each(?) r CROSS JOIN "posts" p
             WHERE p."id" BETWEEN r."value" ->> 0 AND r."value" ->> 1`)
           for (let start = 0; start < postRuns.length; start += SEARCH_INDEX_CHUNK) index.run(JSON.stringify(postRuns.slice(start, start + SEARCH_INDEX_CHUNK)))
-          hashSize(FTS5_DEFAULT_HASH_BYTES)
+          hashSize(hashSizeBefore ?? FTS5_DEFAULT_HASH_BYTES)
         }
         for (const { sql } of triggers) database.exec(sql)
         // The version moves once, and the map's indexes are read again whole (migration 0010: post 0).
