@@ -5,10 +5,14 @@
 //      PostgreSQL when TEST_DATABASE_URL names a local server);
 //   3. Playwright: HTTP tests against the built server (e2e/), on SQLite and, with TEST_DATABASE_URL, PostgreSQL.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }
+// Every test's scratch files go to a folder of this run's own, which must hold nothing of the project's at the end:
+// a test that leaves its `places-…` folder behind fails the run (browsers and tools may leave their own caches).
+const scratch = mkdtempSync(path.join(tmpdir(), 'places-npm-test-'))
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', TMPDIR: scratch }
 const results = 'test-results'
 let passed = 0
 let failed = 0
@@ -37,6 +41,7 @@ mkdirSync(results, { recursive: true })
 
 if (run('npx', ['next', 'build']) !== 0) {
   console.log('\nThe build failed; no test ran.')
+  rmSync(scratch, { recursive: true, force: true })
   console.log('0 passed, 1 failed')
   process.exit(1)
 }
@@ -77,6 +82,13 @@ if (existsSync(json)) {
 } else {
   failed += 1
 }
+
+const leftBehind = readdirSync(scratch).filter((name) => name.startsWith('places-'))
+if (leftBehind.length > 0) {
+  console.log(`\nLeft behind in the temporary folder by a test (each should remove what it made): ${leftBehind.join(', ')}`)
+  failed += 1
+}
+rmSync(scratch, { recursive: true, force: true })
 
 if (nodeFailures.length > 0) console.log(`\nFailed in node's test runner:\n${nodeFailures.join('\n')}`)
 if (skipped.length > 0) console.log(`\nSkipped:\n${skipped.map((line) => `- ${line}`).join('\n')}`)

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { test } from 'node:test'
+import { after, test } from 'node:test'
 import { NotACollection, readCollectionFile } from './collection-file'
 
 // The reader against JSON.parse of the whole file, at chunk sizes that cut every string, escape and multibyte
 // character somewhere: the same features, or the same refusal.
 
 const dir = mkdtempSync(path.join(tmpdir(), 'places-collection-file-'))
+after(() => rmSync(dir, { recursive: true, force: true }))
 let files = 0
 
 async function read(text: string | Buffer, chunkSize: number): Promise<unknown[]> {

@@ -79,6 +79,7 @@ function ok(run: Run): string {
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'places-cli-'))
+after(() => rmSync(dir, { recursive: true, force: true }))
 function file(name: string, content: unknown): string {
   const target = path.join(dir, name)
   writeFileSync(target, typeof content === 'string' ? content : JSON.stringify(content))

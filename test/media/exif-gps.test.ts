@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, describe, test } from 'node:test'
@@ -66,7 +66,10 @@ test('broken files have no GPS and never throw: empty, random, truncated anywher
 describe('GPS whose hemisphere reference is missing counts as missing', () => {
   const exiftool = new ExifTool({ maxProcs: 1, writeArgs: ['-overwrite_original'] })
   const dir = mkdtempSync(path.join(tmpdir(), 'places-exif-'))
-  after(() => exiftool.end())
+  after(async () => {
+    await exiftool.end()
+    rmSync(dir, { recursive: true, force: true })
+  })
 
   for (const tag of ['GPSLatitudeRef', 'GPSLongitudeRef'] as const) {
     test(`without ${tag}`, async () => {

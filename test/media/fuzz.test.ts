@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
@@ -62,6 +62,7 @@ const MUTATIONS: Record<string, (file: Buffer) => Buffer> = {
 after(async () => {
   const { endExiftool } = await import('../../lib/media/strip-location')
   await endExiftool()
+  rmSync(uploads, { recursive: true, force: true })
 })
 
 test(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -64,6 +64,7 @@ describe('places media import', () => {
   before(() => {
     site = setup()
   })
+  after(() => rmSync(site.dir, { recursive: true, force: true }))
 
   test('attaches in the order given, reads GPS once, keeps the original and strips the public copy', () => {
     const run = site.places(
@@ -134,6 +135,7 @@ describe('places media import: damaged images', () => {
   before(() => {
     site = setup()
   })
+  after(() => rmSync(site.dir, { recursive: true, force: true }))
 
   test('a JPEG or HEIC cut before its end is refused with the reason, and the whole import attaches nothing', () => {
     const whole = readFileSync(photo('exr_noexif.jpg'))
@@ -174,7 +176,9 @@ describe('upload settings', () => {
     kept = setup({ KEEP_IMAGE_METADATA: 'true' })
     small = setup({ UPLOAD_MAX_BYTES: '100000' })
   })
-  after(() => undefined)
+  after(() => {
+    for (const site of [kept, small]) rmSync(site.dir, { recursive: true, force: true })
+  })
 
   test('KEEP_IMAGE_METADATA=true serves the original metadata', () => {
     assert.equal(kept.places('media', 'import', '--post', kept.postId, photo('gox_gps.jpg')).status, 0)

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { before, describe, test } from 'node:test'
+import { after, before, describe, test } from 'node:test'
 import Database from 'better-sqlite3'
 import ExifReader from 'exifreader'
 import sharp from 'sharp'
@@ -14,6 +14,7 @@ import sharp from 'sharp'
 
 const corpus = path.join('test', 'fixtures', 'exif')
 const dir = mkdtempSync(path.join(tmpdir(), 'places-renditions-'))
+after(() => rmSync(dir, { recursive: true, force: true }))
 const env = { ...process.env, DATABASE_URL: `file:${path.join(dir, 'r.db')}`, UPLOADS_DIR: path.join(dir, 'uploads'), SITE_URL: 'http://photos.test' }
 const places = (...args: string[]) => spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8' })
 const renditionFile = (name: string) => path.join(dir, 'uploads', 'renditions', name)

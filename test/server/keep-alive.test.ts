@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -46,10 +46,11 @@ describe('kept-alive connections', () => {
   let server: RunningServer
   let authorization: string
   let postId: string
+  let dir: string
 
   before(async () => {
     db = await createTestDatabase('sqlite')
-    const dir = mkdtempSync(path.join(tmpdir(), 'places-keep-alive-'))
+    dir = mkdtempSync(path.join(tmpdir(), 'places-keep-alive-'))
     const env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'uploads') }
     runPlaces(env, 'user', 'create', '--email', 'keep@example.org', '--password', 'long enough', '--role', 'editor')
     const secret = runPlaces(env, 'app-password', 'create', '--user', 'keep@example.org').split('\n').at(-1)!
@@ -64,6 +65,7 @@ describe('kept-alive connections', () => {
   after(async () => {
     await server.stop()
     await db.drop()
+    rmSync(dir, { recursive: true, force: true })
   })
 
   test('a connection idle for just under the advertised timeout is still served', { timeout: 120_000 }, async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -106,7 +106,10 @@ for (const kind of databaseKinds) {
       const media = site.places('media', 'import', '--post', '1', plain, plain, plain)
       assert.equal(media.status, 0, media.stderr)
     })
-    after(() => site.db.drop())
+    after(async () => {
+      await site.db.drop()
+      rmSync(dir, { recursive: true, force: true })
+    })
 
     test('the copies WordPress made have no GPS; their uploads have', async () => {
       const month = path.join(uploads, '2021', '07')

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -42,7 +42,10 @@ for (const kind of databaseKinds) {
       )
       assert.equal(places('import', existing).status, 0)
     })
-    after(() => db.drop())
+    after(async () => {
+      await db.drop()
+      rmSync(dir, { recursive: true, force: true })
+    })
 
     test('imports authors, categories, posts of every type and status, geodata and attachments', async () => {
       const map = path.join(dir, 'ids.json')
@@ -259,8 +262,9 @@ describe('places import-wxr reads attachment files only from inside --uploads', 
   })
   after(() => db.drop())
 
-  test('a symbolic link (to a file or a folder) or a .. out of the uploads folder is a warning naming the item; the rest is imported', () => {
+  test('a symbolic link (to a file or a folder) or a .. out of the uploads folder is a warning naming the item; the rest is imported', (t) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'places-wxr-escape-'))
+    t.after(() => rmSync(dir, { recursive: true, force: true }))
     // Somewhere else on the machine: a real photo, with GPS, that the export's uploads folder points at.
     const outside = path.join(dir, 'elsewhere')
     mkdirSync(outside)
