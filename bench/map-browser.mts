@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { chromium as browserOptions } from '../playwright.config.ts'
+import { median } from './stats.mts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
@@ -336,7 +337,6 @@ async function panAndZoom(page: Page) {
 
 type Timing = Awaited<ReturnType<typeof openMap>>['timing']
 const steps = (timing: Timing) => [timing.html, timing.firstRequest, timing.firstAnswer, timing.lastAnswer].map(Math.round)
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
 
 prepareDatabase()
 const build = firstLoadFromBuild()

@@ -12,7 +12,8 @@ import { buildPlaceIndex, withChanges } from '../lib/places/map-index/place-inde
 import type { PlacePoint } from '../lib/places/query.ts'
 import { makeFeatures } from './generate.mts'
 import { shuffle } from './prng.ts'
-import { MAP_VIEWS, moveDegrees, MOVES, percentile as percentileOfSorted, PUBLIC_IDS_SEED, round2 } from './writes.mts'
+import { percentile, round2 } from './stats.mts'
+import { MAP_VIEWS, moveDegrees, MOVES, PUBLIC_IDS_SEED } from './writes.mts'
 
 const n = Number(process.argv[2] ?? 1_000_000)
 if (!Number.isInteger(n) || n < 1) {
@@ -34,13 +35,7 @@ const moving = shuffle([...points], PUBLIC_IDS_SEED)
 points.sort((a, b) => b[3] - a[3] || b[0] - a[0])
 
 const ms = (since: number) => performance.now() - since
-const percentile = (values: number[], p: number) =>
-  round2(
-    percentileOfSorted(
-      [...values].sort((a, b) => a - b),
-      p,
-    ),
-  )
+const percentileMs = (values: number[], p: number) => round2(percentile(values, p))
 
 let started = performance.now()
 let index = buildPlaceIndex(points)
@@ -64,8 +59,8 @@ for (let i = 0; i < MOVES; i++) {
   views.push(ms(started))
 }
 console.log(
-  `  ${MOVES} moves back to back: update p50 ${percentile(updates, 0.5)} ms, p90 ${percentile(updates, 0.9)} ms; ` +
-    `update and the world view after it p50 ${percentile(views, 0.5)} ms, p90 ${percentile(views, 0.9)} ms`,
+  `  ${MOVES} moves back to back: update p50 ${percentileMs(updates, 0.5)} ms, p90 ${percentileMs(updates, 0.9)} ms; ` +
+    `update and the world view after it p50 ${percentileMs(views, 0.5)} ms, p90 ${percentileMs(views, 0.9)} ms`,
 )
 
 // A new post beside another, as the server bench's writes make it (its place 0.01° off, its date), then deleted.
@@ -81,6 +76,6 @@ for (let i = 0; i < MOVES; i++) {
   deleted.push(ms(started))
 }
 console.log(
-  `  ${MOVES} new posts, each deleted after: update p50 ${percentile(added, 0.5)} ms, p90 ${percentile(added, 0.9)} ms; ` +
-    `deletion p50 ${percentile(deleted, 0.5)} ms, p90 ${percentile(deleted, 0.9)} ms`,
+  `  ${MOVES} new posts, each deleted after: update p50 ${percentileMs(added, 0.5)} ms, p90 ${percentileMs(added, 0.9)} ms; ` +
+    `deletion p50 ${percentileMs(deleted, 0.5)} ms, p90 ${percentileMs(deleted, 0.9)} ms`,
 )

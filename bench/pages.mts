@@ -17,6 +17,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
+import { median } from './stats.mts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
@@ -120,8 +121,6 @@ function lighthouse(url: string): Lhr {
   if (lhr.runtimeError) throw new Error(`lighthouse could not measure ${url}: ${lhr.runtimeError.message}`)
   return lhr
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 type PageResult = { path: string; scores: Record<string, number>; vitals: Record<string, number>; benchmarkIndex: number; consoleErrors: string[] }
 

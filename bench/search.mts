@@ -5,6 +5,8 @@
 // places from what that one found, lib/places/map-index/cache.ts). Run by scripts/bench.mts, after the server has
 // answered the map's first view (the index of every place, which a search takes its places from).
 
+import { percentile, round2 } from './stats.mts'
+
 /** What a visitor types: whole words, the start of one, and a phrase, of the generated titles and addresses. */
 const TEXTS = {
   word: ['lighthouse', 'bakery', 'Voltaire', 'Lisbon', 'fountain', 'Hauptstraße', 'museum', 'Berlin', 'chapel', 'Kingsway'],
@@ -33,9 +35,6 @@ export type SearchTimes = { kind: SearchKind; samples: number; p50Ms: number; p9
 
 /** The targets at 1,000,000 places: p50 under 20 ms and p99 under 100 ms, for each kind of text. */
 export const SEARCH_TARGETS = { p50Ms: 20, p99Ms: 100 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN
-const round2 = (x: number) => Math.round(x * 100) / 100
 
 /** Asks for `query`; resolves with the milliseconds until the whole answer is in. */
 async function timed(baseUrl: string, query: string): Promise<number> {
@@ -76,7 +75,6 @@ export async function timeSearches(baseUrl: string, allCategories: number[]): Pr
         if (ms > slowest.ms) slowest = { query, ms: round2(ms) }
       }
     }
-    times.sort((a, b) => a - b)
     results.push({ kind, samples: times.length, p50Ms: round2(percentile(times, 0.5)), p99Ms: round2(percentile(times, 0.99)), slowest })
   }
   return { first, kinds: results }

@@ -15,6 +15,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
+import { median } from './stats.mts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const corpus = path.join(root, 'test', 'fixtures', 'exif')
@@ -35,7 +36,6 @@ const { storeImage } = await import('../lib/media/storage.ts')
 const { endExiftool } = await import('../lib/media/strip-location.ts')
 const pool = await import('../lib/media/heic-pool.ts').catch(() => null) // absent before the decode moved to workers
 
-const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]!
 const round = (n: number) => Math.round(n * 10) / 10
 
 async function storeOnce(file: string): Promise<{ uploadMs: number; stallMs: number }> {

@@ -22,6 +22,7 @@ import { writePlaces } from '../bench/generate.mts'
 import { shuffle } from '../bench/prng.ts'
 import { compareWithPlaces, mapServerProblem, startMapServer } from '../bench/mapserver.mts'
 import { searchLines, timeSearches } from '../bench/search.mts'
+import { median, percentile, round2 } from '../bench/stats.mts'
 import { PUBLIC_IDS_SEED, writeLines, writesBesideViews } from '../bench/writes.mts'
 import { hasNginx, NGINX, startNginx } from '../deploy/nginx.mts'
 import { resetDatabase } from './reset-database.mts'
@@ -83,7 +84,6 @@ function fail(message: string): never {
 const log = (message: string) => console.error(`bench: ${message}`)
 const seconds = (ms: number) => Math.round(ms / 10) / 100
 const loadAverage = () => os.loadavg().map((x) => Math.round(x * 100) / 100)
-const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? Number.NaN
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0
 if (spawnSync('wrk', ['--version']).error) usage('wrk, the load generator, is not installed: apt-get install wrk')
 const mapServerMissing = opts.mapserver ? mapServerProblem() : undefined
@@ -305,10 +305,6 @@ async function stopChild(child: ChildProcess): Promise<void> {
   child.kill()
   await once(child, 'exit')
 }
-
-const percentile = (numbers: number[], p: number) =>
-  [...numbers].sort((a, b) => a - b)[Math.min(numbers.length - 1, Math.floor(numbers.length * p))] ?? Number.NaN
-const round2 = (x: number) => Math.round(x * 100) / 100
 
 /** Times `request` once per sample, one at a time; the median and 90th percentile in ms. */
 type Timed = { samples: number; medianMs: number; p90Ms: number }
