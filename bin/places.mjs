@@ -39,7 +39,8 @@ const { outputFiles } = await esbuild.build({
 await esbuild.stop()
 
 // Written once per version of the code, where its packages resolve (node_modules), and renamed into place whole:
-// commands run side by side write the same bytes. The bundles of earlier versions go.
+// commands run side by side write the same bytes. The bundles of earlier versions go, and the partial files of
+// commands that died while writing theirs (a partial bears its writer's process id).
 const bundle = outputFiles[0].contents
 const cache = path.join(root, 'node_modules', '.cache', 'places')
 const file = path.join(cache, `cli-${createHash('sha256').update(bundle).digest('hex').slice(0, 16)}.mjs`)
@@ -48,8 +49,22 @@ if (!(await stat(file).catch(() => undefined))) {
   const partial = `${file}.${process.pid}`
   await writeFile(partial, bundle)
   await rename(partial, file)
-  for (const name of await readdir(cache))
-    if (/^cli-[0-9a-f]+\.mjs$/.test(name) && name !== path.basename(file)) await rm(path.join(cache, name), { force: true })
+  for (const name of await readdir(cache)) {
+    const match = /^cli-[0-9a-f]+\.mjs(?:\.(\d+))?$/.exec(name)
+    if (!match || name === path.basename(file)) continue
+    const writer = match[1] // a partial's
+    if (writer === undefined || !running(Number(writer))) await rm(path.join(cache, name), { force: true })
+  }
+}
+
+/** Whether a process of this id runs (signal 0 tests it without sending anything). */
+function running(pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return error.code === 'EPERM'
+  }
 }
 
 // A command's heap kept nearer what it holds: V8 would let its young generation grow to 32 MB, and its old one to

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -155,6 +155,27 @@ test('help lists every command; mistakes in the call exit 2 with the usage', () 
     assert.match(usage, /--password P works too, but is unsafe: .*process list \(ps\)/s, command)
   }
   assert.equal(places(url, 'export', '--bogus').status, 2)
+})
+
+test("the command's bundle is written anew when missing, and earlier bundles and dead writers' partial files go", () => {
+  const cache = path.join('node_modules', '.cache', 'places')
+  const bundles = () => readdirSync(cache).filter((name) => name.startsWith('cli-'))
+  for (const name of bundles()) rmSync(path.join(cache, name)) // whatever an earlier run left
+  ok(places(`file:${path.join(dir, 'bundle.db')}`, '--help'))
+  const [current, ...more] = bundles()
+  assert.match(current ?? '', /^cli-[0-9a-f]{16}\.mjs$/)
+  assert.deepEqual(more, [])
+  const earlier = 'cli-0123456789abcdef.mjs'
+  const deadWriters = 'cli-0123456789abcdef.mjs.4194305' // no process has this id (above Linux's highest)
+  const runningWriters = `${current}.${process.pid}` // this test's process: a command writing it now
+  for (const name of [earlier, deadWriters, runningWriters]) writeFileSync(path.join(cache, name), '')
+  rmSync(path.join(cache, current!))
+  try {
+    ok(places(`file:${path.join(dir, 'bundle.db')}`, '--help'))
+    assert.deepEqual(bundles().sort(), [current, runningWriters].sort())
+  } finally {
+    rmSync(path.join(cache, runningWriters), { force: true })
+  }
 })
 
 for (const kind of databaseKinds) {
