@@ -5,10 +5,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { readGps } from '../lib/media/exif-gps'
+import { median } from './stats.mts'
 
 const rounds = Number(process.argv[2] ?? 200)
 const dir = path.join(import.meta.dirname, '..', 'test', 'fixtures', 'exif')
-const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]!
 
 const photos = readdirSync(dir)
   .filter((name) => !/\.(md|json)$/.test(name))

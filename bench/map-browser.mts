@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { chromium as browserOptions } from '../playwright.config.ts'
-import { median } from './stats.mts'
+import { median, percentile } from './stats.mts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
@@ -312,26 +312,21 @@ async function panAndZoom(page: Page) {
     state.recording = false
     return state
   })
-  const gaps = frames
-    .slice(1)
-    .map((t, i) => t - frames[i]!)
-    .sort((a, b) => a - b)
-  const pick = (q: number) => gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))] ?? Number.NaN
-  settle.sort((a, b) => a - b)
+  const gaps = frames.slice(1).map((t, i) => t - frames[i]!)
   return {
     moves: settle.length,
     seconds,
     fps: gaps.length / (gaps.reduce((a, b) => a + b, 0) / 1000),
-    frameP50: pick(0.5),
-    frameP95: pick(0.95),
-    frameP99: pick(0.99),
-    frameMax: gaps.at(-1) ?? Number.NaN,
+    frameP50: percentile(gaps, 0.5),
+    frameP95: percentile(gaps, 0.95),
+    frameP99: percentile(gaps, 0.99),
+    frameMax: percentile(gaps, 1),
     framesOver50ms: gaps.filter((gap) => gap > 50).length,
     frames: gaps.length,
     longTasks: longTasks.length,
     longestTask: Math.max(0, ...longTasks),
-    viewP50: settle[Math.floor(settle.length / 2)] ?? Number.NaN,
-    viewMax: settle.at(-1) ?? Number.NaN,
+    viewP50: median(settle),
+    viewMax: percentile(settle, 1),
   }
 }
 

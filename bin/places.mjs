@@ -40,7 +40,9 @@ await esbuild.stop()
 
 // Written once per version of the code, where its packages resolve (node_modules), and renamed into place whole:
 // commands run side by side write the same bytes. The bundles of earlier versions go, and the partial files of
-// commands that died while writing theirs (a partial bears its writer's process id).
+// commands that died while writing theirs: a partial bears its writer's process id, and one whose writer does not run
+// and that has not been written to for a minute goes (a writer in another PID namespace, sharing node_modules, looks
+// dead but writes its few hundred KB in well under that).
 const bundle = outputFiles[0].contents
 const cache = path.join(root, 'node_modules', '.cache', 'places')
 const file = path.join(cache, `cli-${createHash('sha256').update(bundle).digest('hex').slice(0, 16)}.mjs`)
@@ -53,8 +55,15 @@ if (!(await stat(file).catch(() => undefined))) {
     const match = /^cli-[0-9a-f]+\.mjs(?:\.(\d+))?$/.exec(name)
     if (!match || name === path.basename(file)) continue
     const writer = match[1] // a partial's
-    if (writer === undefined || !running(Number(writer))) await rm(path.join(cache, name), { force: true })
+    if (writer === undefined || !(running(Number(writer)) || (await modifiedWithin(path.join(cache, name), 60_000))))
+      await rm(path.join(cache, name), { force: true })
   }
+}
+
+/** Whether `file` was written to in the last `ms` (a file already gone was not). */
+async function modifiedWithin(file, ms) {
+  const stats = await stat(file).catch(() => undefined)
+  return stats !== undefined && Date.now() - stats.mtimeMs < ms
 }
 
 /** Whether a process of this id runs (signal 0 tests it without sending anything). */

@@ -64,7 +64,7 @@ describe('places media import', () => {
   before(() => {
     site = setup()
   })
-  after(() => rmSync(site.dir, { recursive: true, force: true }))
+  after(() => site && rmSync(site.dir, { recursive: true, force: true }))
 
   test('attaches in the order given, reads GPS once, keeps the original and strips the public copy', () => {
     const run = site.places(
@@ -135,7 +135,7 @@ describe('places media import: damaged images', () => {
   before(() => {
     site = setup()
   })
-  after(() => rmSync(site.dir, { recursive: true, force: true }))
+  after(() => site && rmSync(site.dir, { recursive: true, force: true }))
 
   test('a JPEG or HEIC cut before its end is refused with the reason, and the whole import attaches nothing', () => {
     const whole = readFileSync(photo('exr_noexif.jpg'))
@@ -177,7 +177,7 @@ describe('upload settings', () => {
     small = setup({ UPLOAD_MAX_BYTES: '100000' })
   })
   after(() => {
-    for (const site of [kept, small]) rmSync(site.dir, { recursive: true, force: true })
+    for (const site of [kept, small]) if (site) rmSync(site.dir, { recursive: true, force: true })
   })
 
   test('KEEP_IMAGE_METADATA=true serves the original metadata', () => {

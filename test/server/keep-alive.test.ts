@@ -65,7 +65,7 @@ describe('kept-alive connections', () => {
   after(async () => {
     await server.stop()
     await db.drop()
-    rmSync(dir, { recursive: true, force: true })
+    if (dir) rmSync(dir, { recursive: true, force: true })
   })
 
   test('a connection idle for just under the advertised timeout is still served', { timeout: 120_000 }, async () => {
