@@ -27,10 +27,10 @@ function negotiated(request: Request): Format {
   return best === 'text/html' ? 'html' : 'json'
 }
 
-/** `f` when given (a 400 when it is not one of formatParam's), else the Accept header. */
-function requested(request: Request): Format {
-  const { f } = parseQuery(formatQuerySchema, queryValues(new URL(request.url).searchParams, 'first'))
-  if (!f) return negotiated(request)
+/** `f` when given (a 400 when it is not one of formatParam's), else the format the Accept header negotiated. */
+function requested(params: URLSearchParams, negotiatedFormat: Format): Format {
+  const { f } = parseQuery(formatQuerySchema, queryValues(params, 'first'))
+  if (!f) return negotiatedFormat
   return f === 'html' ? 'html' : 'json'
 }
 
@@ -63,11 +63,12 @@ export function ogcRoute<C>(
 ) {
   return route(
     async (request: Request, context: C) => {
+      // An error is answered in the negotiated format until `f` is known to be valid.
       let format = negotiated(request)
       let response: Response
       try {
-        format = requested(request)
         const url = new URL(request.url)
+        format = requested(url.searchParams, format)
         const version = await readDataVersion()
         const key = JSON.stringify(['ogc', format, url.pathname, query(url.searchParams)])
         const build = async () => {

@@ -19,21 +19,23 @@ const GEOJSON_TYPE = 'application/geo+json'
 
 // Bump when the output's shape changes, so clients and caches do not keep answers of the old shape.
 const FORMAT = 'places-geojson-3'
-let lastEtag: { version: number; etag: string } | undefined
+let etags: { version: number; byVariant: Map<string, string> } | undefined
 
 /**
- * The ETag of every public answer: it changes with the data version (bumped by any write, see prisma/migrations)
- * and with what else the bytes depend on (the site URL in properties.url, the output format). A keyed hash of them,
- * not the version itself: a count of writes would tell anyone how busy the editors are, drafts included.
+ * The ETag of every public answer of this data version whose bytes depend on `format` too (the OGC API's pages): it
+ * changes with the data version (bumped by any write, see prisma/migrations) and with what else the bytes depend on
+ * (the site URL in properties.url, the output format). A keyed hash of them, not the version itself: a count of writes
+ * would tell anyone how busy the editors are, drafts included. Worked out once per version and variant, not per request.
  */
-function etagOf(version: number): string {
-  if (lastEtag?.version !== version) lastEtag = { version, etag: variantEtag(version, FORMAT) }
-  return lastEtag.etag
-}
-
-/** The ETag of a public answer of this data version whose bytes depend on `format` too (as the OGC API's). */
-export function variantEtag(version: number, format: string): string {
-  return `"${keyedHash(`${format}\n${getConfig().siteUrl}\n${version}`)}"`
+export function variantEtag(version: number, format = FORMAT): string {
+  const variant = `${format}\n${getConfig().siteUrl}`
+  if (etags?.version !== version) etags = { version, byVariant: new Map() }
+  let etag = etags.byVariant.get(variant)
+  if (etag === undefined) {
+    etag = `"${keyedHash(`${variant}\n${version}`)}"`
+    etags.byVariant.set(variant, etag)
+  }
+  return etag
 }
 
 // GET /places/v1/geojson
@@ -43,7 +45,7 @@ export async function getPlacesCollection(query: CollectionQuery): Promise<Geojs
   const { postType, limit, categoryId, bbox, page = 1, clusterZoom, clusterId, search, embed = false } = query
   const key = JSON.stringify(['collection', postType, limit, categoryId, page, bbox ?? null, clusterZoom ?? null, clusterId ?? null, search ?? null, embed])
   return {
-    etag: etagOf(version),
+    etag: variantEtag(version),
     body: (coding = 'identity') => cachedBody(version, key, () => buildCollection(query, version), coding),
     contentType: GEOJSON_TYPE,
   }
@@ -149,5 +151,5 @@ export async function getPlaceFeature(id: number, { embed = false } = {}): Promi
   }
   // Built (or found) before the ETag is looked at: a missing post is a 404, never a 304.
   await cachedBody(version, key, build)
-  return { etag: etagOf(version), body: (coding = 'identity') => cachedBody(version, key, build, coding), contentType: GEOJSON_TYPE }
+  return { etag: variantEtag(version), body: (coding = 'identity') => cachedBody(version, key, build, coding), contentType: GEOJSON_TYPE }
 }

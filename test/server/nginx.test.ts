@@ -12,8 +12,8 @@ import { freePort, startServer, type RunningServer } from '../support/server'
 import { waitFor } from '../support/wait'
 
 // deploy/nginx.conf, the example HTTP cache in front of Places, run as written by Debian's nginx in front of the
-// built server: it keeps the public GeoJSON answers for the routes' s-maxage, answers If-None-Match itself, lets
-// the rest through uncached, and shows a write within the freshness rule the file states.
+// built server: it keeps the public GeoJSON and OGC API answers for the routes' s-maxage, answers If-None-Match
+// itself, lets the rest through uncached, and shows a write within the freshness rule the file states.
 
 // Where nginx is missing, outside CI, the tests are skipped, saying so; in CI (.ci/run installs it) they run.
 /** A GET with these headers, its bytes as they came (node:http neither asks for a coding nor decodes one). */
@@ -120,8 +120,36 @@ describe('deploy/nginx.conf in front of the server', { skip: !hasNginx() && !pro
     }
   })
 
+  test('the OGC API is cached too, its JSON and its pages apart (Vary: Accept): each client gets its format, then a HIT', async () => {
+    const url = '/ogc/collections/post/items?limit=5'
+    const formats = [
+      { accept: 'application/geo+json', type: 'application/geo+json' },
+      // As a browser asks
+      { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', type: 'text/html; charset=utf-8' },
+    ]
+    const direct = await Promise.all(formats.map(async ({ accept }) => (await fetch(`${server.url}${url}`, { headers: { Accept: accept } })).text()))
+    assert.match(direct[0]!, /^\{"type":"FeatureCollection"/)
+    assert.match(direct[1]!, /^<!DOCTYPE html>/i)
+    // Twice round, alternating: a format asked after the other is still served in its own, from the cache.
+    for (const round of [1, 2]) {
+      for (const [i, { accept, type }] of formats.entries()) {
+        const response = await fetch(`${base}${url}`, { headers: { Accept: accept } })
+        assert.equal(response.status, 200)
+        assert.equal(response.headers.get('content-type'), type, `round ${round}, ${accept}`)
+        assert.equal(await response.text(), direct[i], `round ${round}, ${accept}: the app's answer`)
+        const status = String(response.headers.get('x-cache-status'))
+        assert.match(status, round === 1 ? /^MISS$/ : /^(HIT|REVALIDATED|UPDATING)$/, `round ${round}, ${accept}`)
+      }
+    }
+  })
+
   test('errors, the protected GPS route and pages are not kept', async () => {
-    for (const url of ['/places/v1/geojson/999', '/places/v1/geojson?posts_per_page=abc']) {
+    for (const url of [
+      '/places/v1/geojson/999',
+      '/places/v1/geojson?posts_per_page=abc',
+      '/ogc/collections/post/items/999',
+      '/ogc/collections/post/items?limit=abc',
+    ]) {
       await fetch(`${base}${url}`)
       const again = await fetch(`${base}${url}`)
       assert.ok(again.status >= 400, url)
