@@ -22,10 +22,12 @@ const FORMAT = 'places-geojson-3'
 let etags: { version: number; byVariant: Map<string, string> } | undefined
 
 /**
- * The ETag of every public answer of this data version whose bytes depend on `format` too (the OGC API's pages): it
- * changes with the data version (bumped by any write, see prisma/migrations) and with what else the bytes depend on
- * (the site URL in properties.url, the output format). A keyed hash of them, not the version itself: a count of writes
- * would tell anyone how busy the editors are, drafts included. Worked out once per version and variant, not per request.
+ * The ETag of a public answer of this data version: it changes with the version (bumped by any write, see
+ * prisma/migrations) and with what else the bytes depend on (the site URL in properties.url, the output `format`: the
+ * REST routes' by default, the OGC API's per format). A keyed hash of them, not the version itself: a count of writes
+ * would tell anyone how busy the editors are, drafts included. Worked out once per version and variant, not per
+ * request; `format` is one of the code's own constants, never a value from a request (each is kept until the version
+ * changes).
  */
 export function variantEtag(version: number, format = FORMAT): string {
   const variant = `${format}\n${getConfig().siteUrl}`
