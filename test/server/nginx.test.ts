@@ -120,25 +120,28 @@ describe('deploy/nginx.conf in front of the server', { skip: !hasNginx() && !pro
     }
   })
 
-  test('the OGC API is cached too, its JSON and its pages apart (Vary: Accept): each client gets its format, then a HIT', async () => {
+  test('the OGC API is cached too, each format and coding apart (Vary: Accept-Encoding, Accept): every client gets its own, then a HIT', async () => {
     const url = '/ogc/collections/post/items?limit=5'
     const formats = [
       { accept: 'application/geo+json', type: 'application/geo+json' },
       // As a browser asks
       { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', type: 'text/html; charset=utf-8' },
     ]
-    const direct = await Promise.all(formats.map(async ({ accept }) => (await fetch(`${server.url}${url}`, { headers: { Accept: accept } })).text()))
+    const direct = await Promise.all(formats.map(async ({ accept }) => (await raw(`${server.url}${url}`, { Accept: accept })).body.toString()))
     assert.match(direct[0]!, /^\{"type":"FeatureCollection"/)
     assert.match(direct[1]!, /^<!DOCTYPE html>/i)
-    // Twice round, alternating: a format asked after the other is still served in its own, from the cache.
+    // Twice round, alternating: a format or coding asked after another is still served as asked, from the cache.
     for (const round of [1, 2]) {
       for (const [i, { accept, type }] of formats.entries()) {
-        const response = await fetch(`${base}${url}`, { headers: { Accept: accept } })
-        assert.equal(response.status, 200)
-        assert.equal(response.headers.get('content-type'), type, `round ${round}, ${accept}`)
-        assert.equal(await response.text(), direct[i], `round ${round}, ${accept}: the app's answer`)
-        const status = String(response.headers.get('x-cache-status'))
-        assert.match(status, round === 1 ? /^MISS$/ : /^(HIT|REVALIDATED|UPDATING)$/, `round ${round}, ${accept}`)
+        for (const coding of ['br', 'identity'] as const) {
+          const what = `round ${round}, ${accept}, ${coding}`
+          const response = await raw(`${base}${url}`, { Accept: accept, ...(coding === 'br' ? { 'Accept-Encoding': 'br' } : {}) })
+          assert.equal(response.status, 200)
+          assert.equal(response.headers['content-type'], type, what)
+          assert.equal(response.headers['content-encoding'], coding === 'br' ? 'br' : undefined, what)
+          assert.equal((coding === 'br' ? brotliDecompressSync(response.body) : response.body).toString(), direct[i], `${what}: the app's answer`)
+          assert.match(String(response.headers['x-cache-status']), round === 1 ? /^MISS$/ : /^(HIT|REVALIDATED|UPDATING)$/, what)
+        }
       }
     }
   })
