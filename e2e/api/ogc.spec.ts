@@ -124,6 +124,9 @@ test.describe('OGC API – Features', () => {
       const response = await request.get(`/ogc/collections/post/items?${query}`)
       expect(response.status(), query).toBe(400)
     }
+    // A bad f is named beside the other bad parameters, as they are beside each other.
+    const both = await expectWordPressError(await request.get('/ogc/collections/post/items?f=xml&limit=0'), 400, 'rest_invalid_param')
+    expect(both.data.params).toEqual({ f: 'f must be json, geojson or html.', limit: 'limit must be an integer of at least 1.' })
   })
 
   test('items: datetime — an instant, a day, intervals open at either end, with bbox and paging; bad ones are 400', async ({ request }) => {

@@ -16,7 +16,6 @@ export type OgcAnswer = { json: object; html: () => string | Promise<string> }
 
 type Format = 'json' | 'html'
 
-const formatQuerySchema = z.object({ f: formatParam }).partial()
 /** The query of a resource that takes only `f`: any other parameter is a 400, as OGC API – Common requires. */
 const onlyFormatSchema = z.strictObject({ f: formatParam }).partial()
 
@@ -27,10 +26,13 @@ function negotiated(request: Request): Format {
   return best === 'text/html' ? 'html' : 'json'
 }
 
-/** `f` when given (a 400 when it is not one of formatParam's), else the format the Accept header negotiated. */
+/**
+ * `f` when it is one of formatParam's, else the format the Accept header negotiated. An `f` that is not is left to
+ * the route's query, which names it in its 400 with any other bad parameter (every query of the API takes `f`).
+ */
 function requested(params: URLSearchParams, negotiatedFormat: Format): Format {
-  const { f } = parseQuery(formatQuerySchema, queryValues(params, 'first'))
-  if (!f) return negotiatedFormat
+  const f = params.get('f')
+  if (f === null || !(formatParam.options as readonly string[]).includes(f)) return negotiatedFormat
   return f === 'html' ? 'html' : 'json'
 }
 
@@ -53,8 +55,8 @@ const OGC_FORMAT = 'places-ogc-3'
  * header asks, errors too; public, varying by Accept since the same URL may answer either. Answers are built once
  * per data version, format and query and kept, as the REST routes' (lib/places/public.ts); `answer` is given the
  * version, read before any data. `query` reads the parameters the answer depends on (it throws on invalid or
- * unknown ones; by default the resource takes only `f`): the cache keeps one answer per meaning, not one per
- * spelling of the query string.
+ * unknown ones, `f` among them; by default the resource takes only `f`): the cache keeps one answer per meaning, not
+ * one per spelling of the query string.
  */
 export function ogcRoute<C>(
   contentType: string,
