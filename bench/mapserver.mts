@@ -204,9 +204,11 @@ async function allIds(itemsUrl: string, query: string): Promise<Set<string>> {
   }
 }
 
-/** What one feature shows, in one form for both servers: the id as text, the point, the properties by name. */
-const shown = (feature: Feature) =>
-  JSON.stringify([String(feature.id), feature.geometry?.coordinates, Object.entries(feature.properties).sort(([a], [b]) => a.localeCompare(b))])
+/** The properties the GeoPackage layer holds (writeGeoPackage); Places' features have more (the date, for one). */
+const COMPARED = ['title', 'address', 'url'] as const
+
+/** What one feature shows of what both servers have, in one form: the id as text, the point, the compared properties. */
+const shown = (feature: Feature) => JSON.stringify([String(feature.id), feature.geometry?.coordinates, COMPARED.map((name) => feature.properties[name])])
 
 /**
  * Whether MapServer (`mapserver`: its OGC API root, with `f=json` as `?f=json&`) answers the bench's three requests

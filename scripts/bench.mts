@@ -9,7 +9,7 @@
 // The bench empties that database, so it refuses one that is not on this machine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { request as httpRequest } from 'node:http'
@@ -148,11 +148,16 @@ function sampleRss(pickPid: () => number): { stop: () => number } {
  */
 type RunResult = { stdout: string; ms: number; peakRssMb: number | undefined }
 
-async function run(command: string, args: string[], env: NodeJS.ProcessEnv, { measureRss = false } = {}): Promise<RunResult> {
+/** `stdoutFile`: the command's output goes to that file rather than into `stdout` (an export of 1,000,000 places is more than a string holds). */
+type RunOptions = { measureRss?: boolean; stdoutFile?: string }
+
+async function run(command: string, args: string[], env: NodeJS.ProcessEnv, { measureRss = false, stdoutFile }: RunOptions = {}): Promise<RunResult> {
   const started = performance.now()
-  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })
+  const output = stdoutFile === undefined ? 'pipe' : openSync(stdoutFile, 'w')
+  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', output, 'inherit'] })
+  if (typeof output === 'number') closeSync(output)
   const chunks: Buffer[] = []
-  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
+  child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk))
   // `places` runs bin/cli.ts in a child node process: the largest process of the tree is the one doing the work.
   const childPid = child.pid ?? fail(`${command} did not start`)
   const largest = () => processTree(childPid).reduce((best, pid) => (statusKb(pid, 'VmRSS') > statusKb(best, 'VmRSS') ? pid : best), childPid)
@@ -170,6 +175,26 @@ async function freshDatabase(scratch: string): Promise<string> {
   const url = process.env.BENCH_DATABASE_URL || DEFAULT_PG_URL
   await resetDatabase(url).catch((error: Error) => fail(error.message))
   return url
+}
+
+/**
+ * The PostgreSQL server's settings that move the figures most: its cache (the search at 1,000,000 reads 200 MB of
+ * table and indexes) and how much WAL it writes between checkpoints (an import writes gigabytes). Null on SQLite.
+ */
+async function serverSettings(databaseUrl: string): Promise<Record<string, string> | null> {
+  if (opts.db === 'sqlite') return null
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const names = ['server_version', 'shared_buffers', 'max_wal_size', 'wal_compression']
+    const { rows } = await client.query<{ name: string; setting: string }>(
+      'SELECT "name", current_setting("name") AS "setting" FROM unnest($1::text[]) AS "name"',
+      [names],
+    )
+    return Object.fromEntries(rows.map((row) => [row.name, row.setting]))
+  } finally {
+    await client.end()
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------- server
@@ -399,11 +424,11 @@ async function gpsRoute(places: (...args: string[]) => Promise<RunResult>, postI
  * no Accept header, as wrk sends, it answers HTML. wrk's timeout is raised to 60 s, since 16 connections queued on a
  * few answers a second wait longer than its default 2 s, and such answers would count as errors instead of answers.
  */
-async function besideMapServer(places: (...args: string[]) => Promise<RunResult>, publicIds: number[], scratch: string) {
+async function besideMapServer(exportTo: (file: string) => Promise<RunResult>, publicIds: number[], scratch: string) {
   const dir = path.join(scratch, 'mapserver')
   mkdirSync(dir)
   const geojson = path.join(dir, 'export.geojson')
-  writeFileSync(geojson, (await places('export', '--format', 'geojson', '--post-type', 'post')).stdout)
+  await exportTo(geojson)
   log('MapServer: GeoPackage, mapfile, FastCGI (spawn-fcgi, multiwatch -f 2) behind nginx')
   const server = await startMapServer({ geojson, dir, port: MAPSERVER_PORT, siteUrl: `http://localhost:${PORT}`, cpu: hasTaskset ? 0 : undefined })
   try {
@@ -450,6 +475,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 try {
   const databaseUrl = await freshDatabase(scratch)
+  const settings = await serverSettings(databaseUrl)
+  const settingsLine =
+    settings &&
+    `PostgreSQL ${Object.entries(settings)
+      .map(([name, value]) => `${name} ${value}`)
+      .join(', ')}`
+  if (settingsLine) log(settingsLine)
   const file = path.join(scratch, 'places.geojson')
   const out = createWriteStream(file)
   const generated = await writePlaces(out, N)
@@ -457,7 +489,8 @@ try {
   await once(out, 'close')
 
   const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), NEXT_TELEMETRY_DISABLED: '1' }
-  const places = (...args: string[]) => run(process.execPath, [path.join(root, 'bin', 'places.mjs'), ...args], env, { measureRss: true })
+  const cli = (args: string[], options: RunOptions) => run(process.execPath, [path.join(root, 'bin', 'places.mjs'), ...args], env, options)
+  const places = (...args: string[]) => cli(args, { measureRss: true })
   await places('migrate')
   await places('user', 'create', ...ADMIN)
   // The same command with nothing to do: what any `places` command costs before its work (node, tsx, migrate check).
@@ -571,7 +604,9 @@ try {
     log(`${NGINX} is not installed (Debian package nginx): no figures behind the HTTP cache`)
   }
 
-  const mapserver = opts.mapserver ? await besideMapServer(places, publicIds, scratch) : undefined
+  const mapserver = opts.mapserver
+    ? await besideMapServer((file) => cli(['export', '--format', 'geojson', '--post-type', 'post'], { stdoutFile: file }), publicIds, scratch)
+    : undefined
 
   const cold = await coldAfterWrite(databaseUrl, publicIds[0]!)
   log(`cold (first request after a write) ${cold.path}: median ${cold.medianMs} ms`)
@@ -591,6 +626,7 @@ try {
   const results = {
     machine,
     db: opts.db,
+    settings,
     places: N,
     generated: { publish: generated.publish, withoutGeometry: generated.withoutGeometry, geoPrivate: generated.geoPrivate, public: publicIds.length },
     load: { connections: CONNECTIONS, runs: RUNS, durationSeconds: DURATION, warmUpSeconds: WARM_UP_SECONDS },
@@ -621,6 +657,9 @@ try {
           places: placesMedian,
           mapserver: measured.median,
           placesToMapServer: ratio(placesMedian.requestsPerSecond, measured.median.requestsPerSecond),
+          // No answer within a run (at 1,000,000 places one takes MapServer longer than a run of 5 s): its rate was
+          // below one answer a run, so Places answered at least as many times more as it did in one run.
+          placesToMapServerAtLeast: measured.median.requests === 0 ? Math.round(placesMedian.requestsPerSecond * DURATION) : null,
           behindCache,
           behindCacheToMapServer: behindCache ? ratio(behindCache.requestsPerSecond, measured.median.requestsPerSecond) : null,
           runs: measured.runs,
@@ -643,6 +682,7 @@ try {
   const row = (cells: (string | number | null)[]) => cells.map((cell, i) => (i === 0 ? String(cell).padEnd(34) : String(cell).padStart(9))).join(' ')
   const rate = (m: LoadFigures | null) => (m ? Math.round(m.requestsPerSecond) : '-')
   console.log(`\nPlaces bench: ${N} places on ${opts.db}, ${machine.nproc} cores, ${machine.cpu}, node ${machine.node}`)
+  if (settingsLine) console.log(settingsLine)
   console.log(
     `load average at start: ${machine.loadAverage.join(' ')}, at end: ${machine.loadAverageAtEnd.join(' ')}; server pinned to core 0, load generator to core 1: ${hasTaskset ? 'yes' : 'no (no taskset)'}\n`,
   )
@@ -760,6 +800,7 @@ function printMapServer({
     places: LoadFigures
     mapserver: LoadFigures
     placesToMapServer: number | null
+    placesToMapServerAtLeast: number | null
     behindCache: LoadFigures | null
     behindCacheToMapServer: number | null
   }[]
@@ -772,7 +813,7 @@ function printMapServer({
         r.name,
         Math.round(r.places.requestsPerSecond),
         r.mapserver.requestsPerSecond,
-        r.placesToMapServer,
+        r.placesToMapServerAtLeast === null ? r.placesToMapServer : `> ${r.placesToMapServerAtLeast}`,
         r.places.latencyP50Ms,
         r.mapserver.latencyP50Ms,
         r.behindCache ? Math.round(r.behindCache.requestsPerSecond) : 'n/a',
@@ -780,11 +821,13 @@ function printMapServer({
       ]),
     )
   }
-  const lowest = requests.reduce((a, b) => ((a.placesToMapServer ?? 0) <= (b.placesToMapServer ?? 0) ? a : b))
-  const pass = requests.every((r) => (r.placesToMapServer ?? 0) >= 10)
+  const times = (r: (typeof requests)[number]) => r.placesToMapServer ?? r.placesToMapServerAtLeast ?? 0
+  const lowest = requests.reduce((a, b) => (times(a) <= times(b) ? a : b))
+  const pass = requests.every((r) => times(r) >= 10)
   console.log(
-    `target (issue 18): Places' OGC at least 10× MapServer on the same data: ${pass ? 'PASS' : 'FAIL'} (lowest ${lowest.placesToMapServer}×, ${lowest.name})`,
+    `target (issue 18): Places' OGC at least 10× MapServer on the same data: ${pass ? 'PASS' : 'FAIL'} (lowest ${lowest.placesToMapServerAtLeast === null ? '' : 'at least '}${times(lowest)}×, ${lowest.name})`,
   )
+  if (requests.some((r) => r.placesToMapServerAtLeast !== null)) console.log(`(> N: MapServer gave no answer within a run of ${DURATION} s)`)
   console.log(`MapServer's answers beside Places':\n${checks.map((line) => `  ${line}`).join('\n')}`)
 }
 
