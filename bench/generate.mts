@@ -198,7 +198,8 @@ function makeFeature(random: () => number) {
   if (!geoPublic) properties.geo_public = false
   return {
     feature: { type: 'Feature', geometry, properties },
-    isPublic: status === 'publish' && type === 'post' && hasGeometry && geoPublic,
+    // Every date is before 2026: a `future` post's has passed, and the import publishes it, as wp_insert_post does.
+    isPublic: (status === 'publish' || status === 'future') && type === 'post' && hasGeometry && geoPublic,
   }
 }
 

@@ -213,7 +213,7 @@ const shown = (feature: Feature) => JSON.stringify([String(feature.id), feature.
 /**
  * Whether MapServer (`mapserver`: its OGC API root, with `f=json` as `?f=json&`) answers the bench's three requests
  * with the features Places (`places`: its /ogc) gives: the counts, the sets of ids, and each feature of MapServer's
- * first page and of `sampleIds` compared whole. One line per check, each starting "same" or "differs".
+ * first page and of `sampleIds` compared on what both hold (COMPARED). One line per check, each starting "same" or "differs".
  */
 export async function compareWithPlaces(places: string, mapserver: string, sampleIds: number[]): Promise<string[]> {
   const lines: string[] = []
