@@ -183,15 +183,21 @@ async function freshDatabase(scratch: string): Promise<string> {
  */
 async function serverSettings(databaseUrl: string): Promise<Record<string, string> | null> {
   if (opts.db === 'sqlite') return null
+  const names = ['server_version', 'shared_buffers', 'max_wal_size', 'wal_compression']
+  const rows = await queryPostgres<{ name: string; setting: string }>(
+    databaseUrl,
+    'SELECT "name", current_setting("name") AS "setting" FROM unnest($1::text[]) AS "name"',
+    [names],
+  )
+  return Object.fromEntries(rows.map((row) => [row.name, row.setting]))
+}
+
+/** The rows of one query, on a connection of its own to the bench's PostgreSQL database. */
+async function queryPostgres<Row extends object>(databaseUrl: string, sql: string, values: unknown[] = []): Promise<Row[]> {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   try {
-    const names = ['server_version', 'shared_buffers', 'max_wal_size', 'wal_compression']
-    const { rows } = await client.query<{ name: string; setting: string }>(
-      'SELECT "name", current_setting("name") AS "setting" FROM unnest($1::text[]) AS "name"',
-      [names],
-    )
-    return Object.fromEntries(rows.map((row) => [row.name, row.setting]))
+    return (await client.query<Row>(sql, values)).rows
   } finally {
     await client.end()
   }
@@ -389,13 +395,7 @@ async function rootCategoryIds(databaseUrl: string): Promise<number[]> {
       db.close()
     }
   }
-  const client = new pg.Client({ connectionString: databaseUrl })
-  await client.connect()
-  try {
-    return (await client.query<{ id: number }>(sql)).rows.map((row) => row.id)
-  } finally {
-    await client.end()
-  }
+  return (await queryPostgres<{ id: number }>(databaseUrl, sql)).map((row) => row.id)
 }
 
 /**
@@ -657,7 +657,7 @@ try {
           places: placesMedian,
           mapserver: measured.median,
           // Null when MapServer gave no answer within a run (at 1,000,000 places, runs of 5 s): not measured.
-          placesToMapServer: measured.median.requests === 0 ? null : ratio(placesMedian.requestsPerSecond, measured.median.requestsPerSecond),
+          placesToMapServer: ratio(placesMedian.requestsPerSecond, measured.median.requestsPerSecond),
           behindCache,
           behindCacheToMapServer: behindCache ? ratio(behindCache.requestsPerSecond, measured.median.requestsPerSecond) : null,
           runs: measured.runs,
@@ -814,7 +814,7 @@ function printMapServer({
         r.places.latencyP50Ms,
         r.placesToMapServer === null ? 'n/a' : r.mapserver.latencyP50Ms,
         r.behindCache ? Math.round(r.behindCache.requestsPerSecond) : 'n/a',
-        (r.placesToMapServer !== null && r.behindCacheToMapServer) || 'n/a',
+        r.behindCacheToMapServer ?? 'n/a',
       ]),
     )
   }
