@@ -37,7 +37,7 @@ export type Connection = {
   /** reads the data version with the driver itself, not through Prisma (index.ts, readDataVersion) */
   readVersion: () => Promise<number | undefined>
   stream: (query: Prisma.Sql, size: number) => AsyncGenerator<unknown[][]>
-  /** the first column of every row of `query`, whole numbers below 2^31 (ids) */
+  /** the column `id` of every row of `query`, whole numbers below 2^31, in no particular order */
   readIds: (query: Prisma.Sql) => Promise<Int32Array>
   close: () => Promise<void>
 }
@@ -77,7 +77,7 @@ export interface DialectDriver {
   /** A `contains` filter that ignores ASCII case (the admin's search). */
   containsIgnoringCase(text: string): Prisma.StringFilter
   /**
-   * The public search: a query of the ids (column `id`, ascending) of the posts whose title or public address contains
+   * The public search: a query of the ids (column `id`, in no order) of the posts whose title or public address contains
    * `text`, ignoring case, public places among them (and perhaps others: the caller keeps the public places). A text of
    * three characters or more is looked up in the trigram index of those two columns (migration 0009), a shorter one
    * compared row by row.

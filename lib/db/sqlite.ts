@@ -308,12 +308,11 @@ export const sqlite: DialectDriver = {
   // SQLite's LIKE, which `contains` is, ignores ASCII case already.
   containsIgnoringCase: (text) => ({ contains: text }),
   // The trigram table matches a phrase as a substring, ignoring case (Unicode's, where LIKE folds only ASCII), and
-  // gives every post's id (the caller keeps the public places), in the order of rowids without a sort; it cannot look
-  // up fewer than three characters.
+  // gives every post's id (the caller keeps the public places); it cannot look up fewer than three characters.
   idsContaining: (text) =>
     [...text].length >= 3
-      ? Prisma.sql`SELECT "rowid" AS "id" FROM "posts_search" WHERE "posts_search" MATCH ${`"${text.replaceAll('"', '""')}"`} ORDER BY "rowid"`
-      : Prisma.sql`SELECT p."id" FROM "posts" p WHERE ${titleOrAddressLike(text)} ORDER BY p."id"`,
+      ? Prisma.sql`SELECT "rowid" AS "id" FROM "posts_search" WHERE "posts_search" MATCH ${`"${text.replaceAll('"', '""')}"`}`
+      : Prisma.sql`SELECT p."id" FROM "posts" p WHERE ${titleOrAddressLike(text)}`,
   // Dates are kept as ISO 8601 text ('2024-05-01T10:00:00.000+00:00'), which unixepoch reads, milliseconds included.
   epochMillis: (column) => Prisma.sql`CAST(round(unixepoch(${column}, 'subsec') * 1000) AS INTEGER)`,
   migrate: (url, pending) => Promise.resolve(migrate(url, pending)),

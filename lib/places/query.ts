@@ -41,8 +41,8 @@ function inCategoryTree(categoryId: number | null): Prisma.Sql {
 }
 
 /**
- * The ids of the posts whose title or public address contains `text`, ignoring case (docs/api.md, search), ascending,
- * from the databases' text indexes: public places among them, and perhaps other posts (the map's index keeps only
+ * The ids of the posts whose title or public address contains `text`, ignoring case (docs/api.md, search), in no
+ * order, from the databases' text indexes: public places among them, and perhaps other posts (the map's index keeps only
  * its own places of them, lib/places/map-index).
  */
 export function findIdsContaining(text: string): Promise<Int32Array> {
