@@ -38,7 +38,8 @@ function connect(url: string): Connection {
     readVersion: async () => (await pool.query<{ data_version: number }>(VERSION_SQL)).rows[0]?.data_version,
     stream: (query, size) => streamRows(pool, query, size),
     // The ids in one value, four bytes each (int4send's, big-endian), rather than a row each: tens of thousands of rows
-    // cost the driver more than the query (40,000 ids: 40-80 ms through a cursor, 25-45 ms so; BENCHMARKS.md).
+    // cost the driver more than the query (the bench's texts at 1,000,000 places: p50 67 ms through a cursor, 41 ms so;
+    // BENCHMARKS.md).
     readIds: async (query) => {
       const { rows } = await pool.query<[Buffer | null]>({
         text: `SELECT string_agg(int4send(q."id"), ''::bytea) FROM (${query.text}) q`,
@@ -72,8 +73,8 @@ async function* streamRows(pool: pg.Pool, query: Prisma.Sql, size: number): Asyn
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
     // Every stream is read to its end, and planned so: a cursor is otherwise planned for its first tenth, and the
-    // search's ids (when they were streamed) came from a walk of the primary key checking every row (200 ms rather than 30 at 1,000,000
-    // places). A random read costed as solid-state storage does (1.1, as PostgreSQL's documentation suggests for SSDs,
+    // search's ids (when they were streamed) came from a walk of the primary key checking every row (200 ms rather
+    // than 30 at 1,000,000 places). A random read costed as solid-state storage does (1.1, as PostgreSQL's documentation suggests for SSDs,
     // rather than the 4 of spinning disks). For this transaction only, so that it holds behind poolers that refuse
     // startup options.
     await client.query('SET LOCAL cursor_tuple_fraction = 1; SET LOCAL random_page_cost = 1.1')
