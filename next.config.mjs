@@ -6,6 +6,9 @@ const benchFloor = Boolean(process.env.BENCH_FLOOR_DIR)
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // The app draws its photos' sizes itself (lib/media/renditions.ts). Next's optimizer, unused, would serve a public
+  // copy of any upload for hours after its post is unpublished: off, /_next/image is a 404.
+  images: { unoptimized: true },
   ...(benchFloor
     ? { distDir: '.next-bench', pageExtensions: ['tsx', 'ts', 'jsx', 'js', 'bench.ts'], typescript: { tsconfigPath: 'tsconfig.bench.json' } }
     : {}),

@@ -172,6 +172,9 @@ test.describe('the map parameters: errors, caching, CORS', () => {
     ['?cluster=true', 'zoom'],
     ['?cluster=true&zoom=25', 'zoom'],
     ['?cluster=true&zoom=18&bbox=-10,35,30,60', 'bbox'],
+    // Without bbox the view is the whole world, bounded as a box is (zoom 5 at most): no answer grows with the places.
+    ['?cluster=true&zoom=6', 'zoom'],
+    ['?cluster=1&zoom=24&_embed', 'zoom'],
   ]
   for (const [query, param] of bad) {
     test(`${query}: 400 rest_invalid_param naming ${param}`, async ({ request }) => {

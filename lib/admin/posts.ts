@@ -11,7 +11,7 @@ import {
   type PostForCapability,
 } from '../auth/capabilities'
 import { getConfig } from '../config'
-import { getDb, transaction, type Tx } from '../db'
+import { getDb, lockPosts, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { ApiError, forbidden, invalidParams, postInTrash } from '../http/errors'
 import { ATTACHMENT_FILES, removeAttachmentFiles } from '../media/attachments'
@@ -310,12 +310,12 @@ function cannotPublish(status: string): ApiError {
 }
 
 /**
- * The row of post `id` for deciding who may change it, locked until the transaction ends (a write on both databases:
- * SQLite's write lock, PostgreSQL's row lock), so that the decision holds for the write that follows: an editor who
- * publishes the post meanwhile makes a contributor's save wait, then be refused.
+ * The row of post `id` for deciding who may change it, locked until the transaction ends (SQLite's write lock,
+ * PostgreSQL's row lock), so that the decision holds for the write that follows: an editor who publishes the post
+ * meanwhile makes a contributor's save wait, then be refused. A refused change writes nothing.
  */
 async function lockPostForChange(tx: Tx, id: number): Promise<PostForCapability | null> {
-  await tx.$executeRaw`UPDATE "posts" SET "modified_at" = "modified_at" WHERE "id" = ${id}`
+  await lockPosts(tx, [id])
   return tx.post.findUnique({ where: { id }, select: { authorId: true, status: true, statusBeforeTrash: true } })
 }
 

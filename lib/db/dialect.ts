@@ -62,6 +62,11 @@ export interface DialectDriver {
   lockTables(tx: Tx, tables: readonly Table[]): Promise<void>
   /** Locks the administrators' rows until the transaction ends, so that a count of them holds for the write after. */
   lockAdministrators(tx: Tx): Promise<void>
+  /**
+   * Locks the rows of posts `ids` until the transaction ends, so that who may change them and what they hold stay as
+   * read until the write. Without writing them: a lock fires no trigger, so it bumps no data version.
+   */
+  lockPosts(tx: Tx, ids: readonly number[]): Promise<void>
   /** After posts were written with their own ids: the id sequence moves past them (PostgreSQL has one). */
   resetPostIdSequence(tx: Tx): Promise<void>
   /** The same for attachments written with their own ids (a WordPress import keeps them). */

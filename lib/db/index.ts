@@ -62,6 +62,12 @@ export function streamRows(query: Prisma.Sql, size: number): AsyncGenerator<unkn
   return connection().stream(query, size)
 }
 
+/**
+ * Ids asked for in one query: Prisma binds at most 999 values a query on SQLite (32,766 on PostgreSQL), and the
+ * query's other values must fit beside them.
+ */
+export const IDS_PER_QUERY = 900
+
 /** The first column of every row of `query`, whole numbers below 2^31 (ids), read at once. */
 export function readIds(query: Prisma.Sql): Promise<Int32Array> {
   return connection().readIds(query)
@@ -88,6 +94,11 @@ export function lockTables(tx: Tx, tables: readonly Table[]): Promise<void> {
 /** Locks the administrators' rows for the rest of the transaction (a count of them then holds for the write). */
 export function lockAdministrators(tx: Tx): Promise<void> {
   return driver().lockAdministrators(tx)
+}
+
+/** Locks the rows of posts `ids` for the rest of the transaction, without writing them (no data version is bumped). */
+export function lockPosts(tx: Tx, ids: readonly number[]): Promise<void> {
+  return driver().lockPosts(tx, ids)
 }
 
 /** After posts were written with their own ids: new posts get ids past them. */

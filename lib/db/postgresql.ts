@@ -158,6 +158,9 @@ export const postgresql: DialectDriver = {
   lockAdministrators: async (tx) => {
     await tx.$executeRaw`SELECT 1 FROM "users" WHERE "role" = 'administrator' FOR UPDATE`
   },
+  lockPosts: async (tx, ids) => {
+    if (ids.length > 0) await tx.$executeRaw`SELECT 1 FROM "posts" WHERE "id" IN (${Prisma.join([...ids])}) FOR UPDATE`
+  },
   resetPostIdSequence: async (tx) => {
     await tx.$executeRaw`SELECT setval(pg_get_serial_sequence('posts', 'id'), (SELECT MAX("id") FROM "posts"))`
   },

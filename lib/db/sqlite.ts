@@ -218,6 +218,10 @@ export const sqlite: DialectDriver = {
   lockAdministrators: async (tx) => {
     await tx.$executeRaw`UPDATE "users" SET "role" = "role" WHERE "role" = 'administrator'`
   },
+  // SQLite has one write lock, for the whole file: taken by a write of no row, as lockTables does.
+  lockPosts: async (tx) => {
+    await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
+  },
   // SQLite's next id is past the largest already: nothing to move.
   resetPostIdSequence: () => Promise.resolve(),
   resetAttachmentIdSequence: () => Promise.resolve(),

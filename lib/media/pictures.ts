@@ -1,6 +1,6 @@
 import 'server-only'
 import type { Picture } from '../api/contract'
-import { getDb } from '../db'
+import { getDb, IDS_PER_QUERY } from '../db'
 import { MEDIUM_WIDTH } from './renditions'
 import { ATTACHMENT_ORDER, renditionUrl } from './storage'
 
@@ -8,7 +8,6 @@ import { ATTACHMENT_ORDER, renditionUrl } from './storage'
 // public pages show nothing of the others. An image that could not be decoded has no sizes, and is no picture.
 
 type StoredRendition = { format: string; width: number; height: number; fileName: string }
-const IDS_PER_QUERY = 1000
 
 type PictureRow = { postId: number; title: string; altText: string; renditions: StoredRendition[] }
 

@@ -1,11 +1,12 @@
 import 'server-only'
-import { canEditPost, type Actor } from '../auth/capabilities'
+import { canCreatePosts, canEditPost, type Actor } from '../auth/capabilities'
 import { OPERATOR } from '../admin/posts'
 import { searchColumns } from '../admin/search'
-import { getDb, transaction, type Tx } from '../db'
+import { getDb, lockPosts, transaction, type Tx } from '../db'
 import { formatPlace, getGazetteer, MAX_DISTANCE_KM, type Gazetteer } from '../geo/gazetteer'
 import { roundCoordinate } from '../geo/precision'
-import { Prisma } from '../generated/sqlite/client'
+import type { Prisma } from '../generated/sqlite/client'
+import { forbidden } from '../http/errors'
 import { findPhotoGps } from '../media/attachment-gps'
 import { PublicLocationRule } from './visibility'
 
@@ -106,22 +107,22 @@ function addressOf(gazetteer: Gazetteer, latitude: number, longitude: number): s
   return found && formatPlace(found)
 }
 
-/**
- * Takes the write lock on the rows of `ids` until the transaction ends (SQLite's write lock, PostgreSQL's row locks),
- * so that who may edit a post, and what it holds, stay as read until the write.
- */
-async function lockPosts(tx: Tx, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return
-  await tx.$executeRaw`UPDATE "posts" SET "modified_at" = "modified_at" WHERE "id" IN (${Prisma.join([...ids])})`
-}
-
 type Who = Actor | typeof OPERATOR
+
+/** Of `ids`, the posts `who` may edit: only those are locked, so a user holds up no one else's posts. */
+async function editableIds(tx: Tx, who: Who, ids: readonly number[]): Promise<number[]> {
+  if (who === OPERATOR) return [...ids]
+  const rows = await tx.post.findMany({ where: { id: { in: [...ids] } }, select: { id: true, authorId: true, status: true, statusBeforeTrash: true } })
+  return rows.filter((row) => canEditPost(who, row)).map((row) => row.id)
+}
 
 /** One transaction's worth of `locate --from-media`: the posts of `ids`, in that order. */
 async function locateBatch(tx: Tx, who: Who, ids: readonly number[], gazetteer: Gazetteer, options: LocateOptions): Promise<LocatedPost[]> {
-  await lockPosts(tx, ids)
+  const editable = await editableIds(tx, who, ids)
+  await lockPosts(tx, editable)
+  // Read again under the lock: who may edit a post is decided on the row the write will change.
   const rows = await tx.post.findMany({
-    where: { id: { in: [...ids] } },
+    where: { id: { in: editable } },
     select: {
       id: true,
       title: true,
@@ -214,6 +215,8 @@ function summarise(posts: readonly LocatedPost[], dryRun: boolean): LocateSummar
  * and left as it is. One transaction: the admin's selection is one page of the list.
  */
 export async function importLocationsFromMedia(actor: Actor, postIds: readonly number[], options: LocateOptions = {}): Promise<LocateReport> {
+  // Who may write no post at all is refused before any work.
+  if (!canCreatePosts(actor)) throw forbidden()
   const ids = [...new Set(postIds)]
   const gazetteer = await getGazetteer()
   const posts = await transaction((tx) => locateBatch(tx, actor, ids, gazetteer, options), { timeout: BATCH_TIMEOUT_MS })

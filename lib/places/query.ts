@@ -1,5 +1,5 @@
 import 'server-only'
-import { epochMillisSql, getDb, idsContainingSql, readIds, streamRows } from '../db'
+import { epochMillisSql, getDb, IDS_PER_QUERY, idsContainingSql, readIds, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { categoryTreeSql } from './categories'
 import { isPostTypeKey, type CollectionQuery } from './schemas'
@@ -148,8 +148,6 @@ export async function hasPublicPlaces({ postType, categoryId }: Pick<CollectionQ
     LIMIT 1`
   return rows.length > 0
 }
-
-const IDS_PER_QUERY = 1000
 
 /** The places with these ids that are still public, in the order of `ids`. */
 export async function findPublicPlacesByIds(ids: number[]): Promise<Place[]> {

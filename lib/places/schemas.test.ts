@@ -120,7 +120,7 @@ describe('the map parameters of GET /geojson', () => {
   })
   test('cluster=true needs zoom, an integer 0 to 24', () => {
     assert.equal(query('cluster=true&zoom=0').clusterZoom, 0)
-    assert.equal(query('cluster=1&zoom=24').clusterZoom, 24)
+    assert.equal(query('cluster=1&zoom=24&bbox=2.35,48.85,2.3501,48.8501').clusterZoom, 24)
     assert.equal(query('cluster=0&zoom=5').clusterZoom, undefined)
     assert.deepEqual(invalidParams('cluster=true'), ['zoom'])
     for (const bad of ['25', '-1', '1.5', '', 'x']) assert.deepEqual(invalidParams(`cluster=true&zoom=${encodeURIComponent(bad)}`), ['zoom'], bad)
@@ -132,6 +132,11 @@ describe('the map parameters of GET /geojson', () => {
     assert.ok(query('cluster=true&zoom=15&bbox=2.3,48.85,2.4,48.87'), 'a city quarter at zoom 15')
     assert.deepEqual(invalidParams('cluster=true&zoom=15&bbox=2,48,3,49'), ['bbox'])
     assert.ok(query('bbox=2,48,3,49'), 'without clusters any box is a page of places')
+  })
+  test('without a bbox the whole world is the box: zoom 5 at most', () => {
+    assert.equal(query('cluster=true&zoom=5').clusterZoom, 5, 'the whole world is 8192 pixels wide at zoom 5')
+    for (const zoom of [6, 16, 24]) assert.deepEqual(invalidParams(`cluster=true&zoom=${zoom}`), ['zoom'], `zoom ${zoom}`)
+    assert.ok(query('zoom=24'), 'zoom alone, without cluster, is ignored')
   })
 })
 

@@ -25,6 +25,8 @@ export const MAX_ZOOM = 24
  * way: a screen and a margin around it. The answer's size is bounded by the screen, not by the data.
  */
 export const MAX_CLUSTER_BOX_PIXELS = 8192
+/** The deepest zoom at which the whole world (256 · 2^zoom pixels wide) fits MAX_CLUSTER_BOX_PIXELS. */
+export const MAX_WORLD_ZOOM = Math.log2(MAX_CLUSTER_BOX_PIXELS / 256)
 
 const positiveInteger = /^\d+$/
 const POST_TYPE_KEY = /^[a-z0-9_-]{1,20}$/
@@ -209,6 +211,17 @@ export const collectionQuerySchema = z
       const zoom = zoomParam.safeParse(query.zoom)
       if (!zoom.success) {
         ctx.addIssue({ code: 'custom', path: ['zoom'], message: ZOOM_MESSAGE })
+        return
+      }
+      // Without a bbox the view is the whole world, bounded as a box is, so that no answer grows with the places.
+      if (query.bbox === undefined) {
+        if (Number(zoom.data) > MAX_WORLD_ZOOM) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['zoom'],
+            message: `zoom ${zoom.data} is too deep for the whole world: with cluster=true and no bbox the world may span at most ${MAX_CLUSTER_BOX_PIXELS} pixels each way, zoom ${MAX_WORLD_ZOOM} at most. Send the box of the map's view as bbox, or a lower zoom.`,
+          })
+        }
         return
       }
       // A bbox that failed holds no box (bboxParam): only a parsed one is measured.

@@ -6,7 +6,8 @@ import { after, before, test } from 'node:test'
 import { createDraft, trashPost } from '../../lib/admin/posts'
 import { addUser } from '../../lib/admin/users'
 import { ROLES, type Actor } from '../../lib/auth/capabilities'
-import { disconnectDb, getDb, transaction } from '../../lib/db'
+import { disconnectDb, getDb, readDataVersion, transaction } from '../../lib/db'
+import { ApiError } from '../../lib/http/errors'
 import { storeAttachment } from '../../lib/media/storage'
 import { migrate } from '../../lib/migrate'
 import { importLocationsFromMedia, writeLocation } from '../../lib/places/locate'
@@ -97,7 +98,17 @@ test("the bulk action changes only the posts the user may edit; another's, a mis
   assert.equal(first?.outcome, 'set')
   const [again] = (await importLocationsFromMedia(actor('editor'), [others])).posts
   assert.equal(again?.outcome, 'unchanged')
-  // A subscriber may edit nothing.
-  const refused = await importLocationsFromMedia(actor('subscriber'), [own])
-  assert.deepEqual([refused.summary.set, refused.summary.skippedBy.not_editable], [0, 1])
+})
+
+test('the bulk action writes nothing it need not: every cache of the public answers stays valid', async () => {
+  const others = await draftWithPhoto('author', 'Not the contributor’s')
+  await importLocationsFromMedia(actor('editor'), [others])
+  const version = await readDataVersion()
+  // A subscriber may write no post: refused before any work.
+  await assert.rejects(importLocationsFromMedia(actor('subscriber'), [others]), (error: unknown) => error instanceof ApiError && error.status === 403)
+  // A contributor naming posts they may not edit, and an editor whose posts are where their photos say already.
+  const report = await importLocationsFromMedia(actor('contributor'), [others, 2_000_000_000])
+  assert.deepEqual(report.summary.skippedBy.not_editable, 2)
+  assert.equal((await importLocationsFromMedia(actor('editor'), [others])).summary.unchanged, 1)
+  assert.equal(await readDataVersion(), version, 'no write, so the data version (every ETag and cached answer) is as it was')
 })

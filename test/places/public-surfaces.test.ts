@@ -2,8 +2,10 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { disconnectDb, getDb, readDataVersion } from '../../lib/db'
 import { migrate } from '../../lib/migrate'
+import { firstPictures } from '../../lib/media/pictures'
 import { listPublicCategoryTree } from '../../lib/places/categories'
 import { getPlaceIndex, keptIndexKeys } from '../../lib/places/map-index'
+import { findPlaceDetails, findPublicPlacesByIds } from '../../lib/places/query'
 import { publicColumnsOf } from '../../lib/places/visibility'
 import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
@@ -108,6 +110,15 @@ test('no index is kept for a type or category without public places', async () =
     assert.ok(!cachedKeys().includes(`${query.postType}\n${query.categoryId ?? ''}`), JSON.stringify(query))
   }
   assert.equal((await getPlaceIndex({ postType: 'landmark', categoryId: null }, version)).size, 1)
+})
+
+test("_embed's reads take a map's worth of ids, more than Prisma binds in one query on SQLite (999)", async () => {
+  const ids = Array.from({ length: 3000 }, (_, i) => i + 1)
+  const places = await findPublicPlacesByIds(ids)
+  assert.equal(places.length, 13, 'the public places of every type')
+  const details = await findPlaceDetails(ids)
+  for (const place of places) assert.ok(details.has(place.id), `the details of ${place.title}`)
+  assert.equal((await firstPictures(ids)).size, 0, 'no post has a photo')
 })
 
 test("the map's category filter lists the categories with public places of the type, and their parents", async () => {
