@@ -70,8 +70,8 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
       orderby,
       order,
     }),
-    listCategoryOptions(),
-    listPostTypes(),
+    listCategoryOptions(actor),
+    listPostTypes(actor),
   ])
   const link = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(query)

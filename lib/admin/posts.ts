@@ -6,6 +6,7 @@ import {
   canManageCategories,
   canSetPostStatus,
   editablePostStatuses,
+  hasCapability,
   STATUSES_NEEDING_PUBLISH,
   type Actor,
   type PostForCapability,
@@ -157,15 +158,43 @@ export async function listEditablePosts(actor: Actor, filters: PostListFilters):
 
 export type CategoryOption = { id: number; path: string }
 
-/** Every category with its path ("Europe > France"), sorted by path: for filters and the editor's picker. */
-export async function listCategoryOptions(): Promise<CategoryOption[]> {
-  const paths = await getCategoryPaths(getDb())
-  return [...paths].map(([id, path]) => ({ id, path })).sort((a, b) => a.path.localeCompare(b.path))
+/**
+ * The posts whose categories and type `actor` may see named: every post for who may edit others' posts; else the
+ * published ones and those `actor` may edit. A name only others' drafts use is told to no one else (SECURITY.md).
+ */
+function namedFor(actor: Actor): Prisma.PostWhereInput {
+  return hasCapability(actor, 'edit_others_posts') ? {} : { OR: [{ status: 'publish' }, editableBy(actor)] }
 }
 
-/** The post types in use, and `post`. */
-export async function listPostTypes(): Promise<string[]> {
-  const rows = await getDb().post.groupBy({ by: ['type'] })
+/**
+ * The categories `actor` may see, with their paths ("Europe > France"), sorted by path: for filters and the editor's
+ * picker. Those of the posts namedFor `actor`, the unused ones to those who may write posts (to pick), and the
+ * ancestors of each (its path names them).
+ */
+export async function listCategoryOptions(actor: Actor): Promise<CategoryOption[]> {
+  const db = getDb()
+  const [paths, rows] = await Promise.all([
+    getCategoryPaths(db),
+    db.category.findMany({
+      select: { id: true, parentId: true, posts: { where: { post: namedFor(actor) }, take: 1, select: { postId: true } }, _count: { select: { posts: true } } },
+    }),
+  ])
+  const parentOf = new Map(rows.map((row) => [row.id, row.parentId]))
+  const shown = new Set<number>()
+  for (const row of rows) {
+    if (row.posts.length === 0 && !(row._count.posts === 0 && canCreatePosts(actor))) continue
+    // The category and its ancestors, up to the root or one already shown (a cycle of parents cannot loop).
+    for (let at: number | null | undefined = row.id; at != null && !shown.has(at); at = parentOf.get(at)) shown.add(at)
+  }
+  return [...paths]
+    .filter(([id]) => shown.has(id))
+    .map(([id, path]) => ({ id, path }))
+    .sort((a, b) => a.path.localeCompare(b.path))
+}
+
+/** The post types of the posts namedFor `actor`, and `post`. */
+export async function listPostTypes(actor: Actor): Promise<string[]> {
+  const rows = await getDb().post.groupBy({ by: ['type'], where: namedFor(actor) })
   return [...new Set(['post', ...rows.map((row) => row.type)])].sort()
 }
 

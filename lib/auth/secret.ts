@@ -19,7 +19,7 @@ function readAuthSecret(): string {
   try {
     return readFileSync(file, 'utf8').trim()
   } catch {
-    mkdirSync(path.dirname(file), { recursive: true })
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
     const secret = randomBytes(32).toString('base64url')
     try {
       writeFileSync(file, secret, { flag: 'wx', mode: 0o600 })

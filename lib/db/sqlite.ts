@@ -1,14 +1,18 @@
-import { mkdirSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync } from 'node:fs'
 import path from 'node:path'
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3'
 import Database from 'better-sqlite3'
 import { Prisma, PrismaClient } from '../generated/sqlite/client'
 import { titleOrAddressLike, type Connection, type Db, type DialectDriver, type PendingMigrations, type Tx } from './dialect'
 
-/** `file:./data/places.db` → the absolute path of the database file, its folder created. */
+/**
+ * `file:./data/places.db` → the absolute path of the database file. A missing folder and file are made readable by
+ * this user only (0700, 0600; SQLite gives its -wal and -shm files the database's mode): they hold every draft.
+ */
 export function sqliteFile(url: string): string {
   const file = path.resolve(url.replace(/^file:/, '').replace(/\?.*$/, ''))
-  mkdirSync(path.dirname(file), { recursive: true })
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+  closeSync(openSync(file, 'a', 0o600))
   return file
 }
 

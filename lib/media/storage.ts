@@ -111,7 +111,8 @@ export type StoredImage = { filePath: string; mimeType: string; size: number; gp
  */
 export async function storeImage(filename: string, body: AsyncIterable<Uint8Array>): Promise<StoredImage> {
   const { uploadMaxBytes, keepImageMetadata } = getConfig()
-  await mkdir(uploadsPath('incoming'), { recursive: true })
+  // Readable by this user only: an original keeps its GPS (the folders above, data/, are made so too).
+  await mkdir(uploadsPath('incoming'), { recursive: true, mode: 0o700 })
   const incoming = uploadsPath('incoming', randomUUID())
   const written: string[] = [incoming]
   let renditions: Rendition[] = []
@@ -120,7 +121,7 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
     await removeRenditionFiles(renditions.map((r) => r.fileName))
   }
   try {
-    await pipeline(body, (source) => limited(source, uploadMaxBytes), createWriteStream(incoming, { flags: 'wx' }))
+    await pipeline(body, (source) => limited(source, uploadMaxBytes), createWriteStream(incoming, { flags: 'wx', mode: 0o600 }))
     const type = await fileTypeFromFile(incoming)
     const ext = type && IMAGE_TYPES[type.mime]
     if (!type || !ext) {
@@ -137,7 +138,7 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
     const gps = readGps(original)
 
     const [originalPath, publicPath, publicTemp] = [uploadsPath('originals', relative), uploadsPath('public', relative), `${incoming}.public`]
-    await mkdir(path.dirname(originalPath), { recursive: true })
+    await mkdir(path.dirname(originalPath), { recursive: true, mode: 0o700 })
     await mkdir(path.dirname(publicPath), { recursive: true })
     written.push(publicTemp)
     await copyFile(incoming, publicTemp)

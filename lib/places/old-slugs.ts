@@ -14,15 +14,16 @@ const cache = globalThis as unknown as { placesOldSlugs?: Redirects }
 const keyOf = (type: string, slug: string) => `${type}\0${slug}`
 
 /**
- * The old slugs of published posts that no post has as its current slug (a post that took one since wins: its URL is
- * its own), each with the path of its post's page. An unpublished post's old URL says no more than any unknown URL
- * does (404).
+ * The old slugs of published posts that no published post has as its current slug (one that took it since wins: its
+ * URL is its own), each with the path of its post's page. Only published posts hold addresses: a draft with the slug
+ * neither ends the redirect nor tells visitors it exists. An unpublished post's old URL says no more than any unknown
+ * URL does (404).
  */
 async function readTargets(): Promise<Map<string, string>> {
   const rows = await getDb().$queryRaw<{ type: string; slug: string; target_type: string; target_slug: string }[]>`
     SELECT o."type", o."slug", p."type" AS "target_type", p."slug" AS "target_slug"
     FROM "post_old_slugs" o JOIN "posts" p ON p."id" = o."post_id"
-    WHERE p."status" = 'publish' AND NOT EXISTS (SELECT 1 FROM "posts" c WHERE c."type" = o."type" AND c."slug" = o."slug")`
+    WHERE p."status" = 'publish' AND NOT EXISTS (SELECT 1 FROM "posts" c WHERE c."type" = o."type" AND c."slug" = o."slug" AND c."status" = 'publish')`
   return new Map(rows.map((row) => [keyOf(row.type, row.slug), `/${encodeURIComponent(row.target_type)}/${encodeURIComponent(row.target_slug)}`]))
 }
 

@@ -4,7 +4,17 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { postFormSchema } from '../../lib/admin/forms'
-import { createDraft, deletePost, findEditablePost, listEditablePosts, restorePost, trashPost, updatePost } from '../../lib/admin/posts'
+import {
+  createDraft,
+  deletePost,
+  findEditablePost,
+  listCategoryOptions,
+  listEditablePosts,
+  listPostTypes,
+  restorePost,
+  trashPost,
+  updatePost,
+} from '../../lib/admin/posts'
 import { fillSearchColumns } from '../../lib/admin/search'
 import { addUser, changeUserRole, listUsers } from '../../lib/admin/users'
 import { canEditPost, ROLES } from '../../lib/auth/capabilities'
@@ -421,5 +431,48 @@ describe('users', () => {
     ])
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1)
     assert.equal(await getDb().user.count({ where: { role: 'administrator' } }), 1)
+  })
+})
+
+describe('what the admin names', () => {
+  test("the filters and the editor's picker name only the categories and types of posts the user may see", async () => {
+    const db = getDb()
+    const category = async (name: string, parentId: number | null = null) =>
+      (await db.category.create({ data: { name, slug: name.toLowerCase().replace(/\W+/g, '-'), parentId }, select: { id: true } })).id
+    const post = async (owner: string, title: string, type: string, status: string, categoryId: number) =>
+      db.post.create({
+        data: {
+          title,
+          slug: title.toLowerCase().replace(/\W+/g, '-'),
+          type,
+          status,
+          publishedAt: new Date(),
+          authorId: actor(owner).id,
+          categories: { create: [{ categoryId }] },
+        },
+      })
+    await post('editor', 'Secret deal', 'acquisition', 'draft', await category('Acquisition Target Q3'))
+    await post('editor', 'Harbour walk', 'walk', 'publish', await category('Alfama', await category('Lisbon')))
+    await post('contributor', 'My notes', 'diary', 'pending', await category('Contributor topic'))
+    await category('Not used yet')
+
+    const seen = async (role: string) => ({
+      categories: (await listCategoryOptions(actor(role))).map((option) => option.path),
+      types: await listPostTypes(actor(role)),
+    })
+    const subscriber = await seen('subscriber')
+    assert.deepEqual(
+      subscriber.categories.filter((path) => /Acquisition|Lisbon|Contributor|Not used/.test(path)),
+      ['Lisbon', 'Lisbon > Alfama'],
+      'a published post’s category, with its parent',
+    )
+    assert.ok(subscriber.types.includes('walk') && !subscriber.types.includes('acquisition') && !subscriber.types.includes('diary'))
+    const contributor = await seen('contributor')
+    for (const path of ['Lisbon > Alfama', 'Contributor topic', 'Not used yet']) assert.ok(contributor.categories.includes(path), path)
+    assert.ok(!contributor.categories.includes('Acquisition Target Q3'))
+    assert.ok(contributor.types.includes('diary') && !contributor.types.includes('acquisition'))
+    const editor = await seen('editor')
+    for (const path of ['Acquisition Target Q3', 'Contributor topic', 'Not used yet']) assert.ok(editor.categories.includes(path), path)
+    assert.ok(editor.types.includes('acquisition') && editor.types.includes('diary'))
   })
 })

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -110,6 +110,21 @@ describe('places media import', () => {
       assert.ok(copy.length > 0)
     }
     assert.deepEqual(site.files('incoming'), [], 'nothing left half-way')
+  })
+
+  test('the database, the uploads folder and the originals (GPS included) are readable by their owner only', () => {
+    const mode = (file: string) => (statSync(file).mode & 0o777).toString(8)
+    assert.equal(mode(path.join(site.dir, 'media.db')), '600')
+    assert.equal(mode(path.join(site.dir, 'uploads')), '700')
+    for (const original of site.files('originals')) assert.equal(mode(path.join(site.dir, 'uploads', 'originals', original)), '600', original)
+    // A database's folder made by Places, as ./data/ is on a first start.
+    const data = path.join(site.dir, 'new', 'data')
+    const migrate = spawnSync(process.execPath, ['bin/places.mjs', 'migrate'], {
+      env: { ...process.env, DATABASE_URL: `file:${data}/places.db` },
+      encoding: 'utf8',
+    })
+    assert.equal(migrate.status, 0, migrate.stderr)
+    assert.deepEqual([mode(path.join(site.dir, 'new')), mode(data), mode(path.join(data, 'places.db'))], ['700', '700', '600'])
   })
 
   test('a file that is not an image, or is missing, attaches nothing and leaves no file', () => {

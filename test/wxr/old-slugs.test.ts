@@ -59,3 +59,12 @@ ${item(701, 'porto', 'draft', oldSlug('porto-draft'))}
   assert.equal(await findOldSlugTarget('post', 'porto-draft'), null, 'a draft is not revealed')
   assert.equal(await findOldSlugTarget('post', 'nowhere'), null)
 })
+
+test('only a published post holds an address: a draft with an old slug leaves its redirect, publishing it takes the address', async () => {
+  const db = getDb()
+  const authorId = (await db.user.findFirstOrThrow({ select: { id: true } })).id
+  const draft = await db.post.create({ data: { title: 'Lisbon again', slug: 'lisbon', status: 'draft', publishedAt: new Date(), authorId } })
+  assert.equal(await findOldSlugTarget('post', 'lisbon'), '/post/lisbon-today', 'a visitor is not told that a draft exists')
+  await db.post.update({ where: { id: draft.id }, data: { status: 'publish' } })
+  assert.equal(await findOldSlugTarget('post', 'lisbon'), null, 'the published post’s URL is its own')
+})

@@ -18,7 +18,7 @@ export default async function EditPostPage({ params }: PageProps<'/admin/posts/[
   const id = parsePostId(rawId)
   const editor = id === null ? null : await findEditablePost(actor, id)
   if (!editor) notFound()
-  const [categories, types, attachments] = await Promise.all([listCategoryOptions(), listPostTypes(), listPostAttachments(actor, editor.post.id)])
+  const [categories, types, attachments] = await Promise.all([listCategoryOptions(actor), listPostTypes(actor), listPostAttachments(actor, editor.post.id)])
   return (
     <>
       <div className="admin-heading">

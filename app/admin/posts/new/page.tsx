@@ -21,7 +21,7 @@ export default async function NewPostPage() {
     <>
       <h1>New post</h1>
       <p className="muted">The post is saved as a draft, then opens in the editor for its location, photos and the rest.</p>
-      <NewPostForm types={await listPostTypes()} />
+      <NewPostForm types={await listPostTypes(actor)} />
     </>
   )
 }
