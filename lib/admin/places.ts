@@ -2,7 +2,8 @@ import 'server-only'
 import { z } from 'zod'
 import { hasCapability, type Actor } from '../auth/capabilities'
 import { formatPlace, getGazetteer, type Place } from '../geo/gazetteer'
-import { forbidden } from '../http/errors'
+import { ApiError, forbidden } from '../http/errors'
+import { RateLimit } from '../http/rate-limit'
 import { getDb } from '../db'
 import { LOCATION_PRECISIONS, type LocationPrecision } from '../places/location-levels'
 import { latitudeSchema, longitudeSchema } from '../places/schemas'
@@ -60,13 +61,26 @@ const previewSchema = z.object({
   locationPrecision: z.enum(LOCATION_PRECISIONS),
 })
 
+/** Previews a user may ask for a minute: plenty for placing a pin, few for a zone's binary search (docs/privacy.md). */
+export const PREVIEWS_PER_MINUTE = 60
+const previews = new RateLimit(PREVIEWS_PER_MINUTE, 60_000)
+
 /**
  * What the public would see of this location if the post were published, by the one rule (lib/places/visibility.ts).
  * Only for those who may publish (publish_posts): they could learn it anyway by publishing, in sight of the site,
- * whereas to a contributor each answer would tell, unseen, whether a point lies in a zone (docs/privacy.md).
+ * whereas to a contributor each answer would tell, unseen, whether a point lies in a zone (docs/privacy.md). Even
+ * so each answer tells a little of the zones: PREVIEWS_PER_MINUTE a user, and a refusal is logged.
  */
 export async function previewPublicLocation(actor: Actor, input: unknown): Promise<PublicPreview> {
   if (!hasCapability(actor, 'publish_posts')) throw forbidden()
+  const wait = previews.take(String(actor.id))
+  if (wait > 0) {
+    console.warn(`location preview refused: user ${actor.id} asked for more than ${PREVIEWS_PER_MINUTE} a minute`)
+    const seconds = Math.ceil(wait / 1000)
+    throw new ApiError('too_many_previews', `Too many location previews. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, 429, {
+      retryAfter: seconds,
+    })
+  }
   const location = parseOrThrow(previewSchema, input)
   const rule = await PublicLocationRule.load(getDb())
   const level = effectivePrecision(location, rule.zones)

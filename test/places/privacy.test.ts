@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { previewPublicLocation } from '../../lib/admin/places'
+import { previewPublicLocation, PREVIEWS_PER_MINUTE } from '../../lib/admin/places'
 import { OPERATOR } from '../../lib/admin/posts'
 import { createDb, dialectOf, disconnectDb, driverOf, getDb, readDataVersion } from '../../lib/db'
 import { cellCentre } from '../../lib/geo/cell'
 import { formatPlace, getGazetteer } from '../../lib/geo/gazetteer'
 import { distanceKm } from '../../lib/geo/precision'
+import { ApiError } from '../../lib/http/errors'
 import { migrate, readMigrations } from '../../lib/migrate'
 import { getCollection, getItem, getItems } from '../../lib/ogc/features'
 import { exportPlaces } from '../../lib/places/export'
@@ -281,6 +282,16 @@ test('a privacy zone coarsens the posts inside it at once, and removing it resto
   const preview = await previewPublicLocation(editor, { ...EXACT, locationPrecision: 'exact' })
   assert.deepEqual([preview.level, preview.raisedByZone, preview.address], ['city', true, 'Paris, Île-de-France, France'])
   await assert.rejects(previewPublicLocation({ id: authorId, role: 'contributor' }, { ...EXACT, locationPrecision: 'exact' }), { code: 'rest_forbidden' })
+  // Not a binary search's worth (93 asks found a zone's centre and radius): 60 a minute a user, then 429.
+  const author = { id: authorId + 1_000_000, role: 'author' as const }
+  for (let i = 0; i < PREVIEWS_PER_MINUTE; i++) await previewPublicLocation(author, { ...EXACT, locationPrecision: 'exact' })
+  await assert.rejects(previewPublicLocation(author, { ...EXACT, locationPrecision: 'exact' }), (error: unknown) => {
+    assert.ok(error instanceof ApiError)
+    assert.deepEqual([error.status, error.code], [429, 'too_many_previews'])
+    assert.ok(Number(error.data.retryAfter) >= 1)
+    return true
+  })
+  assert.equal((await previewPublicLocation(editor, { ...EXACT, locationPrecision: 'exact' })).level, 'city', "another user's budget is their own")
 
   assert.deepEqual(await removeZone(OPERATOR, zone.id), { changed: 2 })
   assert.equal(((await feature('exact')) as Feature).properties.address, EXACT.address)
