@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 
@@ -24,12 +25,18 @@ export type RunningServer = {
   stop: () => Promise<void>
 }
 
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+/** The keep-alive `npm run serve` gives `next start` (package.json's script), in milliseconds. */
+export const SERVE_KEEP_ALIVE_MS = Number(
+  /--keepAliveTimeout (\d+)/.exec((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { serve: string } }).scripts.serve)?.[1],
+)
+
+/** `next start` over the production build, with `env` and the keep-alive `npm run serve` gives it unless told. */
+export async function startServer(env: Record<string, string>, { keepAliveMs = SERVE_KEEP_ALIVE_MS } = {}): Promise<RunningServer> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '--keepAliveTimeout', '65000'],
+    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '--keepAliveTimeout', String(keepAliveMs)],
     {
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SITE_URL: url, PORT: String(port), ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
