@@ -24,40 +24,72 @@ const ownAddresses = {
   },
 }
 
-const { outputFiles } = await esbuild.build({
-  entryPoints: [path.join(root, 'bin', 'cli.ts')],
-  bundle: true,
-  packages: 'external',
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  conditions: ['react-server'],
-  write: false,
-  logLevel: 'error',
-  plugins: [ownAddresses],
-})
-await esbuild.stop()
-
-// Written once per version of the code, where its packages resolve (node_modules), and renamed into place whole:
-// commands run side by side write the same bytes. The bundles of earlier versions go, and the partial files of
-// commands that died while writing theirs: a partial bears its writer's process id, and one whose writer does not run
-// and that has not been written to for a minute goes (a writer in another PID namespace, sharing node_modules, looks
-// dead but writes its few hundred KB in well under that).
-const bundle = outputFiles[0].contents
 const cache = path.join(root, 'node_modules', '.cache', 'places')
-const file = path.join(cache, `cli-${createHash('sha256').update(bundle).digest('hex').slice(0, 16)}.mjs`)
-if (!(await stat(file).catch(() => undefined))) {
+// What the last bundle was made from, each input with its size and modification time: while none of them changed,
+// the bundle is run as it is (a test suite calls the command line hundreds of times; bundling takes half a second).
+const manifest = path.join(cache, `cli-inputs-${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`)
+const file = (await reusableBundle()) ?? (await bundle())
+
+/** The bundle of the last build when every one of its inputs is as it was then, else undefined. */
+async function reusableBundle() {
+  const last = await readFile(manifest, 'utf8').then(JSON.parse, () => undefined)
+  if (!last || !(await stat(last.bundle).catch(() => undefined))) return undefined
+  const now = await Promise.all(last.inputs.map(([input]) => signature(input)))
+  return now.every((entry, i) => entry !== undefined && entry[1] === last.inputs[i][1] && entry[2] === last.inputs[i][2]) ? last.bundle : undefined
+}
+
+/** [path, size, modification time in nanoseconds]; undefined for a file gone. */
+async function signature(input) {
+  const stats = await stat(input, { bigint: true }).catch(() => undefined)
+  return stats && [input, String(stats.size), String(stats.mtimeNs)]
+}
+
+/** Bundles bin/cli.ts, writes the bundle where its packages resolve, and records its inputs. */
+async function bundle() {
+  const started = Date.now()
+  const { outputFiles, metafile } = await esbuild.build({
+    entryPoints: [path.join(root, 'bin', 'cli.ts')],
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['react-server'],
+    write: false,
+    metafile: true,
+    logLevel: 'error',
+    plugins: [ownAddresses],
+  })
+  await esbuild.stop()
+  const inputs = await Promise.all(Object.keys(metafile.inputs).map((input) => signature(path.resolve(root, input))))
+  // Written once per version of the code and renamed into place whole: commands run side by side write the same
+  // bytes. The bundles of earlier versions go, and the partial files of commands that died while writing theirs: a
+  // partial bears its writer's process id, and one whose writer does not run and that has not been written to for a
+  // minute goes (a writer in another PID namespace, sharing node_modules, looks dead but writes its few hundred KB in
+  // well under that).
+  const bytes = outputFiles[0].contents
+  const file = path.join(cache, `cli-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.mjs`)
   await mkdir(cache, { recursive: true })
-  const partial = `${file}.${process.pid}`
-  await writeFile(partial, bundle)
-  await rename(partial, file)
-  for (const name of await readdir(cache)) {
-    const match = /^cli-[0-9a-f]+\.mjs(?:\.(\d+))?$/.exec(name)
-    if (!match || name === path.basename(file)) continue
-    const writer = match[1] // a partial's
-    if (writer === undefined || !(running(Number(writer)) || (await modifiedWithin(path.join(cache, name), 60_000))))
-      await rm(path.join(cache, name), { force: true })
+  if (!(await stat(file).catch(() => undefined))) {
+    const partial = `${file}.${process.pid}`
+    await writeFile(partial, bytes)
+    await rename(partial, file)
+    for (const name of await readdir(cache)) {
+      const match = /^cli-[0-9a-f]+\.mjs(?:\.(\d+))?$/.exec(name)
+      if (!match || name === path.basename(file)) continue
+      const writer = match[1] // a partial's
+      if (writer === undefined || !(running(Number(writer)) || (await modifiedWithin(path.join(cache, name), 60_000))))
+        await rm(path.join(cache, name), { force: true })
+    }
   }
+  // A file changed while it was bundled may be in the bundle as it was before: then no record, and the next command
+  // bundles again.
+  if (inputs.every((input) => input !== undefined && Number(BigInt(input[2]) / 1_000_000n) < started - 1000)) {
+    const partial = `${manifest}.${process.pid}`
+    await writeFile(partial, JSON.stringify({ bundle: file, inputs }))
+    await rename(partial, manifest)
+  }
+  return file
 }
 
 /** Whether `file` was written to in the last `ms` (a file already gone was not). */

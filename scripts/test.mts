@@ -1,9 +1,13 @@
-// `npm test`: every test of the project, then one line `N passed, M failed, K skipped` summed over the runners,
-// after a list of what was skipped and why (tests that skipped themselves, and suites this machine cannot run).
-//   1. the production build (its TypeScript check covers every file);
-//   2. node's test runner: unit tests beside lib/, database and command-line tests in test/ (SQLite, and
-//      PostgreSQL when TEST_DATABASE_URL names a local server);
-//   3. Playwright: HTTP tests against the built server (e2e/), on SQLite and, with TEST_DATABASE_URL, PostgreSQL.
+// `npm test [TIER …]`: the tests of the tiers named, or of every tier, then the 20 slowest tests and one line
+// `N passed, M failed, K skipped` summed over the runners, after a list of what was skipped and why (tests that
+// skipped themselves, and suites this machine cannot run). The tiers (README, "Tests"):
+//   unit  node's test runner over the tests beside lib/ and bin/: no build, no database server;
+//   db    the database, command-line, import and media tests in test/ (SQLite, and PostgreSQL when
+//         TEST_DATABASE_URL names a local server), and the few that start the built server;
+//   soak  load, fuzz, keep-alive, nginx and the large imports;
+//   e2e   Playwright: HTTP tests against the built server (e2e/), on SQLite and, with TEST_DATABASE_URL, PostgreSQL,
+//         and the browser tests in Chromium.
+// Every tier but unit runs the production build first (its TypeScript check covers every file).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -36,29 +40,62 @@ function testFiles(dir: string): string[] {
   })
 }
 
+const TIERS = ['unit', 'db', 'soak', 'e2e'] as const
+type Tier = (typeof TIERS)[number]
+const asked = process.argv.slice(2)
+const unknown = asked.filter((tier) => !(TIERS as readonly string[]).includes(tier))
+if (unknown.length > 0) {
+  console.error(`npm test: no tier ${unknown.join(', ')}; the tiers are ${TIERS.join(', ')} (none named runs all of them)`)
+  process.exit(2)
+}
+const tiers = new Set<Tier>(asked.length > 0 ? (asked as Tier[]) : TIERS)
+
+/** The soak tier's files: long runs of mixed traffic, mutated files, idle connections, the HTTP cache, large imports. */
+const SOAK = [
+  'test/server/load.test.ts',
+  'test/media/fuzz.test.ts',
+  'test/server/keep-alive.test.ts',
+  'test/server/nginx.test.ts',
+  'test/cli/bulk-import.test.ts',
+]
+function tierOf(file: string): Tier {
+  if (SOAK.includes(file.split(path.sep).join('/'))) return 'soak'
+  return file.startsWith(`test${path.sep}`) ? 'db' : 'unit'
+}
+
 rmSync(results, { recursive: true, force: true })
 mkdirSync(results, { recursive: true })
 
-if (run('npx', ['next', 'build']) !== 0) {
+if ([...tiers].some((tier) => tier !== 'unit') && run('npx', ['next', 'build']) !== 0) {
   console.log('\nThe build failed; no test ran.')
   rmSync(scratch, { recursive: true, force: true })
   console.log('0 passed, 1 failed')
   process.exit(1)
 }
 
+const nodeFiles = ['lib', 'test', 'bin']
+  .filter((dir) => existsSync(dir))
+  .flatMap(testFiles)
+  .filter((file) => tiers.has(tierOf(file)))
 const tap = path.join(results, 'node.tap')
-const nodeStatus = run(process.execPath, [
-  '--conditions=react-server',
-  '--import',
-  'tsx',
-  '--test',
-  '--test-concurrency=1',
-  '--test-reporter=spec',
-  '--test-reporter-destination=stdout',
-  '--test-reporter=tap',
-  `--test-reporter-destination=${tap}`,
-  ...['lib', 'test', 'bin'].filter((dir) => existsSync(dir)).flatMap(testFiles),
-])
+const nodeTimings = path.join(results, 'node-timings.jsonl')
+const nodeStatus =
+  nodeFiles.length === 0
+    ? 0
+    : run(process.execPath, [
+        '--conditions=react-server',
+        '--import',
+        'tsx',
+        '--test',
+        '--test-concurrency=1',
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        '--test-reporter=tap',
+        `--test-reporter-destination=${tap}`,
+        '--test-reporter=./scripts/test-timings.mjs',
+        `--test-reporter-destination=${nodeTimings}`,
+        ...nodeFiles,
+      ])
 const tapText = existsSync(tap) ? readFileSync(tap, 'utf8') : ''
 // Each failed test with its error, as TAP gives it, to repeat at the end where a truncated log still shows it.
 const nodeFailures = [...tapText.matchAll(/^( *)not ok \d+ - (.*)\n\1  ---\n([\s\S]*?)\n\1  \.\.\.$/gm)]
@@ -70,17 +107,25 @@ failed += count('fail') + count('cancelled')
 for (const [, name, reason] of tapText.matchAll(/^ *ok \d+ - (.*?) # SKIP ?(.*)$/gm)) skipped.push(`node: ${name}: ${reason || 'skipped'}`)
 if (nodeStatus !== 0 && count('fail') + count('cancelled') === 0) failed += 1
 
-const json = path.join(results, 'playwright.json')
-const playwrightStatus = run('npx', ['playwright', 'test'])
-if (existsSync(json)) {
-  const report = JSON.parse(readFileSync(json, 'utf8')) as PlaywrightReport
-  const { stats } = report
-  passed += stats.expected + stats.flaky
-  failed += stats.unexpected
-  skipped.push(...playwrightSkips(report))
-  if (playwrightStatus !== 0 && stats.unexpected === 0) failed += 1
-} else {
-  failed += 1
+/** Every test's time, for the list of the slowest: `runner: where › name`. */
+const timings: { name: string; ms: number }[] = (existsSync(nodeTimings) ? readFileSync(nodeTimings, 'utf8').split('\n').filter(Boolean) : []).map((line) => {
+  const { file, name, ms } = JSON.parse(line) as { file?: string; name: string; ms: number }
+  return { name: `node ${file ? path.relative(process.cwd(), file) : '?'} › ${name}`, ms }
+})
+if (tiers.has('e2e')) {
+  const json = path.join(results, 'playwright.json')
+  const playwrightStatus = run('npx', ['playwright', 'test'])
+  if (existsSync(json)) {
+    const report = JSON.parse(readFileSync(json, 'utf8')) as PlaywrightReport
+    const { stats } = report
+    passed += stats.expected + stats.flaky
+    failed += stats.unexpected
+    skipped.push(...playwrightSkips(report))
+    timings.push(...playwrightTimings(report))
+    if (playwrightStatus !== 0 && stats.unexpected === 0) failed += 1
+  } else {
+    failed += 1
+  }
 }
 
 const leftBehind = readdirSync(scratch).filter((name) => name.startsWith('places-'))
@@ -90,6 +135,8 @@ if (leftBehind.length > 0) {
 }
 rmSync(scratch, { recursive: true, force: true })
 
+const slowest = timings.sort((a, b) => b.ms - a.ms).slice(0, 20)
+if (slowest.length > 0) console.log(`\nThe 20 slowest tests:\n${slowest.map(({ name, ms }) => `${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`).join('\n')}`)
 if (nodeFailures.length > 0) console.log(`\nFailed in node's test runner:\n${nodeFailures.join('\n')}`)
 if (skipped.length > 0) console.log(`\nSkipped:\n${skipped.map((line) => `- ${line}`).join('\n')}`)
 const skippedTests = skipped.filter((line) => !line.startsWith('suite: ')).length
@@ -98,7 +145,11 @@ process.exit(failed > 0 ? 1 : 0)
 
 /** The parts of Playwright's JSON report read here. */
 type PlaywrightSuite = {
-  specs?: { file: string; title: string; tests?: { status: string; projectName: string; annotations?: { type: string; description?: string }[] }[] }[]
+  specs?: {
+    file: string
+    title: string
+    tests?: { status: string; projectName: string; annotations?: { type: string; description?: string }[]; results?: { duration: number }[] }[]
+  }[]
   suites?: PlaywrightSuite[]
 }
 type PlaywrightReport = { stats: { expected: number; flaky: number; unexpected: number }; suites?: PlaywrightSuite[] }
@@ -118,4 +169,20 @@ function playwrightSkips(report: PlaywrightReport): string[] {
   }
   for (const suite of report.suites ?? []) walk(suite)
   return lines
+}
+
+/** Each of Playwright's tests with the time of its runs (retries included). */
+function playwrightTimings(report: PlaywrightReport): { name: string; ms: number }[] {
+  const found: { name: string; ms: number }[] = []
+  const walk = (suite: PlaywrightSuite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const run of spec.tests ?? []) {
+        const ms = (run.results ?? []).reduce((sum, result) => sum + result.duration, 0)
+        found.push({ name: `playwright [${run.projectName}] ${spec.file} › ${spec.title}`, ms })
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child)
+  }
+  for (const suite of report.suites ?? []) walk(suite)
+  return found
 }
