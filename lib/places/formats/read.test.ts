@@ -66,6 +66,18 @@ test('readCsv: refuses what it cannot read, naming the line', () => {
   assert.match(readCsv(bytes('title,lat,lon\n"A,1,2\n')).refused[0]!, /^line 2: the file is not valid CSV: Quote Not Closed/)
 })
 
+test("readCsv: a text cell's formula escape is taken off, once; numbers are read as they are", () => {
+  const read = readCsv(bytes(`title,lat,lon,content,categories\n"'=HYPERLINK(""x"")",-33.8,-70.5,'''+1,'-Minus|Plain\n'plain,,,=raw,\n`))
+  assert.deepEqual(read.refused, [])
+  assert.deepEqual(
+    read.entries.map(({ feature }) => [feature.geometry?.coordinates, feature.properties.title, feature.properties.content, feature.properties.categories]),
+    [
+      [[-70.5, -33.8], '=HYPERLINK("x")', "''+1", ['-Minus', 'Plain']],
+      [undefined, "'plain", '=raw', []],
+    ],
+  )
+})
+
 test('readCsv: Windows-1252, as Excel saves on Windows', () => {
   const read = readCsv(Buffer.from('title;lat;lon\nCaf\xe9;1;2\n', 'latin1'))
   assert.equal(read.entries[0]!.feature.properties.title, 'Café')
