@@ -14,8 +14,13 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from '../support
 type Run = { status: number | null; stdout: string; stderr: string }
 
 function places(url: string, ...args: string[]): Run {
+  return placesWith({}, url, ...args)
+}
+
+/** `places` with more in its environment. */
+function placesWith(env: Record<string, string>, url: string, ...args: string[]): Run {
   const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], {
-    env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test' },
+    env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test', ...env },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   })
@@ -79,6 +84,25 @@ const HELD: Record<string, (f: Feature) => unknown> = {
 const inFormat = (format: string, features: Feature[]) => (format === 'gpx' ? features.filter((f) => f.geometry) : features)
 
 const byTitle = (a: Feature, b: Feature) => a.properties.title.localeCompare(b.properties.title)
+
+/** A map of many places, as My Maps writes one (KML, in folders) and as a GPS does (GPX waypoints). */
+function manyPlaces(format: 'kml' | 'gpx', count: number): string {
+  const places = Array.from({ length: count }, (_, i) => ({ i, lat: ((i * 7) % 170) - 85 + 0.123456, lon: ((i * 13) % 350) - 175 + 0.654321 }))
+  if (format === 'gpx') {
+    const waypoints = places.map(
+      ({ i, lat, lon }) =>
+        `<wpt lat="${lat}" lon="${lon}"><ele>${i % 3000}</ele><time>2024-05-01T12:00:00Z</time><name>Place ${i}</name>` +
+        `<cmt>Seen from the road</cmt><desc>Notes on place ${i}, kept.</desc><sym>Flag, Blue</sym><type>user</type></wpt>`,
+    )
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">\n${waypoints.join('\n')}\n</gpx>\n`
+  }
+  const placemarks = places.map(
+    ({ i, lat, lon }) =>
+      `${i % 1000 === 0 ? `${i > 0 ? '</Folder>' : ''}<Folder><name>Part ${i / 1000}</name>` : ''}<Placemark><name>Place ${i}</name><address>${i} Main Street</address>` +
+      `<description><![CDATA[<p>Notes on place ${i}, <b>kept</b>.</p>]]></description><styleUrl>#icon-1899</styleUrl><Point><coordinates>${lon},${lat},0</coordinates></Point></Placemark>`,
+  )
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>Many</name>\n${placemarks.join('\n')}</Folder></Document></kml>\n`
+}
 
 for (const kind of databaseKinds) {
   describe(`formats on ${kind}`, () => {
@@ -205,6 +229,34 @@ for (const kind of databaseKinds) {
         assert.deepEqual(exported(copy.url).sort(byTitle).map(HELD.csv!), exported(source.url).sort(byTitle).map(HELD.csv!))
       } finally {
         await Promise.all([source.drop(), copy.drop()])
+      }
+    })
+
+    test('KML, KMZ and GPX are read as streams: in a small heap, a large file is read and a zip bomb refused', async () => {
+      const copy = await createTestDatabase(kind)
+      try {
+        ok(places(copy.url, ...admin))
+        // A heap far smaller than a DOM of these files: the readers that built one died in it; one placemark at a time fits.
+        const smallHeap = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=64` }
+        for (const format of ['kml', 'gpx'] as const) {
+          const text = manyPlaces(format, 20_000)
+          assert.ok(text.length > 4 * 1024 * 1024, `${format}: ${text.length} bytes`)
+          const dry = placesWith(smallHeap, copy.url, 'import', '--dry-run', file(`many-${kind}.${format}`, text))
+          assert.equal(dry.status, 0, dry.stderr)
+          assert.equal(dry.stdout, `Would import 20000 ${format === 'kml' ? 'placemarks from KML' : 'waypoints from GPX'}.\nDry run: nothing was written.\n`)
+        }
+        // A few KB that unpack to megabytes of empty placemarks: refused once past the ratio, before it is all unpacked.
+        const bomb = zipSync({ 'doc.kml': Buffer.from(`<kml><Document>${'<Placemark/>'.repeat(400_000)}</Document></kml>`) }, { level: 9 })
+        assert.ok(bomb.length < 16 * 1024, `${bomb.length} bytes`)
+        const refused = placesWith(smallHeap, copy.url, 'import', '--dry-run', file(`bomb-${kind}.kmz`, bomb))
+        assert.equal(refused.status, 1, refused.stderr)
+        assert.match(
+          refused.stderr,
+          /^places import: Nothing was imported:\ndoc\.kml in the KMZ unpacks to more than 100 times its compressed size \([\d,]+ bytes\), as a zip bomb does and no map: if you trust the file, unzip it and import its KML, which is read as a stream, whatever its size\n$/,
+        )
+        assert.deepEqual(exported(copy.url), [])
+      } finally {
+        await copy.drop()
       }
     })
 
