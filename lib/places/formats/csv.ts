@@ -1,6 +1,7 @@
 import 'server-only'
 import { parse } from 'csv-parse/sync'
 import type { ReadResult } from './read'
+import { unescapeFormula } from './write'
 import { splitCategories } from './xml-formats'
 
 /** The fields a CSV column can fill, and the header names (lower case, letters and digits only) each is found by, best first. */
@@ -60,7 +61,7 @@ export function parseDecimal(text: string): number | undefined {
 
 /**
  * Reads a CSV file with a header row: the columns are found by name (CSV_COLUMNS), the delimiter by the header line,
- * a decimal comma is read as a point. A row without latitude and longitude is a post without a location; a row
+ * a decimal comma is read as a point, a text cell's formula escape taken off. A row without latitude and longitude is a post without a location; a row
  * with one of them, or a number that is none, is refused with its line number. Empty rows are left out.
  */
 export function readCsv(bytes: Uint8Array): ReadResult {
@@ -106,6 +107,11 @@ export function readCsv(bytes: Uint8Array): ReadResult {
       const index = column[field]
       return index === undefined ? undefined : record[index]
     }
+    // Text as it was before `places export` kept spreadsheets from running it (escapeFormula); numbers are not escaped.
+    const text = (field: Field) => {
+      const value = cell(field)
+      return value === undefined ? undefined : unescapeFormula(value)
+    }
     const latitudeText = cell('latitude')?.trim() ?? ''
     const longitudeText = cell('longitude')?.trim() ?? ''
     let geometry: { type: 'Point'; coordinates: number[] } | null = null
@@ -130,13 +136,13 @@ export function readCsv(bytes: Uint8Array): ReadResult {
       }
       geometry = { type: 'Point', coordinates: [longitude, latitude] }
     }
-    const properties: Record<string, unknown> = { title: cell('title') ?? '' }
+    const properties: Record<string, unknown> = { title: text('title') ?? '' }
     for (const field of ['content', 'address', 'slug', 'type', 'date', 'author'] as const) {
-      const value = cell(field)
+      const value = text(field)
       // An empty cell is a value not given: the import's default, as a missing property in GeoJSON.
       if (value !== undefined && value.trim() !== '') properties[field] = field === 'content' ? value : value.trim()
     }
-    properties.categories = splitCategories(cell('categories') ?? '')
+    properties.categories = splitCategories(text('categories') ?? '')
     result.entries.push({ feature: { type: 'Feature', geometry, properties }, label: `line ${line}` })
   }
   return result

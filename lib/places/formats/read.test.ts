@@ -3,9 +3,30 @@ import { test } from 'node:test'
 import { zipSync } from 'fflate'
 import { detectDelimiter, parseDecimal, readCsv } from './csv'
 import { detectFormat } from './detect'
-import { MAX_XML_BYTES, readGpx, readKml, readKmz } from './xml-formats'
+import type { ReadEntry } from './read'
+import { MAX_UNZIP_RATIO, MAX_UNZIPPED_BYTES, readGpx, readKml, UnreadableXml, unzipKml, type XmlItem } from './xml-formats'
 
 const bytes = (text: string) => Buffer.from(text, 'utf8')
+
+/** Everything a KML or GPX reader finds, as the import's first pass reads it: a refusal ends the file. */
+async function readAll(items: AsyncIterable<XmlItem>): Promise<{ entries: ReadEntry[]; skipped: string[]; refused: string[] }> {
+  const read = { entries: [] as ReadEntry[], skipped: [] as string[], refused: [] as string[] }
+  try {
+    for await (const item of items) {
+      if ('entry' in item) read.entries.push(item.entry)
+      else read.skipped.push(item.skipped)
+    }
+  } catch (error) {
+    if (!(error instanceof UnreadableXml)) throw error
+    read.refused.push(error.message)
+  }
+  return read
+}
+
+const kml = (text: string) => readAll(readKml([bytes(text)]))
+
+/** A file as a stream may cut it: a byte at a time (a declaration, a character, a CRLF in two). */
+const byteByByte = (buffer: Uint8Array) => Array.from(buffer, (byte) => Uint8Array.of(byte))
 
 test('detectFormat: by content, whatever the name', () => {
   assert.equal(detectFormat(bytes('\uFEFF  {"type": "FeatureCollection"')), 'geojson')
@@ -66,6 +87,18 @@ test('readCsv: refuses what it cannot read, naming the line', () => {
   assert.match(readCsv(bytes('title,lat,lon\n"A,1,2\n')).refused[0]!, /^line 2: the file is not valid CSV: Quote Not Closed/)
 })
 
+test("readCsv: a text cell's formula escape is taken off, once; numbers are read as they are", () => {
+  const read = readCsv(bytes(`title,lat,lon,content,categories\n"'=HYPERLINK(""x"")",-33.8,-70.5,'''+1,'-Minus|Plain\n'plain,,,=raw,\n`))
+  assert.deepEqual(read.refused, [])
+  assert.deepEqual(
+    read.entries.map(({ feature }) => [feature.geometry?.coordinates, feature.properties.title, feature.properties.content, feature.properties.categories]),
+    [
+      [[-70.5, -33.8], '=HYPERLINK("x")', "''+1", ['-Minus', 'Plain']],
+      [undefined, "'plain", '=raw', []],
+    ],
+  )
+})
+
 test('readCsv: Windows-1252, as Excel saves on Windows', () => {
   const read = readCsv(Buffer.from('title;lat;lon\nCaf\xe9;1;2\n', 'latin1'))
   assert.equal(read.entries[0]!.feature.properties.title, 'Café')
@@ -83,8 +116,8 @@ const MY_MAPS = `<?xml version="1.0" encoding="UTF-8"?>
 <Placemark><name>Nowhere</name></Placemark>
 </Document></kml>`
 
-test('readKml: placemarks with points, folders as the category path, lines skipped and said', () => {
-  const read = readKml(bytes(MY_MAPS))
+test('readKml: placemarks with points, folders as the category path, lines skipped and said', async () => {
+  const read = await kml(MY_MAPS)
   assert.deepEqual(read.refused, [])
   assert.deepEqual(read.skipped, ['placemark 2 (“Route”): a line, not a point'])
   assert.deepEqual(
@@ -101,30 +134,115 @@ test('readKml: placemarks with points, folders as the category path, lines skipp
   assert.equal(read.entries[2]!.feature.geometry, null)
 })
 
-test("readKml: malformed XML is refused with the parser's reason; no Placemark is refused", () => {
-  assert.match(readKml(bytes('<kml><Document><Placemark></Document></kml>')).refused[0]!, /^the file is not well-formed XML: /)
-  assert.deepEqual(readKml(bytes('<kml><Document/></kml>')).refused, ['the KML file holds no Placemark'])
+test('readKml: read a byte at a time, the same; line ends read as XML reads them, a written carriage return kept', async () => {
+  assert.deepEqual(await readAll(readKml(byteByByte(bytes(MY_MAPS)))), await kml(MY_MAPS))
+  const crlf = bytes('<kml><Placemark><name>A</name><description>one\r\ntwo&#13;\nthree\rfour</description></Placemark></kml>')
+  for (const chunks of [[crlf], byteByByte(crlf)]) {
+    assert.equal((await readAll(readKml(chunks))).entries[0]!.feature.properties.content, 'one\ntwo\r\nthree\nfour')
+  }
 })
 
-test('readKml: an entity is not expanded from anywhere outside the file', () => {
-  const read = readKml(bytes('<?xml version="1.0"?><!DOCTYPE kml [<!ENTITY x SYSTEM "file:///etc/passwd">]><kml><Placemark><name>&x;</name></Placemark></kml>'))
+test('readKml: geometries as togeojson read them; image overlays and network links skipped and said', async () => {
+  const placemark = (name: string, inner: string) => `<Placemark><name>${name}</name>${inner}</Placemark>`
+  const read = await kml(
+    `<kml xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>${[
+      placemark('one point in a MultiGeometry', '<MultiGeometry><Point><coordinates> 1, 2 </coordinates></Point></MultiGeometry>'),
+      placemark('two points', '<MultiGeometry><Point><coordinates>1,2</coordinates></Point><Point><coordinates>3,4</coordinates></Point></MultiGeometry>'),
+      placemark('an area', '<Polygon><outerBoundaryIs><LinearRing><coordinates>0,0 1,0 1,1</coordinates></LinearRing></outerBoundaryIs></Polygon>'),
+      placemark('a line of one position', '<LineString><coordinates>5,6</coordinates></LineString>'),
+      placemark('a track of one position', '<gx:Track><when>2024-01-01</when><gx:coord>7 8 9</gx:coord></gx:Track>'),
+      placemark('a track', '<gx:Track><gx:coord>7 8 9</gx:coord><gx:coord>7 9 9</gx:coord></gx:Track>'),
+      '<GroundOverlay><name>scan</name><Icon><href>scan.png</href></Icon></GroundOverlay>',
+      '<NetworkLink><name>layer</name><Link><href>layer.kml</href></Link></NetworkLink>',
+      placemark(
+        'spans and schema data',
+        '<TimeSpan><begin>2023-04-05</begin></TimeSpan><ExtendedData><SchemaData><SimpleData name="slug">s</SimpleData></SchemaData><Data name="post_type"><value>page</value></Data></ExtendedData>',
+      ),
+    ].join('')}</Document></kml>`,
+  )
+  assert.deepEqual(read.skipped, [
+    'placemark 2 (“two points”): several shapes, not a point',
+    'placemark 3 (“an area”): an area, not a point',
+    'placemark 6 (“a track”): a line, not a point',
+    'placemark 7 (“scan”): an image laid on the map, not a point',
+    'placemark 8 (“layer”): a link to another KML file, not a point',
+  ])
+  assert.deepEqual(
+    read.entries.map(({ label, feature }) => [label, feature.geometry?.coordinates ?? null]),
+    [
+      ['placemark 1 (“one point in a MultiGeometry”)', [1, 2]],
+      ['placemark 4 (“a line of one position”)', null],
+      ['placemark 5 (“a track of one position”)', [7, 8, 9]],
+      ['placemark 9 (“spans and schema data”)', null],
+    ],
+  )
+  assert.deepEqual(read.entries[3]!.feature.properties, {
+    title: 'spans and schema data',
+    content: '',
+    address: '',
+    categories: [],
+    date: '2023-04-05',
+    slug: 's',
+    type: 'page',
+  })
+})
+
+test('readKml: an element nested too deep, or of too many attributes, refuses the file before the parser holds it', async () => {
+  assert.deepEqual((await kml(`<kml>${'<a>'.repeat(300)}${'</a>'.repeat(300)}</kml>`)).refused, [
+    'the file nests elements more than 256 deep, as no KML or GPX does (line 1)',
+  ])
+  const attributes = Array.from({ length: 300 }, (_, i) => `a${i}=""`).join(' ')
+  assert.deepEqual((await kml(`<kml><Placemark ${attributes}/></kml>`)).refused, [
+    'the file has an element of more than 256 attributes, as no KML or GPX does (line 1)',
+  ])
+})
+
+test("readKml: malformed XML is refused with the parser's reason; no Placemark is refused", async () => {
+  assert.match((await kml('<kml><Document><Placemark></Document></kml>')).refused[0]!, /^the file is not well-formed XML: /)
+  assert.deepEqual((await kml('<kml><Document/></kml>')).refused, ['the KML file holds no Placemark'])
+})
+
+test('readKml: an entity is not expanded from anywhere outside the file', async () => {
+  const read = await kml('<?xml version="1.0"?><!DOCTYPE kml [<!ENTITY x SYSTEM "file:///etc/passwd">]><kml><Placemark><name>&x;</name></Placemark></kml>')
   assert.deepEqual(read.entries, [])
-  assert.match(read.refused[0]!, /^the file is not well-formed XML: .*entity not found:&x;/)
+  assert.match(read.refused[0]!, /^the file is not well-formed XML: Invalid character entity/)
 })
 
-test('readKmz: doc.kml of the zip, else its first .kml', () => {
-  const kmz = zipSync({ 'files/photo.jpg': new Uint8Array([1, 2]), 'doc.kml': bytes(MY_MAPS) })
-  assert.equal(readKmz(kmz).entries.length, 3)
-  assert.equal(readKmz(zipSync({ 'other.KML': bytes(MY_MAPS) })).entries.length, 3)
-  assert.deepEqual(readKmz(zipSync({ 'a.txt': bytes('x') })).refused, ['the KMZ (zip) holds no .kml file'])
-  assert.match(readKmz(bytes('PK\u0003\u0004 broken')).refused[0]!, /^the file is not a readable KMZ/)
+const kmz = (zip: Uint8Array) => readAll(readKml(unzipKml(zip)))
+
+test('readKmz: doc.kml of the zip, else its first .kml', async () => {
+  const zip = zipSync({ 'files/photo.jpg': new Uint8Array([1, 2]), 'doc.kml': bytes(MY_MAPS) })
+  assert.equal((await kmz(zip)).entries.length, 3)
+  assert.equal((await kmz(zipSync({ 'other.KML': bytes(MY_MAPS) }))).entries.length, 3)
+  assert.deepEqual((await kmz(zipSync({ 'a.txt': bytes('x') }))).refused, ['the KMZ (zip) holds no .kml file'])
+  assert.match((await kmz(bytes('PK\u0003\u0004 broken'))).refused[0]!, /^the file is not a readable KMZ/)
   // A KML that would unpack past the bound is refused by its declared size, before it is inflated.
-  const bomb = zipSync({ 'doc.kml': new Uint8Array(MAX_XML_BYTES + 1) })
+  const bomb = zipSync({ 'doc.kml': new Uint8Array(MAX_UNZIPPED_BYTES + 1) })
   assert.ok(bomb.length < 1024 * 1024, 'the zip itself is small')
-  assert.match(readKmz(bomb).refused[0]!, /^doc\.kml in the KMZ unpacks to more than 64 MB: split it, or convert it to GeoJSON/)
+  assert.match((await kmz(bomb)).refused[0]!, /^doc\.kml in the KMZ unpacks to more than 64 MB: unzip it and import its KML, which is read as a stream/)
 })
 
-test('readGpx: waypoints, in their order; tracks and routes skipped and said; the declared encoding', () => {
+test('readKmz: a KML that unpacks past the ratio is refused as it inflates, whatever its header declares', async () => {
+  const kml = `<kml><Document>${'<Placemark/>'.repeat(400_000)}</Document></kml>`
+  const bomb = zipSync({ 'doc.kml': bytes(kml) }, { level: 9 })
+  assert.ok(bomb.length * MAX_UNZIP_RATIO < kml.length, 'the zip unpacks past the ratio')
+  // Headers that say the KML is small: both the local one (uncompressed size at 22) and the central directory's (at 24).
+  const liar = Buffer.from(bomb)
+  liar.writeUInt32LE(1000, 22)
+  liar.writeUInt32LE(1000, liar.indexOf(Buffer.from('PK\u0001\u0002', 'latin1')) + 24)
+  for (const zip of [bomb, liar]) {
+    const read = await kmz(zip)
+    assert.equal(read.refused.length, 1)
+    assert.match(
+      read.refused[0]!,
+      /^doc\.kml in the KMZ unpacks to more than 100 times its compressed size \([\d,]+ bytes\), as a zip bomb does and no map: if you trust the file, unzip it/,
+    )
+    // Inflating stopped a step past the bound, not at the end of the file.
+    assert.ok(read.entries.length * '<Placemark/>'.length < MAX_UNZIP_RATIO * bomb.length + 1024 * 1024, `${read.entries.length} placemarks read`)
+  }
+})
+
+test('readGpx: waypoints, in their order; tracks and routes skipped and said; the declared encoding', async () => {
   const gpx = Buffer.from(
     `<?xml version="1.0" encoding="ISO-8859-1"?>
 <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
@@ -134,7 +252,7 @@ test('readGpx: waypoints, in their order; tracks and routes skipped and said; th
 <trk><name>Walk</name><trkseg><trkpt lat="1" lon="2"/><trkpt lat="1" lon="3"/></trkseg></trk></gpx>`,
     'latin1',
   )
-  const read = readGpx(gpx)
+  const read = await readAll(readGpx([gpx]))
   assert.deepEqual(read.skipped.sort(), ['a route (“Plan”): a line, not a waypoint', 'a track (“Walk”): a line, not a waypoint'])
   assert.deepEqual(
     read.entries.map((entry) => [entry.label, entry.feature.geometry?.coordinates, entry.feature.properties]),

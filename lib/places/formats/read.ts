@@ -1,10 +1,10 @@
 import 'server-only'
-import { open, readFile, stat } from 'node:fs/promises'
+import { open, readFile } from 'node:fs/promises'
 import { ApiError } from '../../http/errors'
 import { featuresOfFile, type FeatureSource } from '../import'
 import { readCsv } from './csv'
 import { detectFormat, HEAD_BYTES, type ImportFileFormat } from './detect'
-import { MAX_XML_BYTES, readGpx, readKml, readKmz, TOO_LARGE } from './xml-formats'
+import { readXmlFile, UnreadableXml } from './xml-formats'
 
 /** A place as a reader makes it: a feature of the import format (docs/cli.md), and what problems call it. */
 export type ReadEntry = { feature: ImportFeatureInput; label: string }
@@ -16,7 +16,7 @@ export type ImportFeatureInput = {
   properties: Record<string, unknown>
 }
 
-/** What a reader found in a file other than GeoJSON. */
+/** What the CSV reader finds in a file; an import file of any format says what it skipped, refused and noted so. */
 export type ReadResult = {
   entries: ReadEntry[]
   /** items that are no place (a KML line, a GPX track), each with what it is: they are left out, not refused */
@@ -48,7 +48,7 @@ function unreadable(file: string, reason: string): ApiError {
 
 /**
  * Reads an import file of any format `places import` takes, chosen by its content (lib/places/formats/detect.ts).
- * GeoJSON is streamed as before, a feature at a time; the others are read whole (a DOM for XML, as togeojson needs).
+ * GeoJSON, KML, KMZ and GPX are streamed, a feature at a time; CSV is read whole.
  */
 export async function readImportFile(file: string): Promise<ImportFile> {
   const format = detectFormat(await readHead(file))
@@ -57,19 +57,44 @@ export async function readImportFile(file: string): Promise<ImportFile> {
   }
   if (format === 'wxr') throw unreadable(file, 'it is a WordPress export (WXR): import it with `places import-wxr`')
   if (format === 'geojson') return { format, item: 'feature', source: featuresOfFile(file), skipped: [], refused: [], notes: [] }
-  if ((format === 'kml' || format === 'gpx') && (await stat(file)).size > MAX_XML_BYTES) {
-    throw unreadable(file, `a ${formatName(format)} file larger than ${MAX_XML_BYTES / 1024 / 1024} MB is not read whole: ${TOO_LARGE}`)
-  }
-  const bytes = await readFile(file)
-  const read = format === 'kmz' ? readKmz(bytes) : format === 'kml' ? readKml(bytes) : format === 'gpx' ? readGpx(bytes) : readCsv(bytes)
-  const { entries, ...rest } = read
+  if (format !== 'csv') return readXmlImport(file, format)
+  const { entries, ...rest } = readCsv(await readFile(file))
   const features = entries.map((entry) => entry.feature)
+  return { format, item: 'row', source: () => features, labelOf: (index) => entries[index]?.label ?? `item ${index + 1}`, ...rest }
+}
+
+/**
+ * A KML, KMZ or GPX file, read through once for what it skips and why it is refused, then anew on each of the
+ * importer's passes: its places are never all in memory. A problem names the place just read, the one it is about.
+ */
+async function readXmlImport(file: string, format: 'kml' | 'kmz' | 'gpx'): Promise<ImportFile> {
+  const item = format === 'gpx' ? 'waypoint' : 'placemark'
+  const skipped: string[] = []
+  const refused: string[] = []
+  try {
+    for await (const read of readXmlFile(file, format)) if ('skipped' in read) skipped.push(read.skipped)
+  } catch (error) {
+    if (!(error instanceof UnreadableXml)) throw error
+    refused.push(error.message)
+  }
+  let last = { index: -1, label: '' }
   return {
     format,
-    item: format === 'csv' ? 'row' : format === 'gpx' ? 'waypoint' : 'placemark',
-    source: () => features,
-    labelOf: (index) => entries[index]?.label ?? `item ${index + 1}`,
-    ...rest,
+    item,
+    source: async function* () {
+      if (refused.length > 0) return
+      let index = 0
+      for await (const read of readXmlFile(file, format)) {
+        if (!('entry' in read)) continue
+        last = { index: index++, label: read.entry.label }
+        yield read.entry.feature
+      }
+    },
+    // The importer names the feature it has just been given (KML and GPX give no id that could name an earlier one).
+    labelOf: (index) => (index === last.index ? last.label : `${item} ${index + 1}`),
+    skipped,
+    refused,
+    notes: [],
   }
 }
 

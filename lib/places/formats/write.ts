@@ -28,6 +28,19 @@ export function escapeXml(text: string): string {
   return text.replace(NOT_XML, '\uFFFD').replace(/[&<>"'\r]/g, (char) => ENTITIES[char]!)
 }
 
+// What makes a spreadsheet read a cell as a formula (OWASP's CSV injection list), after any `'` already there.
+const FORMULA = /^'*[=+\-@\t\r]/
+
+/**
+ * A CSV text cell no spreadsheet runs: one that would start a formula gets a `'` in front (OWASP's advice). So does
+ * one that starts with `'`s before such a character, so that the escape is a bijection: unescapeFormula takes one `'`
+ * off exactly the cells this adds it to (`=1` ↔ `'=1`, `'=1` ↔ `''=1`), and gives back every text as it was.
+ */
+export const escapeFormula = (text: string): string => (FORMULA.test(text) ? `'${text}` : text)
+
+/** A CSV text cell as it was before escapeFormula; a cell it could not have written is kept as it is. */
+export const unescapeFormula = (cell: string): string => (cell.startsWith("'") && FORMULA.test(cell) ? cell.slice(1) : cell)
+
 /** The categories of a post in one field: paths joined by `|`, as the CSV and KML readers split them. */
 export const joinCategories = (paths: readonly string[]): string => paths.join('|')
 
@@ -98,7 +111,8 @@ const WRITERS: Record<ExportFormat, Writer> = {
         : '',
     tail: '</gpx>\n',
   },
-  // RFC 4180 (quoted where needed), a header of the names the CSV reader finds, decimal points.
+  // RFC 4180 (quoted where needed), a header of the names the CSV reader finds, decimal points. Text that would
+  // start a formula is escaped; numbers (the id, a negative latitude) are written as they are.
   csv: {
     head: () => stringify([CSV_HEADER]),
     item: ({ geometry, properties: p }, { siteUrl }) =>
@@ -115,7 +129,7 @@ const WRITERS: Record<ExportFormat, Writer> = {
           p.slug,
           p.type,
           postUrl(siteUrl, p.type, p.slug),
-        ],
+        ].map((cell) => (typeof cell === 'string' ? escapeFormula(cell) : cell)),
       ]),
     tail: '',
   },
