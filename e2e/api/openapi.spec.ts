@@ -5,6 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import type { APIResponse } from '@playwright/test'
+import { holdUpload } from '../support/media'
 import { expect, test } from '../support/test'
 
 // The OpenAPI document (/places/v1/openapi.json) validates as OpenAPI 3.1; every route's real answers — each status it
@@ -87,7 +88,7 @@ test.describe('OpenAPI', () => {
     expect(validate(body), `${method.toUpperCase()} ${pathKey} ${status}: ${ajv.errorsText(validate.errors)}`).toBe(true)
   }
 
-  test('every documented route is checked here against its real answers', async ({ request, baseURL }) => {
+  test('every documented route is checked here against its real answers', async ({ request, baseURL, uploadsDir }) => {
     const checked = new Set<string>()
     const check = async (pathKey: string, method: string, response: APIResponse) => {
       await expectDocumented(pathKey, method, response)
@@ -138,6 +139,13 @@ test.describe('OpenAPI', () => {
     await check('/places/v1/media', 'post', await upload(jpeg, 'post=abc'))
     await check('/places/v1/media', 'post', await upload(jpeg, `post=${postId}`, {}))
     await check('/places/v1/media', 'post', await upload(jpeg, 'post=999999'))
+    await check('/places/v1/media', 'post', await upload(jpeg.subarray(0, Math.floor(jpeg.length / 2))))
+    // The user's four uploads at once held open (e2e/api/upload-limit.spec.ts): a fifth is refused.
+    const held = await Promise.all(
+      [0, 1, 2, 3].map((i) => holdUpload({ baseURL: baseURL!, uploadsDir }, postId, `places-e2e-openapi-held-${i}-${Date.now()}`, basic)),
+    )
+    await check('/places/v1/media', 'post', await upload(jpeg))
+    for (const answer of await Promise.all(held.map((upload) => upload.finish()))) expect(answer.status, answer.body).toBe(201)
     // Now the post has a photo with GPS: the route's 200.
     await check('/places/v1/attachment-exif-gps/{id}', 'get', await request.get(gps, { headers: { Authorization: basic } }))
 

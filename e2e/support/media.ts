@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import pg from 'pg'
@@ -90,6 +91,76 @@ export function upload(request: APIRequestContext, postId: number | string, body
   if (options.authorization) headers.Authorization = options.authorization
   if (options.origin) headers.Origin = options.origin
   return request.post(`/places/v1/media?${query}`, { data: body, headers, maxRedirects: 0 })
+}
+
+/**
+ * A real JPEG (without EXIF) with `marker` in a comment just after its start: still the same image, and the first
+ * bytes an upload of it sends name it.
+ */
+function jpegMarkedFirst(marker: string): Buffer {
+  const photo = corpusFile(PHOTOS.noExif)
+  const comment = Buffer.from(marker)
+  const segment = Buffer.concat([Buffer.from([0xff, 0xfe, (comment.length + 2) >> 8, (comment.length + 2) & 0xff]), comment])
+  return Buffer.concat([photo.subarray(0, 2), segment, photo.subarray(2)])
+}
+
+/** An answer read with node:http. */
+export type RawAnswer = { status: number; headers: IncomingHttpHeaders; body: string }
+
+/** An upload under way whose body is sent only in part: the server holds it until `finish()` or `abort()`. */
+export type HeldUpload = {
+  /** sends the rest of the body; the answer */
+  finish: () => Promise<RawAnswer>
+  /** cuts the connection, as a client that goes away */
+  abort: () => void
+}
+
+/**
+ * POST /places/v1/media of a real JPEG with `marker` near its start, by node:http (Playwright sends a body whole): the
+ * bytes up to the end of the marker are sent, the rest held back. Resolves once the server is storing it (a file in
+ * incoming/ holds the marker): the upload is certainly running, whatever the machine's speed.
+ */
+export async function holdUpload(server: { baseURL: string; uploadsDir: string }, postId: number, marker: string, authorization: string): Promise<HeldUpload> {
+  const body = jpegMarkedFirst(marker)
+  const request = httpRequest(new URL(`/places/v1/media?post=${postId}`, server.baseURL), {
+    method: 'POST',
+    agent: false,
+    headers: {
+      Authorization: authorization,
+      'Content-Type': 'image/jpeg',
+      'Content-Disposition': 'attachment; filename="held.jpg"',
+      'Content-Length': String(body.length),
+    },
+  })
+  let answered: RawAnswer | null = null
+  const answer = new Promise<RawAnswer>((resolve, reject) => {
+    request.on('response', (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => resolve((answered = { status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString() })))
+      response.on('error', reject)
+    })
+    request.on('error', reject)
+  })
+  // An aborted upload's answer is the error of its own abort.
+  answer.catch(() => {})
+  const split = body.indexOf(marker) + marker.length
+  request.write(body.subarray(0, split))
+  const incoming = path.resolve(server.uploadsDir, 'incoming')
+  await expect
+    .poll(
+      async () =>
+        answered ? `answered ${answered.status}: ${answered.body}` : (await filesContaining(incoming, marker)).length > 0 ? 'in incoming/' : 'not yet',
+      { message: `the held upload ${marker} reaches the server`, timeout: 30_000 },
+    )
+    .toBe('in incoming/')
+  return {
+    finish: () => {
+      request.end(body.subarray(split))
+      return answer
+    },
+    abort: () => request.destroy(),
+  }
 }
 
 /** What POST /places/v1/media answers with 201. */

@@ -306,6 +306,13 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
             403: error('No `edit_post` on that post'),
             413: error('Larger than the upload limit (`rest_upload_file_too_big`)'),
             415: error('Not an image Places accepts (`rest_upload_invalid_type`)'),
+            422: error(
+              'An image that does not decode (`rest_upload_unknown_error`), or a HEIC the decoder did not finish within its time limit (`rest_upload_heic_time_limit`)',
+            ),
+            429: {
+              ...error('The user runs as many uploads at once as one may already (`too_many_uploads`); `data.retryAfter` is the Retry-After'),
+              headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: jsonSchema(z.string().regex(/^[1-9]\d*$/)) } },
+            },
           },
         },
       }),

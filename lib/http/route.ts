@@ -20,7 +20,10 @@ const CORS_HEADERS = {
 
 export function errorResponse(error: ApiError): Response {
   const body = { code: error.code, message: error.message, data: { status: error.status, ...error.data } }
-  return Response.json(body, { status: error.status })
+  const response = Response.json(body, { status: error.status })
+  // A refusal for now (a 429) says when to try again in the header clients and proxies read, as well as in the body.
+  if (typeof error.data.retryAfter === 'number') response.headers.set('Retry-After', String(error.data.retryAfter))
+  return response
 }
 
 type RouteOptions = {

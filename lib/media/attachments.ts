@@ -7,6 +7,7 @@ import { getDb, transaction } from '../db'
 import { ApiError, forbidden, invalidParams, notSignedIn } from '../http/errors'
 import { RENDITION_NAME, removeRenditionFiles, renditionPath } from './renditions'
 import { ATTACHMENT_FIELDS, ATTACHMENT_ORDER, cleanTitle, storeAttachment, toAttachmentDto, uploadsPath, type AttachmentDto, type NewUpload } from './storage'
+import { runUpload } from './upload-slots'
 
 /** Refuses anyone who may not edit the post (a 401 for no one at all, a 403 otherwise, also when there is no such post). */
 async function assertMayEditPost(actor: Actor | null, postId: number): Promise<void> {
@@ -19,13 +20,14 @@ async function assertMayEditPost(actor: Actor | null, postId: number): Promise<v
  * Adds an image to a post, for someone who may upload files (`upload_files`) and edit the post, checked in that
  * order as WordPress's media endpoint does: a contributor is refused whatever the post. A post in the Trash takes
  * uploads from who may edit it, as WordPress's media endpoint does (only its editor screen asks for a restore first).
+ * A user runs a few uploads at once at most (lib/media/upload-slots.ts): one more is a 429.
  */
 export async function uploadAttachment(actor: Actor | null, upload: NewUpload): Promise<AttachmentDto> {
   if (!actor) throw notSignedIn()
   // WordPress answers this with status 400; a refusal of a right is a 403 everywhere else in Places (docs/api.md).
   if (!canUploadFiles(actor)) throw new ApiError('rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.', 403)
   await assertMayEditPost(actor, upload.postId)
-  return storeAttachment(upload)
+  return runUpload(actor.id, () => storeAttachment(upload))
 }
 
 // The order of a post's attachments (docs/api.md, Ordering), which GET /attachment-exif-gps walks (lib/media/attachment-gps.ts):

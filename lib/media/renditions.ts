@@ -138,8 +138,8 @@ function nameOf(salt: string, bytes: Buffer, format: RenditionFormat): string {
 
 /**
  * Makes the sizes of an original (its bytes, to be stored as `filePath`) and writes them into place; returns them.
- * Making them is the one full decode of an upload: an image that does not decode throws UndecodableImage. On any
- * failure nothing it wrote is left behind.
+ * Making them is the one full decode of an upload: an image that does not decode throws UndecodableImage, a HEIC
+ * that holds the decoder past its time limit HeicDecodeTimeout. On any failure nothing it wrote is left behind.
  */
 export async function createRenditions(original: Buffer, mimeType: string, filePath: string): Promise<Rendition[]> {
   await mkdir(renditionPath(), { recursive: true })

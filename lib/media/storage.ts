@@ -10,6 +10,7 @@ import { getDb } from '../db'
 import { ApiError } from '../http/errors'
 import { slugify } from '../slugs'
 import { readGps, type Gps } from './exif-gps'
+import { HeicDecodeTimeout } from './heic-pool'
 import { createRenditions, removeRenditionFiles, UndecodableImage, type Rendition } from './renditions'
 import { stripMetadata } from './strip-location'
 
@@ -87,6 +88,20 @@ function undecodable(reason: string | null): ApiError {
   return new ApiError('rest_upload_unknown_error', `This file is damaged or incomplete: it could not be read as an image${because}.`, 422, { reason })
 }
 
+/**
+ * A HEIC that held the decoder past its time limit (lib/media/heic-pool.ts), which stopped it. Its own code, apart from
+ * a damaged file's: the photo may well be fine, and saved as JPEG it would go.
+ */
+export function heicTimeLimitRefusal({ timeLimitMs }: HeicDecodeTimeout): ApiError {
+  const seconds = Math.ceil(timeLimitMs / 1000)
+  return new ApiError(
+    'rest_upload_heic_time_limit',
+    `The HEIC decoder was stopped on this file at its time limit of ${seconds} second${seconds === 1 ? '' : 's'}. Save the photo as JPEG and upload that.`,
+    422,
+    { timeLimitSeconds: seconds },
+  )
+}
+
 /** `C:\\photos\\beach.jpg` or `2020/05/beach.jpg` → `beach`, whichever system's folders the client sent. */
 function stem(filename: string): string {
   return (filename.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '')
@@ -133,6 +148,7 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
     // not decode (a JPEG cut off before its end) would be a broken picture everywhere.
     renditions = await createRenditions(original, type.mime, relative).catch((error: unknown) => {
       if (error instanceof UndecodableImage) throw undecodable(error.reason)
+      if (error instanceof HeicDecodeTimeout) throw heicTimeLimitRefusal(error)
       throw error
     })
     const gps = readGps(original)

@@ -7,8 +7,10 @@ import { after, describe, test } from 'node:test'
 import ExifReader from 'exifreader'
 import sharp from 'sharp'
 import { readGps } from '../../lib/media/exif-gps'
-import { closeHeicPool, decodeHeic, HeicDecodeError } from '../../lib/media/heic-pool'
+import { errorResponse } from '../../lib/http/route'
+import { closeHeicPool, decodeHeic, HEIC_DECODE_TIME_LIMIT_MS, HeicDecodeError, HeicDecodeTimeout, heicWorkerIds } from '../../lib/media/heic-pool'
 import { createRenditions, removeRenditionFiles, renditionPath, UndecodableImage } from '../../lib/media/renditions'
+import { heicTimeLimitRefusal } from '../../lib/media/storage'
 
 // HEIC photos are decoded in worker threads (lib/media/heic-pool.ts), so that the server's event loop runs on
 // meanwhile: real iPhone files of the corpus, the real decoder, the sizes read back with sharp and ExifReader.
@@ -16,6 +18,8 @@ import { createRenditions, removeRenditionFiles, renditionPath, UndecodableImage
 const corpus = path.join('test', 'fixtures', 'exif')
 const IPHONE = path.join(corpus, 'mei_Issue 263 dotnet.heic') // 3024x4032 once turned, with GPS
 const SMALL = path.join(corpus, 'epy_spring_1440x960.heic')
+/** A 12 MP photo of the demo: its decode takes long enough to be cut off by a time limit of a few milliseconds. */
+const DEMO = path.join('lib', 'demo', 'photos', 'jeronimos-lisbon.heic')
 const dir = mkdtempSync(path.join(tmpdir(), 'places-heic-'))
 // Read when the first size is written (lib/config.ts reads the environment once, on first use).
 process.env.UPLOADS_DIR = path.join(dir, 'uploads')
@@ -71,6 +75,31 @@ describe('HEIC decoding in a worker thread', () => {
     await closeHeicPool()
     await waiting
     assert.equal((await decodeHeic(readFileSync(SMALL))).height, 960)
+  })
+
+  test('a decode past its time limit fails, its worker is replaced, and the other files decode', async () => {
+    await decodeHeic(readFileSync(SMALL))
+    const before = heicWorkerIds()
+    const timedOut = (error: unknown) => error instanceof HeicDecodeTimeout && error.timeLimitMs === 5
+    await assert.rejects(decodeHeic(readFileSync(DEMO), { timeLimitMs: 5 }), timedOut)
+    const after = heicWorkerIds()
+    assert.equal(after.length, before.length, 'the pool keeps its size')
+    assert.equal(before.filter((id) => !after.includes(id)).length, 1, 'the worker that ran out of time was replaced')
+    // Decoded at the same time: on two cores (one worker) the second waits behind the first and gets the new worker.
+    const [cut, other] = await Promise.allSettled([decodeHeic(readFileSync(DEMO), { timeLimitMs: 5 }), decodeHeic(readFileSync(SMALL))])
+    assert.ok(cut.status === 'rejected' && timedOut(cut.reason), String(cut.status === 'rejected' ? cut.reason : cut.status))
+    assert.equal(other.status === 'fulfilled' && other.value.width, 1440, 'a file decoded meanwhile is not affected')
+    const whole = await decodeHeic(readFileSync(DEMO))
+    assert.deepEqual([whole.width, whole.height], [3024, 4032], 'the same photo decodes within the default limit')
+  })
+
+  test('an upload whose HEIC ran out of time is a 422 naming the decoder’s time limit', async () => {
+    const response = errorResponse(heicTimeLimitRefusal(new HeicDecodeTimeout(HEIC_DECODE_TIME_LIMIT_MS)))
+    assert.equal(response.status, 422)
+    const body = (await response.json()) as { code: string; message: string; data: Record<string, unknown> }
+    assert.equal(body.code, 'rest_upload_heic_time_limit')
+    assert.match(body.message, new RegExp(`HEIC decoder .* time limit of ${HEIC_DECODE_TIME_LIMIT_MS / 1000} seconds`))
+    assert.deepEqual(body.data, { status: 422, timeLimitSeconds: HEIC_DECODE_TIME_LIMIT_MS / 1000 })
   })
 
   test('the sizes of an iPhone photo with GPS: upright, in both formats, without GPS or EXIF, the profile kept', async () => {
