@@ -373,6 +373,7 @@ const commands: Record<string, Command> = {
       out(`Regenerated the sizes of ${summary.regenerated} of ${summary.attachments} attachments.`)
       if (summary.undecodable > 0) out(`${summary.undecodable} could not be decoded: they have no sizes, and pages show no picture of them.`)
       if (summary.missing > 0) out(`${summary.missing} have no original file in ${getConfig().uploadsDir}/originals: left as they were.`)
+      if (summary.timedOut > 0) out(`${summary.timedOut} HEIC photos took the decoder past its time limit: left as they were.`)
     },
   },
   geocode: {

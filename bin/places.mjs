@@ -25,29 +25,33 @@ const ownAddresses = {
 }
 
 const cache = path.join(root, 'node_modules', '.cache', 'places')
-// What the last bundle was made from, each input with its size and modification time: while none of them changed,
-// the bundle is run as it is (a test suite calls the command line hundreds of times; bundling takes half a second).
+// What the last bundle was made from: each input file and its folder (a file added there may be found instead), this
+// launcher, the settings esbuild reads and its version. While none of them changed, the bundle is run as it is (a test
+// suite calls the command line hundreds of times; bundling takes half a second). A file is known by its inode, size
+// and change time, which no copy or checkout can keep as it was.
 const manifest = path.join(cache, `cli-inputs-${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`)
+const settings = [fileURLToPath(import.meta.url), path.join(root, 'tsconfig.json'), path.join(root, 'package.json')]
 const file = (await reusableBundle()) ?? (await bundle())
 
 /** The bundle of the last build when every one of its inputs is as it was then, else undefined. */
 async function reusableBundle() {
   const last = await readFile(manifest, 'utf8').then(JSON.parse, () => undefined)
-  if (!last || !(await stat(last.bundle).catch(() => undefined))) return undefined
+  if (!last || last.esbuild !== esbuild.version || !(await stat(last.bundle).catch(() => undefined))) return undefined
   const now = await Promise.all(last.inputs.map(([input]) => signature(input)))
-  return now.every((entry, i) => entry !== undefined && entry[1] === last.inputs[i][1] && entry[2] === last.inputs[i][2]) ? last.bundle : undefined
+  return now.every((entry, i) => entry?.[1] === last.inputs[i][1]) ? last.bundle : undefined
 }
 
-/** [path, size, modification time in nanoseconds]; undefined for a file gone. */
+/** [path, its inode, size and change time in nanoseconds]; undefined for a file gone. */
 async function signature(input) {
   const stats = await stat(input, { bigint: true }).catch(() => undefined)
-  return stats && [input, String(stats.size), String(stats.mtimeNs)]
+  return stats && [input, `${stats.ino}:${stats.size}:${stats.ctimeNs}`]
 }
 
 /** Bundles bin/cli.ts, writes the bundle where its packages resolve, and records its inputs. */
 async function bundle() {
   const started = Date.now()
   const { outputFiles, metafile } = await esbuild.build({
+    absWorkingDir: root,
     entryPoints: [path.join(root, 'bin', 'cli.ts')],
     bundle: true,
     packages: 'external',
@@ -61,7 +65,8 @@ async function bundle() {
     plugins: [ownAddresses],
   })
   await esbuild.stop()
-  const inputs = await Promise.all(Object.keys(metafile.inputs).map((input) => signature(path.resolve(root, input))))
+  const files = Object.keys(metafile.inputs).map((input) => path.resolve(root, input))
+  const inputs = await Promise.all([...new Set([...settings, ...files, ...files.map((input) => path.dirname(input))])].map(signature))
   // Written once per version of the code and renamed into place whole: commands run side by side write the same
   // bytes. The bundles of earlier versions go, and the partial files of commands that died while writing theirs: a
   // partial bears its writer's process id, and one whose writer does not run and that has not been written to for a
@@ -84,9 +89,9 @@ async function bundle() {
   }
   // A file changed while it was bundled may be in the bundle as it was before: then no record, and the next command
   // bundles again.
-  if (inputs.every((input) => input !== undefined && Number(BigInt(input[2]) / 1_000_000n) < started - 1000)) {
+  if (inputs.every((input) => input !== undefined && Number(BigInt(input[1].split(':')[2]) / 1_000_000n) < started - 1000)) {
     const partial = `${manifest}.${process.pid}`
-    await writeFile(partial, JSON.stringify({ bundle: file, inputs }))
+    await writeFile(partial, JSON.stringify({ bundle: file, esbuild: esbuild.version, inputs }))
     await rename(partial, manifest)
   }
   return file

@@ -167,18 +167,14 @@ function namedFor(actor: Actor): Prisma.PostWhereInput {
 }
 
 /**
- * The categories `actor` may see, with their paths ("Europe > France"), sorted by path: for filters and the editor's
- * picker. Those of the posts namedFor `actor`, the unused ones to those who may write posts (to pick), and the
- * ancestors of each (its path names them).
+ * The ids of the categories `actor` may see named, or null for every one: those of the posts namedFor `actor`, the
+ * unused ones to those who may write posts (to pick), and the ancestors of each (its path names them).
  */
-export async function listCategoryOptions(actor: Actor): Promise<CategoryOption[]> {
-  const db = getDb()
-  const [paths, rows] = await Promise.all([
-    getCategoryPaths(db),
-    db.category.findMany({
-      select: { id: true, parentId: true, posts: { where: { post: namedFor(actor) }, take: 1, select: { postId: true } }, _count: { select: { posts: true } } },
-    }),
-  ])
+async function visibleCategoryIds(db: Tx, actor: Actor): Promise<Set<number> | null> {
+  if (hasCapability(actor, 'edit_others_posts')) return null
+  const rows = await db.category.findMany({
+    select: { id: true, parentId: true, posts: { where: { post: namedFor(actor) }, take: 1, select: { postId: true } }, _count: { select: { posts: true } } },
+  })
   const parentOf = new Map(rows.map((row) => [row.id, row.parentId]))
   const shown = new Set<number>()
   for (const row of rows) {
@@ -186,8 +182,15 @@ export async function listCategoryOptions(actor: Actor): Promise<CategoryOption[
     // The category and its ancestors, up to the root or one already shown (a cycle of parents cannot loop).
     for (let at: number | null | undefined = row.id; at != null && !shown.has(at); at = parentOf.get(at)) shown.add(at)
   }
+  return shown
+}
+
+/** The categories `actor` may see (visibleCategoryIds), with their paths ("Europe > France"), sorted by path. */
+export async function listCategoryOptions(actor: Actor): Promise<CategoryOption[]> {
+  const db = getDb()
+  const [paths, visible] = await Promise.all([getCategoryPaths(db), visibleCategoryIds(db, actor)])
   return [...paths]
-    .filter(([id]) => shown.has(id))
+    .filter(([id]) => visible?.has(id) ?? true)
     .map(([id, path]) => ({ id, path }))
     .sort((a, b) => a.path.localeCompare(b.path))
 }
@@ -379,9 +382,13 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
       if (statusChanges && status === 'trash' && !canDeletePost(actor, current)) throw forbidden()
       const statusBeforeTrash = status !== 'trash' ? null : current.status === 'trash' ? current.statusBeforeTrash : current.status
 
+      // A category the user may not see is as one that does not exist: saving it would show its name in the lists.
+      const visible = await visibleCategoryIds(tx, actor)
+      const onThePost = new Set((await tx.postCategory.findMany({ where: { postId: id }, select: { categoryId: true } })).map((link) => link.categoryId))
       const known = await tx.category.findMany({ where: { id: { in: input.categoryIds } }, select: { id: true } })
-      if (known.length !== new Set(input.categoryIds).size) throw invalidParams({ categoryIds: 'names a category that no longer exists; reload the page' })
-      const created = await resolveCategoryPaths(tx, input.newCategories, { mayCreate: canManageCategories(actor) })
+      const allowed = known.filter((category) => visible === null || visible.has(category.id) || onThePost.has(category.id))
+      if (allowed.length !== new Set(input.categoryIds).size) throw invalidParams({ categoryIds: 'names a category that no longer exists; reload the page' })
+      const created = await resolveCategoryPaths(tx, input.newCategories, { mayCreate: canManageCategories(actor), among: visible })
       const categoryIds = [...new Set([...input.categoryIds, ...created.values()])]
       await tx.postCategory.deleteMany({ where: { postId: id, categoryId: { notIn: categoryIds } } })
       const kept = await tx.postCategory.findMany({ where: { postId: id }, select: { categoryId: true } })

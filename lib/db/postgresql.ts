@@ -159,7 +159,7 @@ export const postgresql: DialectDriver = {
     await tx.$executeRaw`SELECT 1 FROM "users" WHERE "role" = 'administrator' FOR UPDATE`
   },
   lockPosts: async (tx, ids) => {
-    if (ids.length > 0) await tx.$executeRaw`SELECT 1 FROM "posts" WHERE "id" IN (${Prisma.join([...ids])}) FOR UPDATE`
+    if (ids.length > 0) await tx.$executeRaw`SELECT 1 FROM "posts" WHERE "id" IN (${Prisma.join([...ids])}) ORDER BY "id" FOR UPDATE`
   },
   resetPostIdSequence: async (tx) => {
     await tx.$executeRaw`SELECT setval(pg_get_serial_sequence('posts', 'id'), (SELECT MAX("id") FROM "posts"))`

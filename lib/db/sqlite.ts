@@ -12,7 +12,12 @@ import { titleOrAddressLike, type Connection, type Db, type DialectDriver, type 
 export function sqliteFile(url: string): string {
   const file = path.resolve(url.replace(/^file:/, '').replace(/\?.*$/, ''))
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
-  closeSync(openSync(file, 'a', 0o600))
+  try {
+    closeSync(openSync(file, 'wx', 0o600))
+  } catch (error) {
+    // One that exists is opened as it is, read-only where it must be.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
   return file
 }
 

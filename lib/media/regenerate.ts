@@ -1,6 +1,7 @@
 import 'server-only'
 import { access, readFile } from 'node:fs/promises'
 import { getDb, transaction } from '../db'
+import { HeicDecodeTimeout } from './heic-pool'
 import { createRenditions, removeRenditionFiles, UndecodableImage } from './renditions'
 import { uploadsPath } from './storage'
 
@@ -17,6 +18,8 @@ export type RegenerateSummary = {
   undecodable: number
   /** whose original file is missing from UPLOADS_DIR/originals: left as they were */
   missing: number
+  /** HEICs the decoder did not finish within its time limit (lib/media/heic-pool.ts): left as they were */
+  timedOut: number
 }
 
 export async function regenerateRenditions(onProgress?: (done: number, total: number) => void): Promise<RegenerateSummary> {
@@ -25,7 +28,7 @@ export async function regenerateRenditions(onProgress?: (done: number, total: nu
     orderBy: { id: 'asc' },
     select: { id: true, filePath: true, mimeType: true, renditions: { select: { fileName: true } } },
   })
-  const summary: RegenerateSummary = { attachments: attachments.length, regenerated: 0, undecodable: 0, missing: 0 }
+  const summary: RegenerateSummary = { attachments: attachments.length, regenerated: 0, undecodable: 0, missing: 0, timedOut: 0 }
   onProgress?.(0, attachments.length)
   for (const [i, attachment] of attachments.entries()) {
     const original = uploadsPath('originals', attachment.filePath)
@@ -40,8 +43,14 @@ export async function regenerateRenditions(onProgress?: (done: number, total: nu
       // Stored before uploads were decoded first (or damaged since): no sizes, counted as undecodable.
       const made = await createRenditions(await readFile(original), attachment.mimeType, attachment.filePath).catch((error: unknown) => {
         if (error instanceof UndecodableImage) return []
+        if (error instanceof HeicDecodeTimeout) return null
         throw error
       })
+      if (made === null) {
+        summary.timedOut++
+        onProgress?.(i + 1, attachments.length)
+        continue
+      }
       // The same names as recorded: nothing to write, and the data version (every public answer's cache) stays.
       const unchanged = sameNames(made, attachment.renditions)
       try {

@@ -143,7 +143,7 @@ function nameOf(salt: string, bytes: Buffer, format: RenditionFormat): string {
  */
 export async function createRenditions(original: Buffer, mimeType: string, filePath: string): Promise<Rendition[]> {
   await mkdir(renditionPath(), { recursive: true })
-  await mkdir(incomingFolder(), { recursive: true })
+  await mkdir(incomingFolder(), { recursive: true, mode: 0o700 })
   const made: Rendition[] = []
   const temporary: string[] = []
   try {

@@ -12,12 +12,17 @@ type CategoryRow = { id: number; name: string; slug: string; parentId: number | 
 /**
  * Category ids for paths such as `"Europe > France"`, each the last category of its path; the categories on the
  * way are created where missing (a name is matched case-insensitively among its parent's children), unless
- * `mayCreate` is false: then a missing one is a 403 naming it.
+ * `mayCreate` is false: then a missing one is a 403 naming it. With `among`, only those categories are matched: any
+ * other is as missing, so that a name the caller may not see is not told to exist.
  */
-export async function resolveCategoryPaths(tx: Tx, paths: Iterable<string>, { mayCreate = true } = {}): Promise<Map<string, number>> {
+export async function resolveCategoryPaths(
+  tx: Tx,
+  paths: Iterable<string>,
+  { mayCreate = true, among = null }: { mayCreate?: boolean; among?: Set<number> | null } = {},
+): Promise<Map<string, number>> {
   const rows: CategoryRow[] = await tx.category.findMany({ select: { id: true, name: true, slug: true, parentId: true } })
   const slugs = new Set(rows.map((row) => row.slug))
-  const byParentAndName = new Map(rows.map((row) => [key(row.parentId, row.name), row.id]))
+  const byParentAndName = new Map(rows.filter((row) => among?.has(row.id) ?? true).map((row) => [key(row.parentId, row.name), row.id]))
   const resolved = new Map<string, number>()
   for (const path of paths) {
     if (resolved.has(path)) continue

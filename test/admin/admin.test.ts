@@ -287,8 +287,9 @@ describe('saving a post', () => {
   })
 
   test('only editors and administrators add categories; others pick existing ones', async () => {
+    // Published: a category only an editor's draft used would be hidden from the others (what the admin names, below).
     const seeded = await createDraft(actor('editor'), { title: 'Seeds a category', type: 'post' })
-    assert.equal((await updatePost(actor('editor'), seeded, form({ newCategories: ['Asia > Japan'] }))).canAddCategories, true)
+    assert.equal((await updatePost(actor('editor'), seeded, form({ newCategories: ['Asia > Japan'], status: 'publish' }))).canAddCategories, true)
     for (const role of ['author', 'contributor']) {
       const id = await createDraft(actor(role), { title: `Filed by a ${role}`, type: 'post' })
       const error = await rejectsWith(updatePost(actor(role), id, form({ newCategories: [`Invented by a ${role}`] })), 'rest_cannot_create', 403)
@@ -474,5 +475,15 @@ describe('what the admin names', () => {
     const editor = await seen('editor')
     for (const path of ['Acquisition Target Q3', 'Contributor topic', 'Not used yet']) assert.ok(editor.categories.includes(path), path)
     assert.ok(editor.types.includes('acquisition') && editor.types.includes('diary'))
+
+    // Nor can a contributor learn a hidden name by saving it on their own draft: it is as one that does not exist.
+    const secret = (await db.category.findFirstOrThrow({ where: { name: 'Acquisition Target Q3' } })).id
+    const draft = await createDraft(actor('contributor'), { title: 'Probe', type: 'post' })
+    const refused = await rejectsWith(updatePost(actor('contributor'), draft, form({ categoryIds: [secret] })), 'rest_invalid_param', 400)
+    assert.match(String((refused.data.params as Record<string, string>).categoryIds), /no longer exists/)
+    await rejectsWith(updatePost(actor('contributor'), draft, form({ newCategories: ['Acquisition Target Q3'] })), 'rest_cannot_create', 403)
+    const saved = await updatePost(actor('contributor'), draft, form({ newCategories: ['Lisbon > Alfama'] }))
+    assert.equal(saved.post.categoryIds.length, 1, 'a category the contributor may see is picked by its path')
+    assert.ok(!(await seen('contributor')).categories.includes('Acquisition Target Q3'))
   })
 })

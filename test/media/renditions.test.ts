@@ -130,7 +130,7 @@ describe('places media regenerate', () => {
       }
     }
     const version = dataVersion()
-    assert.deepEqual(JSON.parse(ok(places('media', 'regenerate', '--json'))), { attachments: 5, regenerated: 5, undecodable: 0, missing: 0 })
+    assert.deepEqual(JSON.parse(ok(places('media', 'regenerate', '--json'))), { attachments: 5, regenerated: 5, undecodable: 0, missing: 0, timedOut: 0 })
     assert.deepEqual(renditions(), before, 'idempotent: the same rows')
     assert.equal(dataVersion(), version, 'nothing written: the public answers keep their cache')
     assert.deepEqual(readdirSync(path.join(dir, 'uploads', 'renditions')).sort(), files, 'and the same files')

@@ -197,6 +197,23 @@ test('readKml: an element nested too deep, or of too many attributes, refuses th
   ])
 })
 
+test("readKml: one element's text is bounded too, in chunks as a stream brings it", async () => {
+  const chunk = 'x'.repeat(1024 * 1024)
+  const file = [
+    bytes('<kml><Placemark><name>Long</name><description>'),
+    ...Array.from({ length: 17 }, () => bytes(chunk)),
+    bytes('</description></Placemark></kml>'),
+  ]
+  const read = await readAll(readKml(file))
+  assert.deepEqual([read.entries.length, read.refused], [0, ['the file has an element of more than 16 M characters of text (line 1)']])
+  const fits = [
+    bytes('<kml><Placemark><name>Long</name><description>'),
+    ...Array.from({ length: 15 }, () => bytes(chunk)),
+    bytes('</description></Placemark></kml>'),
+  ]
+  assert.equal((await readAll(readKml(fits))).entries.length, 1)
+})
+
 test("readKml: malformed XML is refused with the parser's reason; no Placemark is refused", async () => {
   assert.match((await kml('<kml><Document><Placemark></Document></kml>')).refused[0]!, /^the file is not well-formed XML: /)
   assert.deepEqual((await kml('<kml><Document/></kml>')).refused, ['the KML file holds no Placemark'])

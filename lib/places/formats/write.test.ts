@@ -39,13 +39,15 @@ test('escapeFormula: a text a spreadsheet would run gets a quote in front; unesc
     ['@SUM(A1:A9)', "'@SUM(A1:A9)"],
     ['\tindented', "'\tindented"],
     ['\rreturn', "'\rreturn"],
+    ['  =1+1', "'  =1+1"],
+    ['\uFF1D1+1', "'\uFF1D1+1"],
     // A quote already there before a formula gets one more, so that reading takes exactly one off.
     ["'=1", "''=1"],
     ["''-2", "'''-2"],
     // Anything else is written as it is.
     ["'quoted'", "'quoted'"],
     ["it's = fine", "it's = fine"],
-    [' =1', ' =1'],
+    ['a =1', 'a =1'],
     ['', ''],
   ]
   for (const [text, cell] of pairs) {

@@ -28,8 +28,9 @@ export function escapeXml(text: string): string {
   return text.replace(NOT_XML, '\uFFFD').replace(/[&<>"'\r]/g, (char) => ENTITIES[char]!)
 }
 
-// What makes a spreadsheet read a cell as a formula (OWASP's CSV injection list), after any `'` already there.
-const FORMULA = /^'*[=+\-@\t\r]/
+// What makes a spreadsheet read a cell as a formula, after any `'` already there: OWASP's CSV injection list, with
+// the spaces an import may trim before it and the full-width forms some locales read as the same signs.
+const FORMULA = /^'* *[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/
 
 /**
  * A CSV text cell no spreadsheet runs: one that would start a formula gets a `'` in front (OWASP's advice). So does

@@ -30,6 +30,8 @@ const UNZIP_IT = 'unzip it and import its KML, which is read as a stream, whatev
 // these would make it hold what the file says rather than a placemark.
 const MAX_DEPTH = 256
 const MAX_ATTRIBUTES = 256
+/** The text gathered of one element: a place's description may be long, but one element is not a whole file. */
+const MAX_TEXT_CHARS = 16 * 1024 * 1024
 
 /** A KML, KMZ or GPX file's items, read anew on each call; a KMZ's zip is read whole, its KML unpacked a step at a time. */
 export async function* readXmlFile(file: string, format: 'kml' | 'kmz' | 'gpx'): AsyncGenerator<XmlItem> {
@@ -119,15 +121,20 @@ async function* walkXml(chunks: Bytes, makeReader: (gather: (depth: number, done
     reader.open(tag.name, tag.attributes as Record<string, string>, depth)
     tag.attributes = {} // sax keeps an element until it closes: not its attributes, once read
   }
+  const gather = (gathering: Gathering, text: string) => {
+    if (gathering.text.length + text.length > MAX_TEXT_CHARS)
+      refuse(`the file has an element of more than ${MAX_TEXT_CHARS / 1024 / 1024} M characters of text`)
+    gathering.text += text
+  }
   parser.ontext = (text) => {
-    for (const gathering of gatherings) gathering.text += text
+    for (const gathering of gatherings) gather(gathering, text)
   }
   parser.onopencdata = () => {
     cdata = gatherings.filter((gathering) => gathering.depth === depth && gathering.cdata === undefined)
     for (const gathering of cdata) gathering.cdata = ''
   }
   parser.oncdata = (text) => {
-    for (const gathering of gatherings) gathering.text += text
+    for (const gathering of gatherings) gather(gathering, text)
     for (const gathering of cdata) gathering.cdata += text
   }
   parser.onclosecdata = () => {
