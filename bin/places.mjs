@@ -29,7 +29,7 @@ const cache = path.join(root, 'node_modules', '.cache', 'places')
 // launcher, the settings esbuild reads and its version. While none of them changed, the bundle is run as it is (a test
 // suite calls the command line hundreds of times; bundling takes half a second). A file is known by its inode, size
 // and change time, which no copy or checkout can keep as it was.
-const manifest = path.join(cache, `cli-inputs-${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`)
+const manifest = path.join(cache, `inputs-${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`)
 const settings = [fileURLToPath(import.meta.url), path.join(root, 'tsconfig.json'), path.join(root, 'package.json')]
 const file = (await reusableBundle()) ?? (await bundle())
 

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { setTimeout } from 'node:timers/promises'
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { verifyPassword } from '../../lib/auth/passwords'
@@ -181,6 +182,22 @@ test("the command's bundle is written anew when missing, and earlier bundles and
   } finally {
     for (const name of [justWritten, runningWriters]) rmSync(path.join(cache, name), { force: true })
   }
+})
+
+test("the command's bundle is reused while the files it was made from are as they were, made anew when one changes", async () => {
+  const cache = path.join('node_modules', '.cache', 'places')
+  const manifest = () => readdirSync(cache).find((name) => /^inputs-[0-9a-f]{16}\.json$/.test(name))
+  const written = () => statSync(path.join(cache, manifest()!)).mtimeMs
+  ok(places(`file:${path.join(dir, 'bundle.db')}`, '--help'))
+  const before = written()
+  ok(places(`file:${path.join(dir, 'bundle.db')}`, '--help'))
+  assert.equal(written(), before, 'reused: nothing was written')
+  // A change of any input (here only its times: the change time moves with them) makes the next command bundle again.
+  const now = new Date()
+  utimesSync(path.join('lib', 'slugs.ts'), now, now)
+  await setTimeout(1100) // a file changed in the second before bundling is not trusted: it may have changed meanwhile
+  ok(places(`file:${path.join(dir, 'bundle.db')}`, '--help'))
+  assert.ok(written() > before, 'bundled anew, and its inputs recorded')
 })
 
 for (const kind of databaseKinds) {
