@@ -97,6 +97,7 @@ test('an editor selects posts with the keyboard and imports their locations from
 })
 
 test("an author cannot change another's post through the bulk action, even when the request names it", async ({ page }, testInfo) => {
+  test.slow() // two runs of the command line for posts and two for photos before the browser starts: 22 s in a quiet CI run
   const tag = `Bulk author ${runId()}`
   const [own, editors] = await importPosts(
     server,
