@@ -32,6 +32,7 @@ async function filesOf(postId: number): Promise<string[]> {
 }
 
 test('an author empties only their own posts from the Trash; an editor the rest, with their photos', async ({ page, browser }, testInfo) => {
+  test.slow() // three runs of the command line and two sign-ins in two browsers: 28 s of its 30 in a quiet CI run
   const post = (title: string, author: 'author' | 'editor', status: string) => ({
     type: 'Feature' as const,
     geometry: null,
