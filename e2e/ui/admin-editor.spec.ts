@@ -11,6 +11,7 @@ test.beforeEach(async ({ page }) => {
 })
 
 test('a photo’s GPS becomes the post’s location: upload with progress, import, save, and the place is public', async ({ page, request }, testInfo) => {
+  test.slow() // an upload, its sizes, a save and the public pages read back: 25.6 s of its 30 in a quiet CI run
   const title = uniqueTitle('Harbour walk')
   const id = await createPost(page, title)
   await expect(page.getByLabel('Latitude')).toHaveValue('')
