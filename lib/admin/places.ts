@@ -2,7 +2,7 @@ import 'server-only'
 import { z } from 'zod'
 import { hasCapability, type Actor } from '../auth/capabilities'
 import { formatPlace, getGazetteer, type Place } from '../geo/gazetteer'
-import { ApiError, forbidden } from '../http/errors'
+import { forbidden, tryAgainLater } from '../http/errors'
 import { RateLimit } from '../http/rate-limit'
 import { getDb } from '../db'
 import { LOCATION_PRECISIONS, type LocationPrecision } from '../places/location-levels'
@@ -76,10 +76,7 @@ export async function previewPublicLocation(actor: Actor, input: unknown): Promi
   const wait = previews.take(String(actor.id))
   if (wait > 0) {
     console.warn(`location preview refused: user ${actor.id} asked for more than ${PREVIEWS_PER_MINUTE} a minute`)
-    const seconds = Math.ceil(wait / 1000)
-    throw new ApiError('too_many_previews', `Too many location previews. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, 429, {
-      retryAfter: seconds,
-    })
+    throw tryAgainLater('too_many_previews', 'Too many location previews.', Math.ceil(wait / 1000))
   }
   const location = parseOrThrow(previewSchema, input)
   const rule = await PublicLocationRule.load(getDb())

@@ -391,8 +391,7 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
       const created = await resolveCategoryPaths(tx, input.newCategories, { mayCreate: canManageCategories(actor), among: visible })
       const categoryIds = [...new Set([...input.categoryIds, ...created.values()])]
       await tx.postCategory.deleteMany({ where: { postId: id, categoryId: { notIn: categoryIds } } })
-      const kept = await tx.postCategory.findMany({ where: { postId: id }, select: { categoryId: true } })
-      const keptIds = new Set(kept.map((link) => link.categoryId))
+      const keptIds = new Set(categoryIds.filter((c) => onThePost.has(c)))
       await tx.postCategory.createMany({ data: categoryIds.filter((c) => !keptIds.has(c)).map((categoryId) => ({ postId: id, categoryId })) })
       const slug = await freePostSlug(tx, input.type, input.slug || input.title, id)
       await keepOldSlug(tx, id, current.status, { type: input.type, slug })

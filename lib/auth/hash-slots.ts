@@ -1,5 +1,5 @@
 import 'server-only'
-import { ApiError } from '../http/errors'
+import { ApiError, tryAgainLater } from '../http/errors'
 
 // Password hashes run in libuv's thread pool (4 threads), which file reads, uploads and DNS share: scrypt at
 // OWASP's cost takes 32 MiB and ~100-300 ms a hash, so a flood of sign-ins would hold every thread. At most
@@ -68,9 +68,7 @@ export class HashSlots {
   private busy(): ApiError {
     const queued = this.active + this.lanes.priority.length + this.lanes.normal.length
     const seconds = Math.max(1, Math.ceil((queued * this.meanMs) / this.limits.running / 1000))
-    return new ApiError('too_many_sign_ins', `Too many sign-ins at once. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, 429, {
-      retryAfter: seconds,
-    })
+    return tryAgainLater('too_many_sign_ins', 'Too many sign-ins at once.', seconds)
   }
 }
 

@@ -1,6 +1,6 @@
 import 'server-only'
 import { getDb } from '../db'
-import { ApiError, invalidCredentials } from '../http/errors'
+import { ApiError, invalidCredentials, tryAgainLater } from '../http/errors'
 import { clientKey } from './client-address'
 import { chargeClientSignIn, clientSignInWait, refundClientSignIn } from './client-limit'
 import { issueDeviceCookie, readDeviceCookie } from './device-cookie'
@@ -73,5 +73,5 @@ export async function signInWithPassword(attempt: SignInAttempt): Promise<{ user
 
 function tooManyFailures(waitMs: number): ApiError {
   const seconds = Math.ceil(waitMs / 1000)
-  return new ApiError('too_many_sign_ins', `Too many failed sign-ins. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, 429, { retryAfter: seconds })
+  return tryAgainLater('too_many_sign_ins', 'Too many failed sign-ins.', seconds)
 }

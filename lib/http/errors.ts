@@ -36,6 +36,11 @@ export function forbidden(): ApiError {
   return new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', 403)
 }
 
+/** A refusal for now (429): `reason`, then when to try again, which route() also sends as Retry-After. */
+export function tryAgainLater(code: string, reason: string, seconds: number): ApiError {
+  return new ApiError(code, `${reason} Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, 429, { retryAfter: seconds })
+}
+
 /** A change to a post in the Trash, which must be restored first (WordPress's post.php): an edit, an upload. */
 export function postInTrash(): ApiError {
   return new ApiError('rest_post_in_trash', 'You cannot edit this item because it is in the Trash. Please restore it and try again.', 409)

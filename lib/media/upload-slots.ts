@@ -1,5 +1,5 @@
 import 'server-only'
-import { ApiError } from '../http/errors'
+import { ApiError, tryAgainLater } from '../http/errors'
 
 // An upload holds a request body, a file in incoming/, libvips's threads while its sizes are made and, for a HEIC,
 // one of the few HEIC workers (lib/media/heic-pool.ts): one user sending many at once would hold them all, and
@@ -29,8 +29,5 @@ export async function runUpload<T>(userId: number, upload: () => Promise<T>): Pr
 }
 
 function tooManyUploads(): ApiError {
-  const seconds = RETRY_AFTER_SECONDS
-  return new ApiError('too_many_uploads', `Too many uploads at once: at most ${UPLOADS_PER_USER} per user. Try again in ${seconds} seconds.`, 429, {
-    retryAfter: seconds,
-  })
+  return tryAgainLater('too_many_uploads', `Too many uploads at once: at most ${UPLOADS_PER_USER} per user.`, RETRY_AFTER_SECONDS)
 }
