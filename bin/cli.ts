@@ -4,29 +4,14 @@ import { constants } from 'node:fs'
 import { access, open, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { deletePost, OPERATOR, trashPost } from '../lib/admin/posts'
-import { createAppPassword, listAppPasswords, revokeAppPassword } from '../lib/auth/app-passwords'
 import { ROLES } from '../lib/auth/capabilities'
-import { getConfig } from '../lib/config'
-import { isDatabaseEmpty, seedDemo } from '../lib/demo/seed'
-import { disconnectDb, getDb } from '../lib/db'
 import { MAX_DISTANCE_KM } from '../lib/geo/gazetteer'
 import { ApiError } from '../lib/http/errors'
-import { removeAttachments } from '../lib/media/attachments'
-import { regenerateRenditions } from '../lib/media/regenerate'
-import { storeAttachment } from '../lib/media/storage'
-import { endExiftool } from '../lib/media/strip-location'
-import { migrate } from '../lib/migrate'
+import { closeAll } from '../lib/on-exit'
 import { ZONE_LEVELS } from '../lib/places/location-levels'
-import { parsePostId, postTypeSchema } from '../lib/places/schemas'
-import { addZone, listZones, removeZone } from '../lib/places/zones'
-import { exportPlaces } from '../lib/places/export'
-import { geocodeMissing, locateFromMedia, type LocateSummary } from '../lib/places/locate'
-import { formatName, readImportFile, type ImportFile } from '../lib/places/formats/read'
-import { EXPORT_FORMATS, writePlaces, type ExportFormat } from '../lib/places/formats/write'
-import { importPlaces } from '../lib/places/import'
-import { createUser, getUserIdByEmailOrThrow, setUserPassword, signOutEverywhere } from '../lib/users'
-import { importWxr } from '../lib/wxr/import'
+import type { LocateSummary } from '../lib/places/locate'
+import type { ImportFile } from '../lib/places/formats/read'
+import { EXPORT_FORMATS, type ExportFormat } from '../lib/places/formats/write'
 import { PASSWORD_HELP, PasswordUsageError, readPassword } from './read-password'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -90,12 +75,15 @@ function counter(label: string): ((done: number, finished: boolean) => void) | u
   return (done, finished) => process.stderr.write(`\r${label} ${done}${finished ? '\n' : ''}`)
 }
 
+// Each command imports the lib/ modules it runs as it runs, a chunk of the bundle of their own (bin/places.mjs):
+// `places --help`, or a mistyped flag, loads no database driver, image library or ExifTool.
 const commands: Record<string, Command> = {
   migrate: {
     usage: 'places migrate',
     summary: 'create or upgrade the database at DATABASE_URL',
     options: {},
     run: async () => {
+      const { migrate } = await import('../lib/migrate')
       const applied = await migrate()
       out(applied.length ? `Applied ${applied.join(', ')}` : 'The database is up to date.')
     },
@@ -105,6 +93,7 @@ const commands: Record<string, Command> = {
     summary: 'load the demo site (users of every role, categories, places) into an empty database',
     options: { demo: { type: 'boolean' }, 'if-empty': { type: 'boolean' } },
     run: async (values) => {
+      const [{ isDatabaseEmpty, seedDemo }, { getConfig }] = await Promise.all([import('../lib/demo/seed'), import('../lib/config')])
       if (values['if-empty'] && !(await isDatabaseEmpty())) return
       const { users, postIds } = await seedDemo(progress('Demo places'))
       out(`Loaded the demo: ${postIds.length} posts and ${users.length} users.`)
@@ -120,6 +109,7 @@ const commands: Record<string, Command> = {
     run: async (values) => {
       const email = required(values, 'email')
       const role = required(values, 'role') as (typeof ROLES)[number]
+      const { createUser } = await import('../lib/users')
       const id = await createUser({ email, password: await password(values), role, name: typeof values.name === 'string' ? values.name : undefined })
       out(values.json ? JSON.stringify({ id }) : String(id))
     },
@@ -131,6 +121,7 @@ const commands: Record<string, Command> = {
     options: { email: { type: 'string' }, ...passwordOptions },
     run: async (values) => {
       const email = required(values, 'email')
+      const { getUserIdByEmailOrThrow, setUserPassword } = await import('../lib/users')
       await getUserIdByEmailOrThrow(email) // before asking for a password, not after
       await setUserPassword(email, await password(values))
       out(`Password set for ${values.email}`)
@@ -142,6 +133,7 @@ const commands: Record<string, Command> = {
     options: {},
     positionals: 'one',
     run: async (_values, [email]) => {
+      const { signOutEverywhere } = await import('../lib/users')
       await signOutEverywhere(email!)
       out(`Signed ${email} out everywhere.`)
     },
@@ -151,6 +143,7 @@ const commands: Record<string, Command> = {
     summary: 'create an application password for user E; prints it, once, as the last line',
     options: { user: { type: 'string' }, name: { type: 'string' }, ...json },
     run: async (values) => {
+      const { createAppPassword } = await import('../lib/auth/app-passwords')
       const created = await createAppPassword(required(values, 'user'), typeof values.name === 'string' ? values.name : 'places-cli')
       if (values.json) return out(JSON.stringify(created))
       out(`Application password "${created.name}" (id ${created.uuid}) for ${values.user}. It is shown only now:`)
@@ -162,6 +155,7 @@ const commands: Record<string, Command> = {
     summary: "list a user's application passwords (never the secret)",
     options: { user: { type: 'string' }, ...json },
     run: async (values) => {
+      const { listAppPasswords } = await import('../lib/auth/app-passwords')
       const rows = await listAppPasswords(required(values, 'user'))
       if (values.json) return out(JSON.stringify(rows))
       for (const row of rows) out([row.uuid, row.name, row.createdAt.toISOString(), row.lastUsedAt?.toISOString() ?? 'never used'].join('\t'))
@@ -173,6 +167,7 @@ const commands: Record<string, Command> = {
     options: { user: { type: 'string' }, id: { type: 'string' }, ...json },
     run: async (values) => {
       const id = required(values, 'id')
+      const { revokeAppPassword } = await import('../lib/auth/app-passwords')
       await revokeAppPassword(required(values, 'user'), id)
       out(values.json ? JSON.stringify({ revoked: id }) : `Revoked ${id}`)
     },
@@ -184,6 +179,7 @@ const commands: Record<string, Command> = {
     options: { author: { type: 'string' }, 'dry-run': { type: 'boolean' }, ...json },
     positionals: 'one',
     run: async (values, [file]) => {
+      const [{ formatName, readImportFile }, { importPlaces }] = await Promise.all([import('../lib/places/formats/read'), import('../lib/places/import')])
       const read = await readImportFile(file!)
       const dryRun = values['dry-run'] === true
       for (const skipped of read.skipped) process.stderr.write(`skipped ${skipped}\n`)
@@ -196,7 +192,7 @@ const commands: Record<string, Command> = {
         onChecked: counter(`Checking ${read.item}s:`),
         onProgress: progress(dryRun ? 'Trying' : 'Importing'),
       })
-      const summary = importSummary(read, ids.length, dryRun)
+      const summary = importSummary(read, formatName(read.format), ids.length, dryRun)
       if (values.json) return out(JSON.stringify(dryRun ? { format: read.format, taken: ids.length, skipped: read.skipped, dryRun } : ids))
       if (dryRun) return out(summary)
       await outLines(ids)
@@ -211,6 +207,11 @@ const commands: Record<string, Command> = {
     run: async (values) => {
       const format = values.format ?? 'geojson'
       if (!EXPORT_FORMATS.includes(format as ExportFormat)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`)
+      const [{ exportPlaces }, { writePlaces }, { getConfig }] = await Promise.all([
+        import('../lib/places/export'),
+        import('../lib/places/formats/write'),
+        import('../lib/config'),
+      ])
       const features = exportPlaces({
         postType: typeof values['post-type'] === 'string' ? values['post-type'] : undefined,
         allStatuses: values['all-statuses'] === true,
@@ -231,6 +232,7 @@ const commands: Record<string, Command> = {
       const map = typeof values.map === 'string' ? values.map : undefined
       // Before the import, which may take long: a map that cannot be written is better known first.
       if (map !== undefined) await access(path.dirname(path.resolve(map)), constants.W_OK)
+      const { importWxr } = await import('../lib/wxr/import')
       const summary = await importWxr(file!, {
         uploadsDir: typeof values.uploads === 'string' ? values.uploads : undefined,
         onProgress: progress('Reading'),
@@ -266,6 +268,7 @@ const commands: Record<string, Command> = {
     options: { force: { type: 'boolean' } },
     positionals: 'many',
     run: async (values, args) => {
+      const [{ parsePostId }, { deletePost, OPERATOR, trashPost }] = await Promise.all([import('../lib/places/schemas'), import('../lib/admin/posts')])
       const ids = args.map((arg) => {
         const id = parsePostId(arg)
         if (id === null) throw new UsageError(`"${arg}" is not a post id`)
@@ -300,6 +303,7 @@ const commands: Record<string, Command> = {
         if (!/^\s*-?\d+(\.\d+)?\s*$/.test(text)) throw new UsageError(`--${flag} must be a number, not "${text}"`)
         return Number(text)
       }
+      const { addZone, OPERATOR } = await zones()
       const input = { latitude: number('lat'), longitude: number('lng'), radiusMetres: number('radius'), level: required(values, 'level'), name: values.name }
       const { zone, changed } = await withFlagErrors(() => addZone(OPERATOR, input), { latitude: 'lat', longitude: 'lng', radiusMetres: 'radius' })
       if (values.json) return out(JSON.stringify({ ...zone, changed }))
@@ -312,9 +316,10 @@ const commands: Record<string, Command> = {
     summary: 'list the privacy zones: id, level, radius in metres, latitude, longitude, name',
     options: json,
     run: async (values) => {
-      const zones = await listZones(OPERATOR)
-      if (values.json) return out(JSON.stringify(zones))
-      for (const zone of zones) out([zone.id, zone.level, zone.radiusMetres, zone.latitude, zone.longitude, zone.name].join('\t'))
+      const { listZones, OPERATOR } = await zones()
+      const list = await listZones(OPERATOR)
+      if (values.json) return out(JSON.stringify(list))
+      for (const zone of list) out([zone.id, zone.level, zone.radiusMetres, zone.latitude, zone.longitude, zone.name].join('\t'))
     },
   },
   'zone remove': {
@@ -323,6 +328,7 @@ const commands: Record<string, Command> = {
     options: json,
     positionals: 'one',
     run: async (values, [arg]) => {
+      const [{ parsePostId }, { removeZone, OPERATOR }] = await Promise.all([import('../lib/places/schemas'), zones()])
       const id = parsePostId(arg!)
       if (id === null) throw new UsageError(`"${arg}" is not a zone id`)
       const { changed } = await removeZone(OPERATOR, id)
@@ -335,12 +341,18 @@ const commands: Record<string, Command> = {
     options: { post: { type: 'string' }, title: { type: 'string' }, ...json },
     positionals: 'many',
     run: async (values, files) => {
+      const [{ parsePostId }, { getDb }, { storeAttachment }, { removeAttachments }] = await Promise.all([
+        import('../lib/places/schemas'),
+        import('../lib/db'),
+        import('../lib/media/storage'),
+        import('../lib/media/attachments'),
+      ])
       const postId = parsePostId(required(values, 'post'))
       if (postId === null) throw new UsageError('--post must be a post id')
       if (!(await getDb().post.findUnique({ where: { id: postId }, select: { id: true } }))) {
         throw new ApiError('rest_post_invalid_id', `There is no post ${postId}.`, 404)
       }
-      const stored: Awaited<ReturnType<typeof storeAttachment>>[] = []
+      const stored: { id: number }[] = []
       const report = progress('Storing')
       try {
         for (const file of files) {
@@ -368,6 +380,7 @@ const commands: Record<string, Command> = {
     options: json,
     positionals: 'none',
     run: async (values) => {
+      const [{ regenerateRenditions }, { getConfig }] = await Promise.all([import('../lib/media/regenerate'), import('../lib/config')])
       const summary = await regenerateRenditions(progress('Regenerating'))
       if (values.json) return out(JSON.stringify(summary))
       out(`Regenerated the sizes of ${summary.regenerated} of ${summary.attachments} attachments.`)
@@ -384,7 +397,8 @@ const commands: Record<string, Command> = {
     run: async (values) => {
       if (!values.missing) throw new UsageError('--missing is required: only empty addresses are filled')
       const dryRun = values['dry-run'] === true
-      const report = await geocodeMissing({ postType: postTypeOf(values), dryRun, onProgress: progress(dryRun ? 'Looking up' : 'Geocoding') })
+      const { geocodeMissing } = await import('../lib/places/locate')
+      const report = await geocodeMissing({ postType: await postTypeOf(values), dryRun, onProgress: progress(dryRun ? 'Looking up' : 'Geocoding') })
       if (values.json) return out(JSON.stringify(report))
       for (const post of report.posts) {
         out(
@@ -414,8 +428,9 @@ const commands: Record<string, Command> = {
     run: async (values) => {
       if (!values['from-media']) throw new UsageError('--from-media is required: photos are where locations come from')
       const dryRun = values['dry-run'] === true
+      const { locateFromMedia } = await import('../lib/places/locate')
       const report = await locateFromMedia({
-        postType: postTypeOf(values),
+        postType: await postTypeOf(values),
         missingOnly: values['missing-only'] === true,
         dryRun,
         onProgress: progress(dryRun ? 'Looking' : 'Locating'),
@@ -429,9 +444,16 @@ const commands: Record<string, Command> = {
   },
 }
 
+/** The privacy zones' module and the operator, the caller of every command. */
+async function zones() {
+  const [zones, { OPERATOR }] = await Promise.all([import('../lib/places/zones'), import('../lib/admin/posts')])
+  return { ...zones, OPERATOR }
+}
+
 /** --post-type, checked as post types are everywhere, `post` when not given. */
-function postTypeOf(values: Values): string {
+async function postTypeOf(values: Values): Promise<string> {
   if (values['post-type'] === undefined) return 'post'
+  const { postTypeSchema } = await import('../lib/places/schemas')
   const parsed = postTypeSchema.safeParse(values['post-type'])
   if (!parsed.success) throw new UsageError(`--post-type ${parsed.error.issues[0]?.message ?? 'is not a post type'}`)
   return parsed.data
@@ -462,11 +484,11 @@ function describeLocateSummary(summary: LocateSummary): string[] {
   ]
 }
 
-/** What `places import` says it did: how many of the file's items it took, and skipped. */
-function importSummary(read: ImportFile, taken: number, dryRun: boolean): string {
+/** What `places import` says it did: how many of the file's items it took, and skipped, from a file of `format`. */
+function importSummary(read: ImportFile, format: string, taken: number, dryRun: boolean): string {
   const items = (n: number) => `${n} ${read.item}${n === 1 ? '' : 's'}`
   const skipped = read.skipped.length > 0 ? `; skipped ${read.skipped.length} that ${read.skipped.length === 1 ? 'is' : 'are'} no place (listed above)` : ''
-  const done = `${dryRun ? 'Would import' : 'Imported'} ${items(taken)} from ${formatName(read.format)}${skipped}.`
+  const done = `${dryRun ? 'Would import' : 'Imported'} ${items(taken)} from ${format}${skipped}.`
   return dryRun ? `${done}\nDry run: nothing was written.` : done
 }
 
@@ -520,7 +542,7 @@ async function main(argv: string[]): Promise<number> {
     if (expected === 'none' && positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`)
     if (expected === 'one' && positionals.length !== 1) throw new UsageError('expects exactly one argument')
     if (expected === 'many' && positionals.length === 0) throw new UsageError('expects at least one file')
-    if (name !== 'migrate') await migrate()
+    if (name !== 'migrate') await (await import('../lib/migrate')).migrate()
     await command.run(values as Values, positionals)
     return 0
   } catch (error) {
@@ -531,7 +553,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`places ${name}: ${error instanceof ApiError ? error.message : String((error as Error).message ?? error)}\n`)
     return 1
   } finally {
-    await Promise.all([disconnectDb(), endExiftool()])
+    await closeAll()
   }
 }
 

@@ -47,13 +47,20 @@ async function signature(input) {
   return stats && [input, `${stats.ino}:${stats.size}:${stats.ctimeNs}`]
 }
 
-/** Bundles bin/cli.ts, writes the bundle where its packages resolve, and records its inputs. */
+/**
+ * Bundles bin/cli.ts, writes the bundle where its packages resolve, and records its inputs. Each command's modules are
+ * a chunk of their own, loaded when it runs (bin/cli.ts): `places --help` loads no database driver or image library.
+ */
 async function bundle() {
   const started = Date.now()
   const { outputFiles, metafile } = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: [path.join(root, 'bin', 'cli.ts')],
+    entryPoints: { cli: path.join(root, 'bin', 'cli.ts') },
     bundle: true,
+    splitting: true,
+    outdir: 'bundle',
+    outExtension: { '.js': '.mjs' },
+    chunkNames: '[name]-[hash]',
     packages: 'external',
     platform: 'node',
     format: 'esm',
@@ -67,26 +74,34 @@ async function bundle() {
   await esbuild.stop()
   const files = Object.keys(metafile.inputs).map((input) => path.resolve(root, input))
   const inputs = await Promise.all([...new Set([...settings, ...files, ...files.map((input) => path.dirname(input))])].map(signature))
-  // Written once per version of the code and renamed into place whole: commands run side by side write the same
-  // bytes. The bundles of earlier versions go, and the partial files of commands that died while writing theirs: a
-  // partial bears its writer's process id, and one whose writer does not run and that has not been written to for a
+  // Written once per version of the code, to a folder renamed into place whole: commands run side by side write the
+  // same bytes. The bundles of earlier versions go, and the partial folders of commands that died while writing theirs:
+  // a partial bears its writer's process id, and one whose writer does not run and that has not been written to for a
   // minute goes (a writer in another PID namespace, sharing node_modules, looks dead but writes its few hundred KB in
   // well under that).
-  const bytes = outputFiles[0].contents
-  const file = path.join(cache, `cli-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.mjs`)
+  const hash = createHash('sha256')
+  for (const output of outputFiles) hash.update(output.path).update(output.contents)
+  const folder = path.join(cache, `cli-${hash.digest('hex').slice(0, 16)}`)
   await mkdir(cache, { recursive: true })
-  if (!(await stat(file).catch(() => undefined))) {
-    const partial = `${file}.${process.pid}`
-    await writeFile(partial, bytes)
-    await rename(partial, file)
+  if (!(await stat(folder).catch(() => undefined))) {
+    const partial = `${folder}.${process.pid}`
+    await rm(partial, { recursive: true, force: true })
+    await mkdir(partial)
+    for (const output of outputFiles) await writeFile(path.join(partial, path.basename(output.path)), output.contents)
+    await rename(partial, folder).catch(async (error) => {
+      // Another command put the same bundle in place first.
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error
+      await rm(partial, { recursive: true, force: true })
+    })
     for (const name of await readdir(cache)) {
-      const match = /^cli-[0-9a-f]+\.mjs(?:\.(\d+))?$/.exec(name)
-      if (!match || name === path.basename(file)) continue
+      const match = /^cli-[0-9a-f]+(?:\.mjs)?(?:\.(\d+))?$/.exec(name)
+      if (!match || name === path.basename(folder)) continue
       const writer = match[1] // a partial's
       if (writer === undefined || !(running(Number(writer)) || (await modifiedWithin(path.join(cache, name), 60_000))))
-        await rm(path.join(cache, name), { force: true })
+        await rm(path.join(cache, name), { recursive: true, force: true })
     }
   }
+  const file = path.join(folder, 'cli.mjs')
   // A file changed while it was bundled may be in the bundle as it was before: then no record, and the next command
   // bundles again.
   if (inputs.every((input) => input !== undefined && Number(BigInt(input[1].split(':')[2]) / 1_000_000n) < started - 1000)) {

@@ -1,5 +1,6 @@
 import 'server-only'
 import { getConfig } from '../config'
+import { closeBeforeExit } from '../on-exit'
 import { Prisma } from '../generated/sqlite/client'
 import type { BulkInsert, Connection, Db, Dialect, DialectDriver, Table, Tx } from './dialect'
 import { postgresql } from './postgresql'
@@ -33,7 +34,10 @@ const cache = globalThis as unknown as { placesDb?: { url: string; connection: C
 
 function connection(): Connection {
   const url = getConfig().databaseUrl
-  if (cache.placesDb?.url !== url) cache.placesDb = { url, connection: driverOf(url).connect(url) }
+  if (cache.placesDb?.url !== url) {
+    cache.placesDb = { url, connection: driverOf(url).connect(url) }
+    closeBeforeExit(disconnectDb)
+  }
   return cache.placesDb.connection
 }
 

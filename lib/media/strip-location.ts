@@ -1,5 +1,6 @@
 import 'server-only'
 import { ExifTool } from 'exiftool-vendored'
+import { closeBeforeExit } from '../on-exit'
 import { exiftoolProcessFactory } from './exiftool-process'
 
 // ExifTool (the Perl original, shipped in the exiftool-vendored.pl package) rewrites every format we accept,
@@ -8,7 +9,10 @@ let exiftool: ExifTool | undefined
 
 function getExiftool(): ExifTool {
   // Started so that it dies with this process, however this process dies (lib/media/exiftool-process.ts).
-  exiftool ??= new ExifTool({ maxProcs: 1, taskTimeoutMillis: 30_000, processFactory: exiftoolProcessFactory() })
+  if (!exiftool) {
+    exiftool = new ExifTool({ maxProcs: 1, taskTimeoutMillis: 30_000, processFactory: exiftoolProcessFactory() })
+    closeBeforeExit(endExiftool)
+  }
   return exiftool
 }
 
@@ -34,7 +38,7 @@ export async function stripMetadata(file: string): Promise<boolean> {
   }
 }
 
-/** Ends the ExifTool process (the command line calls this before it exits). */
+/** Ends the ExifTool process (the command line's, before it exits: lib/on-exit.ts). */
 export async function endExiftool(): Promise<void> {
   const running = exiftool
   exiftool = undefined

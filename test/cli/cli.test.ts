@@ -159,28 +159,32 @@ test('help lists every command; mistakes in the call exit 2 with the usage', () 
 })
 
 // It removes the bundle every command runs: no other command may run meanwhile (npm test runs one file at a time).
-test("the command's bundle is written anew when missing, and earlier bundles and dead writers' partial files go", () => {
+test("the command's bundle is written anew when missing, and earlier bundles and dead writers' partial folders go", () => {
   const cache = path.join('node_modules', '.cache', 'places')
   mkdirSync(cache, { recursive: true })
   const bundles = () => readdirSync(cache).filter((name) => name.startsWith('cli-'))
-  for (const name of bundles()) rmSync(path.join(cache, name), { force: true }) // whatever an earlier run left
+  for (const name of bundles()) rmSync(path.join(cache, name), { recursive: true, force: true }) // whatever an earlier run left
   ok(places(`file:${path.join(dir, 'bundle.db')}`, '--help'))
   const [current, ...more] = bundles()
-  assert.match(current ?? '', /^cli-[0-9a-f]{16}\.mjs$/)
+  assert.match(current ?? '', /^cli-[0-9a-f]{16}$/)
   assert.deepEqual(more, [])
-  const earlier = 'cli-0123456789abcdef.mjs'
-  const deadWriters = 'cli-0123456789abcdef.mjs.4194305' // no process has this id (above Linux's highest)
-  const justWritten = 'cli-0123456789abcdef.mjs.4194306' // nor this one, but written to a moment ago
+  // The entry and a chunk for each command's modules, loaded as it runs.
+  assert.ok(readdirSync(path.join(cache, current!)).length > 2)
+  const earlier = 'cli-0123456789abcdef'
+  const earlierOneFile = 'cli-0123456789abcdef.mjs' // as bundles were before they had chunks
+  const deadWriters = 'cli-0123456789abcdef.4194305' // no process has this id (above Linux's highest)
+  const justWritten = 'cli-0123456789abcdef.4194306' // nor this one, but written to a moment ago
   const runningWriters = `${current}.${process.pid}` // this test's process: a command writing it now
-  for (const name of [earlier, deadWriters, justWritten, runningWriters]) writeFileSync(path.join(cache, name), '')
+  for (const name of [earlier, deadWriters, justWritten, runningWriters]) mkdirSync(path.join(cache, name))
+  writeFileSync(path.join(cache, earlierOneFile), '')
   const hourAgo = new Date(Date.now() - 3_600_000)
   for (const name of [deadWriters, runningWriters]) utimesSync(path.join(cache, name), hourAgo, hourAgo)
-  rmSync(path.join(cache, current!))
+  rmSync(path.join(cache, current!), { recursive: true })
   try {
     ok(places(`file:${path.join(dir, 'bundle.db')}`, '--help'))
     assert.deepEqual(bundles().sort(), [current, justWritten, runningWriters].sort())
   } finally {
-    for (const name of [justWritten, runningWriters]) rmSync(path.join(cache, name), { force: true })
+    for (const name of [justWritten, runningWriters]) rmSync(path.join(cache, name), { recursive: true, force: true })
   }
 })
 
