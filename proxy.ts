@@ -38,7 +38,7 @@ export async function proxy(request: NextRequest) {
 
 function noRouteResponse(): NextResponse {
   const error = noRoute()
-  return NextResponse.json({ code: error.code, message: error.message, data: { status: error.status } }, { status: 404 })
+  return NextResponse.json({ code: error.code, message: error.message, data: { status: error.status } }, { status: error.status })
 }
 
 /**

@@ -289,7 +289,7 @@ const commands: Record<string, Command> = {
         }
         report?.(index + 1, ids.length)
       }
-      if (failed.length > 0) throw new ApiError('places_post_delete', failed.join('\n'), 400)
+      if (failed.length > 0) throw new ApiError('places_post_delete', failed.join('\n'))
     },
   },
   'zone add': {
@@ -350,7 +350,7 @@ const commands: Record<string, Command> = {
       const postId = parsePostId(required(values, 'post'))
       if (postId === null) throw new UsageError('--post must be a post id')
       if (!(await getDb().post.findUnique({ where: { id: postId }, select: { id: true } }))) {
-        throw new ApiError('rest_post_invalid_id', `There is no post ${postId}.`, 404)
+        throw new ApiError('rest_post_invalid_id', `There is no post ${postId}.`)
       }
       const stored: { id: number }[] = []
       const report = progress('Storing')
@@ -362,7 +362,7 @@ const commands: Record<string, Command> = {
             stored.push(await storeAttachment({ postId, filename: file, title, body: handle.createReadStream() }))
           } catch (error) {
             const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
-            throw new ApiError('places_media_import', `${file}: ${reason} Nothing was attached.`, 400)
+            throw new ApiError('places_media_import', `${file}: ${reason} Nothing was attached.`)
           }
           report?.(stored.length, files.length)
         }

@@ -17,7 +17,7 @@ export type NewUser = z.input<typeof newUserSchema>
 
 export function validationError(error: z.ZodError): ApiError {
   const problems = error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
-  return new ApiError('rest_invalid_param', problems.join('; '), 400)
+  return new ApiError('rest_invalid_param', problems.join('; '))
 }
 
 /** Adds a user; returns the new id. */
@@ -27,7 +27,7 @@ export async function createUser(input: NewUser): Promise<number> {
   const { email, password, role, name } = parsed.data
   const db = getDb()
   if (await db.user.findUnique({ where: { email }, select: { id: true } })) {
-    throw new ApiError('existing_user_email', `A user with the email ${email} already exists.`, 409)
+    throw new ApiError('existing_user_email', `A user with the email ${email} already exists.`)
   }
   const user = await db.user.create({ data: { email, role, name, passwordHash: await hashPassword(password) }, select: { id: true } })
   return user.id
@@ -35,7 +35,7 @@ export async function createUser(input: NewUser): Promise<number> {
 
 export async function getUserIdByEmailOrThrow(email: string): Promise<number> {
   const user = await getDb().user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true } })
-  if (!user) throw new ApiError('rest_user_invalid_email', `No user has the email ${email}.`, 404)
+  if (!user) throw new ApiError('rest_user_invalid_email', `No user has the email ${email}.`)
   return user.id
 }
 

@@ -7,7 +7,7 @@ import { MAX_SITEMAP_PAGE, sitemapFile, sitemapIndex } from '@/lib/places/sitema
 export const GET = route((request: Request) => {
   const page = new URL(request.url).searchParams.get('page')
   if (page !== null && !(/^[1-9]\d{0,5}$/.test(page) && Number(page) <= MAX_SITEMAP_PAGE)) {
-    throw new ApiError('rest_invalid_param', `page must be an integer from 1 to ${MAX_SITEMAP_PAGE}.`, 400)
+    throw new ApiError('rest_invalid_param', `page must be an integer from 1 to ${MAX_SITEMAP_PAGE}.`)
   }
   return xml(page === null ? sitemapIndex() : sitemapFile(Number(page)))
 })

@@ -21,6 +21,6 @@ export async function createMyAppPassword(actor: Actor, name: string): Promise<{
 
 export async function revokeMyAppPassword(actor: Actor, uuid: string): Promise<void> {
   if (!(await revokeAppPasswordForUser(actor.id, uuid))) {
-    throw new ApiError('rest_application_password_not_found', 'You have no such application password; it may have been revoked already.', 404)
+    throw new ApiError('rest_application_password_not_found', 'You have no such application password; it may have been revoked already.')
   }
 }

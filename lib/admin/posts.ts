@@ -336,7 +336,6 @@ function cannotPublish(status: string): ApiError {
   return new ApiError(
     'rest_cannot_publish',
     'Sorry, you are not allowed to publish posts: save it as a draft, or as pending review for an editor to publish.',
-    403,
     { params: { status: `you may not make a post ${status}` } },
   )
 }
@@ -435,7 +434,7 @@ function mayDelete(deleter: Deleter, post: PostForCapability | null): post is Po
 }
 
 function noSuchPost(id: number): ApiError {
-  return new ApiError('rest_post_invalid_id', `There is no post ${id}.`, 404)
+  return new ApiError('rest_post_invalid_id', `There is no post ${id}.`)
 }
 
 /**
@@ -470,7 +469,7 @@ export async function restorePost(actor: Actor, id: number): Promise<void> {
 }
 
 function notInTrash(): ApiError {
-  return new ApiError('rest_not_in_trash', 'Only a post in the Trash can be deleted permanently: move it to the Trash first.', 409)
+  return new ApiError('rest_not_in_trash', 'Only a post in the Trash can be deleted permanently: move it to the Trash first.')
 }
 
 /**

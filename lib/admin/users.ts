@@ -48,11 +48,11 @@ export async function changeUserRole(actor: Actor, userId: number, role: Role): 
     // the count below sees the other's commit.
     await lockAdministrators(tx)
     const user = await tx.user.findUnique({ where: { id: userId }, select: { role: true } })
-    if (!user) throw new ApiError('rest_user_invalid_id', 'There is no such user.', 404)
+    if (!user) throw new ApiError('rest_user_invalid_id', 'There is no such user.')
     if (user.role === 'administrator' && role !== 'administrator') {
       const administrators = await tx.user.count({ where: { role: 'administrator' } })
       if (administrators <= 1) {
-        throw new ApiError('last_administrator', 'This is the last administrator: make another user an administrator first.', 409, {
+        throw new ApiError('last_administrator', 'This is the last administrator: make another user an administrator first.', {
           params: { role: 'must stay administrator: there is no other' },
         })
       }

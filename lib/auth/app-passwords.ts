@@ -25,13 +25,13 @@ export async function listAppPasswords(email: string): Promise<AppPasswordInfo[]
 
 export async function revokeAppPassword(email: string, uuid: string): Promise<void> {
   const revoked = await revokeAppPasswordForUser(await getUserIdByEmailOrThrow(email), uuid)
-  if (!revoked) throw new ApiError('rest_application_password_not_found', `User ${email} has no application password ${uuid}.`, 404)
+  if (!revoked) throw new ApiError('rest_application_password_not_found', `User ${email} has no application password ${uuid}.`)
 }
 
 /** A new application password for the user with this id; the secret is returned this once and never stored. */
 export async function createAppPasswordForUser(userId: number, name: string): Promise<AppPasswordInfo & { password: string }> {
   const label = name.trim()
-  if (!label || label.length > 200) throw new ApiError('rest_invalid_param', 'name: must be 1 to 200 characters', 400)
+  if (!label || label.length > 200) throw new ApiError('rest_invalid_param', 'name: must be 1 to 200 characters')
   const password = Array.from({ length: LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('')
   const row = await getDb().appPassword.create({
     data: { uuid: randomUUID(), userId, name: label, secretHash: hashAppPassword(password) },

@@ -60,7 +60,7 @@ const WRITERS: Role[] = ['administrator', 'editor', 'author']
  * draft with photos but no location.
  */
 export async function seedDemo(onProgress?: ImportOptions['onProgress']): Promise<{ users: DemoUser[]; postIds: number[] }> {
-  if (!(await isDatabaseEmpty())) throw new ApiError('places_not_empty', 'The database already has users or posts; the demo loads only into an empty one.', 409)
+  if (!(await isDatabaseEmpty())) throw new ApiError('places_not_empty', 'The database already has users or posts; the demo loads only into an empty one.')
   const users: DemoUser[] = []
   for (const role of ROLES) {
     const user = { email: `${role}@example.com`, role, password: randomBytes(12).toString('base64url') }

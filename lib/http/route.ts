@@ -59,7 +59,7 @@ export function route<C>(handler: RouteHandler<C>, options: RouteOptions = {}): 
         response = errorResponse(error)
       } else {
         console.error(`${request.method} ${new URL(request.url).pathname} failed:`, error)
-        response = errorResponse(new ApiError('internal_server_error', 'The server could not answer this request.', 500))
+        response = errorResponse(new ApiError('internal_server_error', 'The server could not answer this request.'))
       }
     }
     if (options.cors) for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value)

@@ -41,7 +41,7 @@ export async function getAttachmentGps(actor: Actor | null, postId: number): Pro
   const { found, imagesChecked } = (await findPhotoGps(db, [postId])).get(postId)!
   if (!found) {
     const looked = imagesChecked === 1 ? '1 image was' : `${imagesChecked} images were`
-    throw new ApiError('rest_no_exif_gps', `No attached image has usable EXIF GPS data (${looked} looked at).`, 404, { images_checked: imagesChecked })
+    throw new ApiError('rest_no_exif_gps', `No attached image has usable EXIF GPS data (${looked} looked at).`, { images_checked: imagesChecked })
   }
   return found
 }

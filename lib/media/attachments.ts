@@ -25,7 +25,7 @@ async function assertMayEditPost(actor: Actor | null, postId: number): Promise<v
 export async function uploadAttachment(actor: Actor | null, upload: NewUpload): Promise<AttachmentDto> {
   if (!actor) throw notSignedIn()
   // WordPress answers this with status 400; a refusal of a right is a 403 everywhere else in Places (docs/api.md).
-  if (!canUploadFiles(actor)) throw new ApiError('rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.', 403)
+  if (!canUploadFiles(actor)) throw new ApiError('rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.')
   await assertMayEditPost(actor, upload.postId)
   return runUpload(actor.id, () => storeAttachment(upload))
 }
@@ -106,7 +106,7 @@ const POST_ACCESS = { select: { authorId: true, status: true, statusBeforeTrash:
  * posts; the images of other posts only those who may edit them. Anything else is not found.
  */
 export async function openPublicImage(relative: string, whoIsAsking: () => Promise<Actor | null>): Promise<ImageFile> {
-  const notFound = new ApiError('rest_no_route', 'No file was found at this address.', 404)
+  const notFound = new ApiError('rest_no_route', 'No file was found at this address.')
   const found = await findImage(relative)
   if (!found) throw notFound
   const isPublic = found.post.status === 'publish'

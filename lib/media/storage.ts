@@ -73,7 +73,7 @@ async function* limited(source: AsyncIterable<Uint8Array>, maxBytes: number): As
   for await (const chunk of source) {
     size += chunk.byteLength
     if (size > maxBytes) {
-      throw new ApiError('rest_upload_file_too_big', `The file is larger than the upload limit of ${Math.floor(maxBytes / 1024 / 1024)} MB.`, 413)
+      throw new ApiError('rest_upload_file_too_big', `The file is larger than the upload limit of ${Math.floor(maxBytes / 1024 / 1024)} MB.`)
     }
     yield chunk
   }
@@ -85,7 +85,7 @@ async function* limited(source: AsyncIterable<Uint8Array>, maxBytes: number): As
  */
 function undecodable(reason: string | null): ApiError {
   const because = reason === null ? '' : ` (${reason})`
-  return new ApiError('rest_upload_unknown_error', `This file is damaged or incomplete: it could not be read as an image${because}.`, 422, { reason })
+  return new ApiError('rest_upload_unknown_error', `This file is damaged or incomplete: it could not be read as an image${because}.`, { reason })
 }
 
 /**
@@ -97,7 +97,6 @@ export function heicTimeLimitRefusal({ timeLimitMs }: HeicDecodeTimeout): ApiErr
   return new ApiError(
     'rest_upload_heic_time_limit',
     `The HEIC decoder was stopped on this file at its time limit of ${seconds} second${seconds === 1 ? '' : 's'}. Save the photo as JPEG and upload that.`,
-    422,
     { timeLimitSeconds: seconds },
   )
 }
@@ -140,7 +139,7 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
     const type = await fileTypeFromFile(incoming)
     const ext = type && IMAGE_TYPES[type.mime]
     if (!type || !ext) {
-      throw new ApiError('rest_upload_invalid_type', 'This file is not an image Places accepts (JPEG, PNG, GIF, WebP, TIFF, HEIC or AVIF).', 415)
+      throw new ApiError('rest_upload_invalid_type', 'This file is not an image Places accepts (JPEG, PNG, GIF, WebP, TIFF, HEIC or AVIF).')
     }
     const original = await readFile(incoming)
     const relative = storedName(filename, ext, new Date())

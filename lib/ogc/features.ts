@@ -134,7 +134,7 @@ export async function getCollections(version: number): Promise<OgcCollections> {
 }
 
 function noCollection(id: string): ApiError {
-  return new ApiError('ogc_no_collection', `There is no collection "${id}".`, 404)
+  return new ApiError('ogc_no_collection', `There is no collection "${id}".`)
 }
 
 export async function getCollection(id: string, version: number): Promise<OgcCollection> {
@@ -294,7 +294,7 @@ export async function getItem(collectionId: string, featureId: string, version: 
   await getCollection(collectionId, version)
   const id = featureIdSchema.safeParse(featureId)
   const [place] = id.success ? await findPublicPlacesByIds([id.data]) : []
-  if (place?.type !== collectionId) throw new ApiError('ogc_no_feature', `Collection "${collectionId}" has no feature ${featureId}.`, 404)
+  if (place?.type !== collectionId) throw new ApiError('ogc_no_feature', `Collection "${collectionId}" has no feature ${featureId}.`)
   const href = `${base()}/collections/${encodeURIComponent(collectionId)}`
   return {
     ...toOgcFeature(place),

@@ -31,7 +31,7 @@ export async function resolveCategoryPaths(
       let id = byParentAndName.get(key(parentId, name))
       if (id === undefined) {
         if (!mayCreate) {
-          throw new ApiError('rest_cannot_create', 'Sorry, you are not allowed to add categories: pick existing ones, or ask an editor.', 403, {
+          throw new ApiError('rest_cannot_create', 'Sorry, you are not allowed to add categories: pick existing ones, or ask an editor.', {
             params: { newCategories: `"${name}" is not a category yet, and only editors and administrators may add categories` },
           })
         }

@@ -44,7 +44,7 @@ class Problems {
 
   error(): ApiError {
     const more = this.count > MAX_LISTED_ERRORS ? [`…and ${this.count - MAX_LISTED_ERRORS} more`] : []
-    return new ApiError('places_invalid_import', ['Nothing was imported:', ...this.listed, ...more].join('\n'), 400)
+    return new ApiError('places_invalid_import', ['Nothing was imported:', ...this.listed, ...more].join('\n'))
   }
 
   throwIfAny(): void {

@@ -25,7 +25,7 @@ export const POST_EMBED_ZOOM = 15
 const MAP_PARAMS = ['post_type', 'category', 'zoom', 'lat', 'lng', 'search'] as const
 
 /** WordPress's answer for a URL it does not embed: another site's, an unknown page, a post without a public place. */
-const invalidUrl = () => new ApiError('oembed_invalid_url', 'Not Found', 404)
+const invalidUrl = () => new ApiError('oembed_invalid_url', 'Not Found')
 
 /** The answer's shape is the contract's (lib/api/contract.ts), which the OpenAPI document describes. */
 export type OEmbed = z.output<typeof oembedSchema>
@@ -37,7 +37,7 @@ const DIMENSION = /^\d{1,6}$/
 /** The query of GET /wp-json/oembed/1.0/embed: `url` (required), `maxwidth`, `maxheight`, `format` (json or xml). */
 export function parseOEmbedQuery(params: URLSearchParams): OEmbedQuery {
   const values = queryValues(params, 'last')
-  if (!values.url) throw new ApiError('rest_missing_callback_param', 'Missing parameter(s): url', 400, { params: ['url'] })
+  if (!values.url) throw new ApiError('rest_missing_callback_param', 'Missing parameter(s): url', { params: ['url'] })
   const invalid: Record<string, string> = {}
   const dimension = (name: 'maxwidth' | 'maxheight'): number | null => {
     const value = values[name]

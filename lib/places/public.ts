@@ -144,11 +144,11 @@ export async function getPlaceFeature(id: number, { embed = false } = {}): Promi
     const lookup = await findPublicPlace(id)
     if ('missing' in lookup) {
       throw lookup.missing === 'post'
-        ? new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404)
-        : new ApiError('rest_no_geodata', 'This post has no public geodata.', 404)
+        ? new ApiError('rest_post_invalid_id', 'Invalid post ID.')
+        : new ApiError('rest_no_geodata', 'This post has no public geodata.')
     }
     const [feature] = await toFeatures([lookup.found], embed)
-    if (!feature) throw new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404)
+    if (!feature) throw new ApiError('rest_post_invalid_id', 'Invalid post ID.')
     return JSON.stringify(feature)
   }
   // Built (or found) before the ETag is looked at: a missing post is a 404, never a 304.

@@ -100,7 +100,7 @@ export async function removeZone(actor: Manager, id: number): Promise<{ changed:
   return transaction(async (tx) => {
     await lockTables(tx, ['posts'])
     const row = await tx.privacyZone.findUnique({ where: { id } })
-    if (!row) throw new ApiError('rest_zone_invalid_id', `There is no privacy zone ${id}.`, 404)
+    if (!row) throw new ApiError('rest_zone_invalid_id', `There is no privacy zone ${id}.`)
     await tx.privacyZone.delete({ where: { id } })
     return { changed: await refreshPublicLocations(tx, nearCircle(row)) }
   })

@@ -88,7 +88,7 @@ function wantedId(item: WxrItem): number | null {
  */
 export async function importWxr(file: string, options: WxrOptions = {}): Promise<WxrSummary> {
   const total = (await stat(file).catch(() => null))?.size
-  if (total === undefined) throw new ApiError('places_wxr_missing', `Cannot read ${file}: no such file.`, 400)
+  if (total === undefined) throw new ApiError('places_wxr_missing', `Cannot read ${file}: no such file.`)
   const stored: StoredImage[] = []
   try {
     return await transaction((tx) => new WxrImport(tx, options, stored).run(readWxr(file, (bytes) => options.onProgress?.(bytes, total))), {
@@ -97,7 +97,7 @@ export async function importWxr(file: string, options: WxrOptions = {}): Promise
     })
   } catch (error) {
     await Promise.all(stored.map((image) => image.discard()))
-    if (error instanceof WxrSyntaxError) throw new ApiError('places_wxr_invalid', `Nothing was imported. ${error.message}`, 400)
+    if (error instanceof WxrSyntaxError) throw new ApiError('places_wxr_invalid', `Nothing was imported. ${error.message}`)
     throw error
   }
 }

@@ -43,7 +43,7 @@ export function formatName(format: ImportFile['format']): string {
 }
 
 function unreadable(file: string, reason: string): ApiError {
-  return new ApiError('places_invalid_import', `Nothing was imported:\ncannot read ${file}: ${reason}`, 400)
+  return new ApiError('places_invalid_import', `Nothing was imported:\ncannot read ${file}: ${reason}`)
 }
 
 /**
