@@ -5,16 +5,15 @@ import { ERROR_STATUS, type ErrorCode } from './error-codes'
  * `{"code": "...", "message": "...", "data": {"status": N, ...}}`. The status is the code's, from the one table.
  */
 export class ApiError extends Error {
-  readonly status: number
-
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly data: Record<string, unknown> = {},
+    /** the table's, but for the one exception it notes (notSignedIn) */
+    readonly status: number = ERROR_STATUS[code],
   ) {
     super(message)
     this.name = 'ApiError'
-    this.status = ERROR_STATUS[code]
   }
 }
 
@@ -33,7 +32,7 @@ export function invalidCredentials(): ApiError {
 /** No credentials at all, where the route needs them. */
 export function notSignedIn(): ApiError {
   // The one status apart from the table (error-codes.ts): WordPress answers rest_forbidden with 401 to who sent none.
-  return Object.assign(new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that. Sign in or send an application password.'), { status: 401 })
+  return new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that. Sign in or send an application password.', {}, 401)
 }
 
 /** Credentials, but not the right to this; also for what does not exist, so that nothing is revealed. */
