@@ -77,41 +77,51 @@ const nodeFiles = ['lib', 'test', 'bin']
   .filter((dir) => existsSync(dir))
   .flatMap(testFiles)
   .filter((file) => tiers.has(tierOf(file)))
-const tap = path.join(results, 'node.tap')
-const nodeTimings = path.join(results, 'node-timings.jsonl')
-const nodeStatus =
-  nodeFiles.length === 0
-    ? 0
-    : run(process.execPath, [
-        '--conditions=react-server',
-        '--import',
-        'tsx',
-        '--test',
-        '--test-concurrency=1',
-        '--test-reporter=spec',
-        '--test-reporter-destination=stdout',
-        '--test-reporter=tap',
-        `--test-reporter-destination=${tap}`,
-        '--test-reporter=./scripts/test-timings.mjs',
-        `--test-reporter-destination=${nodeTimings}`,
-        ...nodeFiles,
-      ])
-const tapText = existsSync(tap) ? readFileSync(tap, 'utf8') : ''
-// Each failed test with its error, as TAP gives it, to repeat at the end where a truncated log still shows it.
-const nodeFailures = [...tapText.matchAll(/^( *)not ok \d+ - (.*)\n\1  ---\n([\s\S]*?)\n\1  \.\.\.$/gm)]
-  .filter(([, , , details = '']) => !/failureType: 'subtestsFailed'/.test(details))
-  .map(([, , name, details = '']) => `✖ ${name}\n${details.split('\n').slice(0, 30).join('\n')}`)
-const count = (name: string) => Number(tapText.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0)
-passed += count('pass')
-failed += count('fail') + count('cancelled')
-for (const [, name, reason] of tapText.matchAll(/^ *ok \d+ - (.*?) # SKIP ?(.*)$/gm)) skipped.push(`node: ${name}: ${reason || 'skipped'}`)
-if (nodeStatus !== 0 && count('fail') + count('cancelled') === 0) failed += 1
-
+// Two files at a time: a test waiting for a command or a server leaves a core idle. The soak tier's files run alone
+// after them, as does the command line's bundle test, which removes the bundle every other command runs.
+const SERIAL = [...SOAK, 'test/cli/bundle.test.ts']
+const serial = (file: string) => SERIAL.includes(file.split(path.sep).join('/'))
+const nodeRuns = [
+  { name: 'node', files: nodeFiles.filter((file) => !serial(file)), concurrency: 2 },
+  { name: 'node-serial', files: nodeFiles.filter(serial), concurrency: 1 },
+].filter((nodeRun) => nodeRun.files.length > 0)
 /** Every test's time, for the list of the slowest: `runner: where › name`. */
-const timings: { name: string; ms: number }[] = (existsSync(nodeTimings) ? readFileSync(nodeTimings, 'utf8').split('\n').filter(Boolean) : []).map((line) => {
-  const { file, name, ms } = JSON.parse(line) as { file?: string; name: string; ms: number }
-  return { name: `node ${file ? path.relative(process.cwd(), file) : '?'} › ${name}`, ms }
-})
+const timings: { name: string; ms: number }[] = []
+const nodeFailures: string[] = []
+for (const { name, files, concurrency } of nodeRuns) {
+  const tap = path.join(results, `${name}.tap`)
+  const nodeTimings = path.join(results, `${name}-timings.jsonl`)
+  const nodeStatus = run(process.execPath, [
+    '--conditions=react-server',
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tap}`,
+    '--test-reporter=./scripts/test-timings.mjs',
+    `--test-reporter-destination=${nodeTimings}`,
+    ...files,
+  ])
+  const tapText = existsSync(tap) ? readFileSync(tap, 'utf8') : ''
+  // Each failed test with its error, as TAP gives it, to repeat at the end where a truncated log still shows it.
+  nodeFailures.push(
+    ...[...tapText.matchAll(/^( *)not ok \d+ - (.*)\n\1  ---\n([\s\S]*?)\n\1  \.\.\.$/gm)]
+      .filter(([, , , details = '']) => !/failureType: 'subtestsFailed'/.test(details))
+      .map(([, , name, details = '']) => `✖ ${name}\n${details.split('\n').slice(0, 30).join('\n')}`),
+  )
+  const count = (name: string) => Number(tapText.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0)
+  passed += count('pass')
+  failed += count('fail') + count('cancelled')
+  for (const [, name, reason] of tapText.matchAll(/^ *ok \d+ - (.*?) # SKIP ?(.*)$/gm)) skipped.push(`node: ${name}: ${reason || 'skipped'}`)
+  if (nodeStatus !== 0 && count('fail') + count('cancelled') === 0) failed += 1
+  for (const line of existsSync(nodeTimings) ? readFileSync(nodeTimings, 'utf8').split('\n').filter(Boolean) : []) {
+    const { file, name, ms } = JSON.parse(line) as { file?: string; name: string; ms: number }
+    timings.push({ name: `node ${file ? path.relative(process.cwd(), file) : '?'} › ${name}`, ms })
+  }
+}
 if (tiers.has('e2e')) {
   const json = path.join(results, 'playwright.json')
   const playwrightStatus = run('npx', ['playwright', 'test'])
