@@ -3,7 +3,7 @@ import { bboxSchema, latitudeSchema, longitudeSchema, type BBox } from '../api/c
 import { mercatorY } from '../geo/web-mercator'
 import { invalidParams } from '../http/errors'
 import { LOCATION_PRECISIONS } from './location-levels'
-import { parseClusterId } from './map-index/clusters'
+import { parseClusterId } from './map-index/cluster-id'
 
 export { latitudeSchema, longitudeSchema, type BBox }
 
