@@ -1,8 +1,9 @@
 import { z } from 'zod'
+import { latitudeSchema, longitudeSchema } from '../api/contract'
 import { roundCoordinate } from '../geo/precision'
 import { invalidParams } from '../http/errors'
 import { LOCATION_PRECISIONS } from '../places/location-levels'
-import { isoDateSchema, latitudeSchema, longitudeSchema, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from '../places/schemas'
+import { isoDateSchema, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from '../places/post-fields'
 
 // The admin's input schemas. Browser code checks a form with them before sending it; the server actions parse
 // what arrives with the same ones (nothing a browser sends is trusted). No server-only imports here.

@@ -12,7 +12,7 @@ import { ApiError } from '@/lib/http/errors'
 import { getAttachmentGps, type AttachmentGps } from '@/lib/media/attachment-gps'
 import { deleteAttachment, renameAttachment, reorderAttachments } from '@/lib/media/attachments'
 import type { AttachmentDto } from '@/lib/media/storage'
-import { postTypeSchema } from '@/lib/places/schemas'
+import { postTypeSchema } from '@/lib/places/post-fields'
 
 // The post editor's server actions: parse what the browser sent with the forms' own schemas, ask lib/ (which checks
 // the signed-in user's rights), answer. Next.js refuses actions posted from other origins.

@@ -4,7 +4,7 @@ import { fieldErrorsOf, latitudeFieldSchema, longitudeFieldSchema, postFormSchem
 import type { EditablePost, PostEditorContext } from '@/lib/admin/posts'
 import { effectiveStatus } from '@/lib/admin/schedule'
 import type { AttachmentGps } from '@/lib/api/contract'
-import { isoDateSchema } from '@/lib/places/schemas'
+import { isoDateSchema } from '@/lib/places/post-fields'
 
 // The post editor's state and every change to it, as named actions: the form's values and their problems, the
 // saved post, and "Import location from media" (looking, asking before replacing a location, what it found).
