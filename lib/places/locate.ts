@@ -1,13 +1,13 @@
 import 'server-only'
 import { canCreatePosts, canEditPost, type Actor } from '../auth/capabilities'
 import { OPERATOR } from '../admin/posts'
-import { searchColumns } from '../admin/search'
 import { getDb, lockPosts, transaction, type Tx } from '../db'
 import { formatPlace, getGazetteer, MAX_DISTANCE_KM, type Gazetteer } from '../geo/gazetteer'
 import { roundCoordinate } from '../geo/precision'
 import type { Prisma } from '../generated/sqlite/client'
 import { forbidden } from '../http/errors'
 import { findPhotoGps } from '../media/attachment-gps'
+import { searchColumns } from './search'
 import { PublicLocationRule } from './visibility'
 
 // Locations written in bulk (docs/cli.md, "Locations and addresses in bulk"): `places locate --from-media`,

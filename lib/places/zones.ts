@@ -1,12 +1,12 @@
 import 'server-only'
 import { z } from 'zod'
-import { parseOrThrow } from '../admin/forms'
 import { OPERATOR } from '../admin/posts'
 import { canManageZones, type Actor } from '../auth/capabilities'
 import { getDb, lockTables, transaction } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
 import { roundCoordinate } from '../geo/precision'
 import { ApiError, forbidden } from '../http/errors'
+import { parseOrThrow } from '../http/params'
 import { ZONE_LEVELS, type ZoneLevel } from './location-levels'
 import { refreshPublicLocations } from './visibility'
 

@@ -15,7 +15,7 @@ import {
   trashPost,
   updatePost,
 } from '../../lib/admin/posts'
-import { fillSearchColumns } from '../../lib/admin/search'
+import { fillSearchColumns } from '../../lib/places/search'
 import { addUser, changeUserRole, listUsers } from '../../lib/admin/users'
 import { canEditPost, ROLES } from '../../lib/auth/capabilities'
 import { getAuthOptions } from '../../lib/auth/config'

@@ -1,6 +1,7 @@
 import { formatCoordinate } from '@/app/admin/_components/format'
 import type { NoticeValue } from '@/app/admin/_components/notice'
-import { fieldErrorsOf, latitudeFieldSchema, longitudeFieldSchema, postFormSchema, type FieldErrors, type PostFormValues } from '@/lib/admin/forms'
+import { latitudeFieldSchema, longitudeFieldSchema, postFormSchema, type PostFormValues } from '@/lib/admin/forms'
+import { fieldErrorsOf, type FieldErrors } from '@/lib/http/params'
 import type { EditablePost, PostEditorContext } from '@/lib/admin/posts'
 import { effectiveStatus } from '@/lib/admin/schedule'
 import type { AttachmentGps } from '@/lib/api/contract'
