@@ -19,10 +19,10 @@ export async function register() {
   const { removeStaleIncoming } = await import('./lib/media/storage')
   const removed = await removeStaleIncoming(getConfig().incomingStaleSeconds)
   if (removed > 0) console.log(`Places: removed ${removed} unfinished uploads`)
-  // Posts written by hand or by an older version get their folded search text (lib/admin/search.ts); not awaited:
+  // Posts written by hand or by an older version get their folded search text (lib/places/search.ts); not awaited:
   // after an upgrade a large site has every post to fill, and requests are served meanwhile (such posts are found
   // by the admin's search once filled).
-  const { fillSearchColumns } = await import('./lib/admin/search')
+  const { fillSearchColumns } = await import('./lib/places/search')
   fillSearchColumns()
     .then((filled) => filled > 0 && console.log(`Places: made ${filled} posts searchable`))
     .catch((error) => console.error('Places: the search text could not be filled:', error))

@@ -4,6 +4,7 @@ import { constants } from 'node:fs'
 import { access, open, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { OPERATOR } from '../lib/auth/callers'
 import { ROLES } from '../lib/auth/capabilities'
 import { MAX_DISTANCE_KM } from '../lib/geo/gazetteer'
 import { ApiError } from '../lib/http/errors'
@@ -268,7 +269,7 @@ const commands: Record<string, Command> = {
     options: { force: { type: 'boolean' } },
     positionals: 'many',
     run: async (values, args) => {
-      const [{ parsePostId }, { deletePost, OPERATOR, trashPost }] = await Promise.all([import('../lib/places/schemas'), import('../lib/admin/posts')])
+      const [{ parsePostId }, { deletePost, trashPost }] = await Promise.all([import('../lib/places/schemas'), import('../lib/admin/posts')])
       const ids = args.map((arg) => {
         const id = parsePostId(arg)
         if (id === null) throw new UsageError(`"${arg}" is not a post id`)
@@ -303,7 +304,7 @@ const commands: Record<string, Command> = {
         if (!/^\s*-?\d+(\.\d+)?\s*$/.test(text)) throw new UsageError(`--${flag} must be a number, not "${text}"`)
         return Number(text)
       }
-      const { addZone, OPERATOR } = await zones()
+      const { addZone } = await import('../lib/places/zones')
       const input = { latitude: number('lat'), longitude: number('lng'), radiusMetres: number('radius'), level: required(values, 'level'), name: values.name }
       const { zone, changed } = await withFlagErrors(() => addZone(OPERATOR, input), { latitude: 'lat', longitude: 'lng', radiusMetres: 'radius' })
       if (values.json) return out(JSON.stringify({ ...zone, changed }))
@@ -316,7 +317,7 @@ const commands: Record<string, Command> = {
     summary: 'list the privacy zones: id, level, radius in metres, latitude, longitude, name',
     options: json,
     run: async (values) => {
-      const { listZones, OPERATOR } = await zones()
+      const { listZones } = await import('../lib/places/zones')
       const list = await listZones(OPERATOR)
       if (values.json) return out(JSON.stringify(list))
       for (const zone of list) out([zone.id, zone.level, zone.radiusMetres, zone.latitude, zone.longitude, zone.name].join('\t'))
@@ -328,7 +329,7 @@ const commands: Record<string, Command> = {
     options: json,
     positionals: 'one',
     run: async (values, [arg]) => {
-      const [{ parsePostId }, { removeZone, OPERATOR }] = await Promise.all([import('../lib/places/schemas'), zones()])
+      const [{ parsePostId }, { removeZone }] = await Promise.all([import('../lib/places/schemas'), import('../lib/places/zones')])
       const id = parsePostId(arg!)
       if (id === null) throw new UsageError(`"${arg}" is not a zone id`)
       const { changed } = await removeZone(OPERATOR, id)
@@ -444,16 +445,10 @@ const commands: Record<string, Command> = {
   },
 }
 
-/** The privacy zones' module and the operator, the caller of every command. */
-async function zones() {
-  const [zones, { OPERATOR }] = await Promise.all([import('../lib/places/zones'), import('../lib/admin/posts')])
-  return { ...zones, OPERATOR }
-}
-
 /** --post-type, checked as post types are everywhere, `post` when not given. */
 async function postTypeOf(values: Values): Promise<string> {
   if (values['post-type'] === undefined) return 'post'
-  const { postTypeSchema } = await import('../lib/places/schemas')
+  const { postTypeSchema } = await import('../lib/places/post-fields')
   const parsed = postTypeSchema.safeParse(values['post-type'])
   if (!parsed.success) throw new UsageError(`--post-type ${parsed.error.issues[0]?.message ?? 'is not a post type'}`)
   return parsed.data

@@ -4,7 +4,7 @@ import { findEditablePost, listCategoryOptions, listEditablePosts, listPostTypes
 import { requireSessionActor } from '@/lib/admin/session'
 import { countTrashToEmpty } from '@/lib/admin/trash'
 import { canCreatePosts } from '@/lib/auth/capabilities'
-import { postTypeSchema, STATUSES } from '@/lib/places/schemas'
+import { postTypeSchema, STATUSES } from '@/lib/places/post-fields'
 import { BulkActions, BulkSelection, SelectAllPosts, SelectPost } from './_components/bulk-actions'
 import { formatUtcMinute } from './_components/format'
 import { STATUS_LABELS } from './_components/status-labels'

@@ -1,7 +1,7 @@
 import 'server-only'
 import { unstable_rethrow } from 'next/navigation'
 import { ApiError } from '../http/errors'
-import type { FieldErrors } from './forms'
+import type { FieldErrors } from '../http/params'
 
 /** What a server action answers: its result, or a message and the problem with each field. */
 export type ActionResult<T = null> = { ok: true; data: T } | { ok: false; message: string; fieldErrors: FieldErrors }

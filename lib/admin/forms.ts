@@ -1,30 +1,11 @@
 import { z } from 'zod'
+import { latitudeSchema, longitudeSchema } from '../api/contract'
 import { roundCoordinate } from '../geo/precision'
-import { invalidParams } from '../http/errors'
 import { LOCATION_PRECISIONS } from '../places/location-levels'
-import { isoDateSchema, latitudeSchema, longitudeSchema, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from '../places/schemas'
+import { isoDateSchema, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from '../places/post-fields'
 
 // The admin's input schemas. Browser code checks a form with them before sending it; the server actions parse
 // what arrives with the same ones (nothing a browser sends is trusted). No server-only imports here.
-
-/** Field name → the first problem with it, as the forms show beside each field. */
-export type FieldErrors = Record<string, string>
-
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {}
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? 'form')
-    errors[field] ??= issue.message
-  }
-  return errors
-}
-
-/** The parsed value, or a 400 `rest_invalid_param` naming each bad field (lib/http/errors.ts invalidParams). */
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value)
-  if (!parsed.success) throw invalidParams(fieldErrorsOf(parsed.error))
-  return parsed.data
-}
 
 export const idSchema = z.number().int().positive().max(2_147_483_647)
 

@@ -8,7 +8,7 @@ import { getDb } from '../db'
 import { LOCATION_PRECISIONS, type LocationPrecision } from '../places/location-levels'
 import { latitudeSchema, longitudeSchema } from '../places/schemas'
 import { PublicLocationRule, effectivePrecision } from '../places/visibility'
-import { parseOrThrow } from './forms'
+import { parseOrThrow } from '../http/params'
 
 // The editor's questions to the offline gazetteer (lib/geo/gazetteer.ts): an address for a point, towns by name.
 // Only for those who may write posts (edit_posts): the answers are public data, but the gazetteer's memory and CPU

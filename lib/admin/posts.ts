@@ -1,4 +1,5 @@
 import 'server-only'
+import { OPERATOR, type Caller } from '../auth/callers'
 import {
   canCreatePosts,
   canDeletePost,
@@ -11,6 +12,7 @@ import {
   type Actor,
   type PostForCapability,
 } from '../auth/capabilities'
+import { requirePostAccess, type PostAction } from '../auth/post-access'
 import { getConfig } from '../config'
 import { getDb, lockPosts, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
@@ -18,11 +20,11 @@ import { ApiError, forbidden, invalidParams, postInTrash } from '../http/errors'
 import { ATTACHMENT_FILES, removeAttachmentFiles } from '../media/attachments'
 import { categoryAndDescendants, getCategoryPaths, resolveCategoryPaths } from '../places/categories'
 import type { LocationPrecision } from '../places/location-levels'
-import { STATUSES } from '../places/schemas'
+import { STATUSES } from '../places/post-fields'
+import { foldForSearch, searchColumns } from '../places/search'
 import { publicColumnsOf } from '../places/visibility'
 import { effectiveStatus } from './schedule'
 import { rescheduleNow } from './scheduler'
-import { foldForSearch, searchColumns } from './search'
 import { freeSlug, slugBase } from '../slugs'
 import type { PostInput } from './forms'
 
@@ -341,13 +343,13 @@ function cannotPublish(status: string): ApiError {
 }
 
 /**
- * The row of post `id` for deciding who may change it, locked until the transaction ends (SQLite's write lock,
- * PostgreSQL's row lock), so that the decision holds for the write that follows: an editor who publishes the post
- * meanwhile makes a contributor's save wait, then be refused. A refused change writes nothing.
+ * Post `id` locked until the transaction ends (SQLite's write lock, PostgreSQL's row lock), then checked for `caller`
+ * to `action` it, so that the decision holds for the write that follows: an editor who publishes the post meanwhile
+ * makes a contributor's save wait, then be refused. A refused change writes nothing.
  */
-async function lockPostForChange(tx: Tx, id: number): Promise<PostForCapability | null> {
+async function lockPostFor(tx: Tx, caller: Caller, id: number, action: PostAction): Promise<PostForCapability> {
   await lockPosts(tx, [id])
-  return tx.post.findUnique({ where: { id }, select: { authorId: true, status: true, statusBeforeTrash: true } })
+  return requirePostAccess(tx, caller, id, action)
 }
 
 /**
@@ -367,8 +369,7 @@ async function keepOldSlug(tx: Tx, id: number, status: string, next: { type: str
 export async function updatePost(actor: Actor, id: number, input: PostInput): Promise<PostEditorContext> {
   const row = await withSlugConflictAsFieldError(() =>
     transaction(async (tx) => {
-      const current = await lockPostForChange(tx, id)
-      if (!canEditPost(actor, current) || !current) throw forbidden()
+      const current = await lockPostFor(tx, actor, id, 'edit')
       // As wp_insert_post: "publish" with a date to come schedules the post, "future" with a date gone publishes it.
       const status = effectiveStatus(input.status, input.date, new Date())
       const statusChanges = status !== current.status
@@ -423,29 +424,12 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
 }
 
 /**
- * Who runs the command line (`places post delete`): the site's operator, who may do anything, as WP-CLI run without
- * --user. Only bin/cli.ts passes it; the admin always passes the signed-in user.
- */
-export const OPERATOR = 'operator' as const
-type Deleter = Actor | typeof OPERATOR
-
-function mayDelete(deleter: Deleter, post: PostForCapability | null): post is PostForCapability {
-  return post !== null && (deleter === OPERATOR || canDeletePost(deleter, post))
-}
-
-function noSuchPost(id: number): ApiError {
-  return new ApiError('rest_post_invalid_id', `There is no post ${id}.`)
-}
-
-/**
  * Moves post `id` to the Trash (WordPress's wp_trash_post): who may delete it may; the status it had is kept for
  * restoring. Returns false when it was in the Trash already.
  */
-export async function trashPost(deleter: Deleter, id: number): Promise<boolean> {
+export async function trashPost(deleter: Caller, id: number): Promise<boolean> {
   return transaction(async (tx) => {
-    const current = await lockPostForChange(tx, id)
-    if (!current && deleter === OPERATOR) throw noSuchPost(id)
-    if (!mayDelete(deleter, current)) throw forbidden()
+    const current = await lockPostFor(tx, deleter, id, 'delete')
     if (current.status === 'trash') return false
     await tx.post.update({ where: { id }, data: { status: 'trash', statusBeforeTrash: current.status, trashedAt: new Date(), modifiedAt: new Date() } })
     return true
@@ -458,8 +442,7 @@ export async function trashPost(deleter: Deleter, id: number): Promise<boolean> 
  */
 export async function restorePost(actor: Actor, id: number): Promise<void> {
   await transaction(async (tx) => {
-    const current = await lockPostForChange(tx, id)
-    if (!mayDelete(actor, current)) throw forbidden()
+    const current = await lockPostFor(tx, actor, id, 'delete')
     if (current.status !== 'trash') return
     const { publishedAt } = await tx.post.findUniqueOrThrow({ where: { id }, select: { publishedAt: true } })
     const status = effectiveStatus(current.statusBeforeTrash ?? 'draft', publishedAt, new Date())
@@ -478,11 +461,9 @@ function notInTrash(): ApiError {
  * deletes only from the Trash, as WordPress's screens; the operator anything (`wp post delete --force`). Returns how
  * many attachments went with it. With `trashedBefore`, only a post in the Trash since before then is deleted.
  */
-export async function deletePost(deleter: Deleter, id: number, { trashedBefore }: { trashedBefore?: Date } = {}): Promise<number> {
+export async function deletePost(deleter: Caller, id: number, { trashedBefore }: { trashedBefore?: Date } = {}): Promise<number> {
   const attachments = await transaction(async (tx) => {
-    const current = await lockPostForChange(tx, id)
-    if (!current && deleter === OPERATOR) throw noSuchPost(id)
-    if (!mayDelete(deleter, current)) throw forbidden()
+    const current = await lockPostFor(tx, deleter, id, 'delete')
     if (deleter !== OPERATOR && current.status !== 'trash') throw notInTrash()
     // The Trash emptying itself (lib/admin/trash.ts): only a post still there since before then, on the locked row
     if (trashedBefore && (await tx.post.count({ where: { id, status: 'trash', trashedAt: { lte: trashedBefore } } })) === 0) throw notInTrash()

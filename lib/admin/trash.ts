@@ -1,9 +1,11 @@
 import 'server-only'
+import { OPERATOR } from '../auth/callers'
 import { canDeletePost, type Actor } from '../auth/capabilities'
+import { POST_FOR_CAPABILITY } from '../auth/post-access'
 import { getConfig } from '../config'
 import { getDb } from '../db'
 import { ApiError } from '../http/errors'
-import { deletePost, OPERATOR } from './posts'
+import { deletePost } from './posts'
 
 // Emptying the Trash, as WordPress does it: on demand ("Empty Trash" in the admin's Trash view), and by itself for
 // posts trashed more than EMPTY_TRASH_DAYS ago (wp_scheduled_delete), each post through deletePost, photos and all.
@@ -13,7 +15,7 @@ async function trashToEmpty(actor: Actor, type: string | null): Promise<number[]
   const rows = await getDb().post.findMany({
     where: { status: 'trash', ...(type === null ? {} : { type }) },
     orderBy: { id: 'asc' },
-    select: { id: true, authorId: true, status: true, statusBeforeTrash: true },
+    select: { id: true, ...POST_FOR_CAPABILITY },
   })
   return rows.filter((row) => canDeletePost(actor, row)).map((row) => row.id)
 }

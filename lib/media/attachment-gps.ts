@@ -1,8 +1,9 @@
 import 'server-only'
 import type { AttachmentGps } from '../api/contract'
-import { canEditPost, type Actor } from '../auth/capabilities'
+import type { Actor } from '../auth/capabilities'
+import { requirePostAccess } from '../auth/post-access'
 import { getDb, type Db, type Tx } from '../db'
-import { ApiError, forbidden, notSignedIn } from '../http/errors'
+import { ApiError } from '../http/errors'
 import { ATTACHMENT_ORDER } from './storage'
 
 export type { AttachmentGps }
@@ -34,10 +35,8 @@ export async function findPhotoGps(db: Db | Tx, postIds: readonly number[]): Pro
 
 /** GET /places/v1/attachment-exif-gps/{id}: the GPS of the first image attached to the post that has usable GPS. */
 export async function getAttachmentGps(actor: Actor | null, postId: number): Promise<AttachmentGps> {
-  if (!actor) throw notSignedIn()
   const db = getDb()
-  const post = await db.post.findUnique({ where: { id: postId }, select: { authorId: true, status: true, statusBeforeTrash: true } })
-  if (!canEditPost(actor, post)) throw forbidden()
+  await requirePostAccess(db, actor, postId, 'edit')
   const { found, imagesChecked } = (await findPhotoGps(db, [postId])).get(postId)!
   if (!found) {
     const looked = imagesChecked === 1 ? '1 image was' : `${imagesChecked} images were`

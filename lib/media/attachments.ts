@@ -2,19 +2,13 @@ import 'server-only'
 import { createReadStream } from 'node:fs'
 import { rm, stat } from 'node:fs/promises'
 import { Readable } from 'node:stream'
-import { canEditPost, canUploadFiles, type Actor } from '../auth/capabilities'
+import { canEditPost, canUploadFiles, type Actor, type PostForCapability } from '../auth/capabilities'
+import { POST_FOR_CAPABILITY, requirePostAccess } from '../auth/post-access'
 import { getDb, transaction } from '../db'
 import { ApiError, forbidden, invalidParams, notSignedIn } from '../http/errors'
 import { RENDITION_NAME, removeRenditionFiles, renditionPath } from './renditions'
 import { ATTACHMENT_FIELDS, ATTACHMENT_ORDER, cleanTitle, storeAttachment, toAttachmentDto, uploadsPath, type AttachmentDto, type NewUpload } from './storage'
 import { runUpload } from './upload-slots'
-
-/** Refuses anyone who may not edit the post (a 401 for no one at all, a 403 otherwise, also when there is no such post). */
-async function assertMayEditPost(actor: Actor | null, postId: number): Promise<void> {
-  if (!actor) throw notSignedIn()
-  const post = await getDb().post.findUnique({ where: { id: postId }, select: { authorId: true, status: true, statusBeforeTrash: true } })
-  if (!canEditPost(actor, post)) throw forbidden()
-}
 
 /**
  * Adds an image to a post, for someone who may upload files (`upload_files`) and edit the post, checked in that
@@ -26,7 +20,7 @@ export async function uploadAttachment(actor: Actor | null, upload: NewUpload): 
   if (!actor) throw notSignedIn()
   // WordPress answers this with status 400; a refusal of a right is a 403 everywhere else in Places (docs/api.md).
   if (!canUploadFiles(actor)) throw new ApiError('rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.')
-  await assertMayEditPost(actor, upload.postId)
+  await requirePostAccess(getDb(), actor, upload.postId, 'edit')
   return runUpload(actor.id, () => storeAttachment(upload))
 }
 
@@ -34,7 +28,7 @@ export async function uploadAttachment(actor: Actor | null, upload: NewUpload): 
 // position (WordPress's menu_order), then upload time, then id.
 /** A post's attachments in their order, for someone who may edit it. */
 export async function listPostAttachments(actor: Actor | null, postId: number): Promise<AttachmentDto[]> {
-  await assertMayEditPost(actor, postId)
+  await requirePostAccess(getDb(), actor, postId, 'edit')
   const rows = await getDb().attachment.findMany({ where: { postId }, orderBy: [...ATTACHMENT_ORDER], select: ATTACHMENT_FIELDS })
   return rows.map(toAttachmentDto)
 }
@@ -44,7 +38,7 @@ export async function listPostAttachments(actor: Actor | null, postId: number): 
  * Positions become 0, 1, 2…, so the order no longer depends on upload times.
  */
 export async function reorderAttachments(actor: Actor | null, postId: number, orderedIds: number[]): Promise<AttachmentDto[]> {
-  await assertMayEditPost(actor, postId)
+  await requirePostAccess(getDb(), actor, postId, 'edit')
   await transaction(async (tx) => {
     const current = await tx.attachment.findMany({ where: { postId }, select: { id: true } })
     const wanted = new Set(orderedIds)
@@ -58,12 +52,10 @@ export async function reorderAttachments(actor: Actor | null, postId: number, or
 
 async function findAttachmentForEditor(actor: Actor | null, attachmentId: number): Promise<{ postId: number }> {
   if (!actor) throw notSignedIn()
-  const attachment = await getDb().attachment.findUnique({
-    where: { id: attachmentId },
-    select: { postId: true, post: { select: { authorId: true, status: true, statusBeforeTrash: true } } },
-  })
+  const attachment = await getDb().attachment.findUnique({ where: { id: attachmentId }, select: { postId: true } })
   // One that does not exist is refused alike: nothing is revealed.
-  if (!attachment || !canEditPost(actor, attachment.post)) throw forbidden()
+  if (!attachment) throw forbidden()
+  await requirePostAccess(getDb(), actor, attachment.postId, 'edit')
   return attachment
 }
 
@@ -97,8 +89,7 @@ export type ImageFile = {
 
 const RENDITION_TYPES: Record<string, string> = { jpeg: 'image/jpeg', webp: 'image/webp' }
 
-type PostAccess = { authorId: number; status: string; statusBeforeTrash: string | null }
-const POST_ACCESS = { select: { authorId: true, status: true, statusBeforeTrash: true } } as const
+const POST_ACCESS = { select: POST_FOR_CAPABILITY } as const
 
 /**
  * An uploaded image as visitors load it, at `relative` under /uploads/: the copy without location metadata
@@ -124,7 +115,7 @@ export async function openPublicImage(relative: string, whoIsAsking: () => Promi
   }
 }
 
-async function findImage(relative: string): Promise<{ file: string; mimeType: string; post: PostAccess; immutable: boolean } | null> {
+async function findImage(relative: string): Promise<{ file: string; mimeType: string; post: PostForCapability; immutable: boolean } | null> {
   const db = getDb()
   const [folder, name, ...rest] = relative.split('/')
   if (folder === 'renditions' && name !== undefined && rest.length === 0 && RENDITION_NAME.test(name)) {

@@ -3,8 +3,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { bulkInsert, getDialect, resetAttachmentIdSequence, resetPostIdSequence, type BulkInsert, type Tx } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
 import type { Rendition } from '../media/renditions'
-import { searchColumns } from '../admin/search'
 import { SlugsInUse } from '../slugs'
+import { searchColumns } from './search'
 import { PublicLocationRule } from './visibility'
 
 // How the imports (GeoJSON, lib/places/import.ts; WordPress, lib/wxr/import.ts) write: rows gathered and written
@@ -37,7 +37,7 @@ type PostInput = Prisma.PostCreateManyInput
 
 /**
  * A post to write: every column that cannot be null, given, since a bulk insert takes no defaults; what the public
- * sees of its location and the folded search columns are derived here (lib/places/visibility.ts, lib/admin/search.ts).
+ * sees of its location and the folded search columns are derived here (lib/places/visibility.ts, lib/places/search.ts).
  */
 export type PostRow = Required<
   Pick<PostInput, 'type' | 'status' | 'title' | 'slug' | 'content' | 'publishedAt' | 'modifiedAt' | 'authorId' | 'address' | 'locationPrecision'>

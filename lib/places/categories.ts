@@ -4,7 +4,7 @@ import { getDb, readDataVersion, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { ApiError } from '../http/errors'
 import { freeSlug } from '../slugs'
-import { isPostTypeKey, parseCategoryPath } from './schemas'
+import { isPostTypeKey, parseCategoryPath } from './post-fields'
 import { IS_PUBLIC_PLACE_SQL } from './visibility'
 
 type CategoryRow = { id: number; name: string; slug: string; parentId: number | null }

@@ -1,13 +1,14 @@
 import 'server-only'
-import { canCreatePosts, canEditPost, type Actor } from '../auth/capabilities'
-import { OPERATOR } from '../admin/posts'
-import { searchColumns } from '../admin/search'
+import { OPERATOR, type Caller } from '../auth/callers'
+import { canCreatePosts, type Actor } from '../auth/capabilities'
+import { mayActOnPost, POST_FOR_CAPABILITY } from '../auth/post-access'
 import { getDb, lockPosts, transaction, type Tx } from '../db'
 import { formatPlace, getGazetteer, MAX_DISTANCE_KM, type Gazetteer } from '../geo/gazetteer'
 import { roundCoordinate } from '../geo/precision'
 import type { Prisma } from '../generated/sqlite/client'
 import { forbidden } from '../http/errors'
 import { findPhotoGps } from '../media/attachment-gps'
+import { searchColumns } from './search'
 import { PublicLocationRule } from './visibility'
 
 // Locations written in bulk (docs/cli.md, "Locations and addresses in bulk"): `places locate --from-media`,
@@ -107,17 +108,15 @@ function addressOf(gazetteer: Gazetteer, latitude: number, longitude: number): s
   return found && formatPlace(found)
 }
 
-type Who = Actor | typeof OPERATOR
-
 /** Of `ids`, the posts `who` may edit: only those are locked, so a user holds up no one else's posts. */
-async function editableIds(tx: Tx, who: Who, ids: readonly number[]): Promise<number[]> {
+async function editableIds(tx: Tx, who: Caller, ids: readonly number[]): Promise<number[]> {
   if (who === OPERATOR) return [...ids]
-  const rows = await tx.post.findMany({ where: { id: { in: [...ids] } }, select: { id: true, authorId: true, status: true, statusBeforeTrash: true } })
-  return rows.filter((row) => canEditPost(who, row)).map((row) => row.id)
+  const rows = await tx.post.findMany({ where: { id: { in: [...ids] } }, select: { id: true, ...POST_FOR_CAPABILITY } })
+  return rows.filter((row) => mayActOnPost(who, 'edit', row)).map((row) => row.id)
 }
 
 /** One transaction's worth of `locate --from-media`: the posts of `ids`, in that order. */
-async function locateBatch(tx: Tx, who: Who, ids: readonly number[], gazetteer: Gazetteer, options: LocateOptions): Promise<LocatedPost[]> {
+async function locateBatch(tx: Tx, who: Caller, ids: readonly number[], gazetteer: Gazetteer, options: LocateOptions): Promise<LocatedPost[]> {
   const editable = await editableIds(tx, who, ids)
   await lockPosts(tx, editable)
   // Read again under the lock: who may edit a post is decided on the row the write will change.
@@ -145,7 +144,7 @@ async function locateBatch(tx: Tx, who: Who, ids: readonly number[], gazetteer: 
   for (const id of ids) {
     const post = byId.get(id)
     // A post that is gone and one the caller may not edit are told apart by nobody but the operator.
-    if (!post || (who !== OPERATOR && !canEditPost(who, post))) {
+    if (!post || !mayActOnPost(who, 'edit', post)) {
       results.push({ id, title: null, outcome: 'skipped', reason: 'not_editable', note: 'not found, or you may not edit it' })
       continue
     }

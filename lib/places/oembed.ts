@@ -6,7 +6,8 @@ import { ApiError, invalidParams } from '../http/errors'
 import { firstPictures } from '../media/pictures'
 import { listPublicCategoryTree } from './categories'
 import { findPostPage, largestImage } from './post-page'
-import { isPostTypeKey, parseMapState, queryValues } from './schemas'
+import { isPostTypeKey } from './post-fields'
+import { parseMapState, queryValues } from './schemas'
 
 // oEmbed (https://oembed.com) as WordPress answers it at /wp-json/oembed/1.0/embed: WordPress, Discourse and other
 // consumers find it through the <link rel="alternate" type="application/json+oembed"> of a page (oembedDiscovery)

@@ -1,6 +1,6 @@
 import 'server-only'
 import { getDb, readDataVersion } from '../db'
-import { postTypeSchema } from './schemas'
+import { postTypeSchema } from './post-fields'
 
 // Old URLs of posts (WordPress's _wp_old_slug, kept by lib/admin/posts.ts and the WordPress import) answer 301 to the
 // post's current page. proxy.ts asks on every GET of a `/{type}/{slug}` page, so the answer comes from a map of every

@@ -6,7 +6,7 @@ import { listPublicCategoryTree } from './categories'
 import { postUrl } from './geojson'
 import { getPlaceIndex, nearestPlaces } from './map-index'
 import { findPublicPlacesByIds } from './query'
-import { isPostTypeKey } from './schemas'
+import { isPostTypeKey } from './post-fields'
 import { publicLocation, type PublicLocation } from './visibility'
 
 // What a post's public page (app/[type]/[slug]/page.tsx), its metadata and its oEmbed answer show. The location goes

@@ -2,7 +2,8 @@ import 'server-only'
 import { epochMillisSql, getDb, IDS_PER_QUERY, idsContainingSql, readIds, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { categoryTreeSql } from './categories'
-import { isPostTypeKey, type CollectionQuery } from './schemas'
+import { isPostTypeKey } from './post-fields'
+import { type CollectionQuery } from './schemas'
 import { IS_PUBLIC_PLACE_SQL as IS_PUBLIC_PLACE, PUBLIC_LOCATION_COLUMNS_SQL as PUBLIC_LOCATION } from './visibility'
 
 /** A post as the public routes show it: its location as the public may see it (visibility.ts). */

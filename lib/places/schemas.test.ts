@@ -1,18 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { ApiError } from '../http/errors'
-import {
-  importFeatureSchema,
-  isoDateSchema,
-  parseBBox,
-  parseCategoryPath,
-  parseCollectionQuery,
-  parseMapState,
-  parsePostId,
-  queryValues,
-  postTypeSchema,
-  type BBoxProblem,
-} from './schemas'
+import { isoDateSchema, parseCategoryPath, postTypeSchema } from './post-fields'
+import { importFeatureSchema, parseBBox, parseCollectionQuery, parseMapState, parsePostId, queryValues, type BBoxProblem } from './schemas'
 
 const query = (qs: string) => parseCollectionQuery(new URLSearchParams(qs))
 const invalidParams = (qs: string) => {

@@ -3,17 +3,14 @@ import { bboxSchema, latitudeSchema, longitudeSchema, type BBox } from '../api/c
 import { mercatorY } from '../geo/web-mercator'
 import { invalidParams } from '../http/errors'
 import { LOCATION_PRECISIONS } from './location-levels'
-import { parseClusterId } from './map-index/clusters'
+import { parseClusterId } from './map-index/cluster-id'
+import { isoDateSchema, isPostTypeKey, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from './post-fields'
 
 export { latitudeSchema, longitudeSchema, type BBox }
 
 /** The cap of GET /geojson, and what `-1` (WordPress's "all") means. */
 export const MAX_PER_PAGE = 500
 export const DEFAULT_PER_PAGE = 50
-
-/** Text must not hold NUL characters: PostgreSQL refuses them, and no title or address needs one. */
-export const NO_NUL = /^[^\u0000]*$/
-export const NO_NUL_MESSAGE = 'must not contain NUL characters'
 
 /** The longest `search` of GET /geojson. */
 export const MAX_SEARCH_LENGTH = 200
@@ -29,7 +26,6 @@ export const MAX_CLUSTER_BOX_PIXELS = 8192
 export const MAX_WORLD_ZOOM = Math.log2(MAX_CLUSTER_BOX_PIXELS / 256)
 
 const positiveInteger = /^\d+$/
-const POST_TYPE_KEY = /^[a-z0-9_-]{1,20}$/
 const MAX_ID = 2_147_483_647
 
 /**
@@ -266,11 +262,6 @@ export function bboxPixels([west, south, east, north]: BBox, zoom: number): [num
   return [(degrees / 360) * worldPixels, (mercatorY(south) - mercatorY(north)) * worldPixels]
 }
 
-/** Whether a string can be a post type at all; one that cannot (a NUL byte, 300 characters) names no posts. */
-export function isPostTypeKey(value: string): boolean {
-  return POST_TYPE_KEY.test(value)
-}
-
 /**
  * A post id in a route path, as WordPress's `(?P<id>[\d]+)` matches it. Ids past the database's integer range match
  * but name no post (0).
@@ -286,36 +277,6 @@ export function parsePostId(raw: string): number | null {
   const id = postIdSchema.safeParse(raw)
   return id.success ? id.data : null
 }
-
-export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
-
-// Paths the app itself serves, which a post type's pages (/{type}/{slug}) must not shadow.
-const RESERVED_TYPES = new Set(['admin', 'api', 'embed', 'places', 'wp-json', 'ogc', 'signin', 'signout', 'uploads'])
-
-/** A post type key as WordPress allows one (at most 20 characters: a–z, 0–9, `_`, `-`), not one of the app's paths. */
-export const postTypeSchema = z
-  .string()
-  .regex(POST_TYPE_KEY, 'must be 1 to 20 characters: lower-case letters, digits, _ or -')
-  .refine((type) => !RESERVED_TYPES.has(type), 'is a path the site itself uses')
-
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
-
-/** An ISO 8601 date or date-time; without a zone it is taken as UTC. */
-export const isoDateSchema = z
-  .string()
-  .regex(ISO_8601, 'must be an ISO 8601 date, e.g. 2024-05-01T12:00:00Z')
-  .transform((text, ctx) => {
-    const zoned = /T.*(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : text.includes('T') ? `${text}Z` : `${text}T00:00:00Z`
-    const date = new Date(zoned)
-    const [y, m, d] = text.slice(0, 10).split('-').map(Number) as [number, number, number]
-    const day = new Date(Date.UTC(y, m - 1, d))
-    // JavaScript rolls 2024-02-30 over to March; a real date must name a day that exists.
-    if (Number.isNaN(date.getTime()) || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) {
-      ctx.addIssue({ code: 'custom', message: 'is not a real date' })
-      return z.NEVER
-    }
-    return date
-  })
 
 /** One feature of the import format (docs/cli.md); `places export` writes the same. */
 export const importFeatureSchema = z.object({
@@ -345,14 +306,6 @@ export const importCollectionSchema = z.object({
   type: z.literal('FeatureCollection'),
   features: z.array(z.unknown()),
 })
-
-/** `"Europe > France > Paris"` → `["Europe", "France", "Paris"]`. */
-export function parseCategoryPath(path: string): string[] {
-  return path
-    .split('>')
-    .map((name) => name.trim())
-    .filter(Boolean)
-}
 
 /** What the home page's (and /embed's) address keeps: `?zoom=&lat=&lng=&category=&post_type=&search=`. */
 export type MapState = {

@@ -1,12 +1,12 @@
 import 'server-only'
 import { z } from 'zod'
-import { parseOrThrow } from '../admin/forms'
-import { OPERATOR } from '../admin/posts'
-import { canManageZones, type Actor } from '../auth/capabilities'
+import { OPERATOR, type Caller } from '../auth/callers'
+import { canManageZones } from '../auth/capabilities'
 import { getDb, lockTables, transaction } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
 import { roundCoordinate } from '../geo/precision'
 import { ApiError, forbidden } from '../http/errors'
+import { parseOrThrow } from '../http/params'
 import { ZONE_LEVELS, type ZoneLevel } from './location-levels'
 import { refreshPublicLocations } from './visibility'
 
@@ -41,9 +41,7 @@ export const zoneInputSchema = z.object({
 })
 export type ZoneInput = z.input<typeof zoneInputSchema>
 
-type Manager = Actor | typeof OPERATOR
-
-function mayManage(actor: Manager): void {
+function mayManage(actor: Caller): void {
   if (actor !== OPERATOR && !canManageZones(actor)) throw forbidden()
 }
 
@@ -53,7 +51,7 @@ const toZone = (row: { id: number; name: string; latitude: number; longitude: nu
   createdAt: row.createdAt.toISOString(),
 })
 
-export async function listZones(actor: Manager): Promise<PrivacyZone[]> {
+export async function listZones(actor: Caller): Promise<PrivacyZone[]> {
   mayManage(actor)
   return (await getDb().privacyZone.findMany({ orderBy: { id: 'asc' } })).map(toZone)
 }
@@ -82,7 +80,7 @@ function nearCircle({ latitude, longitude, radiusMetres }: { latitude: number; l
 }
 
 /** Adds a zone; returns it and how many posts the public now sees differently. */
-export async function addZone(actor: Manager, input: unknown): Promise<{ zone: PrivacyZone; changed: number }> {
+export async function addZone(actor: Caller, input: unknown): Promise<{ zone: PrivacyZone; changed: number }> {
   mayManage(actor)
   const data = parseOrThrow(zoneInputSchema, input)
   return transaction(async (tx) => {
@@ -95,7 +93,7 @@ export async function addZone(actor: Manager, input: unknown): Promise<{ zone: P
 }
 
 /** Removes zone `id`; returns how many posts the public now sees differently. */
-export async function removeZone(actor: Manager, id: number): Promise<{ changed: number }> {
+export async function removeZone(actor: Caller, id: number): Promise<{ changed: number }> {
   mayManage(actor)
   return transaction(async (tx) => {
     await lockTables(tx, ['posts'])

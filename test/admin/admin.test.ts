@@ -15,7 +15,7 @@ import {
   trashPost,
   updatePost,
 } from '../../lib/admin/posts'
-import { fillSearchColumns } from '../../lib/admin/search'
+import { fillSearchColumns } from '../../lib/places/search'
 import { addUser, changeUserRole, listUsers } from '../../lib/admin/users'
 import { canEditPost, ROLES } from '../../lib/auth/capabilities'
 import { getAuthOptions } from '../../lib/auth/config'
@@ -24,7 +24,7 @@ import { disconnectDb, getDb, transaction } from '../../lib/db'
 import { ApiError } from '../../lib/http/errors'
 import { storeAttachment } from '../../lib/media/storage'
 import { migrate } from '../../lib/migrate'
-import { STATUSES } from '../../lib/places/schemas'
+import { STATUSES } from '../../lib/places/post-fields'
 import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
 // lib/admin against a real database: the posts list shows exactly what canEditPost allows, saving checks

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { prng } from '../../bench/prng.ts'
-import { OPERATOR } from '../../lib/admin/posts'
+import { OPERATOR } from '../../lib/auth/callers'
 import { disconnectDb, getDb, readDataVersion } from '../../lib/db'
 import { migrate } from '../../lib/migrate'
 import { featuresOfCollection, importPlaces } from '../../lib/places/import'

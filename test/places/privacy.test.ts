@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { previewPublicLocation, PREVIEWS_PER_MINUTE } from '../../lib/admin/places'
-import { OPERATOR } from '../../lib/admin/posts'
+import { OPERATOR } from '../../lib/auth/callers'
 import { createDb, dialectOf, disconnectDb, driverOf, getDb, readDataVersion } from '../../lib/db'
 import { cellCentre } from '../../lib/geo/cell'
 import { formatPlace, getGazetteer } from '../../lib/geo/gazetteer'

@@ -4,7 +4,8 @@ import { revalidatePath } from 'next/cache'
 import { z } from 'zod'
 import { runAction, type ActionResult } from '@/lib/admin/action-result'
 import { createMyAppPassword, revokeMyAppPassword } from '@/lib/admin/app-passwords'
-import { appPasswordNameSchema, parseOrThrow } from '@/lib/admin/forms'
+import { appPasswordNameSchema } from '@/lib/admin/forms'
+import { parseOrThrow } from '@/lib/http/params'
 import { getSessionActorOrThrow } from '@/lib/admin/session'
 
 export type CreatedAppPassword = { name: string; password: string }

@@ -3,7 +3,8 @@
 import { redirect } from 'next/navigation'
 import { z } from 'zod'
 import { runAction, type ActionResult } from '@/lib/admin/action-result'
-import { attachmentTitleSchema, idSchema, newPostSchema, parseOrThrow, postFormSchema } from '@/lib/admin/forms'
+import { attachmentTitleSchema, idSchema, newPostSchema, postFormSchema } from '@/lib/admin/forms'
+import { parseOrThrow } from '@/lib/http/params'
 import { createDraft, deletePost, restorePost as restorePostIn, trashPost as trashPostIn, updatePost, type PostEditorContext } from '@/lib/admin/posts'
 import { getSessionActorOrThrow } from '@/lib/admin/session'
 import { emptyTrash, type EmptiedTrash } from '@/lib/admin/trash'
@@ -12,7 +13,7 @@ import { ApiError } from '@/lib/http/errors'
 import { getAttachmentGps, type AttachmentGps } from '@/lib/media/attachment-gps'
 import { deleteAttachment, renameAttachment, reorderAttachments } from '@/lib/media/attachments'
 import type { AttachmentDto } from '@/lib/media/storage'
-import { postTypeSchema } from '@/lib/places/schemas'
+import { postTypeSchema } from '@/lib/places/post-fields'
 
 // The post editor's server actions: parse what the browser sent with the forms' own schemas, ask lib/ (which checks
 // the signed-in user's rights), answer. Next.js refuses actions posted from other origins.

@@ -2,7 +2,8 @@
 
 import { z } from 'zod'
 import { runAction, type ActionResult } from '@/lib/admin/action-result'
-import { idSchema, parseOrThrow } from '@/lib/admin/forms'
+import { idSchema } from '@/lib/admin/forms'
+import { parseOrThrow } from '@/lib/http/params'
 import { getSessionActorOrThrow } from '@/lib/admin/session'
 import { importLocationsFromMedia, type LocateReport } from '@/lib/places/locate'
 

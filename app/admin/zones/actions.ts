@@ -2,7 +2,8 @@
 
 import { revalidatePath } from 'next/cache'
 import { runAction, type ActionResult } from '@/lib/admin/action-result'
-import { idSchema, parseOrThrow } from '@/lib/admin/forms'
+import { idSchema } from '@/lib/admin/forms'
+import { parseOrThrow } from '@/lib/http/params'
 import { getSessionActorOrThrow } from '@/lib/admin/session'
 import { addZone, removeZone } from '@/lib/places/zones'
 

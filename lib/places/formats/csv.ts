@@ -1,6 +1,6 @@
 import 'server-only'
 import { parse } from 'csv-parse/sync'
-import type { ReadResult } from './read'
+import type { ReadResult } from './types'
 import { unescapeFormula } from './write'
 import { splitCategories } from './xml-formats'
 

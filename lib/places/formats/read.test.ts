@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import { zipSync } from 'fflate'
 import { detectDelimiter, parseDecimal, readCsv } from './csv'
 import { detectFormat } from './detect'
-import type { ReadEntry } from './read'
+import type { ReadEntry } from './types'
 import { MAX_UNZIP_RATIO, MAX_UNZIPPED_BYTES, readGpx, readKml, UnreadableXml, unzipKml, type XmlItem } from './xml-formats'
 
 const bytes = (text: string) => Buffer.from(text, 'utf8')

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { Unzip, UnzipInflate, unzipSync } from 'fflate'
 import sax from 'sax'
-import type { ReadEntry } from './read'
+import type { ReadEntry } from './types'
 
 // KML and GPX are read as streams: sax meets the file an element at a time, and a reader keeps only the placemark or
 // waypoint it is in, so a file of any size takes the memory of its largest placemark. What the readers take from each

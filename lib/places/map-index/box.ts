@@ -1,5 +1,5 @@
 import { latitudeOf, longitudeOf, mercatorX, mercatorY } from '../../geo/web-mercator'
-import type { BBox } from '../schemas'
+import type { BBox } from '../../api/contract'
 import { GRID_LEVEL, lowerBound, zKey } from './grid'
 import type { PlaceIndex } from './place-index'
 

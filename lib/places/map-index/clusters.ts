@@ -1,6 +1,7 @@
 import { latitudeOf, longitudeOf, mercatorX, mercatorY } from '../../geo/web-mercator'
-import type { BBox } from '../schemas'
+import type { BBox } from '../../api/contract'
 import { boxOfTiles, contains, isIn, partsOf, ranksIn, walkTiles, WORLD } from './box'
+import { clusterIdOf, parseClusterId, SELF } from './cluster-id'
 import { CELL_LEVELS, CLUSTER_MAX_ZOOM, GRID_LEVEL, gridCell, lowerBound, sharedLevels, zKey } from './grid'
 import { meanX, meanY, type PlaceIndex } from './place-index'
 
@@ -57,33 +58,9 @@ export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: numb
     const longitude = longitudeOf(group.x)
     const latitude = latitudeOf(group.y)
     if (!contains(box, longitude, latitude)) return []
-    const [id, expansionZoom] = [clusterIdOf(zoom, group), expansionZoomOf(index, group, zoom)]
+    const [id, expansionZoom] = [clusterIdOf(zoom, group.tile, group.tiles), expansionZoomOf(index, group, zoom)]
     return [{ cluster: true, id, longitude, latitude, count: group.count, expansionZoom, bbox: bboxOf(index, group, level) }]
   })
-}
-
-// A cluster's id names its tiles, not its places: the zoom, the tile of its largest group and the tiles around that
-// it took in (nine bits). 5 + 18 + 18 + 9 bits: an integer exact in a double. It lists the places of those tiles in
-// any later version of the data too (docs/api.md, Clusters' places).
-const SELF = 1 << 4
-const TILE_BITS = 2 ** GRID_LEVEL
-const AROUND_BITS = 2 ** 9
-
-function clusterIdOf(zoom: number, group: Group): number {
-  const side = 2 ** (zoom + CELL_LEVELS)
-  const [x, y] = [group.tile % side, Math.floor(group.tile / side)]
-  return ((zoom * TILE_BITS + y) * TILE_BITS + x) * AROUND_BITS + group.tiles
-}
-
-/** The cluster an id names: its zoom, tile and the tiles around it that it holds; null when no cluster has it. */
-export function parseClusterId(id: number): { zoom: number; x: number; y: number; tiles: number } | null {
-  if (!Number.isSafeInteger(id) || id < 0) return null
-  const tiles = id % AROUND_BITS
-  const tile = Math.floor(id / AROUND_BITS)
-  const [x, y, zoom] = [tile % TILE_BITS, Math.floor(tile / TILE_BITS) % TILE_BITS, Math.floor(tile / TILE_BITS / TILE_BITS)]
-  const side = 2 ** (zoom + CELL_LEVELS)
-  if (zoom > CLUSTER_MAX_ZOOM || x >= side || y >= side || !(tiles & SELF)) return null
-  return { zoom, x, y, tiles }
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { BBox } from '../schemas'
+import type { BBox } from '../../api/contract'
 import { ranksIn, WORLD } from './box'
 import type { PlaceIndex } from './place-index'
 

@@ -1,6 +1,6 @@
 import { mercatorX, mercatorY } from '../../geo/web-mercator'
 import type { PlacePoint } from '../query'
-import type { BBox } from '../schemas'
+import type { BBox } from '../../api/contract'
 import { Column, RunningSums, splicedColumn, splicedSums, type Run, type Splice } from './blocks'
 import { firstWhere, gridCell, lowerBound, zKey } from './grid'
 

@@ -5,7 +5,8 @@ import { formatUtcMinute } from '@/app/admin/_components/format'
 import { Notice, type NoticeValue } from '@/app/admin/_components/notice'
 import { FieldError, describedBy } from '@/app/admin/_components/field-error'
 import type { AppPasswordRow } from '@/lib/admin/app-passwords'
-import { appPasswordNameSchema, fieldErrorsOf, type FieldErrors } from '@/lib/admin/forms'
+import { appPasswordNameSchema } from '@/lib/admin/forms'
+import { fieldErrorsOf, type FieldErrors } from '@/lib/http/params'
 import { createAppPasswordAction, revokeAppPasswordAction, type CreatedAppPassword } from '../actions'
 
 const when = (iso: string | null) => (iso ? `${formatUtcMinute(iso)} UTC` : 'Never')

@@ -3,7 +3,7 @@
 import { useState, useTransition, type FormEvent } from 'react'
 import { Notice, type NoticeValue } from '@/app/admin/_components/notice'
 import { FieldError, describedBy } from '@/app/admin/_components/field-error'
-import type { FieldErrors } from '@/lib/admin/forms'
+import type { FieldErrors } from '@/lib/http/params'
 import type { UserRow } from '@/lib/admin/users'
 import { addUserAction, changeRoleAction } from '../actions'
 

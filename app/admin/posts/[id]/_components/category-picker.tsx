@@ -2,7 +2,7 @@
 
 import { useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { CategoryOption } from '@/lib/admin/posts'
-import { parseCategoryPath } from '@/lib/places/schemas'
+import { parseCategoryPath } from '@/lib/places/post-fields'
 
 type Props = {
   categories: CategoryOption[]

@@ -1,10 +1,11 @@
 import { formatCoordinate } from '@/app/admin/_components/format'
 import type { NoticeValue } from '@/app/admin/_components/notice'
-import { fieldErrorsOf, latitudeFieldSchema, longitudeFieldSchema, postFormSchema, type FieldErrors, type PostFormValues } from '@/lib/admin/forms'
+import { latitudeFieldSchema, longitudeFieldSchema, postFormSchema, type PostFormValues } from '@/lib/admin/forms'
+import { fieldErrorsOf, type FieldErrors } from '@/lib/http/params'
 import type { EditablePost, PostEditorContext } from '@/lib/admin/posts'
 import { effectiveStatus } from '@/lib/admin/schedule'
 import type { AttachmentGps } from '@/lib/api/contract'
-import { isoDateSchema } from '@/lib/places/schemas'
+import { isoDateSchema } from '@/lib/places/post-fields'
 
 // The post editor's state and every change to it, as named actions: the form's values and their problems, the
 // saved post, and "Import location from media" (looking, asking before replacing a location, what it found).

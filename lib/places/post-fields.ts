@@ -1,0 +1,53 @@
+import { z } from 'zod'
+
+// A post's fields as every writer checks them: the editor in the browser, the imports, the API's schemas. No server
+// code here and nothing of the API's own messages (lib/places/schemas.ts): client components import it.
+
+/** Text must not hold NUL characters: PostgreSQL refuses them, and no title or address needs one. */
+export const NO_NUL = /^[^\u0000]*$/
+export const NO_NUL_MESSAGE = 'must not contain NUL characters'
+
+const POST_TYPE_KEY = /^[a-z0-9_-]{1,20}$/
+
+/** Whether a string can be a post type at all; one that cannot (a NUL byte, 300 characters) names no posts. */
+export function isPostTypeKey(value: string): boolean {
+  return POST_TYPE_KEY.test(value)
+}
+
+export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
+
+// Paths the app itself serves, which a post type's pages (/{type}/{slug}) must not shadow.
+const RESERVED_TYPES = new Set(['admin', 'api', 'embed', 'places', 'wp-json', 'ogc', 'signin', 'signout', 'uploads'])
+
+/** A post type key as WordPress allows one (at most 20 characters: a–z, 0–9, `_`, `-`), not one of the app's paths. */
+export const postTypeSchema = z
+  .string()
+  .regex(POST_TYPE_KEY, 'must be 1 to 20 characters: lower-case letters, digits, _ or -')
+  .refine((type) => !RESERVED_TYPES.has(type), 'is a path the site itself uses')
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
+
+/** An ISO 8601 date or date-time; without a zone it is taken as UTC. */
+export const isoDateSchema = z
+  .string()
+  .regex(ISO_8601, 'must be an ISO 8601 date, e.g. 2024-05-01T12:00:00Z')
+  .transform((text, ctx) => {
+    const zoned = /T.*(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : text.includes('T') ? `${text}Z` : `${text}T00:00:00Z`
+    const date = new Date(zoned)
+    const [y, m, d] = text.slice(0, 10).split('-').map(Number) as [number, number, number]
+    const day = new Date(Date.UTC(y, m - 1, d))
+    // JavaScript rolls 2024-02-30 over to March; a real date must name a day that exists.
+    if (Number.isNaN(date.getTime()) || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) {
+      ctx.addIssue({ code: 'custom', message: 'is not a real date' })
+      return z.NEVER
+    }
+    return date
+  })
+
+/** `"Europe > France > Paris"` → `["Europe", "France", "Paris"]`. */
+export function parseCategoryPath(path: string): string[] {
+  return path
+    .split('>')
+    .map((name) => name.trim())
+    .filter(Boolean)
+}
