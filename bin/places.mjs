@@ -6,7 +6,7 @@
 // command line is server code too.
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import * as esbuild from 'esbuild'
@@ -76,17 +76,15 @@ async function bundle() {
   const inputs = await Promise.all([...new Set([...settings, ...files, ...files.map((input) => path.dirname(input))])].map(signature))
   // Written once per version of the code, to a folder renamed into place whole: commands run side by side write the
   // same bytes. The bundles of earlier versions go, and the partial folders of commands that died while writing theirs:
-  // a partial bears its writer's process id, and one whose writer does not run and that has not been written to for a
-  // minute goes (a writer in another PID namespace, sharing node_modules, looks dead but writes its few hundred KB in
-  // well under that).
+  // a partial bears its writer's process id (and a suffix of its own, as a writer in another PID namespace, sharing
+  // node_modules, may have the same id), and one whose writer does not run and that has not been written to for a
+  // minute goes (such a writer looks dead but writes its few hundred KB in well under that).
   const hash = createHash('sha256')
   for (const output of outputFiles) hash.update(output.path).update(output.contents)
   const folder = path.join(cache, `cli-${hash.digest('hex').slice(0, 16)}`)
   await mkdir(cache, { recursive: true })
   if (!(await stat(folder).catch(() => undefined))) {
-    const partial = `${folder}.${process.pid}`
-    await rm(partial, { recursive: true, force: true })
-    await mkdir(partial)
+    const partial = await mkdtemp(`${folder}.${process.pid}.`)
     for (const output of outputFiles) await writeFile(path.join(partial, path.basename(output.path)), output.contents)
     await rename(partial, folder).catch(async (error) => {
       // Another command put the same bundle in place first.
@@ -94,7 +92,7 @@ async function bundle() {
       await rm(partial, { recursive: true, force: true })
     })
     for (const name of await readdir(cache)) {
-      const match = /^cli-[0-9a-f]+(?:\.mjs)?(?:\.(\d+))?$/.exec(name)
+      const match = /^cli-[0-9a-f]+(?:\.mjs)?(?:\.(\d+)(?:\.\w+)?)?$/.exec(name)
       if (!match || name === path.basename(folder)) continue
       const writer = match[1] // a partial's
       if (writer === undefined || !(running(Number(writer)) || (await modifiedWithin(path.join(cache, name), 60_000))))

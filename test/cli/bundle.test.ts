@@ -27,9 +27,9 @@ test("the command's bundle is written anew when missing, and earlier bundles and
   assert.ok(readdirSync(path.join(cache, current!)).length > 2)
   const earlier = 'cli-0123456789abcdef'
   const earlierOneFile = 'cli-0123456789abcdef.mjs' // as bundles were before they had chunks
-  const deadWriters = 'cli-0123456789abcdef.4194305' // no process has this id (above Linux's highest)
-  const justWritten = 'cli-0123456789abcdef.4194306' // nor this one, but written to a moment ago
-  const runningWriters = `${current}.${process.pid}` // this test's process: a command writing it now
+  const deadWriters = 'cli-0123456789abcdef.4194305.a1B2c3' // no process has this id (above Linux's highest)
+  const justWritten = 'cli-0123456789abcdef.4194306.d4E5f6' // nor this one, but written to a moment ago
+  const runningWriters = `${current}.${process.pid}.g7H8i9` // this test's process: a command writing it now
   for (const name of [earlier, deadWriters, justWritten, runningWriters]) mkdirSync(path.join(cache, name))
   writeFileSync(path.join(cache, earlierOneFile), '')
   const hourAgo = new Date(Date.now() - 3_600_000)
