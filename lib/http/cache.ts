@@ -4,7 +4,7 @@ import { getConfig } from '../config'
 import { encode, type Coding } from './encoding'
 
 /** What an answer's build gives: its body, or its body and a line kept beside it (the OGC answers' Link header). */
-type Built = string | { body: string; head: string }
+export type Built = string | { body: string; head: string }
 type Build = () => Promise<Built>
 /** An answer's bytes, as a Response body takes them. */
 export type Bytes = Uint8Array<ArrayBuffer>

@@ -3,10 +3,8 @@ import Negotiator from 'negotiator'
 import { z } from 'zod'
 import type { OgcLink } from '../api/contract'
 import { ApiError } from '../http/errors'
-import { readDataVersion } from '../db'
-import { cachedAnswer } from '../http/cache'
 import { addVary, errorResponse, publicResponse, route } from '../http/route'
-import { variantEtag } from '../places/public'
+import { publicAnswer } from '../places/public'
 import { parseQuery, queryValues } from '../places/schemas'
 import { formatParam } from './features'
 import { errorHtml, OGC_HTML_CSP, withFormat } from './html'
@@ -71,9 +69,7 @@ export function ogcRoute<C>(
       try {
         const url = new URL(request.url)
         format = requested(url.searchParams, format)
-        const version = await readDataVersion()
-        const key = JSON.stringify(['ogc', format, url.pathname, query(url.searchParams)])
-        const build = async () => {
+        const build = async (version: number) => {
           const document = await answer(request, context, version)
           return {
             // The Link header, kept beside the body in the cache
@@ -81,14 +77,13 @@ export function ogcRoute<C>(
             body: format === 'html' ? await document.html() : JSON.stringify(document.json),
           }
         }
-        // Built (or found) before If-None-Match is looked at: a missing resource is a 404, never a 304.
-        const { head: link } = await cachedAnswer(version, key, build)
+        const answered = await publicAnswer('ogc', [format, url.pathname, query(url.searchParams)], build, { format: `${OGC_FORMAT} ${format}`, mayFail: true })
         response = await publicResponse(request, {
           // Weak: the bytes of a version may differ if built again (the items' timeStamp), their meaning does not.
-          etag: `W/${variantEtag(version, `${OGC_FORMAT} ${format}`)}`,
-          body: async (coding) => (await cachedAnswer(version, key, build, coding)).body,
+          etag: `W/${answered.etag}`,
+          body: answered.body,
           contentType: format === 'html' ? HTML_TYPE : contentType,
-          headers: { ...(format === 'html' ? { 'Content-Security-Policy': OGC_HTML_CSP } : {}), ...(link ? { Link: link } : {}) },
+          headers: { ...(format === 'html' ? { 'Content-Security-Policy': OGC_HTML_CSP } : {}), ...(answered.head ? { Link: answered.head } : {}) },
         })
       } catch (error) {
         if (!(error instanceof ApiError)) throw error

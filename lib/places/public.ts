@@ -2,7 +2,7 @@ import 'server-only'
 import { keyedHash } from '../auth/secret'
 import { getConfig } from '../config'
 import { readDataVersion } from '../db'
-import { cachedBody, type Bytes } from '../http/cache'
+import { cachedAnswer, type Built, type Bytes } from '../http/cache'
 import type { Coding } from '../http/encoding'
 import { ApiError } from '../http/errors'
 import { clusterPage, countPlacesIn, getPlaceIndex, mapItemsIn, placeIdsIn, type PlaceIndex } from './map-index'
@@ -12,8 +12,10 @@ import { toEmbedded, toEmbeddedFeature, toFeature } from './geojson'
 import { findPlaceDetails, findPublicPlace, findPublicPlacesByIds, listPublicPlaces, type Place } from './query'
 import type { CollectionQuery } from './schemas'
 
-/** A public GeoJSON answer: its ETag, known before the body is built, and the body in a coding (identity unless asked; lib/http/route.ts). */
-export type GeojsonAnswer = { etag: string; body: (coding?: Coding) => Promise<Bytes>; contentType: string }
+/** A public answer: its ETag, known before the body is sent, the body in a coding (identity unless asked), and the line its build kept beside it (the OGC answers' Link header, else ''). */
+export type PublicAnswer = { etag: string; body: (coding?: Coding) => Promise<Bytes>; head: string }
+/** A public GeoJSON answer, as lib/http/route.ts's publicResponse sends it. */
+export type GeojsonAnswer = PublicAnswer & { contentType: string }
 
 const GEOJSON_TYPE = 'application/geo+json'
 
@@ -29,7 +31,7 @@ let etags: { version: number; byVariant: Map<string, string> } | undefined
  * request; `format` is one of the code's own constants, never a value from a request (each is kept until the version
  * changes).
  */
-export function variantEtag(version: number, format = FORMAT): string {
+function variantEtag(version: number, format = FORMAT): string {
   const variant = `${format}\n${getConfig().siteUrl}`
   if (etags?.version !== version) etags = { version, byVariant: new Map() }
   let etag = etags.byVariant.get(variant)
@@ -40,17 +42,29 @@ export function variantEtag(version: number, format = FORMAT): string {
   return etag
 }
 
+/**
+ * The one way a public answer is made (the GeoJSON routes', the OGC API's). The data version is read first, so that
+ * an answer is never older than the version its ETag names; the answer is cached (lib/http/cache.ts) under the route
+ * and its parsed query, whatever the spelling of the URL, so that nothing the answer depends on can be left out of
+ * the key; its ETag is that of the version and `format` (variantEtag). With `mayFail`, the body is built (or found)
+ * before this returns: a missing resource is then an error, never a 304.
+ */
+export async function publicAnswer(
+  route: string,
+  query: unknown,
+  build: (version: number) => Promise<Built>,
+  { format = FORMAT, mayFail = false }: { format?: string; mayFail?: boolean } = {},
+): Promise<PublicAnswer> {
+  const version = await readDataVersion()
+  const key = JSON.stringify([route, query])
+  const make = () => build(version)
+  const { head } = mayFail ? await cachedAnswer(version, key, make) : { head: '' }
+  return { etag: variantEtag(version, format), head, body: async (coding = 'identity') => (await cachedAnswer(version, key, make, coding)).body }
+}
+
 // GET /places/v1/geojson
 export async function getPlacesCollection(query: CollectionQuery): Promise<GeojsonAnswer> {
-  // The version is read before the data: an answer is never older than the version its ETag names.
-  const version = await readDataVersion()
-  const { postType, limit, categoryId, bbox, page = 1, clusterZoom, clusterId, search, embed = false } = query
-  const key = JSON.stringify(['collection', postType, limit, categoryId, page, bbox ?? null, clusterZoom ?? null, clusterId ?? null, search ?? null, embed])
-  return {
-    etag: variantEtag(version),
-    body: (coding = 'identity') => cachedBody(version, key, () => buildCollection(query, version), coding),
-    contentType: GEOJSON_TYPE,
-  }
+  return { ...(await publicAnswer('collection', query, (version) => buildCollection(query, version))), contentType: GEOJSON_TYPE }
 }
 
 async function buildCollection(query: CollectionQuery, version: number): Promise<string> {
@@ -138,8 +152,6 @@ export async function warmPlaceIndex(query: Pick<CollectionQuery, 'postType' | '
 
 // GET /places/v1/geojson/{id}
 export async function getPlaceFeature(id: number, { embed = false } = {}): Promise<GeojsonAnswer> {
-  const version = await readDataVersion()
-  const key = JSON.stringify(['feature', id, embed])
   const build = async () => {
     const lookup = await findPublicPlace(id)
     if ('missing' in lookup) {
@@ -151,7 +163,5 @@ export async function getPlaceFeature(id: number, { embed = false } = {}): Promi
     if (!feature) throw new ApiError('rest_post_invalid_id', 'Invalid post ID.')
     return JSON.stringify(feature)
   }
-  // Built (or found) before the ETag is looked at: a missing post is a 404, never a 304.
-  await cachedBody(version, key, build)
-  return { etag: variantEtag(version), body: (coding = 'identity') => cachedBody(version, key, build, coding), contentType: GEOJSON_TYPE }
+  return { ...(await publicAnswer('feature', { id, embed }, build, { mayFail: true })), contentType: GEOJSON_TYPE }
 }

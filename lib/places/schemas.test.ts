@@ -21,6 +21,15 @@ describe('parseCollectionQuery', () => {
   test('defaults: post type post, 50 a page, no category', () => {
     assert.deepEqual(query(''), { postType: 'post', limit: 50, categoryId: null })
   })
+  test('one meaning, one query, however spelt: the answers are cached under it (lib/places/public.ts)', () => {
+    const first = query('')
+    for (const spelling of ['page=1', 'post_type=post', 'posts_per_page=50', 'search=%20%20', 'page=1&posts_per_page=050&post_type=post']) {
+      assert.deepEqual(query(spelling), first, spelling)
+      assert.equal(JSON.stringify(query(spelling)), JSON.stringify(first), spelling)
+    }
+    assert.equal(JSON.stringify(query('search=%20Lisbon%20&page=2')), JSON.stringify(query('page=2&search=Lisbon')))
+    assert.deepEqual(query('page=2').page, 2)
+  })
   test('posts_per_page: positive integers, capped at 500; -1 means 500', () => {
     assert.equal(query('posts_per_page=1').limit, 1)
     assert.equal(query('posts_per_page=500').limit, 500)

@@ -236,7 +236,8 @@ export const collectionQuerySchema = z
   .transform(({ post_type, posts_per_page, category, bbox, page, cluster, zoom, cluster_id, search, _embed }) => {
     const query: CollectionQuery = { postType: post_type || 'post', limit: posts_per_page ?? DEFAULT_PER_PAGE, categoryId: category ?? null }
     if (bbox) query.bbox = bbox
-    if (page !== undefined) query.page = page
+    // The first page, named or not, is one answer (the answers' cache is keyed by this query: lib/places/public.ts).
+    if (page !== undefined && page > 1) query.page = page
     if (cluster && zoom !== undefined) query.clusterZoom = Number(zoom)
     if (cluster_id !== undefined) query.clusterId = cluster_id
     if (search?.trim()) query.search = search.trim()
