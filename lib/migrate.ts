@@ -4,12 +4,19 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { getConfig } from './config'
 import { dialectOf, driverOf, type Dialect } from './db'
-import type { Migration } from './db/dialect'
+import type { Migration, Rewrite } from './db/dialect'
+import { htmlFromText } from './content/html'
 
 // Prisma's migrate engine is a native binary that cannot be fetched on offline machines, so the schema lives in
 // plain SQL files, one folder per dialect, applied in name order and recorded. Deciding what is pending and applying
 // it is one locked step on both databases (each dialect's `migrate`, lib/db/), so that processes starting at once
 // (app instances, a command line beside a server) apply each file once.
+
+/** The data each migration changes in code, after its SQL: by file name, the same in both folders. */
+const REWRITES: Record<string, Rewrite> = {
+  // Content was plain text; it is HTML from here on (lib/content/html.ts), showing the same.
+  '0012_content_html.sql': { table: 'posts', column: 'content', convert: htmlFromText },
+}
 
 export function readMigrations(dialect: Dialect): Migration[] {
   const folder = path.join(process.cwd(), 'prisma', 'migrations', dialect)
@@ -18,7 +25,7 @@ export function readMigrations(dialect: Dialect): Migration[] {
     .sort()
     .map((name) => {
       const sql = readFileSync(path.join(folder, name), 'utf8')
-      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') }
+      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex'), rewrite: REWRITES[name] }
     })
 }
 

@@ -133,3 +133,54 @@ test('a private location: no map, no place, no nearby list, no coordinates', asy
   for (const absent of ['7 Secret Lane', '48.846', '2.336', 'GeoCoordinates', 'geo+json']) expect(html).not.toContain(absent)
   await page.screenshot({ path: test.info().outputPath('post-page-private.png'), fullPage: true })
 })
+
+test("a post's content is HTML: headings, lists, quotes, tables and links shown; scripts, handlers and others' images never", async ({
+  page,
+  baseURL,
+  databaseUrl,
+  uploadsDir,
+}) => {
+  const run = runId()
+  const server = { databaseUrl, uploadsDir, baseURL: baseURL! }
+  const slug = `rich-lisbon-${run}`
+  const content = [
+    '<h2 onclick="alert(1)">Day one</h2>',
+    '<p>We arrived at <strong>Santa Apolónia</strong> and took <a href="https://tram.example/28" rel="opener">tram 28</a>.',
+    'Then <a href="javascript:alert(2)">this</a>.</p>',
+    '<ul><li>Alfama</li><li>Graça</li></ul><blockquote><p>Saudade</p></blockquote>',
+    '<table><tr><th>Ticket</th><td>€3</td></tr></table>',
+    '<script>alert(3)</script><img src="https://tracker.example/pixel.gif" alt="A tracking pixel" onerror="alert(4)">',
+    '<p style="position:fixed;inset:0">Fine print</p><iframe src="https://tracker.example/frame"></iframe>',
+  ].join('\n')
+  await importPosts(
+    server,
+    [{ type: 'Feature', geometry: { type: 'Point', coordinates: [-9.1227, 38.7134] }, properties: { title: 'Lisbon by tram', slug, content } }],
+    uiUser('administrator').email,
+  )
+  const dialogs: string[] = []
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message())
+    void dialog.dismiss()
+  })
+  const thirdParty: string[] = []
+  page.on('request', (request) => {
+    if (request.url().includes('tracker.example')) thirdParty.push(request.url())
+  })
+  await page.goto(`/post/${slug}`)
+  const body = page.locator('.post-content')
+  await expect(body.getByRole('heading', { level: 2, name: 'Day one' })).toBeVisible()
+  await expect(body.locator('strong')).toHaveText('Santa Apolónia')
+  await expect(body.getByRole('listitem')).toHaveText(['Alfama', 'Graça'])
+  await expect(body.locator('blockquote')).toHaveText('Saudade')
+  await expect(body.getByRole('cell', { name: '€3' })).toBeVisible()
+  await expect(body.getByRole('link', { name: 'tram 28' })).toHaveAttribute('rel', 'noopener')
+  await expect(body.getByRole('link', { name: 'A tracking pixel' })).toHaveAttribute('href', 'https://tracker.example/pixel.gif')
+  await body.getByRole('heading', { name: 'Day one' }).click()
+  expect(await body.evaluate((element) => element.querySelectorAll('script, img, iframe, [onclick], [onerror], [style], [href^="javascript"]').length)).toBe(0)
+  await expect(body.getByText('Fine print')).toBeVisible()
+  expect(await page.locator('meta[name="description"]').getAttribute('content')).toMatch(/^Day one We arrived at Santa Apolónia and took tram 28\./)
+  await page.screenshot({ path: test.info().outputPath('post-page-rich-content.png'), fullPage: true })
+  expect(dialogs, 'no script of the content ran').toEqual([])
+  expect(thirdParty, 'nothing was asked of another site').toEqual([])
+  expect(await axeViolations(page), 'axe, a post with rich content').toEqual([])
+})

@@ -14,6 +14,7 @@ import {
 } from '../auth/capabilities'
 import { requirePostAccess, type PostAction } from '../auth/post-access'
 import { getConfig } from '../config'
+import { cleanContent } from '../content/html'
 import { getDb, lockPosts, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { ApiError, forbidden, invalidParams, postInTrash } from '../http/errors'
@@ -370,6 +371,7 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
   const row = await withSlugConflictAsFieldError(() =>
     transaction(async (tx) => {
       const current = await lockPostFor(tx, actor, id, 'edit')
+      const content = cleanContent(input.content, getConfig().siteUrl)
       // As wp_insert_post: "publish" with a date to come schedules the post, "future" with a date gone publishes it.
       const status = effectiveStatus(input.status, input.date, new Date())
       const statusChanges = status !== current.status
@@ -400,14 +402,14 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
         select: EDITABLE_SELECT,
         data: {
           title: input.title,
-          content: input.content,
+          content,
           status,
           statusBeforeTrash,
           // The Trash's clock (lib/admin/trash.ts) starts when the post goes there
           ...(statusChanges ? { trashedAt: status === 'trash' ? new Date() : null } : {}),
           type: input.type,
           slug,
-          ...searchColumns(input),
+          ...searchColumns({ ...input, content }),
           publishedAt: input.date,
           address: input.address,
           locationPrecision: input.locationPrecision,

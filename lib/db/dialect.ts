@@ -42,7 +42,16 @@ export type Connection = {
   close: () => Promise<void>
 }
 
-export type Migration = { name: string; sql: string; checksum: string }
+/**
+ * A change of data no SQL can write (plain text made HTML): each non-empty value of one text column through `convert`,
+ * after the migration's SQL, in its transaction.
+ */
+export type Rewrite = { table: string; column: string; convert: (value: string) => string }
+
+export type Migration = { name: string; sql: string; checksum: string; rewrite?: Rewrite }
+
+/** Rows a rewrite reads and writes at a time. */
+export const REWRITE_BATCH = 1000
 
 /** Of the migrations, those to apply given the ones the ledger names (name → checksum); throws for a changed one. */
 export type PendingMigrations = (applied: Map<string, string>) => Migration[]

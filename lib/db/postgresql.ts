@@ -5,7 +5,7 @@ import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { type Prisma as PostgresPrisma, PrismaClient } from '../generated/postgresql/client'
 import { Prisma } from '../generated/sqlite/client'
-import { titleOrAddressLike, type Comparable, type Connection, type Db, type DialectDriver, type PendingMigrations, type Tx } from './dialect'
+import { REWRITE_BATCH, titleOrAddressLike, type Comparable, type Connection, type Db, type DialectDriver, type PendingMigrations, type Rewrite, type Tx } from './dialect'
 
 const VERSION_SQL = 'SELECT "data_version" FROM "site_state" WHERE "id" = 1'
 
@@ -103,6 +103,22 @@ const LEDGER = '_places_migrations'
 // Any fixed number: several app instances starting at once on one PostgreSQL migrate one after the other.
 const LOCK_KEY = 727_001
 
+async function rewrite(client: pg.Client, { table, column, convert }: Rewrite): Promise<void> {
+  for (let after = 0; ; ) {
+    const { rows } = await client.query<{ id: number; value: string }>(
+      `SELECT "id", "${column}" AS "value" FROM "${table}" WHERE "id" > $1 AND "${column}" <> '' ORDER BY "id" LIMIT $2`,
+      [after, REWRITE_BATCH],
+    )
+    if (rows.length === 0) return
+    // One statement a batch: the new values as two arrays, joined to the rows by id.
+    await client.query(
+      `UPDATE "${table}" AS t SET "${column}" = v."value" FROM unnest($1::int[], $2::text[]) AS v("id", "value") WHERE t."id" = v."id"`,
+      [rows.map((row) => row.id), rows.map((row) => convert(row.value))],
+    )
+    after = rows.at(-1)!.id
+  }
+}
+
 async function migrate(url: string, pending: PendingMigrations): Promise<string[]> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
@@ -116,6 +132,7 @@ async function migrate(url: string, pending: PendingMigrations): Promise<string[
       await client.query('BEGIN')
       try {
         await client.query(m.sql)
+        if (m.rewrite) await rewrite(client, m.rewrite)
         await client.query(`INSERT INTO "${LEDGER}" ("name", "checksum", "applied_at") VALUES ($1, $2, now())`, [m.name, m.checksum])
         await client.query('COMMIT')
       } catch (error) {

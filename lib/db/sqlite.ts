@@ -3,7 +3,7 @@ import path from 'node:path'
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3'
 import Database from 'better-sqlite3'
 import { Prisma, PrismaClient } from '../generated/sqlite/client'
-import { titleOrAddressLike, type Connection, type Db, type DialectDriver, type PendingMigrations, type Tx } from './dialect'
+import { REWRITE_BATCH, titleOrAddressLike, type Connection, type Db, type DialectDriver, type PendingMigrations, type Rewrite, type Tx } from './dialect'
 
 /**
  * `file:./data/places.db` → the absolute path of the database file. A missing folder and file are made readable by
@@ -193,6 +193,17 @@ function setWalMode(db: Database.Database): void {
   }
 }
 
+function rewrite(db: Database.Database, { table, column, convert }: Rewrite): void {
+  const read = db.prepare(`SELECT "id", "${column}" AS "value" FROM "${table}" WHERE "id" > ? AND "${column}" <> '' ORDER BY "id" LIMIT ?`)
+  const write = db.prepare(`UPDATE "${table}" SET "${column}" = ? WHERE "id" = ?`)
+  for (let after = 0; ; ) {
+    const rows = read.all(after, REWRITE_BATCH) as { id: number; value: string }[]
+    if (rows.length === 0) return
+    for (const row of rows) write.run(convert(row.value), row.id)
+    after = rows.at(-1)!.id
+  }
+}
+
 function migrate(url: string, pending: PendingMigrations): string[] {
   const db = new Database(sqliteFile(url), { timeout: MIGRATE_TIMEOUT_MS })
   try {
@@ -207,6 +218,7 @@ function migrate(url: string, pending: PendingMigrations): string[] {
         const todo = pending(new Map(rows.map((r) => [r.name, r.checksum])))
         for (const m of todo) {
           db.exec(m.sql)
+          if (m.rewrite) rewrite(db, m.rewrite)
           record.run(m.name, m.checksum, new Date().toISOString())
         }
         return todo.map((m) => m.name)

@@ -1,4 +1,6 @@
 import 'server-only'
+import { getConfig } from '../config'
+import { contentFromClassic } from '../content/html'
 import { lockTables, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
 import { firstAdministratorId } from '../users'
@@ -170,6 +172,7 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
   const label = options.labelOf ?? featureLabel
   const ids: number[] = []
   const now = new Date()
+  const { siteUrl } = getConfig()
   const batch = new PostBatch(tx, checked.count, (written) => options.onProgress?.(written, checked.count))
   const slugs = new PostSlugs(batch)
   try {
@@ -196,7 +199,7 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
         status: p.status,
         title: p.title,
         slug: await slugs.take(p.type, p.slug ?? p.title),
-        content: p.content,
+        content: contentFromClassic(p.content, siteUrl),
         publishedAt: p.date ?? now,
         modifiedAt: now,
         authorId: authorId ?? 0,

@@ -1,4 +1,5 @@
 import 'server-only'
+import { contentText } from '../content/html'
 import { getDb, transaction } from '../db'
 
 // The admin's search ignores accents and case on both databases ("senso" finds "Sensō-ji", "CAFE" finds "Café"). Both
@@ -30,9 +31,9 @@ export function foldForSearch(text: string): string {
   return folded.replace(/[%_\\]/g, (special) => LIKE_SPECIALS[special]!)
 }
 
-/** The folded columns of a post with this title, address and content. */
+/** The folded columns of a post with this title, address and content (HTML: its text is folded). */
 export function searchColumns(post: { title: string; address?: string | null; content?: string | null }): { searchText: string; searchContent: string } {
-  return { searchText: foldForSearch(`${post.title}\n${post.address ?? ''}`), searchContent: foldForSearch(post.content ?? '') }
+  return { searchText: foldForSearch(`${post.title}\n${post.address ?? ''}`), searchContent: post.content ? foldForSearch(contentText(post.content)) : '' }
 }
 
 /** Computes the folded columns where they are missing; returns how many posts it filled. */

@@ -1,6 +1,8 @@
 import 'server-only'
 import { open, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
+import { getConfig } from '../config'
+import { contentFromWordPress } from '../content/wordpress'
 import { lockTables, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
 import { storeImage, titleFromFilename, type StoredImage } from '../media/storage'
@@ -421,7 +423,7 @@ class WxrImport {
       trashedAt: status === 'trash' ? trashedAt(item.meta.get('_wp_trash_meta_time')) : null,
       title,
       slug: await this.slugs.take(type.data, item.postName || title),
-      content: item.content,
+      content: contentFromWordPress(item.content, getConfig().siteUrl),
       publishedAt: wpDate(item),
       modifiedAt: new Date(),
       authorId: await this.authorOf(item),

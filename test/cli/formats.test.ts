@@ -6,6 +6,7 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { parse } from 'csv-parse/sync'
 import { zipSync } from 'fflate'
+import { contentText, htmlFromText } from '../../lib/content/html'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 
 // `places import` of KML, KMZ, GPX and CSV, and `places export --format`, as operators run them, on real databases:
@@ -77,7 +78,8 @@ const HELD: Record<string, (f: Feature) => unknown> = {
   geojson: (f) => f,
   kml: ({ geometry, properties: { id: _, ...rest } }) => ({ geometry, properties: rest }),
   csv: ({ geometry, properties: { id: _, ...rest } }) => ({ geometry, properties: rest }),
-  gpx: ({ geometry, properties: p }) => ({ geometry, properties: { title: p.title, content: p.content, date: p.date } }),
+  // GPX's desc holds the content's text: it comes back as that text's HTML.
+  gpx: ({ geometry, properties: p }) => ({ geometry, properties: { title: p.title, content: htmlFromText(contentText(p.content)), date: p.date } }),
 }
 
 /** GPX has no place for a post without a point. */

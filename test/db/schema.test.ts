@@ -8,8 +8,9 @@ import { after, before, describe, test } from 'node:test'
 import { get_dmmf } from '@prisma/prisma-schema-wasm'
 import Database from 'better-sqlite3'
 import pg from 'pg'
-import { createDb } from '../../lib/db'
-import { migrate } from '../../lib/migrate'
+import { createDb, driverOf } from '../../lib/db'
+import { REWRITE_BATCH } from '../../lib/db/dialect'
+import { migrate, readMigrations } from '../../lib/migrate'
 import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from '../support/databases'
 
 // Prisma's migrate engine cannot run here, so nothing but this test checks that the hand-written SQL migrations
@@ -174,6 +175,7 @@ for (const kind of databaseKinds) {
         '0009_public_search.sql',
         '0010_place_changes.sql',
         ...(kind === 'postgresql' ? ['0011_search_table.sql'] : []),
+        '0012_content_html.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })
@@ -293,6 +295,37 @@ for (const kind of databaseKinds) {
     test('migrating again applies nothing', async () => {
       assert.deepEqual(await migrate(database.url), [])
     })
+  })
+
+  test(`${kind}: migration 0012 makes plain-text content HTML that shows the same, in batches, search folded again`, async () => {
+    const database = await createTestDatabase(kind)
+    const db = createDb(database.url)
+    try {
+      const before = readMigrations(kind).filter((m) => m.name < '0012')
+      await driverOf(database.url).migrate(database.url, (applied) => before.filter((m) => !applied.has(m.name)))
+      const user = await db.user.create({ data: { email: 'a@example.com', role: 'author' } })
+      const post = (title: string, content: string) => ({ title, slug: title, content, publishedAt: new Date(), authorId: user.id, searchText: title })
+      // Past one batch of the rewrite, so that its second batch starts where the first ended.
+      await db.post.createMany({ data: Array.from({ length: REWRITE_BATCH + 1 }, (_, i) => post(`p${i}`, `Post ${i} & more`)) })
+      const text = 'Tom & Jerry <3 <script>x</script>\r\nline two\n  \n\nSecond "paragraph"'
+      const { id } = await db.post.create({ data: post('text', text) })
+      const { id: empty } = await db.post.create({ data: post('empty', '') })
+
+      assert.deepEqual(await migrate(database.url), ['0012_content_html.sql'])
+      const converted = await db.post.findUniqueOrThrow({ where: { id } })
+      assert.equal(converted.content, '<p>Tom &amp; Jerry &lt;3 &lt;script&gt;x&lt;/script&gt;<br />\nline two</p>\n<p>Second &quot;paragraph&quot;</p>')
+      assert.equal(converted.searchText, null, 'folded again from the HTML when a server starts')
+      const last = await db.post.findFirstOrThrow({ where: { title: `p${REWRITE_BATCH}` } })
+      assert.equal(last.content, `<p>Post ${REWRITE_BATCH} &amp; more</p>`, 'the second batch is converted too')
+      assert.equal(await db.post.count({ where: { content: { startsWith: '<p>' } } }), REWRITE_BATCH + 2)
+      assert.deepEqual(await db.post.findUniqueOrThrow({ where: { id: empty }, select: { content: true, searchText: true } }), {
+        content: '',
+        searchText: 'empty',
+      })
+    } finally {
+      await db.$disconnect()
+      await database.drop()
+    }
   })
 
   test(`${kind}: processes migrating a new database at once apply each migration once, between them`, async () => {

@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation'
 import { cache } from 'react'
 import { Picture } from '@/app/_components/picture'
 import { getConfig } from '@/lib/config'
+import { cleanContent, contentText } from '@/lib/content/html'
 import { postPictures } from '@/lib/media/pictures'
 import { oembedDiscovery, SITE_NAME } from '@/lib/places/oembed'
 import { findNearbyPlaces, findPostPage, largestImage, type NearbyPlace, type PostPage } from '@/lib/places/post-page'
@@ -34,7 +35,7 @@ const DESCRIPTION_LENGTH = 200
 
 /** The start of the text, on one line, cut at a word: for search results and link previews. */
 function describe(post: PostPage): string | undefined {
-  const text = post.content.replace(/\s+/g, ' ').trim()
+  const text = contentText(post.content).replace(/\s+/g, ' ')
   if (!text) return post.location?.address || undefined
   if (text.length <= DESCRIPTION_LENGTH) return text
   return `${text.slice(0, text.lastIndexOf(' ', DESCRIPTION_LENGTH) > 0 ? text.lastIndexOf(' ', DESCRIPTION_LENGTH) : DESCRIPTION_LENGTH)}…`
@@ -143,11 +144,8 @@ export default async function PostPage(props: Props) {
             {lead.alt && <figcaption>{lead.alt}</figcaption>}
           </figure>
         )}
-        <div className="post-content">
-          {post.content.split(/\n\s*\n/).map((paragraph, i) => (
-            <p key={i}>{paragraph}</p>
-          ))}
-        </div>
+        {/* Cleaned again as it is shown: whatever wrote it, only what lib/content/html.ts allows reaches the page. */}
+        <div className="post-content" dangerouslySetInnerHTML={{ __html: cleanContent(post.content, getConfig().siteUrl) }} />
         {more.length > 0 && (
           <section className="post-gallery" aria-label="Photos">
             <ul>

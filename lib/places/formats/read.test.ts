@@ -259,11 +259,11 @@ test('readKmz: a KML that unpacks past the ratio is refused as it inflates, what
   }
 })
 
-test('readGpx: waypoints, in their order; tracks and routes skipped and said; the declared encoding', async () => {
+test('readGpx: waypoints, in their order, desc as text; tracks and routes skipped and said; the declared encoding', async () => {
   const gpx = Buffer.from(
     `<?xml version="1.0" encoding="ISO-8859-1"?>
 <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
-<wpt lat="45.1" lon="6.2"><ele>2000</ele><time>2024-05-01T12:00:00Z</time><name>Col d'Is\xe8re</name><desc>High</desc></wpt>
+<wpt lat="45.1" lon="6.2"><ele>2000</ele><time>2024-05-01T12:00:00Z</time><name>Col d'Is\xe8re</name><desc>High &lt; 3000 &amp; cold</desc></wpt>
 <wpt lat="-33.9" lon="151.2"><name>Sydney</name><cmt>comment only</cmt></wpt>
 <rte><name>Plan</name><rtept lat="1" lon="2"/><rtept lat="1" lon="3"/></rte>
 <trk><name>Walk</name><trkseg><trkpt lat="1" lon="2"/><trkpt lat="1" lon="3"/></trkseg></trk></gpx>`,
@@ -274,8 +274,8 @@ test('readGpx: waypoints, in their order; tracks and routes skipped and said; th
   assert.deepEqual(
     read.entries.map((entry) => [entry.label, entry.feature.geometry?.coordinates, entry.feature.properties]),
     [
-      ["waypoint 1 (“Col d'Isère”)", [6.2, 45.1, 2000], { title: "Col d'Isère", content: 'High', date: '2024-05-01T12:00:00Z' }],
-      ['waypoint 2 (“Sydney”)', [151.2, -33.9], { title: 'Sydney', content: 'comment only' }],
+      ["waypoint 1 (“Col d'Isère”)", [6.2, 45.1, 2000], { title: "Col d'Isère", content: '<p>High &lt; 3000 &amp; cold</p>', date: '2024-05-01T12:00:00Z' }],
+      ['waypoint 2 (“Sydney”)', [151.2, -33.9], { title: 'Sydney', content: '<p>comment only</p>' }],
     ],
   )
 })

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync'
+import { contentText } from '../../content/html'
 import type { ExportedFeature } from '../export'
 import { postUrl } from '../geojson'
 
@@ -105,7 +106,8 @@ const WRITERS: Record<ExportFormat, Writer> = {
             `<wpt lat="${geometry.coordinates[1]}" lon="${geometry.coordinates[0]}">`,
             element('time', p.date),
             element('name', p.title),
-            element('desc', p.content),
+            // GPX's desc is text: the content's text, not its markup.
+            element('desc', contentText(p.content)),
             `<link href="${escapeXml(postUrl(siteUrl, p.type, p.slug))}"/>`,
             '</wpt>\n',
           ].join('')

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { Unzip, UnzipInflate, unzipSync } from 'fflate'
 import sax from 'sax'
+import { htmlFromText } from '../../content/html'
 import type { ReadEntry } from './types'
 
 // KML and GPX are read as streams: sax meets the file an element at a time, and a reader keeps only the placemark or
@@ -492,7 +493,8 @@ export function readGpx(chunks: Bytes): AsyncGenerator<XmlItem> {
       const coordinates = [Number.parseFloat(attributes.lon!), Number.parseFloat(attributes.lat!)]
       const ele = Number.parseFloat(fields.ele ?? '')
       if (!Number.isNaN(ele)) coordinates.push(ele)
-      const properties: Record<string, unknown> = { title: name ?? '', content: fields.desc || fields.cmt || '' }
+      // GPX's desc is text, shown as written: its `<` are not markup.
+      const properties: Record<string, unknown> = { title: name ?? '', content: htmlFromText(fields.desc || fields.cmt || '') }
       if (fields.time) properties.date = fields.time
       items.push({
         entry: { feature: { type: 'Feature', geometry: { type: 'Point', coordinates }, properties }, label: `waypoint ${++waypoints}${quoted(name)}` },
