@@ -29,8 +29,9 @@ const LinkShortcut = Extension.create({
 })
 const extensions = [...contentExtensions, LinkShortcut]
 
-/** The document as JSON, without the rel and target that the server sets on links itself. */
-const comparable = (doc: ProseMirrorNode) => JSON.stringify(doc.toJSON(), (key, value: unknown) => (key === 'rel' || key === 'target' ? undefined : value))
+// What the server's sanitiser sets or drops by itself (a link's rel, a code block's language class) is no difference.
+const IGNORED = new Set(['rel', 'target', 'language'])
+const comparable = (doc: ProseMirrorNode) => JSON.stringify(doc.toJSON(), (key, value: unknown) => (IGNORED.has(key) ? undefined : value))
 
 // tiptap's Mod is ⌘ on Apple's keyboards and Ctrl elsewhere. Read after hydration: the server cannot know.
 const noSubscription = () => () => {}

@@ -97,8 +97,9 @@ export const contentExtensions: Extensions = [
   StarterKit.configure({
     // The page's title is its h1.
     heading: { levels: [2, 3, 4, 5, 6] },
-    // <u> is not kept by the server's sanitiser.
+    // The server's sanitiser keeps neither <u> nor <s>: they would vanish on saving.
     underline: false,
+    strike: false,
     // It would add an empty paragraph after a last list or heading, and so change the HTML on the first click.
     trailingNode: false,
     link: {
