@@ -15,6 +15,7 @@ import { isFarFuture } from '@/lib/admin/schedule'
 import { slugBase } from '@/lib/slugs'
 import { importLocationFromMediaAction, savePostAction, trashPost, type MediaLocation } from '../../actions'
 import { CategoryPicker } from './category-picker'
+import { ContentEditor } from './content-editor'
 import { LocationFields, type FieldAttributes } from './location-fields'
 import { editorReducer, initialEditorState, statusToStore, submitLabel, toValues, typedDate } from './post-editor-state'
 import { TypeField } from './type-field'
@@ -162,8 +163,17 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
             <FieldError id="post-title" message={errors.title} />
           </div>
           <div className="field">
-            <label htmlFor="post-content">Content</label>
-            <textarea {...field('content')} rows={8} value={values.content} onChange={(e) => update({ content: e.target.value })} />
+            <label htmlFor="post-content" id="post-content-label">
+              Content
+            </label>
+            <ContentEditor
+              id="post-content"
+              labelId="post-content-label"
+              value={values.content}
+              onChange={(content) => update({ content })}
+              invalid={!!errors.content}
+              describedBy={describedBy('post-content', errors.content)}
+            />
             <FieldError id="post-content" message={errors.content} />
           </div>
           <LocationFields
