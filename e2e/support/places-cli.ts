@@ -86,6 +86,7 @@ export type ImportFeature = {
     author?: string
     slug?: string
     address?: string
+    content?: string
     geo_public?: boolean
     categories?: string[]
   }

@@ -5,7 +5,17 @@ import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { type Prisma as PostgresPrisma, PrismaClient } from '../generated/postgresql/client'
 import { Prisma } from '../generated/sqlite/client'
-import { REWRITE_BATCH, titleOrAddressLike, type Comparable, type Connection, type Db, type DialectDriver, type PendingMigrations, type Rewrite, type Tx } from './dialect'
+import {
+  REWRITE_BATCH,
+  titleOrAddressLike,
+  type Comparable,
+  type Connection,
+  type Db,
+  type DialectDriver,
+  type PendingMigrations,
+  type Rewrite,
+  type Tx,
+} from './dialect'
 
 const VERSION_SQL = 'SELECT "data_version" FROM "site_state" WHERE "id" = 1'
 
@@ -104,17 +114,17 @@ const LEDGER = '_places_migrations'
 const LOCK_KEY = 727_001
 
 async function rewrite(client: pg.Client, { table, column, convert }: Rewrite): Promise<void> {
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const { rows } = await client.query<{ id: number; value: string }>(
       `SELECT "id", "${column}" AS "value" FROM "${table}" WHERE "id" > $1 AND "${column}" <> '' ORDER BY "id" LIMIT $2`,
       [after, REWRITE_BATCH],
     )
     if (rows.length === 0) return
     // One statement a batch: the new values as two arrays, joined to the rows by id.
-    await client.query(
-      `UPDATE "${table}" AS t SET "${column}" = v."value" FROM unnest($1::int[], $2::text[]) AS v("id", "value") WHERE t."id" = v."id"`,
-      [rows.map((row) => row.id), rows.map((row) => convert(row.value))],
-    )
+    await client.query(`UPDATE "${table}" AS t SET "${column}" = v."value" FROM unnest($1::int[], $2::text[]) AS v("id", "value") WHERE t."id" = v."id"`, [
+      rows.map((row) => row.id),
+      rows.map((row) => convert(row.value)),
+    ])
     after = rows.at(-1)!.id
   }
 }

@@ -196,7 +196,7 @@ function setWalMode(db: Database.Database): void {
 function rewrite(db: Database.Database, { table, column, convert }: Rewrite): void {
   const read = db.prepare(`SELECT "id", "${column}" AS "value" FROM "${table}" WHERE "id" > ? AND "${column}" <> '' ORDER BY "id" LIMIT ?`)
   const write = db.prepare(`UPDATE "${table}" SET "${column}" = ? WHERE "id" = ?`)
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = read.all(after, REWRITE_BATCH) as { id: number; value: string }[]
     if (rows.length === 0) return
     for (const row of rows) write.run(convert(row.value), row.id)

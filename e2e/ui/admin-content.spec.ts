@@ -1,0 +1,101 @@
+import { axeViolations } from '../support/axe'
+import { expect, test } from '../support/test'
+import { createPost, save, signIn, uniqueTitle } from '../support/ui-admin'
+
+// The post editor's Content (docs/content.md): a rich-text editor written with the toolbar, Markdown shortcuts and
+// keyboard shortcuts, saved as HTML the post page shows; one textbox for assistive technology, its toolbar one Tab stop.
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page, 'editor')
+})
+
+test('Content: Markdown shortcuts, Ctrl+B and Ctrl+K, the toolbar; saved as HTML and shown so on the post page', async ({ page }) => {
+  // Typed key by key, axe on the editor, a save and two pages.
+  test.slow()
+  const title = uniqueTitle('Lisbon by tram')
+  await createPost(page, title)
+  const content = page.getByRole('textbox', { name: 'Content' })
+  const toolbar = page.getByRole('toolbar', { name: 'Formatting' })
+
+  await content.click()
+  await page.keyboard.type('## Getting there')
+  await page.keyboard.press('Enter')
+  await page.keyboard.type('We took the ')
+  await page.keyboard.press('ControlOrMeta+b')
+  await page.keyboard.type('tram')
+  await expect(toolbar.getByRole('button', { name: 'Bold' })).toHaveAttribute('aria-pressed', 'true')
+  await page.keyboard.press('ControlOrMeta+b')
+  await page.keyboard.type(' up the hill.')
+  await page.keyboard.press('Enter')
+  await page.keyboard.type('- Alfama')
+  await page.keyboard.press('Enter')
+  await page.keyboard.type('Graça')
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('Enter')
+  await page.keyboard.type('> Saudade')
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('Enter')
+
+  // A link by the keyboard: select the word, Ctrl+K, an address; javascript: is refused.
+  await page.keyboard.type('Timetable')
+  for (let i = 0; i < 'Timetable'.length; i++) await page.keyboard.press('Shift+ArrowLeft')
+  await page.keyboard.press('ControlOrMeta+k')
+  const address = page.getByLabel('Link address')
+  await expect(address).toBeFocused()
+  await address.fill('javascript:alert(1)')
+  await address.press('Enter')
+  await expect(page.getByText(/The address must start with https:\/\/, http:\/\/, mailto: or \//)).toBeVisible()
+  await address.fill('https://carris.example/28')
+  await address.press('Enter')
+  await expect(content.getByRole('link', { name: 'Timetable' })).toHaveAttribute('href', 'https://carris.example/28')
+
+  // The toolbar is one Tab stop after the title; the arrow keys move in it, and Tab goes on to the text.
+  await page.getByLabel('Title').focus()
+  await page.keyboard.press('Tab')
+  const first = toolbar.getByRole('button').first()
+  await expect(first).toBeFocused()
+  await page.keyboard.press('ArrowRight')
+  await expect(toolbar.getByRole('button').nth(1)).toBeFocused()
+  await page.keyboard.press('End')
+  await expect(toolbar.getByRole('button', { name: 'Redo' })).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(content).toBeFocused()
+  await page.screenshot({ path: test.info().outputPath('editor-rich-content.png'), fullPage: true })
+  expect(await axeViolations(page), 'axe, the editor with rich content').toEqual([])
+
+  await page.getByLabel('Status').selectOption('publish')
+  await save(page)
+  await page.reload()
+  await expect(content.getByRole('heading', { level: 2, name: 'Getting there' })).toBeVisible()
+  await expect(content.locator('strong')).toHaveText('tram')
+  await expect(page.getByText('Unsaved changes.'), 'loading the saved HTML changes nothing').toHaveCount(0)
+
+  await page.getByRole('link', { name: 'View the post' }).click()
+  const body = page.locator('.post-content')
+  await expect(body.getByRole('heading', { level: 2, name: 'Getting there' })).toBeVisible()
+  await expect(body.locator('strong')).toHaveText('tram')
+  await expect(body.getByRole('listitem')).toHaveText(['Alfama', 'Graça'])
+  await expect(body.locator('blockquote')).toHaveText('Saudade')
+  const link = body.getByRole('link', { name: 'Timetable' })
+  await expect(link).toHaveAttribute('href', 'https://carris.example/28')
+  await expect(link).toHaveAttribute('rel', 'noopener')
+})
+
+test('Content: HTML pasted from a web page or a word processor keeps its structure and loses its scripts and styles', async ({ page }) => {
+  await createPost(page, uniqueTitle('Pasted'))
+  const content = page.getByRole('textbox', { name: 'Content' })
+  await content.click()
+  const html =
+    '<meta charset="utf-8"><h1 style="font-family:Calibri">Pasted title</h1><p class="MsoNormal" style="color:red" onclick="alert(1)">Some <b>bold</b> and ' +
+    '<span style="font-weight:700">styled</span> text<script>alert(2)</script></p><ul><li>One</li></ul><img src="x" onerror="alert(3)">'
+  await content.evaluate((element, pasted) => {
+    const data = new DataTransfer()
+    data.setData('text/html', pasted)
+    data.setData('text/plain', 'Pasted title')
+    element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+  }, html)
+  await expect(content.locator('strong, b').first()).toHaveText('bold')
+  await expect(content.getByRole('listitem')).toHaveText(['One'])
+  expect(await content.evaluate((element) => element.querySelectorAll('script, [style], [onclick], [onerror], h1, .MsoNormal').length)).toBe(0)
+  await expect(page.getByText('Unsaved changes.')).toBeVisible()
+})
