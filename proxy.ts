@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server'
 import { getConfig } from './lib/config'
+import { PLAYER_ORIGINS } from './lib/content/embeds'
 import { noRoute } from './lib/http/errors'
 import { oldSlugRedirect } from './lib/places/old-slugs'
 
@@ -91,6 +92,8 @@ function contentSecurityPolicy(nonce: string, embed: boolean): string {
     `img-src 'self' data: blob: ${tileSource()}`.trim(),
     "font-src 'self'",
     "connect-src 'self'",
+    // A post's video, once its visitor asks for it (lib/content/embeds.ts): those players, nothing else.
+    `frame-src ${PLAYER_ORIGINS.join(' ')}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

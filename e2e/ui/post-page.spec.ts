@@ -184,3 +184,45 @@ test("a post's content is HTML: headings, lists, quotes, tables and links shown;
   expect(thirdParty, 'nothing was asked of another site').toEqual([])
   expect(await axeViolations(page), 'axe, a post with rich content').toEqual([])
 })
+
+test('a video address alone on its line is a card: nothing asked of YouTube until "Load video", then its no-cookie player', async ({
+  page,
+  baseURL,
+  databaseUrl,
+  uploadsDir,
+}) => {
+  const run = runId()
+  const slug = `tram-video-${run}`
+  const content = 'Our ride on tram 28:\n\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ\n\nAnd the same on <a href="https://vimeo.com/76979871">Vimeo</a>.'
+  await importPosts(
+    { databaseUrl, uploadsDir, baseURL: baseURL! },
+    [{ type: 'Feature', geometry: null, properties: { title: 'Tram 28 on film', slug, content } }],
+    uiUser('administrator').email,
+  )
+  const asked: string[] = []
+  await page.route(/youtube|vimeo|ytimg/, (route) => {
+    asked.push(route.request().url())
+    return route.abort('internetdisconnected')
+  })
+  const response = await page.goto(`/post/${slug}`)
+  expect(response!.headers()['content-security-policy']).toContain('frame-src https://www.youtube-nocookie.com https://player.vimeo.com;')
+  const card = page.locator('.post-content .video-card')
+  const load = card.getByRole('button', { name: 'Load video from YouTube' })
+  await expect(load).toBeVisible()
+  await expect(card.getByRole('link', { name: 'watch it on YouTube' })).toHaveAttribute('href', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ')
+  await expect(page.locator('.post-content').getByRole('link', { name: 'Vimeo' }), 'a link with words of its own stays a link').toBeVisible()
+  await page.screenshot({ path: test.info().outputPath('post-page-video-card.png'), fullPage: true })
+  expect(await axeViolations(page), 'axe, a post with a video card').toEqual([])
+  expect(asked, 'nothing asked of the video sites before the visitor asks').toEqual([])
+
+  await load.click()
+  const player = card.locator('iframe')
+  await expect(player).toHaveAttribute('src', 'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1')
+  await expect(player).toHaveAttribute('title', 'Video from YouTube')
+  await expect(player).toBeFocused()
+  await expect.poll(() => asked).toContain('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1')
+  expect(
+    asked.filter((url) => !url.startsWith('https://www.youtube-nocookie.com/')),
+    'the no-cookie player only',
+  ).toEqual([])
+})

@@ -3,11 +3,13 @@ import { notFound } from 'next/navigation'
 import { cache } from 'react'
 import { Picture } from '@/app/_components/picture'
 import { getConfig } from '@/lib/config'
+import { withVideoCards } from '@/lib/content/embeds'
 import { cleanContent, contentText } from '@/lib/content/html'
 import { postPictures } from '@/lib/media/pictures'
 import { oembedDiscovery, SITE_NAME } from '@/lib/places/oembed'
 import { findNearbyPlaces, findPostPage, largestImage, type NearbyPlace, type PostPage } from '@/lib/places/post-page'
 import { PostMapLoader } from './post-map-loader'
+import { VideoCards } from './video-cards'
 
 type Props = PageProps<'/[type]/[slug]'>
 
@@ -145,7 +147,8 @@ export default async function PostPage(props: Props) {
           </figure>
         )}
         {/* Cleaned again as it is shown: whatever wrote it, only what lib/content/html.ts allows reaches the page. */}
-        <div className="post-content" dangerouslySetInnerHTML={{ __html: cleanContent(post.content, getConfig().siteUrl) }} />
+        <div className="post-content" dangerouslySetInnerHTML={{ __html: withVideoCards(cleanContent(post.content, getConfig().siteUrl)) }} />
+        <VideoCards />
         {more.length > 0 && (
           <section className="post-gallery" aria-label="Photos">
             <ul>
