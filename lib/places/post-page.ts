@@ -47,27 +47,40 @@ export function categoryMapUrl(categoryId: number, postType: string): string {
   return `/?${params.toString()}`
 }
 
+const POST_PAGE_SELECT = {
+  id: true,
+  type: true,
+  slug: true,
+  title: true,
+  content: true,
+  publishedAt: true,
+  modifiedAt: true,
+  status: true,
+  authorId: true,
+  statusBeforeTrash: true,
+  publicAddress: true,
+  publicLatitude: true,
+  publicLongitude: true,
+  categories: { select: { category: { select: { id: true, name: true } } } },
+} as const
+
+/** A post as its page reads it, whatever its status (with what the capability check reads). */
+export type PostPageRow = NonNullable<Awaited<ReturnType<typeof readPostPageRow>>>
+
+/** The post `type`/`slug` as its page reads it, whatever its status; null when there is none. */
+export async function readPostPageRow(type: string, slug: string) {
+  if (!isPostTypeKey(type) || slug.includes('\0')) return null
+  return getDb().post.findUnique({ where: { type_slug: { type, slug } }, select: POST_PAGE_SELECT })
+}
+
 /** The page of the published post `type`/`slug`; null for anything else (a draft is as missing as nothing). */
 export async function findPostPage(type: string, slug: string): Promise<PostPage | null> {
-  if (!isPostTypeKey(type) || slug.includes('\0')) return null
-  const post = await getDb().post.findUnique({
-    where: { type_slug: { type, slug } },
-    select: {
-      id: true,
-      type: true,
-      slug: true,
-      title: true,
-      content: true,
-      publishedAt: true,
-      modifiedAt: true,
-      status: true,
-      publicAddress: true,
-      publicLatitude: true,
-      publicLongitude: true,
-      categories: { select: { category: { select: { id: true, name: true } } } },
-    },
-  })
-  if (!post || post.status !== 'publish') return null
+  const post = await readPostPageRow(type, slug)
+  return post && post.status === 'publish' ? postPageOf(post) : null
+}
+
+/** The page of `post`, as the public would see it published: its location through the rule, its neighbours. */
+export async function postPageOf(post: PostPageRow): Promise<PostPage> {
   const siteUrl = getConfig().siteUrl
   const [previous, next, mapped] = await Promise.all([neighbour(post, 'previous'), neighbour(post, 'next'), listPublicCategoryTree(post.type)])
   const onTheMap = new Set(mapped.map((category) => category.id))

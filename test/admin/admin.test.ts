@@ -15,6 +15,8 @@ import {
   trashPost,
   updatePost,
 } from '../../lib/admin/posts'
+import { findPreviewPage, savePreview } from '../../lib/admin/preview'
+import { findPostPage } from '../../lib/places/post-page'
 import { fillSearchColumns } from '../../lib/places/search'
 import { addUser, changeUserRole, listUsers } from '../../lib/admin/users'
 import { canEditPost, ROLES } from '../../lib/auth/capabilities'
@@ -384,6 +386,31 @@ describe('saving a post', () => {
     await deletePost(actor('contributor'), id)
     assert.equal(await getDb().post.findUnique({ where: { id } }), null)
     await rejectsWith(createDraft(actor('subscriber'), { title: 'No', type: 'post' }), 'rest_forbidden', 403)
+  })
+})
+
+describe('preview', () => {
+  test("a preview is its user's copy, shown to those who may edit the post, until the post is saved after it", async () => {
+    const id = await createDraft(actor('author'), { title: 'Draft for preview', type: 'post' })
+    const { type, slug } = await getDb().post.findUniqueOrThrow({ where: { id }, select: { type: true, slug: true } })
+    const url = await savePreview(actor('author'), id, form({ title: 'Previewed', content: '<p onclick="x()">Typed <script>y()</script></p>' }))
+    assert.equal(url, `/post/${slug}?preview=true`)
+    assert.equal(await findPostPage(type, slug), null, 'the public sees no draft')
+    const mine = await findPreviewPage(actor('author'), type, slug)
+    assert.deepEqual([mine?.title, mine?.content], ['Previewed', '<p>Typed </p>'], 'the copy, cleaned as content is')
+    const editors = await findPreviewPage(actor('editor'), type, slug)
+    assert.deepEqual([editors?.title, editors?.content], ['Draft for preview', ''], "an editor sees the post, not the author's copy")
+    assert.equal(await findPreviewPage(actor('contributor'), type, slug), null, "another's post: as if there were none")
+    assert.equal(await findPreviewPage(actor('subscriber'), type, slug), null)
+    assert.equal(await findPreviewPage(null, type, slug), null)
+    await rejectsWith(savePreview(actor('contributor'), id, form()), 'rest_forbidden', 403)
+
+    await updatePost(actor('author'), id, form({ title: 'Saved after', slug }))
+    assert.equal((await findPreviewPage(actor('author'), type, slug))?.title, 'Saved after', 'a save after the copy makes it stale')
+    await trashPost(actor('author'), id)
+    assert.equal(await findPreviewPage(actor('author'), type, slug), null, 'nothing in the Trash')
+    await deletePost(actor('editor'), id)
+    assert.equal(await getDb().postPreview.count({ where: { postId: id } }), 0, 'copies go with their post')
   })
 })
 

@@ -176,6 +176,7 @@ for (const kind of databaseKinds) {
         '0010_place_changes.sql',
         ...(kind === 'postgresql' ? ['0011_search_table.sql'] : []),
         '0012_content_html.sql',
+        '0013_post_previews.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })
@@ -311,7 +312,7 @@ for (const kind of databaseKinds) {
       const { id } = await db.post.create({ data: post('text', text) })
       const { id: empty } = await db.post.create({ data: post('empty', '') })
 
-      assert.deepEqual(await migrate(database.url), ['0012_content_html.sql'])
+      assert.deepEqual(await migrate(database.url), ['0012_content_html.sql', '0013_post_previews.sql'])
       const converted = await db.post.findUniqueOrThrow({ where: { id } })
       assert.equal(converted.content, '<p>Tom &amp; Jerry &lt;3 &lt;script&gt;x&lt;/script&gt;<br />\nline two</p>\n<p>Second &quot;paragraph&quot;</p>')
       assert.equal(converted.searchText, null, 'folded again from the HTML when a server starts')

@@ -6,6 +6,8 @@ import { getConfig } from '@/lib/config'
 import { withVideoCards } from '@/lib/content/embeds'
 import { cleanContent, contentText } from '@/lib/content/html'
 import { postPictures } from '@/lib/media/pictures'
+import { findPreviewPage } from '@/lib/admin/preview'
+import { getSessionActor } from '@/lib/admin/session'
 import { oembedDiscovery, SITE_NAME } from '@/lib/places/oembed'
 import { findNearbyPlaces, findPostPage, largestImage, type NearbyPlace, type PostPage } from '@/lib/places/post-page'
 import { PostMapLoader } from './post-map-loader'
@@ -23,14 +25,25 @@ function decoded(segment: string): string {
 
 // Once per request, for the metadata and the page alike.
 const loadPost = cache(async (type: string, slug: string) => findPostPage(type, slug))
+const loadPreview = cache(async (type: string, slug: string) => findPreviewPage(await getSessionActor(), type, slug))
 const loadPictures = cache(postPictures)
 
-async function getPostOrNotFound({ params }: Props): Promise<PostPage> {
-  const { type, slug } = await params
+type Shown = { post: PostPage; preview: boolean }
+
+/**
+ * The published post, or with ?preview=true the post as one who may edit it previews it (lib/admin/preview.ts);
+ * anyone else gets the published post, or the same 404 as for no post.
+ */
+async function getPostOrNotFound({ params, searchParams }: Props): Promise<Shown> {
+  const [{ type, slug }, { preview }] = await Promise.all([params, searchParams])
+  if (preview === 'true') {
+    const post = await loadPreview(decoded(type), decoded(slug))
+    if (post) return { post, preview: true }
+  }
   const post = await loadPost(decoded(type), decoded(slug))
   // An old slug of a published post never gets here: proxy.ts answers it with a 301 (lib/places/old-slugs.ts).
   if (!post) notFound()
-  return post
+  return { post, preview: false }
 }
 
 const DESCRIPTION_LENGTH = 200
@@ -44,7 +57,7 @@ function describe(post: PostPage): string | undefined {
 }
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
-  const post = await getPostOrNotFound(props)
+  const { post, preview } = await getPostOrNotFound(props)
   const [picture] = await loadPictures(post.id)
   const image = picture && { ...largestImage(picture), alt: picture.alt }
   const description = describe(post)
@@ -54,6 +67,8 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
   return {
     title: post.title,
     description,
+    // A preview is its editor's alone: never indexed, never followed.
+    ...(preview ? { robots: { index: false, follow: false } } : {}),
     alternates: { canonical: post.url, types },
     openGraph: {
       type: 'article',
@@ -100,13 +115,18 @@ function distance(place: NearbyPlace): string {
 // A published post's public page: the target of properties.url. React escapes every text it renders; what it shows
 // of the location is what lib/places/visibility.ts lets the public see, and nothing of it when the location is private.
 export default async function PostPage(props: Props) {
-  const post = await getPostOrNotFound(props)
+  const { post, preview } = await getPostOrNotFound(props)
   const point = post.location?.point
   const [pictures, nearby] = await Promise.all([loadPictures(post.id), findNearbyPlaces(post)])
   const [lead, ...more] = pictures
   const osm = point ? `https://www.openstreetmap.org/?mlat=${point.latitude}&mlon=${point.longitude}#map=15/${point.latitude}/${point.longitude}` : null
   return (
     <main className="post-page">
+      {preview && (
+        <p className="preview-notice" role="status">
+          Preview: the post as its editor now has it. Nothing here is saved or published.
+        </p>
+      )}
       <script
         type="application/ld+json"
         dangerouslySetInnerHTML={{

@@ -13,7 +13,7 @@ import { fieldErrorsOf, type FieldErrors } from '@/lib/http/params'
 import type { CategoryOption, PostEditorContext } from '@/lib/admin/posts'
 import { isFarFuture } from '@/lib/admin/schedule'
 import { slugBase } from '@/lib/slugs'
-import { importLocationFromMediaAction, savePostAction, trashPost, type MediaLocation } from '../../actions'
+import { importLocationFromMediaAction, previewPostAction, savePostAction, trashPost, type MediaLocation } from '../../actions'
 import { CategoryPicker } from './category-picker'
 import { ContentEditor } from './content-editor'
 import { LocationFields, type FieldAttributes } from './location-fields'
@@ -28,6 +28,7 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
   const { post, statuses, values, errors, notice, dirty, gps, recenter } = state
   const [saving, startSaving] = useTransition()
   const [trashing, startTrashing] = useTransition()
+  const [previewing, startPreviewing] = useTransition()
   const router = useRouter()
   const form = useRef<HTMLFormElement>(null)
   const slot = autosaveSlot(userId, saved.id)
@@ -92,6 +93,22 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
         // their chips show their names at once.
         if (creating) router.refresh()
       })
+    })
+  }
+
+  // Opened at the click, before the answer, so that no popup blocker takes it for a page opening itself.
+  function onPreview() {
+    const parsed = postFormSchema.safeParse(values)
+    if (!parsed.success) return refuse(fieldErrorsOf(parsed.error), 'Please correct the fields marked to preview the post.')
+    const tab = window.open('', `places-preview-${post.id}`)
+    startPreviewing(async () => {
+      const result = await previewPostAction(post.id, values)
+      if (!result.ok) {
+        tab?.close()
+        return refuse(result.fieldErrors, `${result.message} There is no preview.`)
+      }
+      if (tab) tab.location.href = result.data
+      else window.location.assign(result.data)
     })
   }
 
@@ -287,6 +304,9 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
         <div className="editor-actions">
           <button type="submit" disabled={saving} aria-keyshortcuts="Control+S Meta+S">
             {saving ? 'Saving…' : submitLabel(state, now)}
+          </button>
+          <button type="button" className="secondary" onClick={onPreview} disabled={previewing}>
+            {previewing ? 'Opening preview…' : 'Preview'}
           </button>
           {canDelete && post.status !== 'trash' && (
             <button type="button" className="link-button danger-link" onClick={onTrash} disabled={trashing}>
