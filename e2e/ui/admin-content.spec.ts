@@ -9,7 +9,9 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, 'editor')
 })
 
-test('Content: Markdown shortcuts, Ctrl+B and Ctrl+K, the toolbar; saved as HTML and shown so on the post page', async ({ page }) => {
+test('Content: Markdown shortcuts, Ctrl+B and Ctrl+K, the toolbar; saved as HTML and shown so on the post page, the excerpt its description', async ({
+  page,
+}) => {
   // Typed key by key, axe on the editor, a save and two pages.
   test.slow()
   const title = uniqueTitle('Lisbon by tram')
@@ -63,9 +65,11 @@ test('Content: Markdown shortcuts, Ctrl+B and Ctrl+K, the toolbar; saved as HTML
   await page.screenshot({ path: test.info().outputPath('editor-rich-content.png'), fullPage: true })
   expect(await axeViolations(page), 'axe, the editor with rich content').toEqual([])
 
+  await page.getByLabel('Excerpt').fill('  Tram 28, from Martim Moniz up to the castle.  ')
   await page.getByLabel('Status').selectOption('publish')
   await save(page)
   await page.reload()
+  await expect(page.getByLabel('Excerpt')).toHaveValue('Tram 28, from Martim Moniz up to the castle.')
   await expect(content.getByRole('heading', { level: 2, name: 'Getting there' })).toBeVisible()
   await expect(content.locator('strong')).toHaveText('tram')
   await expect(page.getByText('Unsaved changes.'), 'loading the saved HTML changes nothing').toHaveCount(0)
@@ -76,6 +80,9 @@ test('Content: Markdown shortcuts, Ctrl+B and Ctrl+K, the toolbar; saved as HTML
   await expect(body.locator('strong')).toHaveText('tram')
   await expect(body.getByRole('listitem')).toHaveText(['Alfama', 'Graça'])
   await expect(body.locator('blockquote')).toHaveText('Saudade')
+  // The excerpt, not the content's first words, describes the page.
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', 'Tram 28, from Martim Moniz up to the castle.')
+  await expect(page.locator('meta[property="og:description"]')).toHaveAttribute('content', 'Tram 28, from Martim Moniz up to the castle.')
   const link = body.getByRole('link', { name: 'Timetable' })
   await expect(link).toHaveAttribute('href', 'https://carris.example/28')
   await expect(link).toHaveAttribute('rel', 'noopener')

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { latitudeSchema, longitudeSchema } from '../api/contract'
 import { roundCoordinate } from '../geo/precision'
 import { LOCATION_PRECISIONS } from '../places/location-levels'
-import { isoDateSchema, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from '../places/post-fields'
+import { excerptSchema, isoDateSchema, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from '../places/post-fields'
 
 // The admin's input schemas. Browser code checks a form with them before sending it; the server actions parse
 // what arrives with the same ones (nothing a browser sends is trusted). No server-only imports here.
@@ -42,6 +42,7 @@ export const postFormSchema = z
   .object({
     title: titleSchema,
     content: z.string().max(200_000, 'must be at most 200,000 characters').regex(NO_NUL, NO_NUL_MESSAGE),
+    excerpt: excerptSchema,
     status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(', ')}` }),
     type: postTypeSchema,
     /** empty: made from the title */

@@ -208,6 +208,7 @@ export type EditablePost = {
   id: number
   title: string
   content: string
+  excerpt: string
   status: string
   type: string
   slug: string
@@ -235,6 +236,7 @@ const EDITABLE_SELECT = {
   id: true,
   title: true,
   content: true,
+  excerpt: true,
   status: true,
   statusBeforeTrash: true,
   type: true,
@@ -257,6 +259,7 @@ function toEditablePost(row: EditableRow): EditablePost {
     id: row.id,
     title: row.title,
     content: row.content,
+    excerpt: row.excerpt,
     status: row.status,
     type: row.type,
     slug: row.slug,
@@ -403,6 +406,7 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
         data: {
           title: input.title,
           content,
+          excerpt: input.excerpt,
           status,
           statusBeforeTrash,
           // The Trash's clock (lib/admin/trash.ts) starts when the post goes there

@@ -10,7 +10,7 @@ const UPLOADS_PATH = '/uploads/'
 
 const BLOCKS = ['p', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'ul', 'ol', 'li', 'blockquote', 'hr', 'figure', 'figcaption']
 const TABLES = ['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td']
-const INLINE = ['a', 'strong', 'b', 'em', 'i', 'code', 'br', 'img']
+const INLINE = ['a', 'strong', 'b', 'em', 'i', 'code', 'cite', 'br', 'img']
 
 /** `url` on this site, as a path: an absolute URL of the site's own origin made relative; else null. */
 function ownPath(url: string, siteUrl: string | undefined): string | null {

@@ -42,7 +42,7 @@ type PostInput = Prisma.PostCreateManyInput
 export type PostRow = Required<
   Pick<PostInput, 'type' | 'status' | 'title' | 'slug' | 'content' | 'publishedAt' | 'modifiedAt' | 'authorId' | 'address' | 'locationPrecision'>
 > &
-  Pick<PostInput, 'statusBeforeTrash' | 'trashedAt' | 'latitude' | 'longitude' | 'sourceGuid'> & { id: number }
+  Pick<PostInput, 'statusBeforeTrash' | 'trashedAt' | 'latitude' | 'longitude' | 'sourceGuid' | 'excerpt'> & { id: number }
 
 // The columns of posts by the fields of Prisma's model (their @map in prisma/schema.prisma): every field named, which
 // the compiler checks. A post is written as its values in this order.
@@ -55,6 +55,7 @@ const POST_COLUMNS: Record<keyof PostInput, string> = {
   title: 'title',
   slug: 'slug',
   content: 'content',
+  excerpt: 'excerpt',
   publishedAt: 'published_at',
   modifiedAt: 'modified_at',
   authorId: 'author_id',
@@ -112,6 +113,7 @@ export class PostBatch {
     const row: Required<PostInput> = {
       statusBeforeTrash: null,
       sourceGuid: null,
+      excerpt: '',
       ...post,
       latitude: location.latitude,
       longitude: location.longitude,

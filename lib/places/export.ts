@@ -11,7 +11,9 @@ export type ExportOptions = { postType?: string; allStatuses?: boolean }
 export type ExportedFeature = {
   type: 'Feature'
   geometry: ImportFeature['geometry']
-  properties: Required<Omit<ImportFeature['properties'], 'date' | 'author' | 'location_precision'>> & {
+  properties: Required<Omit<ImportFeature['properties'], 'date' | 'author' | 'location_precision' | 'excerpt'>> & {
+    /** only when the post has one */
+    excerpt?: string
     date: string
     author?: string
     location_precision?: ImportFeature['properties']['location_precision']
@@ -25,6 +27,7 @@ export const EXPORT_SELECT = {
   id: true,
   title: true,
   content: true,
+  excerpt: true,
   slug: true,
   type: true,
   status: true,
@@ -55,6 +58,7 @@ export function toExportedFeature(post: ExportedPost, categoryPaths: Map<number,
       id: post.id,
       title: post.title,
       content: post.content,
+      ...(post.excerpt ? { excerpt: post.excerpt } : {}),
       slug: post.slug,
       type: post.type,
       status: post.status as ImportFeature['properties']['status'],

@@ -200,6 +200,7 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
         title: p.title,
         slug: await slugs.take(p.type, p.slug ?? p.title),
         content: contentFromClassic(p.content, siteUrl),
+        excerpt: p.excerpt,
         publishedAt: p.date ?? now,
         modifiedAt: now,
         authorId: authorId ?? 0,

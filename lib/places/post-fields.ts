@@ -7,6 +7,16 @@ import { z } from 'zod'
 export const NO_NUL = /^[^\u0000]*$/
 export const NO_NUL_MESSAGE = 'must not contain NUL characters'
 
+/** The longest excerpt: a description, not a second content. */
+export const MAX_EXCERPT = 2000
+
+/** An excerpt as kept: plain text, trimmed. */
+export const excerptSchema = z
+  .string()
+  .trim()
+  .max(MAX_EXCERPT, `must be at most ${MAX_EXCERPT.toLocaleString('en')} characters`)
+  .regex(NO_NUL, NO_NUL_MESSAGE)
+
 const POST_TYPE_KEY = /^[a-z0-9_-]{1,20}$/
 
 /** Whether a string can be a post type at all; one that cannot (a NUL byte, 300 characters) names no posts. */

@@ -31,6 +31,8 @@ export type PostPage = {
   url: string
   title: string
   content: string
+  /** plain text; empty when the post has none */
+  excerpt: string
   publishedAt: Date
   modifiedAt: Date
   /** the address and point the public may see, or null when the location is private */
@@ -53,6 +55,7 @@ const POST_PAGE_SELECT = {
   slug: true,
   title: true,
   content: true,
+  excerpt: true,
   publishedAt: true,
   modifiedAt: true,
   status: true,
@@ -91,6 +94,7 @@ export async function postPageOf(post: PostPageRow): Promise<PostPage> {
     url: postUrl(siteUrl, post.type, post.slug),
     title: post.title,
     content: post.content,
+    excerpt: post.excerpt,
     publishedAt: post.publishedAt,
     modifiedAt: post.modifiedAt,
     location: publicLocation(post),

@@ -4,7 +4,7 @@ import { mercatorY } from '../geo/web-mercator'
 import { invalidParams } from '../http/errors'
 import { LOCATION_PRECISIONS } from './location-levels'
 import { parseClusterId } from './map-index/cluster-id'
-import { isoDateSchema, isPostTypeKey, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from './post-fields'
+import { excerptSchema, isoDateSchema, isPostTypeKey, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from './post-fields'
 
 export { latitudeSchema, longitudeSchema, type BBox }
 
@@ -288,6 +288,7 @@ export const importFeatureSchema = z.object({
     id: z.number().int().positive().max(MAX_ID).optional(),
     title: z.string().trim().min(1, 'is required').max(1000).regex(NO_NUL, NO_NUL_MESSAGE),
     content: z.string().regex(NO_NUL, NO_NUL_MESSAGE).default(''),
+    excerpt: excerptSchema.default(''),
     slug: z.string().max(190).regex(NO_NUL, NO_NUL_MESSAGE).optional(),
     type: postTypeSchema.default('post'),
     status: z.enum(STATUSES).default('publish'),

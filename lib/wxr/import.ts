@@ -2,12 +2,13 @@ import 'server-only'
 import { open, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { getConfig } from '../config'
+import { contentText } from '../content/html'
 import { contentFromWordPress } from '../content/wordpress'
 import { lockTables, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
 import { storeImage, titleFromFilename, type StoredImage } from '../media/storage'
 import { maxPostId, PostBatch, PostSlugs } from '../places/batch'
-import { postTypeSchema, STATUSES } from '../places/post-fields'
+import { MAX_EXCERPT, postTypeSchema, STATUSES } from '../places/post-fields'
 import { isLocationPrecision, LOCATION_PRECISIONS, type LocationPrecision } from '../places/location-levels'
 import { levelOfNewPost } from '../places/visibility'
 import { slugify } from '../slugs'
@@ -424,6 +425,8 @@ class WxrImport {
       title,
       slug: await this.slugs.take(type.data, item.postName || title),
       content: contentFromWordPress(item.content, getConfig().siteUrl),
+      // WordPress's excerpt may hold markup: its text is kept, as long as an excerpt may be.
+      excerpt: contentText(item.excerpt).slice(0, MAX_EXCERPT),
       publishedAt: wpDate(item),
       modifiedAt: new Date(),
       authorId: await this.authorOf(item),

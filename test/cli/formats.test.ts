@@ -42,7 +42,17 @@ function file(name: string, content: string | Uint8Array): string {
   return target
 }
 
-type Properties = { id: number; title: string; content: string; slug: string; type: string; date: string; address: string; categories: string[] }
+type Properties = {
+  id: number
+  title: string
+  content: string
+  excerpt?: string
+  slug: string
+  type: string
+  date: string
+  address: string
+  categories: string[]
+}
 type Feature = { geometry: { coordinates: number[] } | null; properties: Properties }
 
 const exported = (url: string, ...args: string[]): Feature[] => (JSON.parse(ok(places(url, 'export', ...args))) as { features: Feature[] }).features
@@ -61,6 +71,7 @@ const SITE = {
     feature([2.2944813, 48.8583701], {
       title: 'Tour "Eiffel" & <friends>',
       content: '<p>Line one;\r\nline, two</p>\n  <b>bold</b> &amp; “quoted” 🗼  \n',
+      excerpt: 'Iron, "lady"; 1889',
       slug: 'tour-eiffel',
       type: 'landmark',
       date: '2021-06-01T08:30:15.250Z',
@@ -76,7 +87,8 @@ const SITE = {
 /** The fields each format holds, of a feature as `places export` writes it. */
 const HELD: Record<string, (f: Feature) => unknown> = {
   geojson: (f) => f,
-  kml: ({ geometry, properties: { id: _, ...rest } }) => ({ geometry, properties: rest }),
+  // KML has no place for an excerpt.
+  kml: ({ geometry, properties: { id: _, excerpt: __, ...rest } }) => ({ geometry, properties: rest }),
   csv: ({ geometry, properties: { id: _, ...rest } }) => ({ geometry, properties: rest }),
   // GPX's desc holds the content's text: it comes back as that text's HTML.
   gpx: ({ geometry, properties: p }) => ({ geometry, properties: { title: p.title, content: htmlFromText(contentText(p.content)), date: p.date } }),

@@ -177,6 +177,7 @@ for (const kind of databaseKinds) {
         ...(kind === 'postgresql' ? ['0011_search_table.sql'] : []),
         '0012_content_html.sql',
         '0013_post_previews.sql',
+        '0014_post_excerpt.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })
@@ -312,7 +313,7 @@ for (const kind of databaseKinds) {
       const { id } = await db.post.create({ data: post('text', text) })
       const { id: empty } = await db.post.create({ data: post('empty', '') })
 
-      assert.deepEqual(await migrate(database.url), ['0012_content_html.sql', '0013_post_previews.sql'])
+      assert.deepEqual(await migrate(database.url), ['0012_content_html.sql', '0013_post_previews.sql', '0014_post_excerpt.sql'])
       const converted = await db.post.findUniqueOrThrow({ where: { id } })
       assert.equal(converted.content, '<p>Tom &amp; Jerry &lt;3 &lt;script&gt;x&lt;/script&gt;<br />\nline two</p>\n<p>Second &quot;paragraph&quot;</p>')
       assert.equal(converted.searchText, null, 'folded again from the HTML when a server starts')

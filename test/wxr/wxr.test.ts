@@ -77,6 +77,22 @@ for (const kind of databaseKinds) {
         ['draft', 'future', 'pending', 'private', 'publish', 'publish', 'publish', 'publish', 'publish', 'publish', 'publish', 'trash'],
       )
       assert.equal(one('Beach at Palm Beach').properties.date, '2020-05-03T13:00:00.000Z')
+      // Content as WordPress rendered it: blocks by its parser, comments gone, cleaned; classic content with autop.
+      assert.equal(
+        one('Colosseum').properties.content,
+        [
+          '<p>We arrived at <strong>the Colosseum</strong> at dawn.</p>',
+          '<h3>Inside</h3>',
+          // The saved HTML between inner blocks is kept as WordPress keeps it, blank lines and all.
+          '<ol>\n<li>The arena</li>\n\n\n\n<li>The <a href="https://travels.example/2020/05/eiffel-tower/" rel="noopener">hypogeum</a></li>\n</ol>',
+          '<blockquote>\n<p>While stands the Coliseum, Rome shall stand.</p>\n<cite>Byron</cite></blockquote>',
+          '<hr />',
+          '<p><a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ" rel="noopener">https://www.youtube.com/watch?v=dQw4w9WgXcQ</a></p>',
+        ].join('\n'),
+      )
+      assert.equal(one('Colosseum').properties.excerpt, 'The Flavian amphitheatre & its arena.', "the excerpt's text")
+      assert.equal(one('Beach at Palm Beach').properties.content, '<p>Sand.<br />\nSea.</p>\n<p>Sun &amp; <em>wind</em>.</p>')
+      assert.equal(one('Beach at Palm Beach').properties.excerpt, undefined, 'no excerpt: none exported')
       assert.equal(one('Draft about Lyon').properties.date, '2020-06-01T09:00:00.000Z', 'a draft with no GMT date keeps its local date')
       assert.equal(one('Draft about Lyon').properties.slug, 'draft-about-lyon', 'a draft without a slug gets one from its title')
       assert.deepEqual(

@@ -48,9 +48,9 @@ async function getPostOrNotFound({ params, searchParams }: Props): Promise<Shown
 
 const DESCRIPTION_LENGTH = 200
 
-/** The start of the text, on one line, cut at a word: for search results and link previews. */
+/** The excerpt, else the start of the text, on one line, cut at a word: for search results and link previews. */
 function describe(post: PostPage): string | undefined {
-  const text = contentText(post.content).replace(/\s+/g, ' ')
+  const text = (post.excerpt || contentText(post.content)).replace(/\s+/g, ' ')
   if (!text) return post.location?.address || undefined
   if (text.length <= DESCRIPTION_LENGTH) return text
   return `${text.slice(0, text.lastIndexOf(' ', DESCRIPTION_LENGTH) > 0 ? text.lastIndexOf(' ', DESCRIPTION_LENGTH) : DESCRIPTION_LENGTH)}…`

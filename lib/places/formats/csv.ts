@@ -10,6 +10,7 @@ export const CSV_COLUMNS = {
   longitude: ['longitude', 'lon', 'lng', 'long', 'x'],
   title: ['title', 'name'],
   content: ['content', 'description', 'desc', 'notes'],
+  excerpt: ['excerpt', 'summary'],
   address: ['address'],
   slug: ['slug'],
   type: ['posttype'],
@@ -137,7 +138,7 @@ export function readCsv(bytes: Uint8Array): ReadResult {
       geometry = { type: 'Point', coordinates: [longitude, latitude] }
     }
     const properties: Record<string, unknown> = { title: text('title') ?? '' }
-    for (const field of ['content', 'address', 'slug', 'type', 'date', 'author'] as const) {
+    for (const field of ['content', 'excerpt', 'address', 'slug', 'type', 'date', 'author'] as const) {
       const value = text(field)
       // An empty cell is a value not given: the import's default, as a missing property in GeoJSON.
       if (value !== undefined && value.trim() !== '') properties[field] = field === 'content' ? value : value.trim()

@@ -63,7 +63,7 @@ export async function* writePlaces(format: ExportFormat, features: AsyncIterable
 
 type Writer = { head: (meta: ExportMeta) => string; item: (feature: ExportedFeature, meta: ExportMeta, first: boolean) => string; tail: string }
 
-const CSV_HEADER = ['id', 'title', 'latitude', 'longitude', 'address', 'content', 'date', 'categories', 'slug', 'post_type', 'url']
+const CSV_HEADER = ['id', 'title', 'latitude', 'longitude', 'address', 'content', 'excerpt', 'date', 'categories', 'slug', 'post_type', 'url']
 
 const WRITERS: Record<ExportFormat, Writer> = {
   // The import format (docs/cli.md), one feature a line.
@@ -127,6 +127,7 @@ const WRITERS: Record<ExportFormat, Writer> = {
           geometry?.coordinates[0] ?? '',
           p.address,
           p.content,
+          p.excerpt ?? '',
           p.date,
           joinCategories(p.categories),
           p.slug,

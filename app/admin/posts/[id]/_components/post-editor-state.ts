@@ -48,6 +48,7 @@ export function toValues(post: EditablePost): PostFormValues {
   return {
     title: post.title,
     content: post.content,
+    excerpt: post.excerpt,
     status: post.status as PostFormValues['status'],
     type: post.type,
     slug: post.slug,

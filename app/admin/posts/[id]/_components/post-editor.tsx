@@ -193,6 +193,21 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
             />
             <FieldError id="post-content" message={errors.content} />
           </div>
+          <div className="field">
+            <label htmlFor="post-excerpt">Excerpt</label>
+            <textarea
+              {...field('excerpt')}
+              aria-describedby={describedBy('post-excerpt', errors.excerpt, 'excerpt-hint')}
+              rows={3}
+              value={values.excerpt}
+              onChange={(e) => update({ excerpt: e.target.value })}
+              onBlur={() => check('excerpt')}
+            />
+            <p id="excerpt-hint" className="hint">
+              Optional: a sentence or two for search results and link previews. Empty: the first words of the content.
+            </p>
+            <FieldError id="post-excerpt" message={errors.excerpt} />
+          </div>
           <LocationFields
             values={values}
             errors={errors}
