@@ -1,6 +1,7 @@
 'use client'
 import { latLngBounds, type FitBoundsOptions, type LatLngBounds, type LatLngTuple, type Map as LeafletMap } from 'leaflet'
 import { startTransition, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react'
+import { titleText } from '@/lib/content/title'
 import { MAX_MERCATOR_LATITUDE } from '@/lib/geo/web-mercator'
 import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
 import type { MapState } from '@/lib/places/schemas'
@@ -66,9 +67,14 @@ export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> 
   return response.json() as Promise<T>
 }
 
+/** A marker's feature with its title as text (title-text.ts); a cluster as it is. */
+function withTitleText<F extends ClusterFeature | PlaceFeature>(feature: F): F {
+  return 'title' in feature.properties ? { ...feature, properties: { ...feature.properties, title: titleText(feature.properties.title) } } : feature
+}
+
 export function toListedPlace({ geometry, properties, ...rest }: PlaceFeature | EmbeddedPlaceFeature): ListedPlace {
   const embedded = '_embedded' in rest ? rest._embedded : undefined
-  return { ...properties, longitude: geometry.coordinates[0], latitude: geometry.coordinates[1], embedded }
+  return { ...properties, title: titleText(properties.title), longitude: geometry.coordinates[0], latitude: geometry.coordinates[1], embedded }
 }
 
 /** The map's parameters as the home page and /embed read them (parseMapState): a link to the same map. */
@@ -141,7 +147,7 @@ export function usePlacesMapData({ map, postType, initialCategoryId, initialSear
         // A transition: React renders the markers and the list in slices that leave the page's thread free between
         // them (a phone's thread would otherwise be held for a tenth of a second or more).
         startTransition(() => {
-          setMarkers({ centre: map.getCenter().lng, zoom, features: clusters.features })
+          setMarkers({ centre: map.getCenter().lng, zoom, features: clusters.features.map(withTitleText) })
           if (page) setList({ places: page.features.map(toListedPlace), total: page.total, bbox: inView, page: 1 })
           setStatus('ready')
         })

@@ -226,3 +226,27 @@ test('a video address alone on its line is a card: nothing asked of YouTube unti
     'the no-cookie player only',
   ).toEqual([])
 })
+
+test("a title's character references show decoded on its page and in the map's list; the REST route gives it as stored", async ({
+  page,
+  baseURL,
+  databaseUrl,
+  uploadsDir,
+}) => {
+  const run = runId()
+  const slug = `lisbon-sintra-${run}`
+  const stored = `Three days in Lisbon &amp; Sintra &#8211; ${run}`
+  const shown = `Three days in Lisbon & Sintra – ${run}`
+  const [id] = await importPosts(
+    { databaseUrl, uploadsDir, baseURL: baseURL! },
+    [{ type: 'Feature', geometry: { type: 'Point', coordinates: [-9.3903, 38.7916] }, properties: { title: stored, slug } }],
+    uiUser('administrator').email,
+  )
+  await page.goto(`/post/${slug}`)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(shown)
+  await expect(page).toHaveTitle(new RegExp(`^${shown}`))
+  const feature = (await (await page.request.get(`/places/v1/geojson/${id}`)).json()) as { properties: { title: string } }
+  expect(feature.properties.title, "the contract's title, as WordPress's plugin gives it").toBe(stored)
+  await page.goto(`/?search=${encodeURIComponent(run)}`)
+  await expect(page.locator('.place-list li a')).toHaveText([shown])
+})

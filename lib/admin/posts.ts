@@ -15,6 +15,7 @@ import {
 import { requirePostAccess, type PostAction } from '../auth/post-access'
 import { getConfig } from '../config'
 import { cleanContent } from '../content/html'
+import { titleText } from '../content/title'
 import { getDb, lockPosts, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { ApiError, forbidden, invalidParams, postInTrash } from '../http/errors'
@@ -147,7 +148,8 @@ export async function listEditablePosts(actor: Actor, filters: PostListFilters):
     counts,
     posts: rows.map((row) => ({
       id: row.id,
-      title: row.title,
+      // As the pages show it (docs/content.md, "Titles"); the editor edits it as stored.
+      title: titleText(row.title),
       type: row.type,
       status: row.status,
       authorName: row.author.name || row.author.email,

@@ -1,6 +1,7 @@
 import 'server-only'
 import type { Picture } from '../api/contract'
 import { getConfig } from '../config'
+import { titleText } from '../content/title'
 import { getDb, readDataVersion } from '../db'
 import { listPublicCategoryTree } from './categories'
 import { postUrl } from './geojson'
@@ -92,7 +93,7 @@ export async function postPageOf(post: PostPageRow): Promise<PostPage> {
     type: post.type,
     slug: post.slug,
     url: postUrl(siteUrl, post.type, post.slug),
-    title: post.title,
+    title: titleText(post.title),
     content: post.content,
     excerpt: post.excerpt,
     publishedAt: post.publishedAt,
@@ -101,8 +102,8 @@ export async function postPageOf(post: PostPageRow): Promise<PostPage> {
     categories: post.categories
       .map(({ category }) => ({ id: category.id, name: category.name, mapUrl: onTheMap.has(category.id) ? categoryMapUrl(category.id, post.type) : null }))
       .sort((a, b) => a.name.localeCompare(b.name)),
-    previous: previous && { title: previous.title, url: postUrl(siteUrl, previous.type, previous.slug) },
-    next: next && { title: next.title, url: postUrl(siteUrl, next.type, next.slug) },
+    previous: previous && { title: titleText(previous.title), url: postUrl(siteUrl, previous.type, previous.slug) },
+    next: next && { title: titleText(next.title), url: postUrl(siteUrl, next.type, next.slug) },
   }
 }
 
@@ -149,7 +150,7 @@ export async function findNearbyPlaces(post: { id: number; type: string; locatio
     if (!place) return []
     // The copy of its longitude nearest the post's, so that a place beyond the antimeridian is drawn beside it.
     const longitude = place.longitude + 360 * Math.round((point.longitude - place.longitude) / 360)
-    return [{ id, title: place.title, url: postUrl(siteUrl, place.type, place.slug), latitude: place.latitude, longitude, metres }]
+    return [{ id, title: titleText(place.title), url: postUrl(siteUrl, place.type, place.slug), latitude: place.latitude, longitude, metres }]
   })
 }
 
