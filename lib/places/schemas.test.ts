@@ -81,7 +81,7 @@ test('postTypeSchema: WordPress post type keys, not the paths the app uses', () 
 
 test('importFeatureSchema: defaults, coordinate ranges, null geometry', () => {
   const feature = importFeatureSchema.parse({ type: 'Feature', geometry: null, properties: { title: 'A' } })
-  assert.deepEqual(feature.properties, { title: 'A', content: '', type: 'post', status: 'publish', address: '', categories: [] })
+  assert.deepEqual(feature.properties, { title: 'A', content: '', excerpt: '', type: 'post', status: 'publish', address: '', categories: [] })
   assert.ok(importFeatureSchema.safeParse({ type: 'Feature', geometry: { type: 'Point', coordinates: [180, -90, 12] }, properties: { title: 'A' } }).success)
   for (const coordinates of [[181, 0], [0, 91], [0], ['1', '2'], [Number.NaN, 0]]) {
     assert.equal(

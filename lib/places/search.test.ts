@@ -20,9 +20,9 @@ test('foldForSearch folds ASCII (its quicker path) as it folds the same characte
   assert.equal(foldForSearch('A\u{1D15E}'), 'a\u{1D157}')
 })
 
-test('searchColumns: title and address in one, content in the other', () => {
-  assert.deepEqual(searchColumns({ title: 'Sensō-ji', address: 'Asakusa, Tōkyō', content: '<p>Temple</p>' }), {
+test("searchColumns: title and address in one, the content's text in the other", () => {
+  assert.deepEqual(searchColumns({ title: 'Sensō-ji', address: 'Asakusa, Tōkyō', content: '<p>Temple &amp; <strong>gate</strong></p>' }), {
     searchText: 'senso-ji\nasakusa, tokyo',
-    searchContent: '<p>temple</p>',
+    searchContent: 'temple & gate',
   })
 })

@@ -63,6 +63,7 @@ function form(overrides: Record<string, unknown> = {}) {
   return postFormSchema.parse({
     title: 'A place',
     content: '',
+    excerpt: '',
     status: 'draft',
     type: 'post',
     slug: '',
