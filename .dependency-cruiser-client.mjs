@@ -2,6 +2,7 @@
 // The graph is the bundle's: type imports are erased (tsPreCompilationDeps false), and a server action is a reference
 // the browser calls, not code it carries. dependency-cruiser cannot see directives, so the files are found here.
 import { readdirSync, readFileSync } from 'node:fs'
+import { builtinModules } from 'node:module'
 
 const DIRECTIVE = (name) => new RegExp(`^(\\s*(//[^\\n]*|/\\*[\\s\\S]*?\\*/))*\\s*['"]use ${name}['"]`)
 
@@ -21,6 +22,15 @@ export default {
       severity: 'error',
       from: { path: filesWhere((text) => DIRECTIVE('client').test(text)) },
       to: { path: [filesWhere((text) => /^import 'server-only'$/m.test(text)), '^lib/places/schemas[.]ts$'], reachable: true },
+    },
+    {
+      name: 'client-not-node',
+      comment:
+        'A client component reaches a Node module (node:crypto, Buffer…): the bundler then ships a browser copy of it (lib/slugs.ts did: 100 KB gzipped on the editor). Move the Node part to a module of its own.',
+      severity: 'error',
+      from: { path: filesWhere((text) => DIRECTIVE('client').test(text)) },
+      // dependency-cruiser names a core module without its `node:` (crypto, fs/promises).
+      to: { path: `^(${builtinModules.filter((name) => !name.startsWith('_')).join('|')})$`, reachable: true },
     },
   ],
   options: {

@@ -92,8 +92,8 @@ function contentSecurityPolicy(nonce: string, embed: boolean): string {
     `img-src 'self' data: blob: ${tileSource()}`.trim(),
     "font-src 'self'",
     "connect-src 'self'",
-    // A post's video, once its visitor asks for it (lib/content/embeds.ts): those players, nothing else.
-    `frame-src ${PLAYER_ORIGINS.join(' ')}`,
+    // The site's own pages (its /embed map), and a post's video once its visitor asks for it (lib/content/embeds.ts).
+    `frame-src 'self' ${PLAYER_ORIGINS.join(' ')}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { freeSlug, slugify, SlugsInUse, StringSet } from './slugs'
+import { SlugsInUse, StringSet } from './places/slugs-in-use'
+import { freeSlug, slugify } from './slugs'
 
 test('slugify as WordPress: lower case, accents dropped, dashes', () => {
   assert.equal(slugify('Café de Flore'), 'cafe-de-flore')

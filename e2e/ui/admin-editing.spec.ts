@@ -33,6 +33,8 @@ function nextDialog(page: Page, answer: 'accept' | 'dismiss'): Promise<Dialog> {
 }
 
 test('unsaved edits: "← All posts" and the header links ask first, and the autosaved copy is offered back', async ({ page }) => {
+  // Five loads of the editor, each starting its rich-text editor and map: past 30 s on a busy two-core machine.
+  test.slow()
   const id = await createPost(page, uniqueTitle('Guarded'))
   const edited = uniqueTitle('Edited, not saved')
   await editTitle(page, edited)

@@ -71,6 +71,38 @@ test('a post page: map with its place and five nearby places, photos, categories
   await page.screenshot({ path: test.info().outputPath('post-page.png'), fullPage: true })
   expect(await axeViolations(page), 'axe, a post with photos').toEqual([])
 
+  // A photo opens over the page, never as the bare file: the arrows go through them, Escape gives the focus back.
+  const viewer = page.getByRole('dialog', { name: 'Photos' })
+  const leadLink = page.locator('.post-lead a')
+  const shown = viewer.getByRole('img')
+  await leadLink.click()
+  await expect(viewer).toBeVisible()
+  await expect(page).toHaveURL(`${baseURL}/post/${slug}`)
+  await expect(viewer.getByText('Photo 1 of 3')).toBeVisible()
+  await expect(shown).toHaveAttribute('alt', 'The upper chapel')
+  await page.keyboard.press('ArrowRight')
+  await expect(viewer.getByText('Photo 2 of 3')).toBeVisible()
+  await expect(shown).toHaveAttribute('alt', 'Stained glass')
+  await page.keyboard.press('ArrowLeft')
+  await page.keyboard.press('ArrowLeft')
+  await expect(viewer.getByText('Photo 3 of 3')).toBeVisible()
+  await expect(shown).toHaveAttribute('alt', 'The spire')
+  // Loaded, and no wider than the photo's largest size.
+  await expect
+    .poll(() => shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width <= img.width))
+    .toBe(true)
+  await page.screenshot({ path: test.info().outputPath('post-page-photo-viewer.png') })
+  expect(await axeViolations(page), 'axe, the photo viewer').toEqual([])
+  await page.keyboard.press('Escape')
+  await expect(viewer).toBeHidden()
+  await expect(leadLink).toBeFocused()
+  const spire = page.locator('.post-gallery a').nth(1)
+  await spire.click()
+  await expect(viewer.getByText('Photo 3 of 3')).toBeVisible()
+  await viewer.getByRole('button', { name: 'Close' }).click()
+  await expect(viewer).toBeHidden()
+  await expect(spire).toBeFocused()
+
   // A nearby marker opens its place's page.
   const firstNearby = await nearby.first().getAttribute('href')
   await page.locator('.post-map path.post-map-nearby').first().dispatchEvent('click')
@@ -98,7 +130,7 @@ test('a post page: map with its place and five nearby places, photos, categories
   // Every control a finger taps is at least 44 px: links that stand alone, the map's zoom buttons (links inside a
   // sentence, as the map's attribution, are exempt, as in WCAG's target size).
   const controls = await page
-    .locator('.site-header a, .post-page :is(a, button):not(.post-content a, .leaflet-control-attribution a)')
+    .locator('.site-header a, .post-page :is(a, button):not(.post-content a, .leaflet-control-attribution a, .photo-viewer *)')
     .evaluateAll((elements) =>
       elements.map((el) => {
         const box = el.getBoundingClientRect()
@@ -205,7 +237,7 @@ test('a video address alone on its line is a card: nothing asked of YouTube unti
     return route.abort('internetdisconnected')
   })
   const response = await page.goto(`/post/${slug}`)
-  expect(response!.headers()['content-security-policy']).toContain('frame-src https://www.youtube-nocookie.com https://player.vimeo.com;')
+  expect(response!.headers()['content-security-policy']).toContain("frame-src 'self' https://www.youtube-nocookie.com https://player.vimeo.com;")
   const card = page.locator('.post-content .video-card')
   const load = card.getByRole('button', { name: 'Load video from YouTube' })
   await expect(load).toBeVisible()

@@ -9,7 +9,10 @@ import { ATTACHMENT_ORDER, renditionUrl } from './storage'
 
 type StoredRendition = { format: string; width: number; height: number; fileName: string }
 
-type PictureRow = { postId: number; title: string; altText: string; renditions: StoredRendition[] }
+type PictureRow = { postId: number; title: string; altText: string; caption: string; renditions: StoredRendition[] }
+
+/** A photo as a post's page shows it: with its caption (WordPress's), which the API's Picture does not carry. */
+export type PostPicture = Picture & { caption: string }
 
 function srcset(renditions: StoredRendition[]): string {
   return renditions.map((r) => `${renditionUrl(r.fileName)} ${r.width}w`).join(', ')
@@ -37,7 +40,7 @@ async function publicPictureRows(postIds: number[]): Promise<PictureRow[]> {
   return getDb().attachment.findMany({
     where: { postId: { in: postIds }, post: { status: 'publish' }, renditions: { some: {} } },
     orderBy: [...ATTACHMENT_ORDER],
-    select: { postId: true, title: true, altText: true, renditions: { select: { format: true, width: true, height: true, fileName: true } } },
+    select: { postId: true, title: true, altText: true, caption: true, renditions: { select: { format: true, width: true, height: true, fileName: true } } },
   })
 }
 
@@ -57,6 +60,9 @@ export async function firstPictures(postIds: number[]): Promise<Map<number, Pict
 }
 
 /** All public photos of a published post, in the attachments' order; none for any other post. */
-export async function postPictures(postId: number): Promise<Picture[]> {
-  return (await publicPictureRows([postId])).map(toPicture).filter((picture) => picture !== null)
+export async function postPictures(postId: number): Promise<PostPicture[]> {
+  return (await publicPictureRows([postId])).flatMap((row) => {
+    const picture = toPicture(row)
+    return picture ? [{ ...picture, caption: row.caption }] : []
+  })
 }

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { bulkInsert, getDialect, resetAttachmentIdSequence, resetPostIdSequence, type BulkInsert, type Tx } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
 import type { Rendition } from '../media/renditions'
-import { SlugsInUse } from '../slugs'
+import { SlugsInUse } from './slugs-in-use'
 import { searchColumns } from './search'
 import { PublicLocationRule } from './visibility'
 

@@ -11,6 +11,7 @@ import { getSessionActor } from '@/lib/admin/session'
 import { oembedDiscovery, SITE_NAME } from '@/lib/places/oembed'
 import { findNearbyPlaces, findPostPage, largestImage, type NearbyPlace, type PostPage } from '@/lib/places/post-page'
 import { PostMapLoader } from './post-map-loader'
+import { PhotoViewer } from './photo-viewer'
 import { VideoCards } from './video-cards'
 
 type Props = PageProps<'/[type]/[slug]'>
@@ -160,21 +161,23 @@ export default async function PostPage(props: Props) {
         </header>
         {lead && (
           <figure className="post-lead">
-            <a href={largestImage(lead).url}>
-              <Picture picture={lead} sizes="(max-width: 48rem) 100vw, 46rem" priority />
+            <a href={largestImage(lead).url} data-photo={0}>
+              {/* The column's width, or the photo's own when it is smaller: a small photo is never stretched. */}
+              <Picture picture={lead} sizes={`(max-width: 48rem) min(100vw, ${lead.width}px), min(46rem, ${lead.width}px)`} priority />
             </a>
-            {lead.alt && <figcaption>{lead.alt}</figcaption>}
+            {(lead.caption || lead.alt) && <figcaption>{lead.caption || lead.alt}</figcaption>}
           </figure>
         )}
         {/* Cleaned again as it is shown: whatever wrote it, only what lib/content/html.ts allows reaches the page. */}
         <div className="post-content" dangerouslySetInnerHTML={{ __html: withVideoCards(cleanContent(post.content, getConfig().siteUrl)) }} />
         <VideoCards />
+        <PhotoViewer photos={pictures} />
         {more.length > 0 && (
           <section className="post-gallery" aria-label="Photos">
             <ul>
-              {more.map((picture) => (
+              {more.map((picture, i) => (
                 <li key={picture.src}>
-                  <a href={largestImage(picture).url}>
+                  <a href={largestImage(picture).url} data-photo={i + 1}>
                     <Picture picture={picture} sizes="(max-width: 30rem) 50vw, 15rem" />
                   </a>
                 </li>
