@@ -93,3 +93,23 @@ test('contentFromWordPress renders blocks with their saved HTML and no comments,
   )
   assert.equal(contentFromWordPress('Classic\ntext\n\nhere'), '<p>Classic<br />\ntext</p>\n<p>here</p>')
 })
+
+test('contentFromWordPress renders [caption], [embed] and [gallery] in classic content; other shortcodes stay as text', () => {
+  const classic = [
+    'Before.',
+    '[caption id="attachment_12" align="alignnone" width="300"]<a href="/uploads/a.jpg"><img src="/uploads/a-300x200.jpg" alt="The tram" width="300" height="200" /></a> Tram 28 at <em>Graça</em>[/caption]',
+    '[embed]https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=1[/embed]',
+    '[gallery ids="1,2,3"]',
+    'After [contact-form-7 id="5"].',
+  ].join('\n\n')
+  assert.equal(
+    contentFromWordPress(classic),
+    [
+      '<p>Before.</p>',
+      '<figure><a href="/uploads/a.jpg"><img src="/uploads/a-300x200.jpg" alt="The tram" width="300" height="200" loading="lazy" decoding="async" /></a><figcaption>Tram 28 at <em>Graça</em></figcaption></figure>',
+      '<p><a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ&amp;t=1" rel="noopener">https://www.youtube.com/watch?v=dQw4w9WgXcQ&amp;t=1</a></p>',
+      '<p>After [contact-form-7 id="5"].</p>',
+    ].join('\n'),
+  )
+  assert.equal(contentFromWordPress('[caption]No image here[/caption]'), '<p>No image here</p>', 'a caption without an image: its text')
+})

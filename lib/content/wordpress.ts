@@ -1,5 +1,6 @@
-import { parse } from '@wordpress/block-serialization-default-parser'
 import { autop } from '@wordpress/autop'
+import { parse } from '@wordpress/block-serialization-default-parser'
+import { replace } from '@wordpress/shortcode'
 import { cleanContent, contentFromClassic } from './html'
 
 // A WordPress post's content as WordPress renders it (docs/content.md): block markup by WordPress's own parser, each
@@ -22,9 +23,25 @@ function embedHtml(url: string): string {
   return `<p><a href="${escaped}">${escaped}</a></p>`
 }
 
+// A caption's image (perhaps in a link), then its text: what WordPress's img_caption_shortcode reads.
+const CAPTIONED = /^\s*((?:<a [^>]+>\s*)?<img [^>]+>\s*(?:<\/a>)?)([\s\S]*)$/i
+
+/**
+ * The shortcodes classic content uses most, as WordPress renders them: [caption] a figure, [embed] its address
+ * (a video's becomes a card), [gallery] nothing, since the post's page shows its photos. Others stay as text.
+ */
+function renderShortcodes(html: string): string {
+  let out = replace('caption', html, ({ content = '' }) => {
+    const [, image, caption] = CAPTIONED.exec(content) ?? []
+    return image ? `\n\n<figure>${image}<figcaption>${caption!.trim()}</figcaption></figure>\n\n` : content
+  })
+  out = replace('embed', out, ({ content = '' }) => `\n\n${embedHtml(content.trim())}\n\n`)
+  return replace('gallery', out, () => '')
+}
+
 /** WordPress's content:encoded as content: blocks or classic, cleaned (lib/content/html.ts). */
 export function contentFromWordPress(html: string, siteUrl?: string): string {
-  if (!html.includes('<!-- wp:')) return contentFromClassic(html, siteUrl)
+  if (!html.includes('<!-- wp:')) return contentFromClassic(renderShortcodes(html), siteUrl)
   return cleanContent(
     parse(html)
       .map((block) => blockHtml(block).trim())
