@@ -42,6 +42,25 @@ test('cleanContent: h1 becomes h2, external links get rel=noopener, and images o
     "another site's image is a link: the page asks nothing of that site",
   )
   assert.equal(cleanContent('<img src="/wp-admin/x.png" alt="not uploads" />', SITE), 'not uploads')
+  for (const out of ['/uploads/../places/v1/export?x', '/uploads/%2e%2e/admin', '/uploads\\..\\api/x']) {
+    assert.equal(cleanContent(`<img src="${out}" alt="out" />`, SITE), 'out', `${out} leaves the uploads`)
+  }
+  assert.equal(
+    cleanContent('<img src="https://places.example/uploads/%2E%2E/admin" alt="out" />', SITE),
+    '<a href="https://places.example/uploads/%2E%2E/admin" rel="noopener">out</a>',
+    'an address, but no image: a link, which asks for nothing until followed',
+  )
+  assert.equal(
+    cleanContent('<img src="/uploads/2026/./a.jpg?v=1" alt="a" />'),
+    '<img src="/uploads/2026/a.jpg?v=1" alt="a" loading="lazy" decoding="async" />',
+    'written as the browser resolves it',
+  )
+  assert.equal(
+    cleanContent('<a href="javascript:x()"><img src="/uploads/a.jpg" alt="kept" /></a>'),
+    '<a><img src="/uploads/a.jpg" alt="kept" loading="lazy" decoding="async" /></a>',
+    'a link that lost its address keeps its image',
+  )
+  assert.equal(cleanContent('<xmp><img src=x onerror=alert(1)></xmp><listing><b>x</b></listing>ok'), 'ok')
 })
 
 test('htmlFromText shows plain text as it was: escaped, paragraphs at blank lines, line breaks kept', () => {

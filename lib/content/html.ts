@@ -12,6 +12,17 @@ const BLOCKS = ['p', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'ul', 'ol', 'li', 'blo
 const TABLES = ['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td']
 const INLINE = ['a', 'strong', 'b', 'em', 'i', 'code', 'cite', 'br', 'img']
 
+/**
+ * A path of the uploads, as the browser will resolve `src` against this site, or null: `/uploads/../x` (or its
+ * encoded or backslashed forms) leaves the uploads and is no upload, so no post makes its visitors ask for another path.
+ */
+function uploadsPath(src: string, siteUrl: string | undefined): string | null {
+  const path = ownPath(src, siteUrl)
+  if (path === null || /\\|%2e|%2f|%5c/i.test(path)) return null
+  const resolved = new URL(path, 'https://site.invalid')
+  return resolved.pathname.startsWith(UPLOADS_PATH) ? `${resolved.pathname}${resolved.search}` : null
+}
+
 /** `url` on this site, as a path: an absolute URL of the site's own origin made relative; else null. */
 function ownPath(url: string, siteUrl: string | undefined): string | null {
   if (url.startsWith('/') && !url.startsWith('//')) return url
@@ -38,7 +49,11 @@ function options(siteUrl?: string): sanitizeHtml.IOptions {
     allowedSchemesByTag: { img: ['http', 'https'] },
     allowProtocolRelative: false,
     // What is dropped goes with its text: a script's source is never shown as text.
-    nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'template'],
+    // Named in full, since a list replaces sanitize-html's own: the raw-text tags too, whose text is markup.
+    nonTextTags: [
+      ...['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'template'],
+      ...['xmp', 'listing', 'plaintext', 'noembed', 'noframes', 'title'],
+    ],
     transformTags: {
       // The page's title is its one h1.
       h1: 'h2',
@@ -49,15 +64,16 @@ function options(siteUrl?: string): sanitizeHtml.IOptions {
       },
       // An image of this site's uploads is kept; any other becomes a link to it, so no page loads a third party's file.
       img: (tagName, attribs): sanitizeHtml.Tag => {
-        const path = attribs.src ? ownPath(attribs.src, siteUrl) : null
-        if (path?.startsWith(UPLOADS_PATH)) return { tagName, attribs: { ...attribs, src: path, loading: 'lazy', decoding: 'async' } }
+        const path = attribs.src ? uploadsPath(attribs.src, siteUrl) : null
+        if (path) return { tagName, attribs: { ...attribs, src: path, loading: 'lazy', decoding: 'async' } }
         if (attribs.src && /^https?:\/\//i.test(attribs.src))
           return { tagName: 'a', attribs: { href: attribs.src, rel: 'noopener' }, text: attribs.alt || attribs.src }
         // Not an address to link to (data:, a bare name): its alt text alone, in a tag that is not kept.
         return { tagName: 'span', attribs: {}, text: attribs.alt ?? '' }
       },
     },
-    exclusiveFilter: (frame) => frame.tag === 'a' && !frame.attribs.href && !frame.text.trim(),
+    // A link that lost its address and holds nothing goes; one around an image keeps the image.
+    exclusiveFilter: (frame) => frame.tag === 'a' && !frame.attribs.href && !frame.text.trim() && frame.mediaChildren.length === 0,
   }
 }
 
