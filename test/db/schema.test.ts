@@ -9,6 +9,7 @@ import { get_dmmf } from '@prisma/prisma-schema-wasm'
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { createDb, driverOf } from '../../lib/db'
+import { Prisma } from '../../lib/generated/sqlite/client'
 import { REWRITE_BATCH } from '../../lib/db/dialect'
 import { migrate, readMigrations } from '../../lib/migrate'
 import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from '../support/databases'
@@ -306,21 +307,26 @@ for (const kind of databaseKinds) {
       const before = readMigrations(kind).filter((m) => m.name < '0012')
       await driverOf(database.url).migrate(database.url, (applied) => before.filter((m) => !applied.has(m.name)))
       const user = await db.user.create({ data: { email: 'a@example.com', role: 'author' } })
-      const post = (title: string, content: string) => ({ title, slug: title, content, publishedAt: new Date(), authorId: user.id, searchText: title })
+      // Posts written by SQL: the client knows the columns of later migrations (excerpt), which the table has not yet.
+      const insert = (posts: [title: string, content: string][]) =>
+        db.$executeRaw`INSERT INTO "posts" ("title", "slug", "content", "published_at", "author_id", "search_text") VALUES ${Prisma.join(
+          posts.map(([title, content]) => Prisma.sql`(${title}, ${title}, ${content}, CURRENT_TIMESTAMP, ${user.id}, ${title})`),
+        )}`
       // Past one batch of the rewrite, so that its second batch starts where the first ended.
-      await db.post.createMany({ data: Array.from({ length: REWRITE_BATCH + 1 }, (_, i) => post(`p${i}`, `Post ${i} & more`)) })
-      const text = 'Tom & Jerry <3 <script>x</script>\r\nline two\n  \n\nSecond "paragraph"'
-      const { id } = await db.post.create({ data: post('text', text) })
-      const { id: empty } = await db.post.create({ data: post('empty', '') })
+      await insert(Array.from({ length: REWRITE_BATCH + 1 }, (_, i) => [`p${i}`, `Post ${i} & more`]))
+      await insert([
+        ['text', 'Tom & Jerry <3 <script>x</script>\r\nline two\n  \n\nSecond "paragraph"'],
+        ['empty', ''],
+      ])
 
       assert.deepEqual(await migrate(database.url), ['0012_content_html.sql', '0013_post_previews.sql', '0014_post_excerpt.sql'])
-      const converted = await db.post.findUniqueOrThrow({ where: { id } })
+      const converted = await db.post.findFirstOrThrow({ where: { title: 'text' } })
       assert.equal(converted.content, '<p>Tom &amp; Jerry &lt;3 &lt;script&gt;x&lt;/script&gt;<br />\nline two</p>\n<p>Second &quot;paragraph&quot;</p>')
       assert.equal(converted.searchText, null, 'folded again from the HTML when a server starts')
       const last = await db.post.findFirstOrThrow({ where: { title: `p${REWRITE_BATCH}` } })
       assert.equal(last.content, `<p>Post ${REWRITE_BATCH} &amp; more</p>`, 'the second batch is converted too')
       assert.equal(await db.post.count({ where: { content: { startsWith: '<p>' } } }), REWRITE_BATCH + 2)
-      assert.deepEqual(await db.post.findUniqueOrThrow({ where: { id: empty }, select: { content: true, searchText: true } }), {
+      assert.deepEqual(await db.post.findFirstOrThrow({ where: { title: 'empty' }, select: { content: true, searchText: true } }), {
         content: '',
         searchText: 'empty',
       })

@@ -14,6 +14,8 @@ export function PhotoViewer({ photos }: Props) {
   const dialog = useRef<HTMLDialogElement>(null)
   const opener = useRef<HTMLElement | null>(null)
   const [index, setIndex] = useState(0)
+  // The photo is drawn only while the viewer is open: a closed dialog's image would still be fetched.
+  const [open, setOpen] = useState(false)
 
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
@@ -24,14 +26,15 @@ export function PhotoViewer({ photos }: Props) {
       event.preventDefault()
       opener.current = link
       setIndex(at)
+      setOpen(true)
       dialog.current?.showModal()
     }
     document.addEventListener('click', onClick)
     return () => document.removeEventListener('click', onClick)
   }, [photos])
 
-  const photo = photos[index]
-  if (!photo) return null
+  if (photos.length === 0) return null
+  const photo = open ? photos[index] : undefined
   const count = photos.length
   const go = (step: number) => setIndex((at) => (at + step + count) % count)
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
@@ -49,34 +52,41 @@ export function PhotoViewer({ photos }: Props) {
       aria-label="Photos"
       aria-describedby="photo-viewer-position"
       onKeyDown={onKeyDown}
-      onClose={() => opener.current?.focus()}
+      onClose={() => {
+        setOpen(false)
+        opener.current?.focus()
+      }}
     >
-      <figure>
-        <picture>
-          <source type="image/webp" srcSet={photo.webpSrcset} sizes={`min(100vw, ${photo.width}px)`} />
-          {/* Never wider than the photo itself: `sizes` stops at its own width, and CSS keeps that size. */}
-          <img src={photo.src} srcSet={photo.srcset} sizes={`min(100vw, ${photo.width}px)`} width={photo.width} height={photo.height} alt={photo.alt} />
-        </picture>
-        {photo.caption && <figcaption>{photo.caption}</figcaption>}
-      </figure>
-      <div className="photo-viewer-controls">
-        <p id="photo-viewer-position" aria-live="polite">
-          Photo {index + 1} of {count}
-        </p>
-        {count > 1 && (
-          <>
-            <button type="button" onClick={() => go(-1)} aria-keyshortcuts="ArrowLeft">
-              ← Previous
+      {photo && (
+        <>
+          <figure>
+            <picture>
+              <source type="image/webp" srcSet={photo.webpSrcset} sizes={`min(100vw, ${photo.width}px)`} />
+              {/* Never wider than the photo itself: `sizes` stops at its own width, and CSS keeps that size. */}
+              <img src={photo.src} srcSet={photo.srcset} sizes={`min(100vw, ${photo.width}px)`} width={photo.width} height={photo.height} alt={photo.alt} />
+            </picture>
+            {photo.caption && <figcaption>{photo.caption}</figcaption>}
+          </figure>
+          <div className="photo-viewer-controls">
+            <p id="photo-viewer-position" aria-live="polite">
+              Photo {index + 1} of {count}
+            </p>
+            {count > 1 && (
+              <>
+                <button type="button" onClick={() => go(-1)} aria-keyshortcuts="ArrowLeft">
+                  ← Previous
+                </button>
+                <button type="button" onClick={() => go(1)} aria-keyshortcuts="ArrowRight">
+                  Next →
+                </button>
+              </>
+            )}
+            <button type="button" onClick={() => dialog.current?.close()} aria-keyshortcuts="Escape">
+              Close
             </button>
-            <button type="button" onClick={() => go(1)} aria-keyshortcuts="ArrowRight">
-              Next →
-            </button>
-          </>
-        )}
-        <button type="button" onClick={() => dialog.current?.close()} aria-keyshortcuts="Escape">
-          Close
-        </button>
-      </div>
+          </div>
+        </>
+      )}
     </dialog>
   )
 }
