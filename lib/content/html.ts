@@ -48,8 +48,7 @@ function options(siteUrl?: string): sanitizeHtml.IOptions {
     allowedSchemes: ['http', 'https', 'mailto'],
     allowedSchemesByTag: { img: ['http', 'https'] },
     allowProtocolRelative: false,
-    // What is dropped goes with its text: a script's source is never shown as text.
-    // Named in full, since a list replaces sanitize-html's own: the raw-text tags too, whose text is markup.
+    // Dropped with their text (a script's source is never shown). In full: this list replaces sanitize-html's own.
     nonTextTags: [
       ...['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'template'],
       ...['xmp', 'listing', 'plaintext', 'noembed', 'noframes', 'title'],
