@@ -245,7 +245,7 @@ const commands: Record<string, Command> = {
       const { ids: _ids, ...rest } = summary
       if (values.json) return out(JSON.stringify(rest))
       out(
-        `Imported ${summary.posts} posts, ${summary.categories} categories and ${summary.attachments} attachments; ${summary.skipped} items were already imported.`,
+        `Imported ${summary.posts} posts, ${summary.categories} categories${summary.tags > 0 ? `, ${summary.tags} tags` : ''}${summary.comments > 0 ? `, ${summary.comments} comments` : ''} and ${summary.attachments} attachments; ${summary.skipped} items were already imported.`,
       )
       if (summary.renumbered.length > 0) {
         const shown = summary.renumbered.slice(0, 20).map((r) => `${r.kind} ${r.wordpressId} → ${r.id}`)

@@ -1,7 +1,7 @@
 'use client'
 import type { Map as LeafletMap } from 'leaflet'
 import { useEffect, useRef, useState } from 'react'
-import { toBBox } from './use-places-map-data'
+import { filterParams, toBBox, type MapFilter } from './use-places-map-data'
 
 // "Download": the places in view, with the map's filter and search, as a file (GET /places/v1/export, docs/api.md).
 // A disclosure of plain links rather than an ARIA menu: each is a link to a file, reached with Tab, as links are;
@@ -14,13 +14,12 @@ const FORMATS = [
   { format: 'csv', label: 'CSV', note: 'for spreadsheets' },
 ] as const
 
-type Props = { map: LeafletMap; postType: string; categoryId: number | null; search: string }
+type Props = { map: LeafletMap; filter: MapFilter }
 
 /** The address of the file of the map's view: the same filters as the map's own requests (GET /geojson). */
-export function exportUrl(format: string, { map, postType, categoryId, search }: Props): string {
-  const params = new URLSearchParams({ format, post_type: postType })
-  if (categoryId !== null) params.set('category', String(categoryId))
-  if (search) params.set('search', search)
+export function exportUrl(format: string, { map, filter }: Props): string {
+  const params = new URLSearchParams({ format })
+  for (const [name, value] of Object.entries(filterParams(filter))) if (value !== undefined) params.set(name, value)
   params.set('bbox', toBBox(map.getBounds()).join(','))
   return `/places/v1/export?${params}`
 }

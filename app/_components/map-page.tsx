@@ -4,6 +4,7 @@ import { getConfig } from '@/lib/config'
 import { listPublicCategoryTree } from '@/lib/places/categories'
 import { warmPlaceIndex } from '@/lib/places/public'
 import { parseMapState } from '@/lib/places/schemas'
+import { findPublicTags } from '@/lib/places/tags'
 import { PlacesMapLoader } from './places-map-loader'
 
 // The public map, for the home page and for /embed (the same parameters): the page reads the categories from lib/;
@@ -14,22 +15,26 @@ type Props = { searchParams: Record<string, string | string[] | undefined>; mode
 
 export async function MapPage({ searchParams, mode }: Props) {
   const state = parseMapState(searchParams)
-  const categories = await listPublicCategoryTree(state.postType)
+  const [categories, [tag]] = await Promise.all([
+    listPublicCategoryTree(state.postType),
+    findPublicTags(state.tagId === null ? [] : [state.tagId], state.postType),
+  ])
+  // A category or tag the public map has no place with is left out, as if the address had not named it.
   const categoryId = categories.some((c) => c.id === state.categoryId) ? state.categoryId : null
+  const tagId = tag?.id ?? null
   // The map's index is rebuilt on the first visit after a write, which holds the server's one thread for about a
   // second at 100,000 places: it starts once the browser has fetched the page's scripts, and runs while they run. A
   // search's index is not: it is built when the map asks for it, so that a page view alone starts no scan.
   after(async () => {
     await wait(SCRIPTS_FIRST_MS)
-    await warmPlaceIndex({ postType: state.postType, categoryId })
+    await warmPlaceIndex({ postType: state.postType, categoryId, ...(tagId === null ? {} : { tagId }) })
   })
   return (
     <main className={`map-page${mode === 'embed' ? ' embed-page' : ''}`}>
       <h1 className="visually-hidden">Places</h1>
       <PlacesMapLoader
-        postType={state.postType}
-        categoryId={categoryId}
-        search={state.search}
+        filter={{ postType: state.postType, categoryId, tagId, search: state.search }}
+        tagName={tag?.name ?? null}
         view={state.view}
         categories={categories}
         tiles={getConfig().mapTiles}

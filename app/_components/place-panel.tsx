@@ -2,6 +2,7 @@
 import { useState } from 'react'
 import type { CategoryNode } from '@/lib/places/categories'
 import { PlaceSummary, type ListedPlace } from './place-summary'
+import type { MapState } from '@/lib/places/schemas'
 
 export type { ListedPlace }
 
@@ -11,15 +12,18 @@ export type PlaceListState = {
   total: number
 }
 
+/** What the visitor may change of the map's filter (use-places-map-data.ts, MapFilter). */
+type Filter = Pick<MapState, 'categoryId' | 'tagId' | 'search'>
+
 type Props = {
   id: string
   /** on a phone, the panel is shown over the map only when opened */
   isOpen: boolean
   categories: CategoryNode[]
-  categoryId: number | null
-  onCategoryChange: (categoryId: number | null) => void
-  search: string
-  onSearch: (search: string) => void
+  filter: Filter
+  /** the name of the filter's tag (none: null) */
+  tagName: string | null
+  onFilterChange: (change: Partial<Filter>) => void
   list: PlaceListState | null
   status: 'loading' | 'ready' | 'error'
   isLoadingMore: boolean
@@ -37,7 +41,9 @@ const MAX_SEARCH = 200
  * screen readers. Every place links to its page and can be shown on the map (its popup).
  */
 export function PlacePanel(props: Props) {
-  const { id, isOpen, categories, categoryId, onCategoryChange, search, onSearch, list, status, isLoadingMore, onShowOnMap, onShowMore } = props
+  const { id, isOpen, categories, filter, tagName, onFilterChange, list, status, isLoadingMore, onShowOnMap, onShowMore } = props
+  const { categoryId, tagId, search } = filter
+  const onSearch = (next: string) => onFilterChange({ search: next })
   const [draft, setDraft] = useState(search)
   const count = list?.total ?? 0
   const shown = list?.places.length ?? 0
@@ -45,7 +51,11 @@ export function PlacePanel(props: Props) {
   if (status === 'error') summary = 'The places could not be loaded. Move the map or choose a category to try again.'
   else if (!list) summary = 'Loading places…'
   else if (count === 0)
-    summary = search ? `No places in view match “${search}”.` : categoryId === null ? 'No places in view.' : 'No places of this category in view.'
+    summary = search
+      ? `No places in view match “${search}”.`
+      : categoryId === null && tagId === null
+        ? 'No places in view.'
+        : `No places of this ${categoryId === null ? 'tag' : 'category'} in view.`
   else
     summary = `${count.toLocaleString('en')} ${count === 1 ? 'place' : 'places'} in view${search ? ` match “${search}”` : ''}${shown < count ? `, the ${shown.toLocaleString('en')} newest listed` : ''}.`
 
@@ -82,7 +92,7 @@ export function PlacePanel(props: Props) {
         <select
           id="category-filter"
           value={categoryId ?? ''}
-          onChange={(event) => onCategoryChange(event.target.value === '' ? null : Number(event.target.value))}
+          onChange={(event) => onFilterChange({ categoryId: event.target.value === '' ? null : Number(event.target.value) })}
         >
           <option value="">All categories</option>
           {categories.map((category) => (
@@ -92,6 +102,14 @@ export function PlacePanel(props: Props) {
             </option>
           ))}
         </select>
+        {tagId !== null && tagName !== null && (
+          <p className="place-tag">
+            Tagged <strong>{tagName}</strong>{' '}
+            <button type="button" className="link-button" onClick={() => onFilterChange({ tagId: null })}>
+              Show every tag
+            </button>
+          </p>
+        )}
       </div>
       <h2 id="place-panel-heading">{search ? `Search results` : 'Places in view'}</h2>
       <p className="place-count" role="status" aria-live="polite">

@@ -10,13 +10,14 @@ import { DownloadMenu } from './download-menu'
 import { PlacePanel } from './place-panel'
 import { PlaceSummary, type ListedPlace } from './place-summary'
 import { ShareDialog } from './share-dialog'
-import { geojsonUrl, getJson, isCluster, mapParams, MAX_ZOOM, toListedPlace, usePlacesMapData } from './use-places-map-data'
+import { filterParams, geojsonUrl, getJson, isCluster, mapParams, MAX_ZOOM, toListedPlace, usePlacesMapData, type MapFilter } from './use-places-map-data'
 import { WorldLayer } from './world-layer'
 
 export type PlacesMapProps = {
-  postType: string
-  categoryId: number | null
-  search: string
+  /** the filter the address asked for */
+  filter: MapFilter
+  /** the name of the filter's tag (none: null) */
+  tagName: string | null
   /** the view the address asked for; null to fit the places */
   view: MapState['view']
   categories: CategoryNode[]
@@ -73,11 +74,11 @@ function stacksOf(map: LeafletMap, features: PlaceFeature[], zoom: number, pixel
  * and beside it the search, the filter and the list of the places in view, as usePlacesMapData loads them. Drawn on
  * the site's own world layer, under the configured tiles if any. The only module that loads Leaflet for visitors.
  */
-export default function PlacesMap({ postType, categoryId: initialCategoryId, search: initialSearch, view, categories, tiles, mode }: PlacesMapProps) {
+export default function PlacesMap({ filter: initialFilter, tagName, view, categories, tiles, mode }: PlacesMapProps) {
   const [map, setMap] = useState<LeafletMap | null>(null)
   const withList = mode === 'home'
-  const data = usePlacesMapData({ map, postType, initialCategoryId, initialSearch, view, withList })
-  const { initial, categoryId, changeCategory, search, changeSearch, markers, list, status, isLoadingMore, showMore } = data
+  const data = usePlacesMapData({ map, initialFilter, view, withList })
+  const { initial, filter, changeFilter, markers, list, status, isLoadingMore, showMore } = data
   const [selection, setSelection] = useState<Selection | null>(null)
   const [group, setGroup] = useState<Group | null>(null)
   const [tileState, setTileState] = useState({ loaded: 0, failed: 0 })
@@ -86,21 +87,13 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
   // Loaded in the browser only (places-map-loader.tsx): matchMedia is there from the first render.
   const [markerMode] = useState<MarkerMode>(() => ({ isTouch: window.matchMedia('(pointer: coarse)').matches, keyboard: mode === 'embed' }))
 
-  const onCategoryChange = useCallback(
-    (next: number | null) => {
+  const onFilterChange = useCallback(
+    (change: Parameters<typeof changeFilter>[0]) => {
       setSelection(null)
       setGroup(null)
-      changeCategory(next)
+      changeFilter(change)
     },
-    [changeCategory],
-  )
-  const onSearch = useCallback(
-    (next: string) => {
-      setSelection(null)
-      setGroup(null)
-      changeSearch(next)
-    },
-    [changeSearch],
+    [changeFilter],
   )
 
   const select = useCallback(
@@ -169,7 +162,7 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
     return stacksOf(map, places, markers.zoom, markerMode.isTouch ? TAP_PIXELS : STACK_PIXELS)
   }, [map, markers, markerMode])
 
-  const filter = useMemo(() => ({ post_type: postType, category: categoryId ?? undefined, search: search || undefined }), [postType, categoryId, search])
+  const params = useMemo(() => filterParams(filter), [filter])
 
   return (
     <div className={`map-app map-app-${mode}`} data-ready={status === 'ready'}>
@@ -178,10 +171,9 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
           id="place-panel"
           isOpen={isPanelOpen}
           categories={categories}
-          categoryId={categoryId}
-          onCategoryChange={onCategoryChange}
-          search={search}
-          onSearch={onSearch}
+          filter={filter}
+          tagName={tagName}
+          onFilterChange={onFilterChange}
           list={list}
           status={status}
           isLoadingMore={isLoadingMore}
@@ -225,7 +217,7 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
                 )
               })}
             {selection && <PlacePopup key={selection.place.id} selection={selection} onClosed={closed} />}
-            {group && <GroupPopup key={group.key} group={group} filter={filter} onSelect={select} onClosed={groupClosed} />}
+            {group && <GroupPopup key={group.key} group={group} filter={params} onSelect={select} onClosed={groupClosed} />}
           </MapContainer>
         )}
         <div className="map-toolbar">
@@ -245,10 +237,10 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
               <button type="button" className="map-button" onClick={() => setSharing(true)}>
                 Share
               </button>
-              {map && <DownloadMenu map={map} postType={postType} categoryId={categoryId} search={search} />}
+              {map && <DownloadMenu map={map} filter={filter} />}
             </>
           ) : (
-            map && <LargerMapLink map={map} postType={postType} categoryId={categoryId} search={search} />
+            map && <LargerMapLink map={map} filter={filter} />
           )}
         </div>
         {tiles && tileState.failed > 0 && tileState.loaded === 0 && (
@@ -257,19 +249,19 @@ export default function PlacesMap({ postType, categoryId: initialCategoryId, sea
           </p>
         )}
       </section>
-      {isSharing && map && <ShareDialog params={mapParams(map, postType, categoryId, search)} onClose={() => setSharing(false)} />}
+      {isSharing && map && <ShareDialog params={mapParams(map, filter)} onClose={() => setSharing(false)} />}
     </div>
   )
 }
 
 /** /embed's way out: the home map with the same view, filter and search, in a new tab. */
-function LargerMapLink({ map, postType, categoryId, search }: { map: LeafletMap; postType: string; categoryId: number | null; search: string }) {
-  const [href, setHref] = useState(() => `/?${mapParams(map, postType, categoryId, search)}`)
+function LargerMapLink({ map, filter }: { map: LeafletMap; filter: MapFilter }) {
+  const [href, setHref] = useState(() => `/?${mapParams(map, filter)}`)
   useEffect(() => {
-    const update = () => setHref(`/?${mapParams(map, postType, categoryId, search)}`)
+    const update = () => setHref(`/?${mapParams(map, filter)}`)
     map.on('moveend', update)
     return () => void map.off('moveend', update)
-  }, [map, postType, categoryId, search])
+  }, [map, filter])
   return (
     // The site's own page: noopener is what matters (no window.opener); its referrer is the site itself anyway.
     // eslint-disable-next-line react/jsx-no-target-blank -- rel=noopener, as the issue asks; every supported browser honours it

@@ -77,12 +77,21 @@ export function toListedPlace({ geometry, properties, ...rest }: PlaceFeature | 
   return { ...properties, title: titleText(properties.title), longitude: geometry.coordinates[0], latitude: geometry.coordinates[1], embedded }
 }
 
+/** What the map shows: a post type, and the category, tag and search chosen (the address keeps them: MapState). */
+export type MapFilter = Pick<MapState, 'postType' | 'categoryId' | 'tagId' | 'search'>
+
+/** The filter as GET /places/v1/geojson's (and /export's) parameters. */
+export function filterParams({ postType, categoryId, tagId, search }: MapFilter): Record<string, string | undefined> {
+  return { post_type: postType, category: categoryId?.toString(), tag: tagId?.toString(), search: search || undefined }
+}
+
 /** The map's parameters as the home page and /embed read them (parseMapState): a link to the same map. */
-export function mapParams(map: LeafletMap, postType: string, categoryId: number | null, search: string): URLSearchParams {
+export function mapParams(map: LeafletMap, { postType, categoryId, tagId, search }: MapFilter): URLSearchParams {
   const centre = map.getCenter().wrap()
   const params = new URLSearchParams()
   if (postType !== 'post') params.set('post_type', postType)
   if (categoryId !== null) params.set('category', String(categoryId))
+  if (tagId !== null) params.set('tag', String(tagId))
   if (search) params.set('search', search)
   params.set('zoom', String(map.getZoom()))
   params.set('lat', centre.lat.toFixed(5))
@@ -91,16 +100,15 @@ export function mapParams(map: LeafletMap, postType: string, categoryId: number 
 }
 
 /** Keeps the view, the filter and the search in the address, so that a link reopens the same map. */
-function writeAddress(map: LeafletMap, postType: string, categoryId: number | null, search: string) {
-  window.history.replaceState(null, '', `?${mapParams(map, postType, categoryId, search)}`)
+function writeAddress(map: LeafletMap, filter: MapFilter) {
+  window.history.replaceState(null, '', `?${mapParams(map, filter)}`)
 }
 
 type Options = {
   /** the Leaflet map, once it is there */
   map: LeafletMap | null
-  postType: string
-  initialCategoryId: number | null
-  initialSearch: string
+  /** the filter the address asked for; the post type stays, the rest the visitor may change */
+  initialFilter: MapFilter
   /** the view the address asked for; null to fit the places */
   view: MapState['view']
   /** whether to list the places in view (the home map; not /embed) */
@@ -108,13 +116,12 @@ type Options = {
 }
 
 /**
- * The map's data for its view and category: the first view (`initial`, null until known), the markers, the list and
+ * The map's data for its view and filter: the first view (`initial`, null until known), the markers, the list and
  * its next pages, and whether the last load is ready. `status` 'ready' the first time also marks
  * `places-map:ready` for the benchmark (bench/map-browser.mts) and anyone measuring.
  */
-export function usePlacesMapData({ map, postType, initialCategoryId, initialSearch, view, withList }: Options) {
-  const [categoryId, setCategoryId] = useState(initialCategoryId)
-  const [search, setSearch] = useState(initialSearch)
+export function usePlacesMapData({ map, initialFilter, view, withList }: Options) {
+  const [filter, setFilter] = useState(initialFilter)
   const [markers, setMarkers] = useState<Markers | null>(null)
   const [list, setList] = useState<(PlaceListState & { bbox: BBox; page: number }) | null>(null)
   const [status, setStatus] = useState<MapStatus>('loading')
@@ -122,7 +129,7 @@ export function usePlacesMapData({ map, postType, initialCategoryId, initialSear
   const loading = useRef<AbortController | null>(null)
 
   const load = useCallback(
-    async (map: LeafletMap, categoryId: number | null, search: string, fitToExtent: boolean) => {
+    async (map: LeafletMap, filter: MapFilter, fitToExtent: boolean) => {
       loading.current?.abort()
       const controller = new AbortController()
       loading.current = controller
@@ -130,16 +137,16 @@ export function usePlacesMapData({ map, postType, initialCategoryId, initialSear
       const zoom = map.getZoom()
       const bounds = map.getBounds()
       const inView = toBBox(bounds)
-      const filter = { post_type: postType, category: categoryId ?? undefined, search: search || undefined }
+      const params = filterParams(filter)
       try {
         const [clusters, page] = await Promise.all([
           getJson<MapCollection<ClusterFeature | PlaceFeature>>(
-            geojsonUrl({ ...filter, cluster: 'true', zoom, bbox: toBBox(bounds.pad(CLUSTER_MARGIN)).join(',') }),
+            geojsonUrl({ ...params, cluster: 'true', zoom, bbox: toBBox(bounds.pad(CLUSTER_MARGIN)).join(',') }),
             controller.signal,
           ),
           withList
             ? getJson<MapCollection<EmbeddedPlaceFeature>>(
-                geojsonUrl({ ...filter, bbox: inView.join(','), posts_per_page: LIST_PAGE, _embed: '' }),
+                geojsonUrl({ ...params, bbox: inView.join(','), posts_per_page: LIST_PAGE, _embed: '' }),
                 controller.signal,
               )
             : null,
@@ -151,7 +158,7 @@ export function usePlacesMapData({ map, postType, initialCategoryId, initialSear
           if (page) setList({ places: page.features.map(toListedPlace), total: page.total, bbox: inView, page: 1 })
           setStatus('ready')
         })
-        // A new category or search: show all its places (the move loads them).
+        // A new category, tag or search: show all its places (the move loads them).
         if (fitToExtent && clusters.extent) map.fitBounds(toBounds(clusters.extent), FIT)
       } catch (error) {
         if (controller.signal.aborted) return
@@ -159,50 +166,40 @@ export function usePlacesMapData({ map, postType, initialCategoryId, initialSear
         setStatus('error')
       }
     },
-    [postType, withList],
+    [withList],
   )
 
   // Every move (pan, zoom, keyboard) loads its view and goes into the address; a burst of moves loads once.
-  const currentFilter = useEffectEvent(() => ({ categoryId, search }))
+  const currentFilter = useEffectEvent(() => filter)
   useEffect(() => {
     if (!map) return
     let timer: ReturnType<typeof setTimeout> | undefined
     const onMoveEnd = () => {
-      const filter = currentFilter()
-      writeAddress(map, postType, filter.categoryId, filter.search)
+      writeAddress(map, currentFilter())
       clearTimeout(timer)
-      timer = setTimeout(() => void load(map, currentFilter().categoryId, currentFilter().search, false), MOVE_SETTLE_MS)
+      timer = setTimeout(() => void load(map, currentFilter(), false), MOVE_SETTLE_MS)
     }
     map.on('moveend', onMoveEnd)
     // The map is the outside system: its first view is loaded as soon as it exists, then each move.
     // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets the loading state before it fetches
-    void load(map, currentFilter().categoryId, currentFilter().search, false)
+    void load(map, currentFilter(), false)
     return () => {
       clearTimeout(timer)
       map.off('moveend', onMoveEnd)
       loading.current?.abort()
     }
-  }, [map, load, postType, withList])
+  }, [map, load, withList])
 
-  const changeCategory = useCallback(
-    (next: number | null) => {
-      setCategoryId(next)
+  /** A new category, tag or search (empty: none): the list shows its places, the map fits them. */
+  const changeFilter = useCallback(
+    (change: Partial<Pick<MapFilter, 'categoryId' | 'tagId' | 'search'>>) => {
+      const next = { ...filter, ...change }
+      setFilter(next)
       if (!map) return
-      writeAddress(map, postType, next, search)
-      void load(map, next, search, true)
+      writeAddress(map, next)
+      void load(map, next, true)
     },
-    [map, load, postType, search],
-  )
-
-  /** A new search (empty: none): the list shows its results, the map fits them. */
-  const changeSearch = useCallback(
-    (next: string) => {
-      setSearch(next)
-      if (!map) return
-      writeAddress(map, postType, categoryId, next)
-      void load(map, categoryId, next, true)
-    },
-    [map, load, postType, categoryId],
+    [map, load, filter],
   )
 
   const showMore = useCallback(async () => {
@@ -211,9 +208,7 @@ export function usePlacesMapData({ map, postType, initialCategoryId, initialSear
     try {
       const page = await getJson<MapCollection<EmbeddedPlaceFeature>>(
         geojsonUrl({
-          post_type: postType,
-          category: categoryId ?? undefined,
-          search: search || undefined,
+          ...filterParams(filter),
           bbox: list.bbox.join(','),
           posts_per_page: LIST_PAGE,
           page: list.page + 1,
@@ -232,7 +227,7 @@ export function usePlacesMapData({ map, postType, initialCategoryId, initialSear
     } finally {
       setIsLoadingMore(false)
     }
-  }, [list, postType, categoryId, search])
+  }, [list, filter])
 
   const hasDrawn = useRef(false)
   useEffect(() => {
@@ -241,7 +236,7 @@ export function usePlacesMapData({ map, postType, initialCategoryId, initialSear
     requestAnimationFrame(() => performance.mark('places-map:ready'))
   }, [status])
 
-  // The first view: the address's, else one that fits every place of the post type and category (their extent,
+  // The first view: the address's, else one that fits every place of the filter (their extent,
   // from the smallest answer of the API: the clusters of zoom 0).
   const [initial, setInitial] = useState<InitialView | null>(() =>
     view ? { center: [view.latitude, view.longitude], zoom: Math.min(view.zoom, MAX_ZOOM) } : null,
@@ -249,10 +244,7 @@ export function usePlacesMapData({ map, postType, initialCategoryId, initialSear
   useEffect(() => {
     if (initial) return
     const controller = new AbortController()
-    getJson<MapCollection<unknown>>(
-      geojsonUrl({ post_type: postType, category: categoryId ?? undefined, search: search || undefined, cluster: 'true', zoom: 0 }),
-      controller.signal,
-    )
+    getJson<MapCollection<unknown>>(geojsonUrl({ ...filterParams(filter), cluster: 'true', zoom: 0 }), controller.signal)
       .then((answer) => setInitial(answer.extent ? { bounds: toBounds(answer.extent), boundsOptions: FIT } : WORLD_VIEW))
       .catch((error) => {
         if (controller.signal.aborted) return
@@ -263,5 +255,5 @@ export function usePlacesMapData({ map, postType, initialCategoryId, initialSear
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once: the first view only; later changes move the map, not this
   }, [])
 
-  return { initial, categoryId, changeCategory, search, changeSearch, markers, list, status, isLoadingMore, showMore }
+  return { initial, filter, changeFilter, markers, list, status, isLoadingMore, showMore }
 }

@@ -89,6 +89,7 @@ export type ImportFeature = {
     content?: string
     geo_public?: boolean
     categories?: string[]
+    tags?: string[]
   }
 }
 

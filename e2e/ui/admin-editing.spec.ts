@@ -144,7 +144,7 @@ test('the category list is one Tab stop, with the arrow keys, Home, End and Spac
   const boxes = page.getByRole('group', { name: 'Existing categories' }).getByRole('checkbox')
   expect(await boxes.count(), 'the demo has many categories').toBeGreaterThan(20)
 
-  // From the category filter to Save: the list, "New category", Add, then Save.
+  // From the category filter to Save: the list, "New category", Add, "Add tags", then Save.
   const save = saveButton(page)
   const tabsToSave = async (from: string) => {
     await page.getByLabel(from, { exact: true }).focus()
@@ -155,7 +155,7 @@ test('the category list is one Tab stop, with the arrow keys, Home, End and Spac
     }
     return presses
   }
-  expect(await tabsToSave('Find a category')).toBe(4)
+  expect(await tabsToSave('Find a category')).toBe(5)
   // From the title, through the whole form (the date alone is seven stops in Chromium: its parts).
   const fromTitle = await tabsToSave('Title')
   await test.info().attach('tab-stops.json', { body: JSON.stringify({ fromTitleToSave: fromTitle }), contentType: 'application/json' })

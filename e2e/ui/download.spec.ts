@@ -72,7 +72,7 @@ test('Download gives the places in view, with the search, as GeoJSON, KML, GPX a
   expect(gpx.text.match(/<wpt /g)).toHaveLength(inView)
   await button.click()
   const csv = await download(page, 'CSV')
-  expect(csv.text.split('\n')[0]).toBe('id,title,latitude,longitude,address,content,excerpt,date,categories,slug,post_type,url')
+  expect(csv.text.split('\n')[0]).toBe('id,title,latitude,longitude,address,content,excerpt,date,categories,tags,slug,post_type,url')
   for (const title of listed) expect(csv.text).toContain(title.includes(',') ? `"${title}"` : title)
 
   // A click elsewhere closes the list.

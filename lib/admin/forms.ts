@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { latitudeSchema, longitudeSchema } from '../api/contract'
 import { roundCoordinate } from '../geo/precision'
 import { LOCATION_PRECISIONS } from '../places/location-levels'
-import { excerptSchema, isoDateSchema, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from '../places/post-fields'
+import { excerptSchema, isoDateSchema, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES, tagNamesSchema } from '../places/post-fields'
 
 // The admin's input schemas. Browser code checks a form with them before sending it; the server actions parse
 // what arrives with the same ones (nothing a browser sends is trusted). No server-only imports here.
@@ -51,6 +51,8 @@ export const postFormSchema = z
     categoryIds: z.array(idSchema).max(500),
     /** paths of categories to create where missing, such as "Europe > France" */
     newCategories: z.array(z.string().trim().min(1).max(1000)).max(50),
+    /** by name: the missing ones are created (lib/places/tags.ts) */
+    tags: tagNamesSchema,
     address: z.string().trim().max(1000, 'must be at most 1000 characters').regex(NO_NUL, NO_NUL_MESSAGE),
     locationPrecision: z.enum(LOCATION_PRECISIONS, { error: `must be one of ${LOCATION_PRECISIONS.join(', ')}` }),
     latitude: latitudeFieldSchema,

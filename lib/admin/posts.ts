@@ -25,6 +25,7 @@ import type { LocationPrecision } from '../places/location-levels'
 import { STATUSES } from '../places/post-fields'
 import { foldForSearch, searchColumns } from '../places/search'
 import { publicColumnsOf } from '../places/visibility'
+import { byName, setPostTags } from '../places/tags'
 import { effectiveStatus } from './schedule'
 import { rescheduleNow } from './scheduler'
 import { freeSlug, slugBase } from '../slugs'
@@ -217,6 +218,8 @@ export type EditablePost = {
   /** the publish date, UTC, as `<input type="datetime-local" step="1">` shows it */
   date: string
   categoryIds: number[]
+  /** by name, as typed (lib/places/tags.ts) */
+  tags: string[]
   address: string
   locationPrecision: LocationPrecision
   latitude: number | null
@@ -252,6 +255,7 @@ const EDITABLE_SELECT = {
   modifiedAt: true,
   author: { select: { name: true, email: true } },
   categories: { select: { categoryId: true } },
+  tags: { select: { tag: { select: { id: true, name: true } } } },
 } as const satisfies Prisma.PostSelect
 
 type EditableRow = Prisma.PostGetPayload<{ select: typeof EDITABLE_SELECT }>
@@ -267,6 +271,10 @@ function toEditablePost(row: EditableRow): EditablePost {
     slug: row.slug,
     date: row.publishedAt.toISOString().slice(0, 19),
     categoryIds: row.categories.map((c) => c.categoryId).sort((a, b) => a - b),
+    tags: row.tags
+      .map(({ tag }) => tag)
+      .sort(byName)
+      .map((tag) => tag.name),
     address: row.address,
     locationPrecision: row.locationPrecision as LocationPrecision,
     latitude: row.latitude,
@@ -400,6 +408,7 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
       await tx.postCategory.deleteMany({ where: { postId: id, categoryId: { notIn: categoryIds } } })
       const keptIds = new Set(categoryIds.filter((c) => onThePost.has(c)))
       await tx.postCategory.createMany({ data: categoryIds.filter((c) => !keptIds.has(c)).map((categoryId) => ({ postId: id, categoryId })) })
+      await setPostTags(tx, id, input.tags)
       const slug = await freePostSlug(tx, input.type, input.slug || input.title, id)
       await keepOldSlug(tx, id, current.status, { type: input.type, slug })
       return tx.post.update({

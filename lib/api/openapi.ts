@@ -237,7 +237,7 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
           operationId: 'exportPlaces',
           summary: 'What the public sees of a map view, as a file: GeoJSON, KML, GPX or CSV',
           description:
-            'Every place GET /geojson would list for the same post_type, category, search and bbox (not a page: all of them, newest first), as an attachment to save. GeoJSON is the import format of `places import`; KML and CSV hold every field but the id; GPX waypoints hold the title, content, date and point (docs/api.md, Export). A repeated parameter keeps its last value; unknown parameters are ignored.',
+            'Every place GET /geojson would list for the same post_type, category, tag, search and bbox (not a page: all of them, newest first), as an attachment to save. GeoJSON is the import format of `places import`; KML and CSV hold every field but the id; GPX waypoints hold the title, content, date and point (docs/api.md, Export). A repeated parameter keeps its last value; unknown parameters are ignored.',
           parameters: queryParameters(exportParams),
           responses: {
             200: {

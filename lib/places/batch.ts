@@ -71,12 +71,14 @@ const POST_COLUMNS: Record<keyof PostInput, string> = {
   searchContent: 'search_content',
 }
 const POST_FIELDS = Object.keys(POST_COLUMNS) as (keyof PostInput)[]
-/** post_categories' columns: a link is [postId, categoryId]. */
+/** post_categories' columns: a link is [postId, categoryId]; post_tags' the same, [postId, tagId]. */
 const LINK_COLUMNS = ['post_id', 'category_id']
+const TAG_LINK_COLUMNS = ['post_id', 'tag_id']
 
 export class PostBatch {
   private posts: unknown[][] = []
   private links: number[][] = []
+  private tagLinks: number[][] = []
   private attachments: Prisma.AttachmentCreateManyInput[] = []
   /** the sizes of the attachments above, by their file path (unique): their ids are known once they are written */
   private renditions = new Map<string, Rendition[]>()
@@ -100,7 +102,7 @@ export class PostBatch {
     private readonly onWritten?: (posts: number) => void,
   ) {}
 
-  async addPost(post: PostRow, categoryIds: Iterable<number>): Promise<void> {
+  async addPost(post: PostRow, categoryIds: Iterable<number>, tagIds: Iterable<number> = []): Promise<void> {
     this.rule ??= await PublicLocationRule.load(await this.whenWritten())
     const location = {
       latitude: post.latitude ?? null,
@@ -125,6 +127,7 @@ export class PostBatch {
     // The content twice (searchContent folds it), the title and address in three columns each.
     this.chars += 2 * row.content.length + 3 * (row.title.length + row.address.length) + 300
     for (const categoryId of new Set(categoryIds)) this.links.push([post.id, categoryId])
+    for (const tagId of new Set(tagIds)) this.tagLinks.push([post.id, tagId])
     if (this.posts.length >= this.chunkRows || this.chars >= CHUNK_CHARS) await this.flush()
     else if (this.posts.length % TURN === 0) await nextTurn()
   }
@@ -168,7 +171,7 @@ export class PostBatch {
   private async flush(): Promise<void> {
     await this.writing
     if (!this.discarding) {
-      const writing = this.write(this.posts, this.links, this.attachments, this.renditions)
+      const writing = this.write(this.posts, this.links, this.tagLinks, this.attachments, this.renditions)
       // Awaited by the next flush, whenWritten() or finish(), which report its failure; until then, not an unhandled
       // rejection.
       writing.catch(() => {})
@@ -177,6 +180,7 @@ export class PostBatch {
     this.posts = []
     this.chars = 0
     this.links = []
+    this.tagLinks = []
     this.attachments = []
     this.renditions = new Map() // the write holds the last one
     // SQLite answers synchronously, so without this a whole import would run without the event loop ever turning:
@@ -184,16 +188,19 @@ export class PostBatch {
     await nextTurn()
   }
 
-  /** Writes one chunk: its posts, then their categories and attachments, which refer to them. */
+  /** Writes one chunk: its posts, then their categories, tags and attachments, which refer to them. */
   private async write(
     posts: unknown[][],
     links: number[][],
+    tagLinks: number[][],
     attachments: Prisma.AttachmentCreateManyInput[],
     renditions: Map<string, Rendition[]>,
   ): Promise<void> {
-    if (posts.length > 0 || links.length > 0) this.bulk ??= await bulkInsert(this.tx, ['posts', 'post_categories'], this.expected)
+    if (posts.length > 0 || links.length > 0 || tagLinks.length > 0)
+      this.bulk ??= await bulkInsert(this.tx, ['posts', 'post_categories', 'post_tags'], this.expected)
     if (posts.length > 0) await this.bulk?.insert('posts', Object.values(POST_COLUMNS), posts)
     if (links.length > 0) await this.bulk?.insert('post_categories', LINK_COLUMNS, links)
+    if (tagLinks.length > 0) await this.bulk?.insert('post_tags', TAG_LINK_COLUMNS, tagLinks)
     if (attachments.length > 0) {
       const rows = await this.tx.attachment.createManyAndReturn({ data: attachments, select: { id: true, filePath: true } })
       const sizes = rows.flatMap(({ id, filePath }) => (renditions.get(filePath) ?? []).map((r) => ({ ...r, attachmentId: id })))

@@ -11,9 +11,11 @@ export type ExportOptions = { postType?: string; allStatuses?: boolean }
 export type ExportedFeature = {
   type: 'Feature'
   geometry: ImportFeature['geometry']
-  properties: Required<Omit<ImportFeature['properties'], 'date' | 'author' | 'location_precision' | 'excerpt'>> & {
+  properties: Required<Omit<ImportFeature['properties'], 'date' | 'author' | 'location_precision' | 'excerpt' | 'tags'>> & {
     /** only when the post has one */
     excerpt?: string
+    /** by name; only when the post has some */
+    tags?: string[]
     date: string
     author?: string
     location_precision?: ImportFeature['properties']['location_precision']
@@ -41,6 +43,7 @@ export const EXPORT_SELECT = {
   publicLongitude: true,
   author: { select: { email: true } },
   categories: { select: { categoryId: true } },
+  tags: { select: { tag: { select: { name: true } } } },
 } as const satisfies Prisma.PostSelect
 
 type ExportedPost = Prisma.PostGetPayload<{ select: typeof EXPORT_SELECT }>
@@ -70,6 +73,7 @@ export function toExportedFeature(post: ExportedPost, categoryPaths: Map<number,
         .map((c) => categoryPaths.get(c.categoryId) ?? '')
         .filter(Boolean)
         .sort(),
+      ...(post.tags.length > 0 ? { tags: post.tags.map(({ tag }) => tag.name).sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })) } : {}),
       // Who wrote a post is not shown to visitors: only the full copy names authors.
       ...(zones ? { author: post.author.email } : {}),
     },

@@ -9,6 +9,7 @@ import { resolveCategoryPaths } from './categories'
 import { NotACollection, readCollectionFile } from './collection-file'
 import { importCollectionSchema, importFeatureSchema } from './schemas'
 import { levelOfNewPost } from './visibility'
+import { resolveTagNames } from './tags'
 
 export type ImportOptions = {
   /** email of the author of features that name none; else the first administrator */
@@ -105,13 +106,14 @@ type Checked = {
   withoutAuthor: boolean
   explicitIds: Set<number>
   categoryPaths: Set<string>
+  tagNames: Set<string>
 }
 
 /** Checks every feature; every problem names the feature's index and the field. */
 async function check(source: FeatureSource, { onChecked, labelOf = featureLabel, refused = [] }: ImportOptions): Promise<Checked> {
   const problems = new Problems()
   for (const problem of refused) problems.add(problem)
-  const checked: Checked = { count: 0, emails: new Set(), withoutAuthor: false, explicitIds: new Set(), categoryPaths: new Set() }
+  const checked: Checked = { count: 0, emails: new Set(), withoutAuthor: false, explicitIds: new Set(), categoryPaths: new Set(), tagNames: new Set() }
   const firstWithId = new Map<number, number>()
   for await (const raw of source()) {
     const index = checked.count++
@@ -121,10 +123,11 @@ async function check(source: FeatureSource, { onChecked, labelOf = featureLabel,
       for (const issue of parsed.error.issues) problems.add(`${labelOf(index)}: ${issue.path.join('.') || 'feature'}: ${issue.message}`)
       continue
     }
-    const { id, author, categories } = parsed.data.properties
+    const { id, author, categories, tags } = parsed.data.properties
     if (author) checked.emails.add(author.toLowerCase())
     else checked.withoutAuthor = true
     for (const path of categories) checked.categoryPaths.add(path)
+    for (const name of tags) checked.tagNames.add(name)
     if (id === undefined) continue
     const first = firstWithId.get(id)
     if (first !== undefined) problems.add(`${labelOf(index)}: properties.id: ${id} is also the id of ${labelOf(first)}`)
@@ -160,10 +163,11 @@ export async function importPlaces(source: FeatureSource, options: ImportOptions
 
 async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, options: ImportOptions): Promise<number[]> {
   // The write lock before reading what the import depends on (free ids, slugs), so no writer slips between.
-  await lockTables(tx, ['posts', 'categories'])
+  await lockTables(tx, ['posts', 'categories', 'tags'])
   const authors = await resolveAuthors(tx, checked, options.defaultAuthor)
   const taken = await takenIds(tx, checked.explicitIds)
   const categoryIds = await resolveCategoryPaths(tx, checked.categoryPaths)
+  const tagIds = await resolveTagNames(tx, [...checked.tagNames])
   let nextId = (await maxPostId(tx)) + 1
 
   // What only the database can tell (an unknown author, a taken id) is found as the features are written: the
@@ -213,6 +217,7 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
       await batch.addPost(
         post,
         p.categories.flatMap((path) => categoryIds.get(path) ?? []),
+        p.tags.map((name) => tagIds.get(name.toLowerCase())!),
       )
     }
     if (ids.length !== checked.count) {

@@ -17,6 +17,28 @@ export const excerptSchema = z
   .max(MAX_EXCERPT, `must be at most ${MAX_EXCERPT.toLocaleString('en')} characters`)
   .regex(NO_NUL, NO_NUL_MESSAGE)
 
+/** A tag's longest name, and the most tags a post may have. */
+export const MAX_TAG_NAME = 200
+export const MAX_TAGS = 100
+
+/** A tag's name as kept: spaces collapsed; a comma separates tags where they are typed, as in WordPress, so none. */
+export const tagNameSchema = z
+  .string()
+  .transform((name) => name.replace(/\s+/g, ' ').trim())
+  .pipe(
+    z
+      .string()
+      .min(1, 'must not be empty')
+      .max(MAX_TAG_NAME, `must be at most ${MAX_TAG_NAME} characters`)
+      .regex(/^[^,\u0000]*$/, 'must not contain commas or NUL characters'),
+  )
+
+/** A post's tags by name, each once (ignoring case: the first spelling is kept). */
+export const tagNamesSchema = z
+  .array(tagNameSchema)
+  .max(MAX_TAGS, `at most ${MAX_TAGS} tags`)
+  .transform((names) => names.filter((name, at) => names.findIndex((other) => other.toLowerCase() === name.toLowerCase()) === at))
+
 const POST_TYPE_KEY = /^[a-z0-9_-]{1,20}$/
 
 /** Whether a string can be a post type at all; one that cannot (a NUL byte, 300 characters) names no posts. */

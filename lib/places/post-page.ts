@@ -8,6 +8,7 @@ import { postUrl } from './geojson'
 import { getPlaceIndex, nearestPlaces } from './map-index'
 import { findPublicPlacesByIds } from './query'
 import { isPostTypeKey } from './post-fields'
+import { byName, findPublicTags } from './tags'
 import { publicLocation, type PublicLocation } from './visibility'
 
 // What a post's public page (app/[type]/[slug]/page.tsx), its metadata and its oEmbed answer show. The location goes
@@ -18,10 +19,10 @@ import { publicLocation, type PublicLocation } from './visibility'
 export type PostLink = { title: string; url: string }
 
 /**
- * A category of the post, with the home map filtered by it; null when the map has no place to show in it (its only
- * posts have private locations, as this one may): the map's filter does not offer it either.
+ * A category or tag of the post, with the home map filtered by it; null when the map has no place to show in it (its
+ * only posts have private locations, as this one may): the map's filter does not offer it either.
  */
-export type PostCategory = { id: number; name: string; mapUrl: string | null }
+export type PostTerm = { id: number; name: string; mapUrl: string | null }
 
 /** A published post's public page. */
 export type PostPage = {
@@ -38,15 +39,17 @@ export type PostPage = {
   modifiedAt: Date
   /** the address and point the public may see, or null when the location is private */
   location: PublicLocation | null
-  categories: PostCategory[]
+  categories: PostTerm[]
+  /** by name */
+  tags: PostTerm[]
   /** the published post of the same type just before this one, and just after, by date (then id) */
   previous: PostLink | null
   next: PostLink | null
 }
 
-/** The home map showing one category (README, "Parameters for maps"). */
-export function categoryMapUrl(categoryId: number, postType: string): string {
-  const params = new URLSearchParams(postType === 'post' ? { category: String(categoryId) } : { post_type: postType, category: String(categoryId) })
+/** The home map showing one category or tag (README, "Parameters for maps"). */
+export function filteredMapUrl(postType: string, filter: 'category' | 'tag', id: number): string {
+  const params = new URLSearchParams(postType === 'post' ? { [filter]: String(id) } : { post_type: postType, [filter]: String(id) })
   return `/?${params.toString()}`
 }
 
@@ -66,6 +69,7 @@ const POST_PAGE_SELECT = {
   publicLatitude: true,
   publicLongitude: true,
   categories: { select: { category: { select: { id: true, name: true } } } },
+  tags: { select: { tag: { select: { id: true, name: true } } } },
 } as const
 
 /** A post as its page reads it, whatever its status (with what the capability check reads). */
@@ -86,8 +90,17 @@ export async function findPostPage(type: string, slug: string): Promise<PostPage
 /** The page of `post`, as the public would see it published: its location through the rule, its neighbours. */
 export async function postPageOf(post: PostPageRow): Promise<PostPage> {
   const siteUrl = getConfig().siteUrl
-  const [previous, next, mapped] = await Promise.all([neighbour(post, 'previous'), neighbour(post, 'next'), listPublicCategoryTree(post.type)])
+  const [previous, next, mapped, mappedTags] = await Promise.all([
+    neighbour(post, 'previous'),
+    neighbour(post, 'next'),
+    listPublicCategoryTree(post.type),
+    findPublicTags(
+      post.tags.map(({ tag }) => tag.id),
+      post.type,
+    ),
+  ])
   const onTheMap = new Set(mapped.map((category) => category.id))
+  const tagsOnTheMap = new Set(mappedTags.map((tag) => tag.id))
   return {
     id: post.id,
     type: post.type,
@@ -100,8 +113,9 @@ export async function postPageOf(post: PostPageRow): Promise<PostPage> {
     modifiedAt: post.modifiedAt,
     location: publicLocation(post),
     categories: post.categories
-      .map(({ category }) => ({ id: category.id, name: category.name, mapUrl: onTheMap.has(category.id) ? categoryMapUrl(category.id, post.type) : null }))
+      .map(({ category }) => ({ ...category, mapUrl: onTheMap.has(category.id) ? filteredMapUrl(post.type, 'category', category.id) : null }))
       .sort((a, b) => a.name.localeCompare(b.name)),
+    tags: post.tags.map(({ tag }) => ({ ...tag, mapUrl: tagsOnTheMap.has(tag.id) ? filteredMapUrl(post.type, 'tag', tag.id) : null })).sort(byName),
     previous: previous && { title: titleText(previous.title), url: postUrl(siteUrl, previous.type, previous.slug) },
     next: next && { title: titleText(next.title), url: postUrl(siteUrl, next.type, next.slug) },
   }

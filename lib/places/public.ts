@@ -9,7 +9,7 @@ import { clusterPage, countPlacesIn, getPlaceIndex, mapItemsIn, placeIdsIn, type
 import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceEmbedded, PlaceFeature } from '../api/contract'
 import { firstPictures } from '../media/pictures'
 import { toEmbedded, toEmbeddedFeature, toFeature } from './geojson'
-import { findPlaceDetails, findPublicPlace, findPublicPlacesByIds, listPublicPlaces, type Place } from './query'
+import { findPlaceDetails, findPublicPlace, findPublicPlacesByIds, listPublicPlaces, type Place, type PlaceFilter } from './query'
 import type { CollectionQuery } from './schemas'
 
 /** A public answer: its ETag, known before the body is sent, the body in a coding (identity unless asked), and the line its build kept beside it (the OGC answers' Link header, else ''). */
@@ -143,10 +143,10 @@ async function mapView(index: PlaceIndex, query: CollectionQuery, bbox: BBox | u
 }
 
 /**
- * Builds the map's index of a post type and category, if the data changed since it was last built, so that the map's
+ * Builds the map's index of a filter (post type, category, tag), if the data changed since it was last built, so that the map's
  * first request finds it ready: the page calls this as it is sent, while the browser loads the map's code.
  */
-export async function warmPlaceIndex(query: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<void> {
+export async function warmPlaceIndex(query: PlaceFilter): Promise<void> {
   await getPlaceIndex(query, await readDataVersion())
 }
 

@@ -4,6 +4,7 @@ import { Prisma } from '../generated/sqlite/client'
 import { categoryTreeSql } from './categories'
 import { isPostTypeKey } from './post-fields'
 import { type CollectionQuery } from './schemas'
+import { hasTagSql } from './tags'
 import { IS_PUBLIC_PLACE_SQL as IS_PUBLIC_PLACE, PUBLIC_LOCATION_COLUMNS_SQL as PUBLIC_LOCATION } from './visibility'
 
 /** A post as the public routes show it: its location as the public may see it (visibility.ts). */
@@ -34,11 +35,17 @@ function categoryTree(categoryId: number | null): Prisma.Sql {
   return categoryId === null ? Prisma.empty : categoryTreeSql(categoryId)
 }
 
-function inCategoryTree(categoryId: number | null): Prisma.Sql {
-  return categoryId === null
-    ? Prisma.empty
-    : Prisma.sql`AND EXISTS (SELECT 1 FROM "post_categories" pc
+/** Which places a query asks for: a post type, and perhaps a category (with its descendants) and a tag. */
+export type PlaceFilter = Pick<CollectionQuery, 'postType' | 'categoryId' | 'tagId'>
+
+/** `AND` the post `p` is in the category's tree (categoryTree, before the query) and has the tag, of those asked for. */
+function inFilter({ categoryId, tagId }: PlaceFilter): Prisma.Sql {
+  const inTree =
+    categoryId === null
+      ? Prisma.empty
+      : Prisma.sql`AND EXISTS (SELECT 1 FROM "post_categories" pc
       WHERE pc."post_id" = p."id" AND pc."category_id" IN (SELECT "id" FROM tree))`
+  return Prisma.sql`${inTree} ${hasTagSql(tagId)}`
 }
 
 /**
@@ -54,14 +61,15 @@ export function findIdsContaining(text: string): Promise<Int32Array> {
  * Published posts of one type with public geodata, newest first (ties: higher id first), at most `limit`, from page
  * `page` (1 when not given).
  */
-export async function listPublicPlaces({ postType, limit, categoryId, page = 1 }: Omit<CollectionQuery, 'search'>): Promise<Place[]> {
+export async function listPublicPlaces(query: Omit<CollectionQuery, 'search'>): Promise<Place[]> {
+  const { postType, limit, categoryId, page = 1 } = query
   if (!isPostTypeKey(postType)) return []
   const rows = await getDb().$queryRaw<PlaceRow[]>`
     ${categoryTree(categoryId)}
     SELECT ${placeColumns()}
     FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
-    ${inCategoryTree(categoryId)}
+    ${inFilter(query)}
     ORDER BY p."published_at" DESC, p."id" DESC
     LIMIT ${limit}${page > 1 ? Prisma.sql` OFFSET ${(page - 1) * limit}` : Prisma.empty}`
   return rows.map(toPlace)
@@ -74,13 +82,11 @@ export async function listPublicPlaces({ postType, limit, categoryId, page = 1 }
 export type PlacePoint = [id: number, latitude: number, longitude: number, publishedAt: number]
 
 /**
- * Every published post of one type (and category) with public geodata, in the collection's order (newest first,
+ * Every published post of one type (and category and tag) with public geodata, in the collection's order (newest first,
  * ties by id descending), in chunks of `size`, all from one snapshot of the data.
  */
-export async function* streamPublicPlacePoints(
-  { postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>,
-  size: number,
-): AsyncGenerator<PlacePoint[]> {
+export async function* streamPublicPlacePoints(query: PlaceFilter, size: number): AsyncGenerator<PlacePoint[]> {
+  const { postType, categoryId } = query
   if (!isPostTypeKey(postType)) return
   yield* streamRows(
     Prisma.sql`
@@ -88,7 +94,7 @@ export async function* streamPublicPlacePoints(
     SELECT p."id", p."public_latitude" AS "latitude", p."public_longitude" AS "longitude", ${epochMillisSql(Prisma.sql`p."published_at"`)}
     FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
-    ${inCategoryTree(categoryId)}
+    ${inFilter(query)}
     ORDER BY p."published_at" DESC, p."id" DESC`,
     size,
   ) as AsyncGenerator<PlacePoint[]>
@@ -110,14 +116,12 @@ export type PlaceChanges = {
 type ChangeRow = { version: number | bigint; id: number | bigint | null } & { [column in 'latitude' | 'longitude' | 'publishedAt']: number | bigint | null }
 
 /**
- * The changes to the public places of one post type and category after data version `since`, from the change log
+ * The changes to the public places of one filter (a post type, category and tag) after data version `since`, from the change log
  * (migration 0010) and the posts, in one statement: one snapshot of both. Null when the log cannot tell: it was
  * pruned past `since`, it says anything may have changed (post 0), or more posts changed than are worth updating.
  */
-export async function readPlaceChanges(
-  { postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>,
-  since: number,
-): Promise<PlaceChanges | null> {
+export async function readPlaceChanges(query: PlaceFilter, since: number): Promise<PlaceChanges | null> {
+  const { postType, categoryId } = query
   if (!isPostTypeKey(postType)) return null
   const rows = await getDb().$queryRaw<ChangeRow[]>`
     ${categoryTree(categoryId)}
@@ -125,7 +129,7 @@ export async function readPlaceChanges(
       ${epochMillisSql(Prisma.sql`p."published_at"`)} AS "publishedAt"
     FROM "site_state" s
     LEFT JOIN (SELECT DISTINCT "post_id" FROM "place_changes" WHERE "version" > ${since} LIMIT ${MAX_CHANGES + 1}) c ON 1 = 1
-    LEFT JOIN "posts" p ON p."id" = c."post_id" AND p."type" = ${postType} AND ${IS_PUBLIC_PLACE} ${inCategoryTree(categoryId)}
+    LEFT JOIN "posts" p ON p."id" = c."post_id" AND p."type" = ${postType} AND ${IS_PUBLIC_PLACE} ${inFilter(query)}
     WHERE s."id" = 1`
   if (rows.length === 0 || Number(rows[0]!.version) - since > CHANGES_KEPT || rows.length > MAX_CHANGES) return null
   const changes: PlaceChanges = { ids: new Set(), places: [] }
@@ -138,14 +142,15 @@ export async function readPlaceChanges(
   return changes
 }
 
-/** Whether a post type (and category) has any public place: one probe of the partial index, however many there are. */
-export async function hasPublicPlaces({ postType, categoryId }: Pick<CollectionQuery, 'postType' | 'categoryId'>): Promise<boolean> {
+/** Whether a filter (a post type, category and tag) has any public place: one probe of the partial index, however many there are. */
+export async function hasPublicPlaces(query: PlaceFilter): Promise<boolean> {
+  const { postType, categoryId } = query
   if (!isPostTypeKey(postType)) return false
   const rows = await getDb().$queryRaw<unknown[]>`
     ${categoryTree(categoryId)}
     SELECT 1 FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
-    ${inCategoryTree(categoryId)}
+    ${inFilter(query)}
     LIMIT 1`
   return rows.length > 0
 }

@@ -49,6 +49,13 @@ describe('parseCollectionQuery', () => {
     assert.equal(query('category=99999999999999').categoryId, 0)
     for (const bad of ['abc', '1.5', '', '1,2']) assert.deepEqual(invalidParams(`category=${encodeURIComponent(bad)}`), ['category'], bad)
   })
+  test('tag: an integer id, as category; absent, the query has none (one cache key)', () => {
+    assert.equal(query('tag=12').tagId, 12)
+    assert.equal(query('tag=99999999999999').tagId, 0)
+    assert.equal('tagId' in query('category=3'), false)
+    assert.deepEqual(query('tag=4&category=3'), { postType: 'post', limit: 50, categoryId: 3, tagId: 4 })
+    for (const bad of ['abc', '1.5', '', 'lisbon']) assert.deepEqual(invalidParams(`tag=${encodeURIComponent(bad)}`), ['tag'], bad)
+  })
   test('every invalid parameter is named at once', () => {
     assert.deepEqual(invalidParams('posts_per_page=0&category=x').sort(), ['category', 'posts_per_page'])
   })
@@ -81,7 +88,12 @@ test('postTypeSchema: WordPress post type keys, not the paths the app uses', () 
 
 test('importFeatureSchema: defaults, coordinate ranges, null geometry', () => {
   const feature = importFeatureSchema.parse({ type: 'Feature', geometry: null, properties: { title: 'A' } })
-  assert.deepEqual(feature.properties, { title: 'A', content: '', excerpt: '', type: 'post', status: 'publish', address: '', categories: [] })
+  assert.deepEqual(feature.properties, { title: 'A', content: '', excerpt: '', type: 'post', status: 'publish', address: '', categories: [], tags: [] })
+  const tagged = importFeatureSchema.parse({ type: 'Feature', geometry: null, properties: { title: 'A', tags: [' Rainy   day ', 'rainy day', 'Food'] } })
+  assert.deepEqual(tagged.properties.tags, ['Rainy day', 'Food'], 'spaces collapsed, each once ignoring case')
+  for (const tags of [['a, b'], [''], ['x'.repeat(201)], Array.from({ length: 101 }, (_, i) => `t${i}`), 'a']) {
+    assert.equal(importFeatureSchema.safeParse({ type: 'Feature', geometry: null, properties: { title: 'A', tags } }).success, false, JSON.stringify(tags))
+  }
   assert.ok(importFeatureSchema.safeParse({ type: 'Feature', geometry: { type: 'Point', coordinates: [180, -90, 12] }, properties: { title: 'A' } }).success)
   for (const coordinates of [[181, 0], [0, 91], [0], ['1', '2'], [Number.NaN, 0]]) {
     assert.equal(
@@ -154,21 +166,28 @@ describe('search and _embed', () => {
 })
 
 describe('parseMapState: the map page address', () => {
-  test('zoom, lat, lng, category, post_type and search', () => {
-    assert.deepEqual(parseMapState({ zoom: '12', lat: '48.8566', lng: '-2.35', category: '7', post_type: 'landmark', search: ' tower ' }), {
+  test('zoom, lat, lng, category, tag, post_type and search', () => {
+    assert.deepEqual(parseMapState({ zoom: '12', lat: '48.8566', lng: '-2.35', category: '7', tag: '9', post_type: 'landmark', search: ' tower ' }), {
       postType: 'landmark',
       categoryId: 7,
+      tagId: 9,
       search: 'tower',
       view: { zoom: 12, latitude: 48.8566, longitude: -2.35 },
     })
   })
   test('anything invalid is left out, never an error', () => {
-    assert.deepEqual(parseMapState({}), { postType: 'post', categoryId: null, search: '', view: null })
+    assert.deepEqual(parseMapState({}), { postType: 'post', categoryId: null, tagId: null, search: '', view: null })
     assert.equal(parseMapState({ search: 'x'.repeat(201) }).search, '')
     assert.deepEqual(parseMapState({ zoom: '99', lat: '1', lng: '1' }).view, null)
     assert.deepEqual(parseMapState({ zoom: '3', lat: '91', lng: '1' }).view, null)
     assert.deepEqual(parseMapState({ zoom: '3', lat: '1' }).view, null)
-    assert.deepEqual(parseMapState({ category: 'x', post_type: 'No/Type' }), { postType: 'post', categoryId: null, search: '', view: null })
+    assert.deepEqual(parseMapState({ category: 'x', tag: '-1', post_type: 'No/Type' }), {
+      postType: 'post',
+      categoryId: null,
+      tagId: null,
+      search: '',
+      view: null,
+    })
     assert.deepEqual(parseMapState({ zoom: ['1', '4'], lat: '0', lng: '0' }).view, { zoom: 4, latitude: 0, longitude: 0 })
   })
 })

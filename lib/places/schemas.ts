@@ -4,7 +4,7 @@ import { mercatorY } from '../geo/web-mercator'
 import { invalidParams } from '../http/errors'
 import { LOCATION_PRECISIONS } from './location-levels'
 import { parseClusterId } from './map-index/cluster-id'
-import { excerptSchema, isoDateSchema, isPostTypeKey, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES } from './post-fields'
+import { excerptSchema, isoDateSchema, isPostTypeKey, NO_NUL, NO_NUL_MESSAGE, postTypeSchema, STATUSES, tagNamesSchema } from './post-fields'
 
 export { latitudeSchema, longitudeSchema, type BBox }
 
@@ -133,6 +133,14 @@ export const collectionParams = {
     .meta({ description: 'A category id; posts in its descendant categories match too. An unknown id gives an empty collection; a non-integer is a 400.' })
     // An id past the database's integer range names no category: an empty collection, as for any unknown id.
     .transform((text) => (Math.abs(Number(text)) <= MAX_ID ? Number(text) : 0)),
+  tag: z
+    .string()
+    .regex(/^-?\d+$/, 'tag must be a tag id (an integer).')
+    .meta({
+      description:
+        "A tag id (as WordPress's `tag_id`): only places with that tag; with `category`, places in both. An unknown id gives an empty collection; a non-integer is a 400.",
+    })
+    .transform((text) => (Math.abs(Number(text)) <= MAX_ID ? Number(text) : 0)),
   post_status: z.string().meta({ description: 'Accepted and ignored: only published posts are returned.', default: 'publish' }),
   bbox: bboxParam((problem) => problem.message).meta({
     description:
@@ -175,6 +183,8 @@ export const collectionQueryOutput = z.object({
   postType: z.string(),
   limit: z.int().min(1).max(MAX_PER_PAGE),
   categoryId: z.int().nullable(),
+  /** only the places with this tag (`tag`) */
+  tagId: z.int().optional(),
   /** only the places inside this box (`bbox`) */
   bbox: bboxSchema.optional(),
   /** the page of `limit` places, from 1 (`page`) */
@@ -233,8 +243,9 @@ export const collectionQuerySchema = z
     },
     { when: () => true },
   )
-  .transform(({ post_type, posts_per_page, category, bbox, page, cluster, zoom, cluster_id, search, _embed }) => {
+  .transform(({ post_type, posts_per_page, category, tag, bbox, page, cluster, zoom, cluster_id, search, _embed }) => {
     const query: CollectionQuery = { postType: post_type || 'post', limit: posts_per_page ?? DEFAULT_PER_PAGE, categoryId: category ?? null }
+    if (tag !== undefined) query.tagId = tag
     if (bbox) query.bbox = bbox
     // The first page, named or not, is one answer (the answers' cache is keyed by this query: lib/places/public.ts).
     if (page !== undefined && page > 1) query.page = page
@@ -298,6 +309,7 @@ export const importFeatureSchema = z.object({
     geo_public: z.boolean().optional(),
     location_precision: z.enum(LOCATION_PRECISIONS).optional(),
     categories: z.array(z.string().max(1000).regex(NO_NUL, NO_NUL_MESSAGE)).default([]),
+    tags: tagNamesSchema.default([]),
     author: z.email().optional(),
   }),
 })
@@ -309,10 +321,11 @@ export const importCollectionSchema = z.object({
   features: z.array(z.unknown()),
 })
 
-/** What the home page's (and /embed's) address keeps: `?zoom=&lat=&lng=&category=&post_type=&search=`. */
+/** What the home page's (and /embed's) address keeps: `?zoom=&lat=&lng=&category=&tag=&post_type=&search=`. */
 export type MapState = {
   postType: string
   categoryId: number | null
+  tagId: number | null
   /** the search, trimmed; empty for none */
   search: string
   /** the view to open on; null to fit the places */
@@ -327,6 +340,7 @@ export function parseMapState(params: Record<string, string | string[] | undefin
   }
   const postType = one('post_type')
   const category = one('category') ?? ''
+  const tag = one('tag') ?? ''
   const search = (one('search') ?? '').trim()
   const zoom = one('zoom') ?? ''
   const latitude = Number(one('lat') || Number.NaN)
@@ -336,6 +350,7 @@ export function parseMapState(params: Record<string, string | string[] | undefin
   return {
     postType: postType && isPostTypeKey(postType) ? postType : 'post',
     categoryId: positiveInteger.test(category) && Number(category) > 0 && Number(category) <= MAX_ID ? Number(category) : null,
+    tagId: positiveInteger.test(tag) && Number(tag) > 0 && Number(tag) <= MAX_ID ? Number(tag) : null,
     search: search.length <= MAX_SEARCH_LENGTH && NO_NUL.test(search) ? search : '',
     view: hasView ? { zoom: Number(zoom), latitude, longitude } : null,
   }

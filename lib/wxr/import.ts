@@ -2,19 +2,19 @@ import 'server-only'
 import { open, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { getConfig } from '../config'
-import { contentText } from '../content/html'
+import { contentFromClassic, contentText } from '../content/html'
 import { contentFromWordPress } from '../content/wordpress'
 import { lockTables, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
 import { storeImage, titleFromFilename, type StoredImage } from '../media/storage'
 import { maxPostId, PostBatch, PostSlugs } from '../places/batch'
-import { MAX_EXCERPT, postTypeSchema, STATUSES } from '../places/post-fields'
+import { MAX_EXCERPT, postTypeSchema, STATUSES, tagNameSchema } from '../places/post-fields'
 import { isLocationPrecision, LOCATION_PRECISIONS, type LocationPrecision } from '../places/location-levels'
 import { levelOfNewPost } from '../places/visibility'
-import { slugify } from '../slugs'
+import { freeSlug, slugify } from '../slugs'
 import { firstAdministratorId } from '../users'
 import { AttachmentMetadataError, originalOf, readAttachmentMetadata } from './attachment-metadata'
-import { readWxr, WxrSyntaxError, type WxrCategory, type WxrItem, type WxrRecord } from './parse'
+import { readWxr, WxrSyntaxError, type WxrCategory, type WxrComment, type WxrItem, type WxrRecord } from './parse'
 
 export type WxrOptions = {
   /** WordPress's wp-content/uploads: attachment files are read from here by their _wp_attached_file */
@@ -38,7 +38,11 @@ export type WxrSummary = {
   /** authors that were created, without a usable password until one is set */
   newUsers: string[]
   categories: number
+  /** tags that were created */
+  tags: number
   posts: number
+  /** approved comments of the posts imported */
+  comments: number
   attachments: number
   /** items already imported by an earlier run (same WordPress GUID) */
   skipped: number
@@ -46,12 +50,27 @@ export type WxrSummary = {
   renumbered: WxrRenumbered[]
   /**
    * What Places does not keep, left out on purpose, by kind: WordPress's own bookkeeping by post type (`revision`,
-   * `nav_menu_item`…), `auto-draft`, `comment`, and terms of other taxonomies than categories (`post_tag`…).
+   * `nav_menu_item`…), `auto-draft`, comments not approved (`unapproved comment`, `spam comment`, `trashed comment`),
+   * pings (`pingback`, `trackback`), and terms of other taxonomies than categories and tags (`post_format`…).
    */
   leftOut: Record<string, number>
   ids: WxrIdMap
   /** items not imported, or imported without part of their data, each naming the item */
   warnings: string[]
+}
+
+/** The longest commenter's name or address kept. */
+const MAX_COMMENT_AUTHOR = 1000
+
+/** Whether a comment is shown here: an approved comment, not a ping (WordPress's comment_type). */
+function isKeptComment(comment: WxrComment): boolean {
+  return comment.approved === '1' && (comment.type === '' || comment.type === 'comment')
+}
+
+/** What a comment left out is, in the summary. */
+function commentKind({ approved, type }: WxrComment): string {
+  if (type !== '' && type !== 'comment') return type
+  return approved === 'spam' ? 'spam comment' : approved === 'trash' ? 'trashed comment' : 'unapproved comment'
 }
 
 // WordPress's own bookkeeping, not content.
@@ -110,8 +129,8 @@ function describe(item: WxrItem): string {
 }
 
 /** WordPress writes dates as `2024-05-01 12:00:00`; the GMT one is all zeros for drafts never saved with a date. */
-function wpDate(item: WxrItem): Date {
-  for (const text of [item.postDateGmt, item.postDate]) {
+function wpDate({ postDateGmt, postDate }: { postDateGmt: string; postDate: string }): Date {
+  for (const text of [postDateGmt, postDate]) {
     const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/.exec(text)
     if (match && !text.startsWith('0000')) {
       const date = new Date(`${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6]}Z`)
@@ -125,7 +144,9 @@ class WxrImport {
   private readonly summary: WxrSummary = {
     newUsers: [],
     categories: 0,
+    tags: 0,
     posts: 0,
+    comments: 0,
     attachments: 0,
     skipped: 0,
     renumbered: [],
@@ -136,6 +157,9 @@ class WxrImport {
   private readonly userByLogin = new Map<string, number>()
   private readonly pendingCategories: WxrCategory[] = []
   private categoryBySlug = new Map<string, number>()
+  /** tags by lower-cased name, as resolveTagNames matches them; and the slugs taken */
+  private readonly tagByName = new Map<string, number>()
+  private readonly tagSlugs = new Set<string>()
   private readonly postIdByWpId = new Map<number, number>()
   private readonly slugs: PostSlugs
   private readonly batch: PostBatch
@@ -159,6 +183,8 @@ class WxrImport {
   private readonly positions = new Map<WxrItem, number>()
   /** the posts' earlier slugs (_wp_old_slug), written once the posts are */
   private readonly oldSlugs = new Map<string, { type: string; slug: string; postId: number }>()
+  /** the approved comments of the posts imported, by post id here, written once the posts are */
+  private readonly comments = new Map<number, WxrComment[]>()
   private maxId = 0
   private fallbackAuthor: number | undefined
 
@@ -187,10 +213,14 @@ class WxrImport {
 
   private async importRecords(records: AsyncIterable<WxrRecord>): Promise<WxrSummary> {
     const tx = await this.tx()
-    await lockTables(tx, ['posts', 'categories', 'users', 'attachments'])
+    await lockTables(tx, ['posts', 'categories', 'tags', 'users', 'attachments'])
     this.maxId = await maxPostId(tx)
     this.maxAttachmentId = (await tx.attachment.aggregate({ _max: { id: true } }))._max.id ?? 0
     for (const row of await tx.category.findMany({ select: { id: true, slug: true } })) this.categoryBySlug.set(row.slug, row.id)
+    for (const row of await tx.tag.findMany({ select: { id: true, name: true, slug: true } })) {
+      if (!this.tagByName.has(row.name.toLowerCase())) this.tagByName.set(row.name.toLowerCase(), row.id)
+      this.tagSlugs.add(row.slug)
+    }
 
     // Posts are looked up LOOKUP at a time; an author or category between them is taken in its place in the file.
     const items: WxrItem[] = []
@@ -214,6 +244,7 @@ class WxrImport {
     for (const old of this.oldSlugs.values()) {
       await tx.postOldSlug.upsert({ where: { type_slug: { type: old.type, slug: old.slug } }, create: old, update: { postId: old.postId } })
     }
+    for (const [postId, comments] of this.comments) await this.writeComments(tx, postId, comments)
     for (const [wpId, id] of this.postIdByWpId) this.summary.ids.posts[wpId] = id
     for (const [wpId, id] of this.attachmentIdByWpId) this.summary.ids.attachments[wpId] = id
     return this.summary
@@ -331,6 +362,66 @@ class WxrImport {
   }
 
   /**
+   * A post's approved comments, each after the one it answers (a reply to a comment left out answers none): one insert
+   * a comment, for its id. Their content as WordPress shows a comment: autop, then cleaned as a post's content.
+   */
+  private async writeComments(tx: Tx, postId: number, comments: WxrComment[]): Promise<void> {
+    const { siteUrl } = getConfig()
+    const present = new Set(comments.map((comment) => comment.id))
+    const replies = new Map<number, WxrComment[]>()
+    for (const comment of comments) {
+      if (!present.has(comment.parentId) || comment.parentId === comment.id) continue
+      const list = replies.get(comment.parentId)
+      if (list) list.push(comment)
+      else replies.set(comment.parentId, [comment])
+    }
+    const ids = new Map<number, number>()
+    const write = async (comment: WxrComment, parentId: number | null): Promise<void> => {
+      if (ids.has(comment.id)) return // an id twice in a broken file: once is enough
+      const { id } = await tx.comment.create({
+        data: {
+          postId,
+          parentId,
+          authorName: comment.author.slice(0, MAX_COMMENT_AUTHOR),
+          authorUrl: /^https?:\/\//i.test(comment.authorUrl) ? comment.authorUrl.slice(0, MAX_COMMENT_AUTHOR) : '',
+          content: contentFromClassic(comment.content, siteUrl),
+          createdAt: wpDate({ postDateGmt: comment.dateGmt, postDate: comment.date }),
+        },
+        select: { id: true },
+      })
+      ids.set(comment.id, id)
+      this.summary.comments++
+      for (const reply of replies.get(comment.id) ?? []) await write(reply, id)
+    }
+    // Threads from their first comment; then any comment a cycle of answers kept from them, at the top.
+    for (const comment of comments) if (!present.has(comment.parentId) || comment.parentId === comment.id) await write(comment, null)
+    for (const comment of comments) await write(comment, null)
+  }
+
+  /** The item's tags (`post_tag` terms), matched by name as the editor matches them; the missing ones created. */
+  private async tagIds(item: WxrItem): Promise<number[]> {
+    const ids = new Set<number>()
+    for (const { domain, slug, name } of item.categories) {
+      if (domain !== 'post_tag') continue
+      const parsed = tagNameSchema.safeParse(name || slug)
+      if (!parsed.success) {
+        this.warn(`${describe(item)}: tag "${name || slug}" ${parsed.error.issues[0]?.message ?? 'is not valid'}; left out`)
+        continue
+      }
+      let id = this.tagByName.get(parsed.data.toLowerCase())
+      if (id === undefined) {
+        const tagSlug = this.tagSlugs.has(slug) || !slug ? freeSlug(parsed.data, (s) => this.tagSlugs.has(s)) : slug
+        id = (await (await this.tx()).tag.create({ data: { name: parsed.data, slug: tagSlug }, select: { id: true } })).id
+        this.tagByName.set(parsed.data.toLowerCase(), id)
+        this.tagSlugs.add(tagSlug)
+        this.summary.tags++
+      }
+      ids.add(id)
+    }
+    return [...ids]
+  }
+
+  /**
    * The WordPress id where it is free (neither in the database nor taken by this import: `takenHere`), else
    * (`defer`) a new one at the end, past every id the file keeps (`max`).
    */
@@ -377,8 +468,8 @@ class WxrImport {
 
   /** Once per item (not again when it is deferred): what of it Places does not keep, and its featured image. */
   private noteWhatIsLeftOut(item: WxrItem): void {
-    this.leaveOut('comment', item.comments)
-    for (const term of item.categories) if (term.domain !== 'category') this.leaveOut(term.domain || 'term')
+    for (const comment of item.comments) if (!isKeptComment(comment)) this.leaveOut(commentKind(comment))
+    for (const term of item.categories) if (term.domain !== 'category' && term.domain !== 'post_tag') this.leaveOut(term.domain || 'term')
     const thumbnail = Number(item.meta.get('_thumbnail_id')?.trim())
     if (item.postId !== null && Number.isInteger(thumbnail) && thumbnail > 0 && !this.featuredBy.has(thumbnail)) {
       this.featuredBy.set(thumbnail, item.postId)
@@ -433,7 +524,9 @@ class WxrImport {
       sourceGuid: item.guid || null,
       ...this.geodata(item),
     }
-    await this.batch.addPost(post, await this.categoryIds(item))
+    await this.batch.addPost(post, await this.categoryIds(item), await this.tagIds(item))
+    const kept = item.comments.filter(isKeptComment)
+    if (kept.length > 0) this.comments.set(id, kept)
     for (const oldSlug of item.oldSlugs.map((value) => slugify(value))) {
       if (oldSlug && oldSlug !== post.slug) this.oldSlugs.set(`${post.type}/${oldSlug}`, { type: post.type, slug: oldSlug, postId: id })
     }

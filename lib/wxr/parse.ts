@@ -7,6 +7,21 @@ import sax from 'sax'
 
 export type WxrAuthor = { kind: 'author'; login: string; email: string; displayName: string }
 export type WxrCategory = { kind: 'category'; slug: string; parentSlug: string; name: string }
+/** A <wp:comment>, without what Places never keeps of a commenter (email, IP address). */
+export type WxrComment = {
+  id: number
+  /** the comment it answers; 0 for none */
+  parentId: number
+  author: string
+  authorUrl: string
+  date: string
+  dateGmt: string
+  content: string
+  /** `1` approved, `0` waiting, `spam`, `trash` */
+  approved: string
+  /** empty or `comment` for a comment; `pingback`, `trackback`… */
+  type: string
+}
 export type WxrItem = {
   kind: 'item'
   /** where the item starts in the file, for messages */
@@ -30,8 +45,7 @@ export type WxrItem = {
   meta: Map<string, string>
   /** every _wp_old_slug of the post: the meta key that WordPress repeats, once per earlier slug */
   oldSlugs: string[]
-  /** how many <wp:comment> the item has (Places keeps none) */
-  comments: number
+  comments: WxrComment[]
 }
 export type WxrRecord = WxrAuthor | WxrCategory | WxrItem
 
@@ -46,6 +60,16 @@ function decodeEntities(text: string): string {
     const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
   })
+}
+
+const COMMENT_FIELDS: Record<string, 'author' | 'authorUrl' | 'date' | 'dateGmt' | 'content' | 'approved' | 'type'> = {
+  'wp:comment_author': 'author',
+  'wp:comment_author_url': 'authorUrl',
+  'wp:comment_date': 'date',
+  'wp:comment_date_gmt': 'dateGmt',
+  'wp:comment_content': 'content',
+  'wp:comment_approved': 'approved',
+  'wp:comment_type': 'type',
 }
 
 const ITEM_FIELDS: Record<string, keyof WxrItem> = {
@@ -83,7 +107,7 @@ function newItem(line: number): WxrItem {
     categories: [],
     meta: new Map(),
     oldSlugs: [],
-    comments: 0,
+    comments: [],
   }
 }
 
@@ -98,6 +122,7 @@ export async function* readWxr(file: string, onBytes?: (bytes: number) => void):
   let category: Partial<WxrCategory> | null = null
   let metaKey = ''
   let itemCategory: { domain: string; slug: string } | null = null
+  let comment: WxrComment | null = null
   let sawRss = false
 
   parser.onerror = (error) => {
@@ -114,8 +139,9 @@ export async function* readWxr(file: string, onBytes?: (bytes: number) => void):
     if (tag.name === 'item' && parent === 'channel') item = newItem(parser.line + 1)
     else if (tag.name === 'wp:author' && parent === 'channel') author = {}
     else if (tag.name === 'wp:category' && parent === 'channel') category = {}
-    else if (item && tag.name === 'wp:comment' && parent === 'item') item.comments++
-    else if (item && tag.name === 'category' && parent === 'item') {
+    else if (item && tag.name === 'wp:comment' && parent === 'item') {
+      comment = { id: 0, parentId: 0, author: '', authorUrl: '', date: '', dateGmt: '', content: '', approved: '', type: '' }
+    } else if (item && tag.name === 'category' && parent === 'item') {
       itemCategory = { domain: attribute(tag, 'domain'), slug: attribute(tag, 'nicename') }
     }
   }
@@ -135,6 +161,12 @@ export async function* readWxr(file: string, onBytes?: (bytes: number) => void):
       else if (name === 'wp:post_parent') item.postParent = Number(value) || 0
       else if (name === 'wp:menu_order') item.menuOrder = Number(value) || 0
       else if (name === 'category' && itemCategory) item.categories.push({ ...itemCategory, name: decodeEntities(value) })
+    } else if (comment && parent === 'wp:comment') {
+      const field = COMMENT_FIELDS[name]
+      // The content keeps its spaces and line breaks: autop makes its paragraphs.
+      if (field) comment[field] = field === 'content' ? text : value
+      else if (name === 'wp:comment_id') comment.id = Number(value) || 0
+      else if (name === 'wp:comment_parent') comment.parentId = Number(value) || 0
     } else if (item && parent === 'wp:postmeta') {
       if (name === 'wp:meta_key') metaKey = value
       else if (name === 'wp:meta_value' && metaKey === '_wp_old_slug') item.oldSlugs.push(value)
@@ -148,7 +180,10 @@ export async function* readWxr(file: string, onBytes?: (bytes: number) => void):
       else if (name === 'wp:category_parent') category.parentSlug = value
       else if (name === 'wp:cat_name') category.name = decodeEntities(value)
     }
-    if (name === 'item' && item && parent === 'channel') {
+    if (name === 'wp:comment' && comment && item && parent === 'item') {
+      item.comments.push(comment)
+      comment = null
+    } else if (name === 'item' && item && parent === 'channel') {
       ready.push(item)
       item = null
     } else if (name === 'wp:author' && author && parent === 'channel') {

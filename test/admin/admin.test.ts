@@ -70,6 +70,7 @@ function form(overrides: Record<string, unknown> = {}) {
     date: '2024-05-01T12:00:00',
     categoryIds: [],
     newCategories: [],
+    tags: [],
     address: '',
     locationPrecision: 'exact',
     latitude: '',

@@ -179,6 +179,8 @@ for (const kind of databaseKinds) {
         '0012_content_html.sql',
         '0013_post_previews.sql',
         '0014_post_excerpt.sql',
+        '0015_tags.sql',
+        '0016_comments.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })
@@ -285,9 +287,24 @@ for (const kind of databaseKinds) {
           db.post.create({ data: { title: 'z', slug: 'z', publishedAt: new Date(), authorId: user.id, latitude: 10 } }),
           'latitude without longitude',
         )
+        // A post's tags change which places a tag's map holds: their links bump the version, as categories' do.
+        const v4 = await version()
+        const tag = await db.tag.create({ data: { name: 'Rainy day', slug: 'rainy-day', posts: { create: [{ postId: post.id }] } } })
+        assert.ok((await version()) > v4, 'a tag link bumps the data version')
+        await assert.rejects(db.tag.create({ data: { name: 'Other', slug: 'rainy-day' } }), 'a tag slug is unique')
+        // Comments are shown on post pages only, threaded: they bump nothing.
+        const v5 = await version()
+        const comment = await db.comment.create({ data: { postId: post.id, authorName: 'Ana', content: '<p>Hi</p>', createdAt: new Date() } })
+        await db.comment.create({ data: { postId: post.id, parentId: comment.id, content: '<p>Hello</p>', createdAt: new Date() } })
+        assert.equal(await version(), v5, 'comments change nothing the public routes show')
+        await db.comment.delete({ where: { id: comment.id } })
+        assert.equal((await db.comment.findFirstOrThrow({ where: { postId: post.id } })).parentId, null, 'a reply outlives what it answers')
         await db.post.delete({ where: { id: post.id } })
         assert.equal(await db.attachment.count(), 0, 'attachments go with their post')
         assert.equal(await db.postCategory.count(), 0, 'category links go with their post')
+        assert.equal(await db.postTag.count(), 0, 'tag links go with their post')
+        assert.equal(await db.comment.count(), 0, 'comments go with their post')
+        await db.tag.delete({ where: { id: tag.id } })
         await db.user.delete({ where: { id: user.id } })
         assert.equal(await db.appPassword.count(), 0, 'application passwords go with their user')
       } finally {
@@ -319,7 +336,13 @@ for (const kind of databaseKinds) {
         ['empty', ''],
       ])
 
-      assert.deepEqual(await migrate(database.url), ['0012_content_html.sql', '0013_post_previews.sql', '0014_post_excerpt.sql'])
+      assert.deepEqual(await migrate(database.url), [
+        '0012_content_html.sql',
+        '0013_post_previews.sql',
+        '0014_post_excerpt.sql',
+        '0015_tags.sql',
+        '0016_comments.sql',
+      ])
       const converted = await db.post.findFirstOrThrow({ where: { title: 'text' } })
       assert.equal(converted.content, '<p>Tom &amp; Jerry &lt;3 &lt;script&gt;x&lt;/script&gt;<br />\nline two</p>\n<p>Second &quot;paragraph&quot;</p>')
       assert.equal(converted.searchText, null, 'folded again from the HTML when a server starts')

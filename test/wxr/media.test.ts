@@ -61,6 +61,9 @@ async function everything(db: TestDatabase): Promise<Row[][]> {
       'SELECT * FROM attachment_renditions ORDER BY id',
       'SELECT * FROM categories ORDER BY id',
       'SELECT * FROM post_categories ORDER BY post_id, category_id',
+      'SELECT * FROM tags ORDER BY id',
+      'SELECT * FROM post_tags ORDER BY post_id, tag_id',
+      'SELECT * FROM comments ORDER BY id',
       'SELECT * FROM users ORDER BY id',
       'SELECT * FROM post_old_slugs ORDER BY post_id, slug',
     ].map((sql) => rows(db, sql)),
@@ -81,6 +84,8 @@ async function content(db: TestDatabase): Promise<unknown> {
     renditions: await rows(db, 'SELECT attachment_id, format, width, height FROM attachment_renditions ORDER BY attachment_id, format, width'),
     categories: await rows(db, 'SELECT c.slug, c.name, p.slug AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.slug'),
     links: await rows(db, 'SELECT pc.post_id, c.slug FROM post_categories pc JOIN categories c ON c.id = pc.category_id ORDER BY pc.post_id, c.slug'),
+    tags: await rows(db, 'SELECT pt.post_id, t.slug, t.name FROM post_tags pt JOIN tags t ON t.id = pt.tag_id ORDER BY pt.post_id, t.slug'),
+    comments: await rows(db, 'SELECT post_id, author_name, content, created_at FROM comments ORDER BY post_id, created_at, id'),
     users: await rows(db, 'SELECT email, name, role FROM users ORDER BY email'),
   }
 }
@@ -123,9 +128,9 @@ for (const kind of databaseKinds) {
       const map = path.join(dir, 'ids.json')
       const run = site.places('import-wxr', MEDIA, '--uploads', uploads, '--map', map)
       assert.equal(run.status, 0, run.stderr)
-      assert.match(run.stdout, /^Imported 5 posts, 2 categories and 6 attachments; 0 items were already imported\.$/m)
+      assert.match(run.stdout, /^Imported 5 posts, 2 categories, 1 tags, 2 comments and 6 attachments; 0 items were already imported\.$/m)
       assert.match(run.stdout, /^1 items got new ids, their WordPress ids being taken here: attachment 3 → 607\.$/m)
-      assert.match(run.stdout, /^Left out, as Places does not keep them: 1 × post_tag, 2 × comment, 1 × revision, 1 × auto-draft, 1 × nav_menu_item\.$/m)
+      assert.match(run.stdout, /^Left out, as Places does not keep them: 1 × revision, 1 × auto-draft, 1 × nav_menu_item\.$/m)
       const warnings = run.stderr.split('\n').filter((line) => line.startsWith('warning: '))
       assert.deepEqual(
         warnings.map((line) => line.replace(/ \(WordPress id (\d+), line \d+\)/, ' ($1)')),
@@ -250,7 +255,7 @@ for (const kind of databaseKinds) {
       try {
         const first = completed.places('import-wxr', partialFile)
         assert.equal(first.status, 0, first.stderr)
-        assert.match(first.stdout, /^Imported 4 posts, 2 categories and 0 attachments/m)
+        assert.match(first.stdout, /^Imported 4 posts, 2 categories, 1 tags, 2 comments and 0 attachments/m)
         const second = completed.places('import-wxr', MEDIA, '--uploads', uploads)
         assert.equal(second.status, 0, second.stderr)
         assert.match(second.stdout, /^Imported 1 posts, 0 categories and 6 attachments; 4 items were already imported\.$/m)

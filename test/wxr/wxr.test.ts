@@ -51,7 +51,12 @@ for (const kind of databaseKinds) {
       const map = path.join(dir, 'ids.json')
       const run = places('import-wxr', SITE, '--uploads', UPLOADS, '--map', map)
       assert.equal(run.status, 0, run.stderr)
-      assert.match(run.stdout, /Imported 12 posts, 3 categories and 3 attachments; 0 items were already imported\./)
+      assert.match(run.stdout, /Imported 12 posts, 3 categories, 2 tags, 3 comments and 3 attachments; 0 items were already imported\./)
+      assert.match(run.stdout, /^Left out, as Places does not keep them: .*1 × post_format/m)
+      for (const kind of ['1 × unapproved comment', '1 × spam comment', '1 × pingback']) assert.match(run.stdout, new RegExp(`^Left out, .*${kind}`, 'm'))
+      assert.doesNotMatch(run.stdout, /\d × comment\b/, 'approved comments are not left out')
+      assert.doesNotMatch(run.stdout, /post_tag/)
+      assert.match(run.stderr, /item "Colosseum" \(WordPress id 105, line \d+\): tag "a, b" must not contain commas or NUL characters; left out/)
       assert.match(run.stdout, /^1 items got new ids, their WordPress ids being taken here: post 2 → 112\.$/m)
       assert.match(run.stdout, /New users, who cannot sign in until a password is set \(places user set-password\): ana@travels\.example, ben@travels\.example/)
       assert.match(run.stderr, /item "Broken coordinates" \(WordPress id 104, line \d+\): geo_latitude "north-ish" .* imported without a location/)
@@ -91,6 +96,12 @@ for (const kind of databaseKinds) {
         ].join('\n'),
       )
       assert.equal(one('Colosseum').properties.excerpt, 'The Flavian amphitheatre & its arena.', "the excerpt's text")
+      // Tags by name, ignoring case: "Sunny" is the Eiffel Tower's "sunny"; entities decoded as WordPress shows them.
+      assert.deepEqual(one('Colosseum').properties.tags, ['Ruins & ancient Rome', 'sunny'])
+      assert.deepEqual(
+        byTitle('Eiffel Tower').map((f) => f.properties.tags),
+        [['sunny'], undefined],
+      )
       assert.equal(one('Beach at Palm Beach').properties.content, '<p>Sand.<br />\nSea.</p>\n<p>Sun &amp; <em>wind</em>.</p>')
       assert.equal(one('Beach at Palm Beach').properties.excerpt, undefined, 'no excerpt: none exported')
       assert.equal(one('Draft about Lyon').properties.date, '2020-06-01T09:00:00.000Z', 'a draft with no GMT date keeps its local date')
@@ -238,6 +249,26 @@ ${Array.from({ length: 2_001 }, (_, index) => item(index)).join('\n')}
         const page = await fetch(collection.features[0]!.properties.url)
         assert.equal(page.status, 200)
         assert.match(await page.text(), /Beach at Palm Beach/)
+        assert.doesNotMatch(await (await fetch(collection.features[0]!.properties.url)).text(), /comment/i, 'a post without comments shows none, nor a form')
+      })
+
+      test("a post's approved comments, threaded and cleaned, read-only; nothing of the others, nor any commenter's email", async () => {
+        const html = await (await fetch(`${server.url}/landmark/colosseum`)).text()
+        const section = /<section class="post-comments"[^]*?<\/section>/.exec(html)?.[0] ?? ''
+        assert.match(section, /<h2 id="post-comments-heading">3<!-- --> <!-- -->comments<\/h2>/)
+        // Giulia's, with autop's paragraphs and her link; Ana's reply inside it; Bob's, whose parent was spam, at the top.
+        assert.match(
+          section,
+          /Giulia<\/a>[^]*<p>Go at dawn: <strong>no queues<\/strong>\.<br \/>\nThe hypogeum tour is worth it\.<\/p>\n<p>Book ahead! <a>tickets<\/a><\/p>/,
+        )
+        assert.match(section, /href="https:\/\/giulia\.example\/blog" rel="external nofollow ugc noopener"/)
+        assert.match(section, /<ol class="comment-list"><li><article[^>]*aria-label="Comment by Ana"/, 'the reply in a list of its own, under the comment')
+        assert.match(section, /<strong>Bob<\/strong>/, 'a javascript: address is no link')
+        assert.match(section, /Comments are closed\./)
+        assert.doesNotMatch(section, /are shown/, 'all of them are')
+        for (const hidden of ['Not yet approved', 'Cheap tickets', 'Linked here', 'readers.example', '192.0.2', 'alert', '<form', '<textarea']) {
+          assert.ok(!html.includes(hidden), hidden)
+        }
         for (const id of [103, 104, 106, 107, 108, 109, 110]) {
           assert.equal((await fetch(`${server.url}/places/v1/geojson/${id}`)).status, 404, `post ${id} is not served`)
         }

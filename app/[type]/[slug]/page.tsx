@@ -8,10 +8,12 @@ import { cleanContent, contentText } from '@/lib/content/html'
 import { postPictures } from '@/lib/media/pictures'
 import { findPreviewPage } from '@/lib/admin/preview'
 import { getSessionActor } from '@/lib/admin/session'
+import { findPostComments } from '@/lib/places/comments'
 import { oembedDiscovery, SITE_NAME } from '@/lib/places/oembed'
 import { findNearbyPlaces, findPostPage, largestImage, type NearbyPlace, type PostPage } from '@/lib/places/post-page'
 import { PostMapLoader } from './post-map-loader'
 import { PhotoViewer } from './photo-viewer'
+import { Comments } from './comments'
 import { VideoCards } from './video-cards'
 
 type Props = PageProps<'/[type]/[slug]'>
@@ -118,7 +120,7 @@ function distance(place: NearbyPlace): string {
 export default async function PostPage(props: Props) {
   const { post, preview } = await getPostOrNotFound(props)
   const point = post.location?.point
-  const [pictures, nearby] = await Promise.all([loadPictures(post.id), findNearbyPlaces(post)])
+  const [pictures, nearby, comments] = await Promise.all([loadPictures(post.id), findNearbyPlaces(post), findPostComments(post.id)])
   const [lead, ...more] = pictures
   const osm = point ? `https://www.openstreetmap.org/?mlat=${point.latitude}&mlon=${point.longitude}#map=15/${point.latitude}/${point.longitude}` : null
   return (
@@ -171,6 +173,21 @@ export default async function PostPage(props: Props) {
         {/* Cleaned again as it is shown: whatever wrote it, only what lib/content/html.ts allows reaches the page. */}
         <div className="post-content" dangerouslySetInnerHTML={{ __html: withVideoCards(cleanContent(post.content, getConfig().siteUrl)) }} />
         <VideoCards />
+        {post.tags.length > 0 && (
+          <ul className="post-tags" aria-label="Tags">
+            {post.tags.map((tag) => (
+              <li key={tag.id}>
+                {tag.mapUrl ? (
+                  <a href={tag.mapUrl} title={`Map of the places tagged ${tag.name}`}>
+                    {tag.name}
+                  </a>
+                ) : (
+                  tag.name
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
         <PhotoViewer photos={pictures} />
         {more.length > 0 && (
           <section className="post-gallery" aria-label="Photos">
@@ -215,6 +232,7 @@ export default async function PostPage(props: Props) {
             )}
           </section>
         )}
+        <Comments {...comments} />
       </article>
       {(post.previous || post.next) && (
         <nav className="post-nav" aria-label="Previous and next posts">

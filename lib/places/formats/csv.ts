@@ -16,6 +16,7 @@ export const CSV_COLUMNS = {
   type: ['posttype'],
   date: ['date'],
   categories: ['categories', 'category'],
+  tags: ['tags', 'tag', 'keywords'],
   author: ['author', 'authoremail'],
 } as const
 
@@ -144,6 +145,7 @@ export function readCsv(bytes: Uint8Array): ReadResult {
       if (value !== undefined && value.trim() !== '') properties[field] = field === 'content' ? value : value.trim()
     }
     properties.categories = splitCategories(text('categories') ?? '')
+    properties.tags = (text('tags') ?? '').split(',').filter((name) => name.trim() !== '')
     result.entries.push({ feature: { type: 'Feature', geometry, properties }, label: `line ${line}` })
   }
   return result

@@ -20,19 +20,21 @@ export const exportParams = {
   }),
   post_type: collectionParams.post_type,
   category: collectionParams.category,
+  tag: collectionParams.tag,
   search: collectionParams.search,
   bbox: collectionParams.bbox.meta({
     description: "Only places inside `west,south,east,north` (degrees; west > east crosses the antimeridian), as GET /geojson reads it: the map's view.",
   }),
 }
 
-export type ExportQuery = Pick<CollectionQuery, 'postType' | 'categoryId' | 'bbox' | 'search'> & { format: ExportFormat }
+export type ExportQuery = Pick<CollectionQuery, 'postType' | 'categoryId' | 'tagId' | 'bbox' | 'search'> & { format: ExportFormat }
 
 const exportQuerySchema = z
   .object(exportParams)
   .partial()
-  .transform(({ format, post_type, category, search, bbox }): ExportQuery => {
+  .transform(({ format, post_type, category, tag, search, bbox }): ExportQuery => {
     const query: ExportQuery = { format: format ?? 'geojson', postType: post_type || 'post', categoryId: category ?? null }
+    if (tag !== undefined) query.tagId = tag
     if (bbox) query.bbox = bbox
     if (search?.trim()) query.search = search.trim()
     return query
@@ -60,7 +62,7 @@ async function* idsOfView(query: ExportQuery): AsyncGenerator<number[]> {
 }
 
 /**
- * What the public sees of a map view (post type, category, search, box: GET /geojson's filters) as import-format
+ * What the public sees of a map view (post type, category, tag, search, box: GET /geojson's filters) as import-format
  * features: only published posts with a public location, each as lib/places/visibility.ts's rule shows it.
  */
 export async function* publicPlacesOfView(query: ExportQuery): AsyncGenerator<ExportedFeature> {

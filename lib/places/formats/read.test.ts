@@ -59,7 +59,9 @@ test('parseDecimal: a point or a decimal comma, nothing else', () => {
 
 test('readCsv: header names found, semicolons and decimal commas, quoted lines, line numbers of where a row starts', () => {
   const read = readCsv(
-    bytes('\uFEFFName;LAT;Lng;Address;Category;Phone\n"A; one";48,85;2,35;"Rue 1";Food > Cafés|Paris;1\n\n"B\nsecond line";51,5;-0,1;;;\nC;;;Somewhere;;\n'),
+    bytes(
+      '\uFEFFName;LAT;Lng;Address;Category;Keywords;Phone\n"A; one";48,85;2,35;"Rue 1";Food > Cafés|Paris;rainy day, , Food ;1\n\n"B\nsecond line";51,5;-0,1;;;;\nC;;;Somewhere;;;\n',
+    ),
   )
   assert.deepEqual(read.refused, [])
   assert.deepEqual(read.notes, ['columns not read: Phone'])
@@ -70,7 +72,7 @@ test('readCsv: header names found, semicolons and decimal commas, quoted lines, 
   assert.deepEqual(read.entries[0]!.feature, {
     type: 'Feature',
     geometry: { type: 'Point', coordinates: [2.35, 48.85] },
-    properties: { title: 'A; one', address: 'Rue 1', categories: ['Food > Cafés', 'Paris'] },
+    properties: { title: 'A; one', address: 'Rue 1', categories: ['Food > Cafés', 'Paris'], tags: ['rainy day', ' Food '] },
   })
   assert.equal(read.entries[1]!.feature.properties.title, 'B\nsecond line')
   assert.deepEqual(read.entries[2]!.feature.geometry, null)

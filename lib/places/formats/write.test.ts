@@ -75,6 +75,7 @@ test('writePlaces csv: text cells that would start a formula are escaped, number
       address: '@home',
       geo_public: true,
       categories: ['-Minus', 'Plain'],
+      tags: ['=cmd', 'Food'],
     },
   }
   let csv = ''
@@ -90,6 +91,7 @@ test('writePlaces csv: text cells that would start a formula are escaped, number
     "'=1+1",
     '2024-01-02T03:04:05.000Z',
     "'-Minus|Plain",
+    "'=cmd, Food",
     'santiago',
     'post',
     'http://places.test/post/santiago',

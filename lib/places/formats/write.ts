@@ -46,6 +46,9 @@ export const unescapeFormula = (cell: string): string => (cell.startsWith("'") &
 /** The categories of a post in one field: paths joined by `|`, as the CSV and KML readers split them. */
 export const joinCategories = (paths: readonly string[]): string => paths.join('|')
 
+/** A post's tags in one field, as WordPress lists them: a tag's name holds no comma (tagNameSchema). */
+export const joinTags = (names: readonly string[]): string => names.join(', ')
+
 const element = (name: string, value: string | undefined) => (value ? `<${name}>${escapeXml(value)}</${name}>` : '')
 
 /** Places as a file of `format`, a string at a time, as they come: a site of any size is never held in memory. */
@@ -63,7 +66,7 @@ export async function* writePlaces(format: ExportFormat, features: AsyncIterable
 
 type Writer = { head: (meta: ExportMeta) => string; item: (feature: ExportedFeature, meta: ExportMeta, first: boolean) => string; tail: string }
 
-const CSV_HEADER = ['id', 'title', 'latitude', 'longitude', 'address', 'content', 'excerpt', 'date', 'categories', 'slug', 'post_type', 'url']
+const CSV_HEADER = ['id', 'title', 'latitude', 'longitude', 'address', 'content', 'excerpt', 'date', 'categories', 'tags', 'slug', 'post_type', 'url']
 
 const WRITERS: Record<ExportFormat, Writer> = {
   // The import format (docs/cli.md), one feature a line.
@@ -130,6 +133,7 @@ const WRITERS: Record<ExportFormat, Writer> = {
           p.excerpt ?? '',
           p.date,
           joinCategories(p.categories),
+          joinTags(p.tags ?? []),
           p.slug,
           p.type,
           postUrl(siteUrl, p.type, p.slug),

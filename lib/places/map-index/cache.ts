@@ -4,13 +4,13 @@ import { findIdsContaining, readPlaceChanges } from '../query'
 import { BYTES_PER_PLACE, subsetOf, withChanges, type PlaceIndex } from './place-index'
 import { readPlaceIndex, type PlaceIndexQuery } from './read'
 
-// Indexes of the (post type, category) pairs asked for lately, each for the data version it was built from. The
-// home map's (posts, every category) is always kept: requests for other pairs cannot push it out. The others are
-// kept while they fit in MAX_OTHER_INDEX_BYTES together and number at most MAX_OTHER_INDEXES (which also bounds the
-// builds under way), least recently used first out; the one used last is kept whatever its size. A pair with no
-// public places gets no index at all (one indexed query answers that). README.md, "Parameters for maps".
-// A `search` is one more part of the key: its index holds only the places it matches, taken from the index of its type
-// and category, so that clusters, counts and pages of a search are those of any other index. Anyone can ask for any
+// Indexes of the filters (post type, category, tag) asked for lately, each for the data version it was built from.
+// The home map's (posts, every category and tag) is always kept: requests for other filters cannot push it out. The
+// others are kept while they fit in MAX_OTHER_INDEX_BYTES together and number at most MAX_OTHER_INDEXES (which also
+// bounds the builds under way), least recently used first out; the one used last is kept whatever its size. A filter
+// with no public places gets no index at all (one indexed query answers that). README.md, "Parameters for maps".
+// A `search` is one more part of the key: its index holds only the places it matches, taken from the index of its
+// filter, so that clusters, counts and pages of a search are those of any other index. Anyone can ask for any
 // search, so searches have a cache of their own, smaller (they cannot push out the categories' indexes), their keys
 // ignore ASCII case (the match does too), and their reads of the text index run one at a time: a flood of distinct
 // searches waits in line instead of reading the database in parallel (docs/api.md, search).
@@ -23,8 +23,8 @@ const MAX_SEARCH_INDEXES = 16
 type CachedIndex = { version: number; index: Promise<PlaceIndex>; bytes: number }
 
 const indexKey = (query: PlaceIndexQuery): string =>
-  `${query.postType}\n${query.categoryId ?? ''}${query.search ? `\n${query.search.replace(/[A-Z]/g, (c) => c.toLowerCase())}` : ''}`
-const isSearchKey = (key: string): boolean => key.split('\n').length > 2
+  `${query.postType}\n${query.categoryId ?? ''}\n${query.tagId ?? ''}${query.search ? `\n${query.search.replace(/[A-Z]/g, (c) => c.toLowerCase())}` : ''}`
+const isSearchKey = (key: string): boolean => key.split('\n').length > 3
 const HOME_KEY = indexKey({ postType: 'post', categoryId: null })
 
 /** The home map's index in a slot of its own, the others in an LRU cache (the same package as the answers'). */
@@ -55,7 +55,7 @@ class PlaceIndexCache {
     else this.lru(key).delete(key)
   }
 
-  /** The pairs kept (or being built), as `postType\ncategoryId` (and `\nsearch`). */
+  /** The filters kept (or being built), as `postType\ncategoryId\ntagId` (and `\nsearch`). */
   *keys(): Generator<string> {
     if (this.home) yield HOME_KEY
     yield* this.others.keys()
@@ -89,13 +89,13 @@ function inLine<T>(read: () => Promise<T>): Promise<T> {
 export class PlaceIndexes {
   private readonly cache = new PlaceIndexCache()
 
-  /** The pairs whose index is kept or being built, as `postType\ncategoryId`. */
+  /** The filters whose index is kept or being built, as `postType\ncategoryId\ntagId`. */
   keys(): string[] {
     return [...this.cache.keys()]
   }
 
   /**
-   * The index of the public places of one post type and category at data `version` (readDataVersion, read by the
+   * The index of the public places of one filter (post type, category, tag) at data `version` (readDataVersion, read by the
    * caller before this): made on first use after any write (from the index of an older version, when there is one),
    * then shared by every request until the next write.
    */
@@ -116,15 +116,16 @@ export class PlaceIndexes {
   }
 
   /**
-   * A search's index: the places of its type and category's index (made first if need be) that the text index
-   * matches (lib/places/query.ts, findIdsContaining). Within a category, the places of the same search without one:
-   * the text index is read once per search, whatever the categories it is combined with.
+   * A search's index: the places of its filter's index (made first if need be) that the text index matches
+   * (lib/places/query.ts, findIdsContaining). Within a category or tag, the places of the same search without them:
+   * the text index is read once per search, whatever the filters it is combined with.
    */
   private async searchIndex(query: PlaceIndexQuery & { search: string }, version: number): Promise<PlaceIndex> {
-    const { postType, categoryId, search } = query
-    const base = await this.get({ postType, categoryId }, version)
+    const { postType, categoryId, tagId, search } = query
+    const base = await this.get({ postType, categoryId, tagId }, version)
     if (base.size === 0) return base
-    const matched = categoryId == null ? await inLine(() => findIdsContaining(search)) : (await this.get({ postType, categoryId: null, search }, version)).ids
+    const unfiltered = categoryId == null && tagId === undefined
+    const matched = unfiltered ? await inLine(() => findIdsContaining(search)) : (await this.get({ postType, categoryId: null, search }, version)).ids
     return subsetOf(base, matched)
   }
 }
@@ -141,7 +142,7 @@ async function updated(query: PlaceIndexQuery, previous: CachedIndex): Promise<P
 const shared = globalThis as typeof globalThis & { placeIndexes?: PlaceIndexes }
 const indexes = (shared.placeIndexes ??= new PlaceIndexes())
 
-/** The pairs whose index is kept or being built, as `postType\ncategoryId`. */
+/** The filters whose index is kept or being built, as `postType\ncategoryId\ntagId`. */
 export function keptIndexKeys(): string[] {
   return indexes.keys()
 }

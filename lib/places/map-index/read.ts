@@ -5,10 +5,10 @@ import type { CollectionQuery } from '../schemas'
 import { buildPlaceIndex, PlaceIndexBuilder, type PlaceIndex } from './place-index'
 
 /**
- * Which places an index holds: the public places of one post type, and of one category (with its descendants) or all,
- * and of one search or all.
+ * Which places an index holds: the public places of one post type, of one category (with its descendants) or all, of
+ * one tag or all, and of one search or all.
  */
-export type PlaceIndexQuery = Pick<CollectionQuery, 'postType' | 'categoryId' | 'search'>
+export type PlaceIndexQuery = Pick<CollectionQuery, 'postType' | 'categoryId' | 'tagId' | 'search'>
 
 // Rows read from the database at a time: between chunks, other requests get a turn.
 const CHUNK = 20_000

@@ -5,6 +5,7 @@ import { findEditablePost, listCategoryOptions, listPostTypes } from '@/lib/admi
 import { requireSessionActor } from '@/lib/admin/session'
 import { getConfig } from '@/lib/config'
 import { listPostAttachments } from '@/lib/media/attachments'
+import { listTagSuggestions } from '@/lib/places/tags'
 import { parsePostId } from '@/lib/places/schemas'
 import { MediaManager } from './_components/media-manager'
 import { PostEditor } from './_components/post-editor'
@@ -18,14 +19,19 @@ export default async function EditPostPage({ params }: PageProps<'/admin/posts/[
   const id = parsePostId(rawId)
   const editor = id === null ? null : await findEditablePost(actor, id)
   if (!editor) notFound()
-  const [categories, types, attachments] = await Promise.all([listCategoryOptions(actor), listPostTypes(actor), listPostAttachments(actor, editor.post.id)])
+  const [categories, tagSuggestions, types, attachments] = await Promise.all([
+    listCategoryOptions(actor),
+    listTagSuggestions(),
+    listPostTypes(actor),
+    listPostAttachments(actor, editor.post.id),
+  ])
   return (
     <>
       <div className="admin-heading">
         <h1>Edit post</h1>
         <a href="/admin">← All posts</a>
       </div>
-      <PostEditor {...editor} userId={actor.id} categories={categories} types={types} tiles={getConfig().mapTiles} />
+      <PostEditor {...editor} userId={actor.id} categories={categories} tagSuggestions={tagSuggestions} types={types} tiles={getConfig().mapTiles} />
       <MediaManager postId={editor.post.id} initial={attachments} canUpload={canUploadFiles(actor)} />
     </>
   )

@@ -55,6 +55,7 @@ export function toValues(post: EditablePost): PostFormValues {
     date: post.date,
     categoryIds: post.categoryIds,
     newCategories: [],
+    tags: post.tags,
     address: post.address,
     locationPrecision: post.locationPrecision,
     latitude: post.latitude === null ? '' : String(post.latitude),

@@ -16,14 +16,15 @@ import { slugBase } from '@/lib/slugs'
 import { importLocationFromMediaAction, previewPostAction, savePostAction, trashPost, type MediaLocation } from '../../actions'
 import { CategoryPicker } from './category-picker'
 import { ContentEditor } from './content-editor'
+import { TagInput } from './tag-input'
 import { LocationFields, type FieldAttributes } from './location-fields'
 import { editorReducer, initialEditorState, statusToStore, submitLabel, toValues, typedDate } from './post-editor-state'
 import { TypeField } from './type-field'
 import { autosaveSlot, clearAutosave, readAutosave, useUnsavedWork, type Autosave } from './unsaved-work'
 
-type Props = PostEditorContext & { userId: number; categories: CategoryOption[]; types: string[]; tiles: Tiles }
+type Props = PostEditorContext & { userId: number; categories: CategoryOption[]; tagSuggestions: string[]; types: string[]; tiles: Tiles }
 
-export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, canAddCategories, categories, types, tiles }: Props) {
+export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, canAddCategories, categories, tagSuggestions, types, tiles }: Props) {
   const [state, dispatch] = useReducer(editorReducer, { post: saved, allowedStatuses }, initialEditorState)
   const { post, statuses, values, errors, notice, dirty, gps, recenter } = state
   const [saving, startSaving] = useTransition()
@@ -304,6 +305,7 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
             onChange={(categoryIds, newCategories) => update({ categoryIds, newCategories })}
             error={errors.categoryIds ?? errors.newCategories}
           />
+          <TagInput tags={values.tags} suggestions={tagSuggestions} onChange={(tags) => update({ tags })} error={errors.tags} />
           <p className="muted">
             By {post.authorName}. Last saved {formatUtcMinute(post.modifiedAt)} UTC.
           </p>

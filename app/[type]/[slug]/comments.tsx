@@ -1,0 +1,49 @@
+import { getConfig } from '@/lib/config'
+import { cleanContent } from '@/lib/content/html'
+import type { CommentNode, PostComments } from '@/lib/places/comments'
+
+// The comments a post brought from WordPress, read-only (lib/places/comments.ts): each cleaned again as it is shown,
+// its author's link marked as WordPress marks it (ugc, nofollow).
+
+const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })
+
+export function Comments({ comments, shown, total }: PostComments) {
+  if (total === 0) return null
+  return (
+    <section className="post-comments" aria-labelledby="post-comments-heading">
+      <h2 id="post-comments-heading">
+        {total.toLocaleString('en')} {total === 1 ? 'comment' : 'comments'}
+      </h2>
+      <CommentList comments={comments} />
+      {shown < total && <p className="post-meta">The oldest {shown.toLocaleString('en')} are shown.</p>}
+      <p className="post-meta">Comments are closed.</p>
+    </section>
+  )
+}
+
+function CommentList({ comments }: { comments: CommentNode[] }) {
+  const siteUrl = getConfig().siteUrl
+  return (
+    <ol className="comment-list">
+      {comments.map((comment) => (
+        <li key={comment.id}>
+          <article className="comment" aria-label={`Comment by ${comment.authorName || 'Anonymous'}`}>
+            <p className="post-meta">
+              {/^https?:\/\//i.test(comment.authorUrl) ? (
+                <a href={comment.authorUrl} rel="external nofollow ugc noopener">
+                  {comment.authorName || comment.authorUrl}
+                </a>
+              ) : (
+                <strong>{comment.authorName || 'Anonymous'}</strong>
+              )}
+              {' · '}
+              <time dateTime={comment.createdAt.toISOString()}>{dateFormat.format(comment.createdAt)} UTC</time>
+            </p>
+            <div className="comment-content" dangerouslySetInnerHTML={{ __html: cleanContent(comment.content, siteUrl) }} />
+          </article>
+          {comment.replies.length > 0 && <CommentList comments={comment.replies} />}
+        </li>
+      ))}
+    </ol>
+  )
+}
