@@ -115,15 +115,31 @@ function storedName(filename: string, ext: string, now: Date): string {
   return `${now.getUTCFullYear()}/${month}/${randomUUID().slice(0, 8)}-${base}.${ext}`
 }
 
-/** An image on disk, accepted and in place, not yet recorded: `discard()` removes its files. */
-export type StoredImage = { filePath: string; mimeType: string; size: number; gps: Gps | null; renditions: Rendition[]; discard: () => Promise<void> }
+/**
+ * An image on disk, accepted and in place, not yet recorded: `discard()` removes its files. `undecodable`: why its
+ * pixels did not decode, when it was kept all the same (no sizes then).
+ */
+export type StoredImage = {
+  filePath: string
+  mimeType: string
+  size: number
+  gps: Gps | null
+  renditions: Rendition[]
+  undecodable?: string
+  discard: () => Promise<void>
+}
 
 /**
  * Stores an image: streamed to incoming/ under the size limit, its type decided from its bytes, decoded whole
- * while its sizes are made (one that does not decode is refused), its GPS read once, then the original and the copy
- * for visitors moved into place. A refused or failed file leaves nothing.
+ * while its sizes are made (one that does not decode is refused, unless `keepUndecodable`: then it is kept without
+ * sizes, as a WordPress import keeps what WordPress had), its GPS read once, then the original and the copy for
+ * visitors moved into place. A refused or failed file leaves nothing.
  */
-export async function storeImage(filename: string, body: AsyncIterable<Uint8Array>): Promise<StoredImage> {
+export async function storeImage(
+  filename: string,
+  body: AsyncIterable<Uint8Array>,
+  { keepUndecodable = false }: { keepUndecodable?: boolean } = {},
+): Promise<StoredImage> {
   const { uploadMaxBytes, keepImageMetadata } = getConfig()
   // Readable by this user only: an original keeps its GPS (the folders above, data/, are made so too).
   await mkdir(uploadsPath('incoming'), { recursive: true, mode: 0o700 })
@@ -145,7 +161,12 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
     const relative = storedName(filename, ext, new Date())
     // Before anything is in place: the sizes need the one full decode an upload gets, and a file whose pixels do
     // not decode (a JPEG cut off before its end) would be a broken picture everywhere.
+    let undecodableReason: string | undefined
     renditions = await createRenditions(original, type.mime, relative).catch((error: unknown) => {
+      if (error instanceof UndecodableImage && keepUndecodable) {
+        undecodableReason = error.reason ?? 'it cannot be decoded'
+        return []
+      }
       if (error instanceof UndecodableImage) throw undecodable(error.reason)
       if (error instanceof HeicDecodeTimeout) throw heicTimeLimitRefusal(error)
       throw error
@@ -162,7 +183,15 @@ export async function storeImage(filename: string, body: AsyncIterable<Uint8Arra
     await rename(incoming, originalPath)
     if (hasPublicCopy) await rename(publicTemp, publicPath)
     else await rm(publicTemp, { force: true })
-    return { filePath: relative, mimeType: type.mime, size: original.byteLength, gps, renditions, discard }
+    return {
+      filePath: relative,
+      mimeType: type.mime,
+      size: original.byteLength,
+      gps,
+      renditions,
+      discard,
+      ...(undecodableReason ? { undecodable: undecodableReason } : {}),
+    }
   } catch (error) {
     await discard()
     throw error

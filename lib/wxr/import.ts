@@ -564,7 +564,8 @@ class WxrImport {
       const file = await this.fileInUploads(relative)
       if (file === null) return `its file "${relative}" lies outside the uploads folder`
       const handle = await open(file)
-      const image = await storeImage(relative, handle.createReadStream())
+      // WordPress had it: a photo whose pixels do not decode (cut short) is kept, its GPS read, without sizes.
+      const image = await storeImage(relative, handle.createReadStream(), { keepUndecodable: true })
       this.stored.push(image)
       return image
     } catch (error) {
@@ -654,6 +655,8 @@ class WxrImport {
         return
       }
     }
+    if (image.undecodable)
+      this.warn(`attachment ${describe(item)}: its image does not decode (${image.undecodable}); imported with its file and GPS, without sizes`)
     await this.batch.addAttachment(
       {
         id,

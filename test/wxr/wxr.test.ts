@@ -51,7 +51,7 @@ for (const kind of databaseKinds) {
       const map = path.join(dir, 'ids.json')
       const run = places('import-wxr', SITE, '--uploads', UPLOADS, '--map', map)
       assert.equal(run.status, 0, run.stderr)
-      assert.match(run.stdout, /Imported 12 posts, 3 categories, 2 tags, 3 comments and 3 attachments; 0 items were already imported\./)
+      assert.match(run.stdout, /Imported 12 posts, 3 categories, 2 tags, 3 comments and 4 attachments; 0 items were already imported\./)
       assert.match(run.stdout, /^Left out, as Places does not keep them: .*1 × post_format/m)
       for (const kind of ['1 × unapproved comment', '1 × spam comment', '1 × pingback']) assert.match(run.stdout, new RegExp(`^Left out, .*${kind}`, 'm'))
       assert.doesNotMatch(run.stdout, /\d × comment\b/, 'approved comments are not left out')
@@ -61,6 +61,10 @@ for (const kind of databaseKinds) {
       assert.match(run.stdout, /New users, who cannot sign in until a password is set \(places user set-password\): ana@travels\.example, ben@travels\.example/)
       assert.match(run.stderr, /item "Broken coordinates" \(WordPress id 104, line \d+\): geo_latitude "north-ish" .* imported without a location/)
       assert.match(run.stderr, /attachment item "Lost photo" \(WordPress id 204, line \d+\): its file 2020\/05\/lost\.jpg is missing; not imported/)
+      assert.match(
+        run.stderr,
+        /attachment item "Cut short" \(WordPress id 205, line \d+\): its image does not decode \(.+\); imported with its file and GPS, without sizes/,
+      )
 
       const posts = exported()
       const one = (title: string) => {
@@ -141,10 +145,11 @@ for (const kind of databaseKinds) {
           [201, 105],
           [202, 105],
           [203, 102],
+          [205, 102],
         ],
       )
       const ids = JSON.parse(readFileSync(map, 'utf8')) as { posts: Record<string, number>; attachments: Record<string, number> }
-      assert.deepEqual(ids.attachments, { 201: 201, 202: 202, 203: 203 })
+      assert.deepEqual(ids.attachments, { 201: 201, 202: 202, 203: 203, 205: 205 })
       assert.equal(ids.posts['2'], one('About us').properties.id)
       assert.equal(ids.posts['2'], 112)
       assert.deepEqual(
@@ -159,10 +164,20 @@ for (const kind of databaseKinds) {
       const files = readdirSync(originals, { recursive: true })
         .map(String)
         .filter((f) => f.endsWith('.jpg'))
-      assert.equal(files.length, 3)
+      assert.equal(files.length, 4)
       const rome = files.find((f) => f.includes('rome'))!
       assert.ok(readGps(readFileSync(path.join(originals, rome))))
       assert.equal(readGps(readFileSync(path.join(dir, 'uploads', 'public', rome))), null, 'the public copy has no GPS')
+    })
+
+    test('a JPEG cut short is kept as WordPress had it: its file and GPS, no sizes; pages show only photos that have sizes', async () => {
+      const [cut] = await queryRows<{ latitude: number | null; sizes: number | bigint }>(
+        db.url,
+        `SELECT a.latitude, (SELECT count(*) FROM attachment_renditions r WHERE r.attachment_id = a.id) AS sizes FROM attachments a WHERE a.id = 205`,
+      )
+      assert.ok(cut, 'imported under its WordPress id')
+      assert.equal(Number(cut.sizes), 0)
+      assert.equal(typeof cut.latitude, 'number', 'its GPS, read from the part that is there')
     })
 
     test('a second run imports nothing twice, and its map is the first one', () => {
@@ -170,7 +185,7 @@ for (const kind of databaseKinds) {
       const map = path.join(dir, 'ids-again.json')
       const run = places('import-wxr', SITE, '--uploads', UPLOADS, '--map', map)
       assert.equal(run.status, 0, run.stderr)
-      assert.match(run.stdout, /Imported 0 posts, 0 categories and 0 attachments; 15 items were already imported\./)
+      assert.match(run.stdout, /Imported 0 posts, 0 categories and 0 attachments; 16 items were already imported\./)
       assert.doesNotMatch(run.stdout, /got new ids/)
       assert.deepEqual(exported(), before)
       assert.deepEqual(JSON.parse(readFileSync(map, 'utf8')), JSON.parse(readFileSync(path.join(dir, 'ids.json'), 'utf8')))
