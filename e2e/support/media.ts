@@ -178,7 +178,20 @@ export async function uploadOrThrow(
   const text = await response.text()
   expect(response.status(), `upload of ${filename} to post ${postId}: ${text.slice(0, 300)}`).toBe(201)
   const attachment = JSON.parse(text) as UploadedAttachment
-  expect(Object.keys(attachment).sort()).toEqual(['id', 'latitude', 'longitude', 'mimeType', 'position', 'postId', 'size', 'thumbnailUrl', 'title', 'url'])
+  expect(Object.keys(attachment).sort()).toEqual([
+    'altText',
+    'caption',
+    'id',
+    'latitude',
+    'longitude',
+    'mimeType',
+    'position',
+    'postId',
+    'size',
+    'thumbnailUrl',
+    'title',
+    'url',
+  ])
   expect(typeof attachment.id).toBe('number')
   expect(attachment.postId).toBe(postId)
   return attachment

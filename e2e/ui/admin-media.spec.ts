@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { expect, test } from '../support/test'
-import { createPost, photo, signIn, uniqueTitle, uploadPhotos } from '../support/ui-admin'
+import { createPost, photo, save as savePost, signIn, uniqueTitle, uploadPhotos } from '../support/ui-admin'
 
 // The post editor's photos in real Chromium: a damaged file is refused on its own row, the list is worked by
 // keyboard alone (focus stays with the photo acted on; Escape cancels a removal), and a contributor, who may not
@@ -41,6 +41,29 @@ test.describe('as an editor', () => {
     await page.screenshot({ path: testInfo.outputPath('damaged-upload.png'), fullPage: true })
     await page.reload()
     await expect.poll(() => titles(page), { message: 'nothing was stored for the damaged file' }).toEqual(['gox_gps'])
+  })
+
+  test('a photo’s caption and alt text: saved from its row, kept, and shown on the post’s page', async ({ page }, testInfo) => {
+    await createPost(page, uniqueTitle('Captioned'))
+    await uploadPhotos(page, 'gox_gps.jpg')
+    const row = item(page, 'gox_gps')
+    await row.getByText('Caption and alt text', { exact: true }).click()
+    await page.getByLabel('Caption of photo 1').fill('The harbour at dawn')
+    await page.getByLabel('Alt text of photo 1').fill('Fishing boats moored along a stone quay')
+    const save = row.getByRole('button', { name: 'Save caption and alt text' })
+    await save.click()
+    await expect(page.getByRole('status').filter({ hasText: 'The caption and alt text of “gox_gps” are saved.' })).toBeVisible()
+    await expect(save).toBeFocused()
+    await page.screenshot({ path: testInfo.outputPath('caption-alt.png'), fullPage: true })
+    await page.reload()
+    // Kept, and shown open: a photo with a caption or alt text shows them.
+    await expect(page.getByLabel('Caption of photo 1')).toHaveValue('The harbour at dawn')
+    await expect(page.getByLabel('Alt text of photo 1')).toHaveValue('Fishing boats moored along a stone quay')
+    await page.getByLabel('Status').selectOption('publish')
+    await savePost(page)
+    await page.getByRole('link', { name: 'View the post' }).click()
+    await expect(page.locator('.post-lead figcaption')).toHaveText('The harbour at dawn')
+    await expect(page.locator('.post-lead img')).toHaveAttribute('alt', 'Fishing boats moored along a stone quay')
   })
 
   test('an iPhone HEIC and a TIFF show as pictures in the list (their JPEG thumbnails), not as broken images', async ({ page }, testInfo) => {

@@ -69,4 +69,10 @@ export type PostInput = z.output<typeof postFormSchema>
 
 export const attachmentTitleSchema = z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters')
 
+/** A photo's caption and alt text, as WordPress's: plain text, shown under the photo and read out in its place. */
+export const attachmentTextSchema = z.object({
+  caption: z.string().trim().max(1000, 'must be at most 1000 characters').regex(NO_NUL, NO_NUL_MESSAGE),
+  altText: z.string().trim().max(1000, 'must be at most 1000 characters').regex(NO_NUL, NO_NUL_MESSAGE),
+})
+
 export const appPasswordNameSchema = z.object({ name: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters') })

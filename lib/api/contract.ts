@@ -93,6 +93,8 @@ export const attachmentSchema = z
     postId: z.int(),
     position: z.int(),
     title: z.string(),
+    caption: z.string().meta({ description: "Shown under the photo on its post's page (WordPress's caption)" }),
+    altText: z.string().meta({ description: "Read out in the photo's place (WordPress's alt text); empty: the title is" }),
     mimeType: z.string().regex(/^image\//),
     size: z.int(),
     url: z.url().meta({ description: 'Where visitors load it' }),

@@ -65,6 +65,12 @@ export async function renameAttachment(actor: Actor | null, attachmentId: number
   return toAttachmentDto(await getDb().attachment.update({ where: { id: attachmentId }, data: { title: cleanTitle(title) }, select: ATTACHMENT_FIELDS }))
 }
 
+/** Sets an attachment's caption and alt text, for someone who may edit its post. */
+export async function describeAttachment(actor: Actor | null, attachmentId: number, text: { caption: string; altText: string }): Promise<AttachmentDto> {
+  await findAttachmentForEditor(actor, attachmentId)
+  return toAttachmentDto(await getDb().attachment.update({ where: { id: attachmentId }, data: text, select: ATTACHMENT_FIELDS }))
+}
+
 /** Removes an attachment, its row and both its files, for someone who may edit its post; returns the post's id. */
 export async function deleteAttachment(actor: Actor | null, attachmentId: number): Promise<number> {
   const { postId } = await findAttachmentForEditor(actor, attachmentId)

@@ -37,6 +37,10 @@ export type AttachmentDto = {
   postId: number
   position: number
   title: string
+  /** shown under the photo on its post's page (WordPress's caption) */
+  caption: string
+  /** read out in its place (WordPress's alt text); empty: the title is */
+  altText: string
   mimeType: string
   size: number
   /** where visitors load it */
@@ -218,6 +222,8 @@ export const ATTACHMENT_FIELDS = {
   postId: true,
   position: true,
   title: true,
+  caption: true,
+  altText: true,
   mimeType: true,
   size: true,
   filePath: true,

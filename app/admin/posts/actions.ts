@@ -3,7 +3,7 @@
 import { redirect } from 'next/navigation'
 import { z } from 'zod'
 import { runAction, type ActionResult } from '@/lib/admin/action-result'
-import { attachmentTitleSchema, idSchema, newPostSchema, postFormSchema } from '@/lib/admin/forms'
+import { attachmentTextSchema, attachmentTitleSchema, idSchema, newPostSchema, postFormSchema } from '@/lib/admin/forms'
 import { parseOrThrow } from '@/lib/http/params'
 import { createDraft, deletePost, restorePost as restorePostIn, trashPost as trashPostIn, updatePost, type PostEditorContext } from '@/lib/admin/posts'
 import { savePreview } from '@/lib/admin/preview'
@@ -12,7 +12,7 @@ import { emptyTrash, type EmptiedTrash } from '@/lib/admin/trash'
 import { roundCoordinate } from '@/lib/geo/precision'
 import { ApiError } from '@/lib/http/errors'
 import { getAttachmentGps, type AttachmentGps } from '@/lib/media/attachment-gps'
-import { deleteAttachment, renameAttachment, reorderAttachments } from '@/lib/media/attachments'
+import { deleteAttachment, describeAttachment, renameAttachment, reorderAttachments } from '@/lib/media/attachments'
 import type { AttachmentDto } from '@/lib/media/storage'
 import { postTypeSchema } from '@/lib/places/post-fields'
 
@@ -83,6 +83,12 @@ export async function renameMediaAction(attachmentId: number, title: unknown): P
       parseOrThrow(idSchema, attachmentId),
       parseOrThrow(z.object({ title: attachmentTitleSchema }), { title }).title,
     ),
+  )
+}
+
+export async function describeMediaAction(attachmentId: number, text: unknown): Promise<ActionResult<AttachmentDto>> {
+  return runAction('describeMedia', async () =>
+    describeAttachment(await getSessionActorOrThrow(), parseOrThrow(idSchema, attachmentId), parseOrThrow(attachmentTextSchema, text)),
   )
 }
 

@@ -4,14 +4,14 @@ import { useEffect, useRef, useState, useTransition, type DragEvent, type Keyboa
 import { formatCoordinate } from '@/app/admin/_components/format'
 import { Notice, type NoticeValue } from '@/app/admin/_components/notice'
 import type { ActionResult } from '@/lib/admin/action-result'
-import { attachmentTitleSchema } from '@/lib/admin/forms'
+import { attachmentTextSchema, attachmentTitleSchema } from '@/lib/admin/forms'
 import type { AttachmentDto } from '@/lib/media/storage'
-import { removeMediaAction, renameMediaAction, reorderMediaAction } from '../../actions'
+import { describeMediaAction, removeMediaAction, renameMediaAction, reorderMediaAction } from '../../actions'
 
 type Upload = { key: number; name: string; loaded: number; total: number; state: 'waiting' | 'uploading' | 'done' | 'failed'; error?: string }
 
 /** Where the keyboard focus goes once a change is shown: a control of one photo, the upload control, or the heading. */
-type FocusTarget = { id: number; control: 'up' | 'down' | 'title' | 'rename' | 'remove' | 'cancel' } | 'upload' | 'heading'
+type FocusTarget = { id: number; control: 'up' | 'down' | 'title' | 'rename' | 'describe' | 'remove' | 'cancel' } | 'upload' | 'heading'
 
 function focusTargetId(target: FocusTarget): string {
   return typeof target === 'string' ? `media-${target}` : `media-${target.id}-${target.control}`
@@ -134,6 +134,22 @@ export function MediaManager({ postId, initial, canUpload }: { postId: number; i
     )
   }
 
+  function describe(item: AttachmentDto, form: FormData) {
+    const parsed = attachmentTextSchema.safeParse({ caption: form.get('caption') ?? '', altText: form.get('altText') ?? '' })
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      return setMessage({ tone: 'error', text: `The ${issue?.path[0] === 'caption' ? 'caption' : 'alt text'} ${issue?.message ?? 'is not valid'}.` })
+    }
+    run(
+      async () => {
+        const result = await describeMediaAction(item.id, parsed.data)
+        return result.ok ? { ok: true, data: items.map((i) => (i.id === item.id ? result.data : i)) } : result
+      },
+      `The caption and alt text of “${item.title}” are saved.`,
+      { done: { id: item.id, control: 'describe' }, failed: { id: item.id, control: 'describe' } },
+    )
+  }
+
   function remove(item: AttachmentDto) {
     setConfirming(null)
     const index = items.findIndex((i) => i.id === item.id)
@@ -178,6 +194,9 @@ export function MediaManager({ postId, initial, canUpload }: { postId: number; i
         Photos
       </h2>
       <p className="hint">Changes here are saved at once. “Import location from media” takes the first photo in this order that has GPS.</p>
+      <p id="media-alt-hint" className="hint">
+        Alt text says what a photo shows, for those who cannot see it; empty, the title is read instead. The caption is shown under the photo.
+      </p>
       {canUpload ? (
         <div
           className={`drop-zone${over ? ' over' : ''}`}
@@ -290,6 +309,31 @@ export function MediaManager({ postId, initial, canUpload }: { postId: number; i
                     Rename
                   </button>
                 </form>
+                {/* WordPress's caption and alt text: what the post page shows under the photo, and reads out in its place. */}
+                <details className="media-text" open={!!(item.caption || item.altText) || undefined}>
+                  <summary>Caption and alt text</summary>
+                  <form
+                    onSubmit={(event) => {
+                      event.preventDefault()
+                      describe(item, new FormData(event.currentTarget))
+                    }}
+                  >
+                    <label htmlFor={`media-${item.id}-caption`}>Caption of photo {index + 1}</label>
+                    <input id={`media-${item.id}-caption`} name="caption" defaultValue={item.caption} key={`c${item.caption}`} maxLength={1000} />
+                    <label htmlFor={`media-${item.id}-alt`}>Alt text of photo {index + 1}</label>
+                    <input
+                      id={`media-${item.id}-alt`}
+                      name="altText"
+                      defaultValue={item.altText}
+                      key={`a${item.altText}`}
+                      maxLength={1000}
+                      aria-describedby="media-alt-hint"
+                    />
+                    <button id={focusTargetId({ id: item.id, control: 'describe' })} type="submit" className="secondary" disabled={pending}>
+                      Save caption and alt text
+                    </button>
+                  </form>
+                </details>
                 <p className="muted">
                   {item.latitude !== null && item.longitude !== null ? `GPS ${formatCoordinate(item.latitude)}, ${formatCoordinate(item.longitude)}` : 'No GPS'}{' '}
                   · {(item.size / 1024).toFixed(0)} KB
