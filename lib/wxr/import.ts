@@ -2,7 +2,7 @@ import 'server-only'
 import { open, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { getConfig } from '../config'
-import { contentFromClassic, contentText } from '../content/html'
+import { cleanContent, contentFromClassic, contentText } from '../content/html'
 import { contentFromWordPress } from '../content/wordpress'
 import { lockTables, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
@@ -14,6 +14,7 @@ import { levelOfNewPost } from '../places/visibility'
 import { freeSlug, slugify } from '../slugs'
 import { firstAdministratorId } from '../users'
 import { AttachmentMetadataError, originalOf, readAttachmentMetadata } from './attachment-metadata'
+import { markOldUploads, oldUploadsPattern, resolveMarkedUploads, uploadKey } from './uploads'
 import { readWxr, WxrSyntaxError, type WxrCategory, type WxrComment, type WxrItem, type WxrRecord } from './parse'
 
 export type WxrOptions = {
@@ -183,6 +184,12 @@ class WxrImport {
   private readonly positions = new Map<WxrItem, number>()
   /** the posts' earlier slugs (_wp_old_slug), written once the posts are */
   private readonly oldSlugs = new Map<string, { type: string; slug: string; postId: number }>()
+  /** the exported site's uploads address (…/wp-content/uploads/), as a pattern and as a prefix */
+  private oldUploads: { pattern: RegExp; prefix: string } | null = null
+  /** the posts whose content has addresses on the old site's uploads, resolved once the photos are stored */
+  private readonly withOldUploads = new Set<number>()
+  /** each photo imported, by its upload's key (uploadKey), at its address here */
+  private readonly uploadsHere = new Map<string, string>()
   /** the approved comments of the posts imported, by post id here, written once the posts are */
   private readonly comments = new Map<number, WxrComment[]>()
   private maxId = 0
@@ -228,6 +235,7 @@ class WxrImport {
       if (record.kind === 'item' && record.postType === 'attachment') this.attachments.push(record)
       else if (record.kind === 'item') items.push(record)
       if (items.length === LOOKUP || (record.kind !== 'item' && items.length > 0)) await this.addPosts(items.splice(0))
+      if (record.kind === 'site') this.setOldSite(record.url)
       if (record.kind === 'author') await this.addAuthor(record.login, record.email, record.displayName)
       else if (record.kind === 'category') this.pendingCategories.push(record)
     }
@@ -245,6 +253,7 @@ class WxrImport {
       await tx.postOldSlug.upsert({ where: { type_slug: { type: old.type, slug: old.slug } }, create: old, update: { postId: old.postId } })
     }
     for (const [postId, comments] of this.comments) await this.writeComments(tx, postId, comments)
+    await this.resolveOldUploads(tx)
     for (const [wpId, id] of this.postIdByWpId) this.summary.ids.posts[wpId] = id
     for (const [wpId, id] of this.attachmentIdByWpId) this.summary.ids.attachments[wpId] = id
     return this.summary
@@ -398,6 +407,33 @@ class WxrImport {
     for (const comment of comments) await write(comment, null)
   }
 
+  private setOldSite(url: string): void {
+    const pattern = oldUploadsPattern(url)
+    if (pattern) this.oldUploads = { pattern, prefix: `${url.replace(/\/+$/, '')}/wp-content/uploads/` }
+  }
+
+  /** A post's content with its addresses on the old site's uploads marked, to be resolved after the photos. */
+  private markOldUploads(content: string, postId: number): string {
+    if (!this.oldUploads) return content
+    const marked = markOldUploads(content, this.oldUploads.pattern)
+    if (marked.marked) this.withOldUploads.add(postId)
+    return marked.html
+  }
+
+  /** Points the marked addresses at the photos stored here (or back at the old site), and cleans the content again. */
+  private async resolveOldUploads(tx: Tx): Promise<void> {
+    const { siteUrl } = getConfig()
+    for (const id of this.withOldUploads) {
+      const post = await tx.post.findUnique({ where: { id }, select: { content: true } })
+      if (!post) continue
+      const content = cleanContent(
+        resolveMarkedUploads(post.content, (key) => this.uploadsHere.get(key), this.oldUploads!.prefix),
+        siteUrl,
+      )
+      if (content !== post.content) await tx.post.update({ where: { id }, data: { content } })
+    }
+  }
+
   /** The item's tags (`post_tag` terms), matched by name as the editor matches them; the missing ones created. */
   private async tagIds(item: WxrItem): Promise<number[]> {
     const ids = new Set<number>()
@@ -515,7 +551,7 @@ class WxrImport {
       trashedAt: status === 'trash' ? trashedAt(item.meta.get('_wp_trash_meta_time')) : null,
       title,
       slug: await this.slugs.take(type.data, item.postName || title),
-      content: contentFromWordPress(item.content, getConfig().siteUrl),
+      content: contentFromWordPress(this.markOldUploads(item.content, id), getConfig().siteUrl),
       // WordPress's excerpt may hold markup: its text is kept, as long as an excerpt may be.
       excerpt: contentText(item.excerpt).slice(0, MAX_EXCERPT),
       publishedAt: wpDate(item),
@@ -680,6 +716,8 @@ class WxrImport {
     this.maxAttachmentId = Math.max(this.maxAttachmentId, id)
     if (item.postId !== null) this.attachmentIdByWpId.set(item.postId, id)
     if (item.guid) this.attachmentGuids.set(item.guid, id)
+    const here = `/uploads/${image.filePath.split('/').map(encodeURIComponent).join('/')}`
+    for (const upload of [relative, original]) if (upload) this.uploadsHere.set(uploadKey(upload), here)
     this.summary.attachments++
   }
 }

@@ -47,7 +47,9 @@ export type WxrItem = {
   oldSlugs: string[]
   comments: WxrComment[]
 }
-export type WxrRecord = WxrAuthor | WxrCategory | WxrItem
+/** The exported site's address (<wp:base_blog_url>), which its content's links and images start with. */
+export type WxrSite = { kind: 'site'; url: string }
+export type WxrRecord = WxrSite | WxrAuthor | WxrCategory | WxrItem
 
 export class WxrSyntaxError extends Error {}
 
@@ -180,6 +182,7 @@ export async function* readWxr(file: string, onBytes?: (bytes: number) => void):
       else if (name === 'wp:category_parent') category.parentSlug = value
       else if (name === 'wp:cat_name') category.name = decodeEntities(value)
     }
+    if (name === 'wp:base_blog_url' && parent === 'channel' && value) ready.push({ kind: 'site', url: value })
     if (name === 'wp:comment' && comment && item && parent === 'item') {
       item.comments.push(comment)
       comment = null

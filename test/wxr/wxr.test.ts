@@ -87,6 +87,8 @@ for (const kind of databaseKinds) {
       )
       assert.equal(one('Beach at Palm Beach').properties.date, '2020-05-03T13:00:00.000Z')
       // Content as WordPress rendered it: blocks by its parser, comments gone, cleaned; classic content with autop.
+      // The old site's uploads, any size of them, are the photos imported here; one not imported is a link to the old.
+      const [rome] = await queryRows<{ file_path: string }>(db.url, 'SELECT file_path FROM attachments WHERE id = 202')
       assert.equal(
         one('Colosseum').properties.content,
         [
@@ -97,6 +99,8 @@ for (const kind of databaseKinds) {
           '<blockquote>\n<p>While stands the Coliseum, Rome shall stand.</p>\n<cite>Byron</cite></blockquote>',
           '<hr />',
           '<p><a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ" rel="noopener">https://www.youtube.com/watch?v=dQw4w9WgXcQ</a></p>',
+          `<figure><a href="/uploads/${rome!.file_path}"><img src="/uploads/${rome!.file_path}" alt="The arena at dawn" loading="lazy" decoding="async" /></a><figcaption>The arena</figcaption></figure>`,
+          '<figure><a href="https://travels.example/wp-content/uploads/2019/01/never-exported-300x200.jpg" rel="noopener">A photo left behind</a></figure>',
         ].join('\n'),
       )
       assert.equal(one('Colosseum').properties.excerpt, 'The Flavian amphitheatre & its arena.', "the excerpt's text")
