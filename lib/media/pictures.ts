@@ -9,7 +9,7 @@ import { ATTACHMENT_ORDER, renditionUrl } from './storage'
 
 type StoredRendition = { format: string; width: number; height: number; fileName: string }
 
-type PictureRow = { postId: number; title: string; altText: string; caption: string; renditions: StoredRendition[] }
+type PictureRow = { title: string; altText: string; caption: string; renditions: StoredRendition[] }
 
 /** A photo as a post's page shows it: with its caption (WordPress's), which the API's Picture does not carry. */
 export type PostPicture = Picture & { caption: string }
@@ -36,7 +36,7 @@ function toPicture({ title, altText, renditions }: PictureRow): Picture | null {
   }
 }
 
-async function publicPictureRows(postIds: number[]): Promise<PictureRow[]> {
+async function publicPictureRows(postIds: number[]): Promise<(PictureRow & { postId: number })[]> {
   return getDb().attachment.findMany({
     where: { postId: { in: postIds }, post: { status: 'publish' }, renditions: { some: {} } },
     orderBy: [...ATTACHMENT_ORDER],
@@ -65,4 +65,30 @@ export async function postPictures(postId: number): Promise<PostPicture[]> {
     const picture = toPicture(row)
     return picture ? [{ ...picture, caption: row.caption }] : []
   })
+}
+
+/**
+ * The public photos stored at these paths (relative to the uploads folder), by path: the images a post's content
+ * shows (lib/content/pictures.ts). A photo of a post that is not published is none, as everywhere on public pages.
+ */
+export async function picturesAt(filePaths: string[]): Promise<Map<string, Picture>> {
+  const found = new Map<string, Picture>()
+  const paths = [...new Set(filePaths)]
+  for (let start = 0; start < paths.length; start += IDS_PER_QUERY) {
+    const rows = await getDb().attachment.findMany({
+      where: { filePath: { in: paths.slice(start, start + IDS_PER_QUERY) }, post: { status: 'publish' }, renditions: { some: {} } },
+      select: {
+        filePath: true,
+        title: true,
+        altText: true,
+        caption: true,
+        renditions: { select: { format: true, width: true, height: true, fileName: true } },
+      },
+    })
+    for (const row of rows) {
+      const picture = toPicture(row)
+      if (picture) found.set(row.filePath, picture)
+    }
+  }
+  return found
 }

@@ -284,6 +284,11 @@ ${Array.from({ length: 2_001 }, (_, index) => item(index)).join('\n')}
         assert.match(section, /<ol class="comment-list"><li><article[^>]*aria-label="Comment by Ana"/, 'the reply in a list of its own, under the comment')
         assert.match(section, /<strong>Bob<\/strong>/, 'a javascript: address is no link')
         assert.match(section, /Comments are closed\./)
+        // The old site's upload in the content is the photo imported here, served as its sizes.
+        assert.match(
+          html,
+          /<img src="[^"]*\/uploads\/renditions\/[0-9a-f]+\.jpg" srcset="[^"]+ 160w, [^"]+" sizes="\(max-width: 48rem\) 100vw, 46rem" width="\d+" height="\d+" alt="The arena at dawn"/,
+        )
         assert.doesNotMatch(section, /are shown/, 'all of them are')
         for (const hidden of ['Not yet approved', 'Cheap tickets', 'Linked here', 'readers.example', '192.0.2', 'alert', '<form', '<textarea']) {
           assert.ok(!html.includes(hidden), hidden)

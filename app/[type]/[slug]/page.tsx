@@ -5,7 +5,8 @@ import { Picture } from '@/app/_components/picture'
 import { getConfig } from '@/lib/config'
 import { withVideoCards } from '@/lib/content/embeds'
 import { cleanContent, contentText } from '@/lib/content/html'
-import { postPictures } from '@/lib/media/pictures'
+import { contentImagePaths, withContentPictures } from '@/lib/content/pictures'
+import { picturesAt, postPictures } from '@/lib/media/pictures'
 import { findPreviewPage } from '@/lib/admin/preview'
 import { getSessionActor } from '@/lib/admin/session'
 import { findPostComments } from '@/lib/places/comments'
@@ -120,7 +121,14 @@ function distance(place: NearbyPlace): string {
 export default async function PostPage(props: Props) {
   const { post, preview } = await getPostOrNotFound(props)
   const point = post.location?.point
-  const [pictures, nearby, comments] = await Promise.all([loadPictures(post.id), findNearbyPlaces(post), findPostComments(post.id)])
+  // Cleaned again as it is shown: whatever wrote it, only what lib/content/html.ts allows reaches the page.
+  const content = cleanContent(post.content, getConfig().siteUrl)
+  const [pictures, nearby, comments, contentPictures] = await Promise.all([
+    loadPictures(post.id),
+    findNearbyPlaces(post),
+    findPostComments(post.id),
+    picturesAt(contentImagePaths(content)),
+  ])
   const [lead, ...more] = pictures
   const osm = point ? `https://www.openstreetmap.org/?mlat=${point.latitude}&mlon=${point.longitude}#map=15/${point.latitude}/${point.longitude}` : null
   return (
@@ -170,8 +178,7 @@ export default async function PostPage(props: Props) {
             {(lead.caption || lead.alt) && <figcaption>{lead.caption || lead.alt}</figcaption>}
           </figure>
         )}
-        {/* Cleaned again as it is shown: whatever wrote it, only what lib/content/html.ts allows reaches the page. */}
-        <div className="post-content" dangerouslySetInnerHTML={{ __html: withVideoCards(cleanContent(post.content, getConfig().siteUrl)) }} />
+        <div className="post-content" dangerouslySetInnerHTML={{ __html: withVideoCards(withContentPictures(content, contentPictures)) }} />
         <VideoCards />
         {post.tags.length > 0 && (
           <ul className="post-tags" aria-label="Tags">
