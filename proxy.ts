@@ -25,7 +25,7 @@ export async function proxy(request: NextRequest) {
   if (pathname === '/' && request.nextUrl.searchParams.has('rest_route')) return restRoute(request)
   if (!isPage(pathname)) return NextResponse.next()
   if (request.method === 'GET' || request.method === 'HEAD') {
-    const moved = await oldSlugRedirect(pathname)
+    const moved = await oldSlugRedirect(pathname, request.nextUrl.searchParams)
     if (moved) return NextResponse.redirect(new URL(moved, request.url), 301)
   }
   const policy = contentSecurityPolicy(Buffer.from(crypto.randomUUID()).toString('base64'), isEmbed(pathname))

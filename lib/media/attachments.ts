@@ -68,7 +68,8 @@ export async function renameAttachment(actor: Actor | null, attachmentId: number
 /** Sets an attachment's caption and alt text, for someone who may edit its post. */
 export async function describeAttachment(actor: Actor | null, attachmentId: number, text: { caption: string; altText: string }): Promise<AttachmentDto> {
   await findAttachmentForEditor(actor, attachmentId)
-  return toAttachmentDto(await getDb().attachment.update({ where: { id: attachmentId }, data: text, select: ATTACHMENT_FIELDS }))
+  const data = { caption: text.caption, altText: text.altText }
+  return toAttachmentDto(await getDb().attachment.update({ where: { id: attachmentId }, data, select: ATTACHMENT_FIELDS }))
 }
 
 /** Removes an attachment, its row and both its files, for someone who may edit its post; returns the post's id. */

@@ -1,5 +1,5 @@
 import 'server-only'
-import { getDb, type Tx } from '../db'
+import { getDb, lockTables, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { freeSlug } from '../slugs'
 import { isPostTypeKey } from './post-fields'
@@ -16,8 +16,17 @@ export async function resolveTagNames(tx: Tx, names: readonly string[]): Promise
   const wanted = [...new Set(names.map((name) => name.toLowerCase()))]
   const resolved = new Map<string, number>()
   if (wanted.length === 0) return resolved
-  const rows = await tx.tag.findMany({ select: { id: true, name: true, slug: true } })
-  for (const row of rows) if (!resolved.has(row.name.toLowerCase())) resolved.set(row.name.toLowerCase(), row.id)
+  const read = async () => {
+    const rows = await tx.tag.findMany({ select: { id: true, name: true, slug: true } })
+    for (const row of rows) if (!resolved.has(row.name.toLowerCase())) resolved.set(row.name.toLowerCase(), row.id)
+    return rows
+  }
+  let rows = await read()
+  // A tag to make: under the lock, read again, so that two saves naming the same new tag make it once.
+  if (wanted.some((name) => !resolved.has(name))) {
+    await lockTables(tx, ['tags'])
+    rows = await read()
+  }
   const slugs = new Set(rows.map((row) => row.slug))
   for (const name of names) {
     if (resolved.has(name.toLowerCase())) continue

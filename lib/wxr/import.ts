@@ -8,13 +8,16 @@ import { lockTables, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
 import { storeImage, titleFromFilename, type StoredImage } from '../media/storage'
 import { maxPostId, PostBatch, PostSlugs } from '../places/batch'
-import { MAX_EXCERPT, postTypeSchema, STATUSES, tagNameSchema } from '../places/post-fields'
+import { isPostTypeKey, MAX_EXCERPT, MAX_TAGS, postTypeSchema, STATUSES, tagNameSchema } from '../places/post-fields'
 import { isLocationPrecision, LOCATION_PRECISIONS, type LocationPrecision } from '../places/location-levels'
+import { postUrl } from '../places/geojson'
+import { oldPathOf } from '../places/old-slugs'
+import { searchColumns } from '../places/search'
 import { levelOfNewPost } from '../places/visibility'
 import { freeSlug, slugify } from '../slugs'
 import { firstAdministratorId } from '../users'
 import { AttachmentMetadataError, originalOf, readAttachmentMetadata } from './attachment-metadata'
-import { markOldUploads, oldUploadsPattern, resolveMarkedUploads, uploadKey } from './uploads'
+import { markOldAddresses, oldSite, resolveMarkedAddresses, uploadKey, type OldSite, type PostReference } from './old-site'
 import { readWxr, WxrSyntaxError, type WxrCategory, type WxrComment, type WxrItem, type WxrRecord } from './parse'
 
 export type WxrOptions = {
@@ -73,6 +76,9 @@ function commentKind({ approved, type }: WxrComment): string {
   if (type !== '' && type !== 'comment') return type
   return approved === 'spam' ? 'spam comment' : approved === 'trash' ? 'trashed comment' : 'unapproved comment'
 }
+
+/** Old addresses written a statement at a time (within what a statement may bind on SQLite). */
+const OLD_PATHS_PER_QUERY = 400
 
 // WordPress's own bookkeeping, not content.
 const INTERNAL_TYPES = new Set([
@@ -184,12 +190,19 @@ class WxrImport {
   private readonly positions = new Map<WxrItem, number>()
   /** the posts' earlier slugs (_wp_old_slug), written once the posts are */
   private readonly oldSlugs = new Map<string, { type: string; slug: string; postId: number }>()
-  /** the exported site's uploads address (…/wp-content/uploads/), as a pattern and as a prefix */
-  private oldUploads: { pattern: RegExp; prefix: string } | null = null
-  /** the posts whose content has addresses on the old site's uploads, resolved once the photos are stored */
-  private readonly withOldUploads = new Set<number>()
+  /** the exported site (<wp:base_blog_url>), whose addresses in content are rewritten (lib/wxr/old-site.ts) */
+  private oldSite: OldSite | null = null
+  /** the posts whose content has addresses on the old site, resolved once the posts and photos are in place */
+  private readonly withOldAddresses = new Set<number>()
   /** each photo imported, by its upload's key (uploadKey), at its address here */
   private readonly uploadsHere = new Map<string, string>()
+  /** each post imported, at its page's path here, by WordPress id and by WordPress slug (the first of a slug) */
+  private readonly pagesByWpId = new Map<number, string>()
+  private readonly pagesByWpSlug = new Map<string, string>()
+  /** the types of the posts imported (and WordPress's two): `/{type}/{slug}` is a page of this site's */
+  private readonly typesHere = new Set(['post', 'page'])
+  /** the addresses the posts had on the old site (post_old_paths), by path, written once the posts are */
+  private readonly oldPaths = new Map<string, number>()
   /** the approved comments of the posts imported, by post id here, written once the posts are */
   private readonly comments = new Map<number, WxrComment[]>()
   private maxId = 0
@@ -235,7 +248,7 @@ class WxrImport {
       if (record.kind === 'item' && record.postType === 'attachment') this.attachments.push(record)
       else if (record.kind === 'item') items.push(record)
       if (items.length === LOOKUP || (record.kind !== 'item' && items.length > 0)) await this.addPosts(items.splice(0))
-      if (record.kind === 'site') this.setOldSite(record.url)
+      if (record.kind === 'site') this.oldSite = oldSite(record.url)
       if (record.kind === 'author') await this.addAuthor(record.login, record.email, record.displayName)
       else if (record.kind === 'category') this.pendingCategories.push(record)
     }
@@ -252,8 +265,15 @@ class WxrImport {
     for (const old of this.oldSlugs.values()) {
       await tx.postOldSlug.upsert({ where: { type_slug: { type: old.type, slug: old.slug } }, create: old, update: { postId: old.postId } })
     }
+    // The addresses the posts had on the old site; one an earlier import gave another post is this one's now.
+    const oldPaths = [...this.oldPaths].map(([path, postId]) => ({ path, postId }))
+    for (let start = 0; start < oldPaths.length; start += OLD_PATHS_PER_QUERY) {
+      const chunk = oldPaths.slice(start, start + OLD_PATHS_PER_QUERY)
+      await tx.postOldPath.deleteMany({ where: { path: { in: chunk.map((old) => old.path) } } })
+      await tx.postOldPath.createMany({ data: chunk })
+    }
     for (const [postId, comments] of this.comments) await this.writeComments(tx, postId, comments)
-    await this.resolveOldUploads(tx)
+    await this.resolveOldAddresses(tx)
     for (const [wpId, id] of this.postIdByWpId) this.summary.ids.posts[wpId] = id
     for (const [wpId, id] of this.attachmentIdByWpId) this.summary.ids.attachments[wpId] = id
     return this.summary
@@ -376,7 +396,8 @@ class WxrImport {
    */
   private async writeComments(tx: Tx, postId: number, comments: WxrComment[]): Promise<void> {
     const { siteUrl } = getConfig()
-    const present = new Set(comments.map((comment) => comment.id))
+    // Id 0 is none (a comment without <wp:comment_id>): nothing answers it, and it is not one of a repeated id.
+    const present = new Set(comments.flatMap((comment) => (comment.id > 0 ? [comment.id] : [])))
     const replies = new Map<number, WxrComment[]>()
     for (const comment of comments) {
       if (!present.has(comment.parentId) || comment.parentId === comment.id) continue
@@ -385,8 +406,10 @@ class WxrImport {
       else replies.set(comment.parentId, [comment])
     }
     const ids = new Map<number, number>()
+    const written = new Set<WxrComment>()
     const write = async (comment: WxrComment, parentId: number | null): Promise<void> => {
-      if (ids.has(comment.id)) return // an id twice in a broken file: once is enough
+      if (written.has(comment) || ids.has(comment.id)) return // an id twice in a broken file: once is enough
+      written.add(comment)
       const { id } = await tx.comment.create({
         data: {
           postId,
@@ -398,7 +421,7 @@ class WxrImport {
         },
         select: { id: true },
       })
-      ids.set(comment.id, id)
+      if (comment.id > 0) ids.set(comment.id, id)
       this.summary.comments++
       for (const reply of replies.get(comment.id) ?? []) await write(reply, id)
     }
@@ -407,30 +430,27 @@ class WxrImport {
     for (const comment of comments) await write(comment, null)
   }
 
-  private setOldSite(url: string): void {
-    const pattern = oldUploadsPattern(url)
-    if (pattern) this.oldUploads = { pattern, prefix: `${url.replace(/\/+$/, '')}/wp-content/uploads/` }
-  }
-
-  /** A post's content with its addresses on the old site's uploads marked, to be resolved after the photos. */
-  private markOldUploads(content: string, postId: number): string {
-    if (!this.oldUploads) return content
-    const marked = markOldUploads(content, this.oldUploads.pattern)
-    if (marked.marked) this.withOldUploads.add(postId)
+  /** A post's content with its addresses on the old site marked, to be resolved once everything is imported. */
+  private markOldAddresses(content: string, postId: number): string {
+    if (!this.oldSite) return content
+    const marked = markOldAddresses(content, this.oldSite)
+    if (marked.marked) this.withOldAddresses.add(postId)
     return marked.html
   }
 
-  /** Points the marked addresses at the photos stored here (or back at the old site), and cleans the content again. */
-  private async resolveOldUploads(tx: Tx): Promise<void> {
+  /** Points the marked addresses at the photos and pages here (or back at the old site), and cleans the content again. */
+  private async resolveOldAddresses(tx: Tx): Promise<void> {
     const { siteUrl } = getConfig()
-    for (const id of this.withOldUploads) {
-      const post = await tx.post.findUnique({ where: { id }, select: { content: true } })
+    const here = {
+      upload: (key: string) => this.uploadsHere.get(key),
+      post: (reference: PostReference) => ('id' in reference ? this.pagesByWpId.get(reference.id) : this.pagesByWpSlug.get(reference.slug)),
+    }
+    for (const id of this.withOldAddresses) {
+      const post = await tx.post.findUnique({ where: { id }, select: { content: true, title: true, address: true } })
       if (!post) continue
-      const content = cleanContent(
-        resolveMarkedUploads(post.content, (key) => this.uploadsHere.get(key), this.oldUploads!.prefix),
-        siteUrl,
-      )
-      if (content !== post.content) await tx.post.update({ where: { id }, data: { content } })
+      const content = cleanContent(resolveMarkedAddresses(post.content, here, this.oldSite!), siteUrl)
+      // An image left on the old site is now a link, whose text the search reads.
+      if (content !== post.content) await tx.post.update({ where: { id }, data: { content, ...searchColumns({ ...post, content }) } })
     }
   }
 
@@ -439,6 +459,10 @@ class WxrImport {
     const ids = new Set<number>()
     for (const { domain, slug, name } of item.categories) {
       if (domain !== 'post_tag') continue
+      if (ids.size === MAX_TAGS) {
+        this.warn(`${describe(item)}: more than ${MAX_TAGS} tags; the first ${MAX_TAGS} kept`)
+        break
+      }
       const parsed = tagNameSchema.safeParse(name || slug)
       if (!parsed.success) {
         this.warn(`${describe(item)}: tag "${name || slug}" ${parsed.error.issues[0]?.message ?? 'is not valid'}; left out`)
@@ -551,7 +575,7 @@ class WxrImport {
       trashedAt: status === 'trash' ? trashedAt(item.meta.get('_wp_trash_meta_time')) : null,
       title,
       slug: await this.slugs.take(type.data, item.postName || title),
-      content: contentFromWordPress(this.markOldUploads(item.content, id), getConfig().siteUrl),
+      content: contentFromWordPress(this.markOldAddresses(item.content, id), getConfig().siteUrl),
       // WordPress's excerpt may hold markup: its text is kept, as long as an excerpt may be.
       excerpt: contentText(item.excerpt).slice(0, MAX_EXCERPT),
       publishedAt: wpDate(item),
@@ -570,6 +594,20 @@ class WxrImport {
     this.maxId = Math.max(this.maxId, id)
     if (item.postId !== null) this.postIdByWpId.set(item.postId, id)
     if (item.guid) this.postGuids.set(item.guid, id)
+    const page = new URL(postUrl(getConfig().siteUrl, post.type, post.slug)).pathname
+    if (item.postId !== null) this.pagesByWpId.set(item.postId, page)
+    const wpSlug = decodeSlug(item.postName).toLowerCase()
+    if (wpSlug && !this.pagesByWpSlug.has(wpSlug)) this.pagesByWpSlug.set(wpSlug, page)
+    this.typesHere.add(post.type)
+    if (item.postId !== null && !this.oldPaths.has(`?p=${item.postId}`)) this.oldPaths.set(`?p=${item.postId}`, id)
+    const permalink = this.oldSite?.pages.test(item.link) ? oldPathOf(new URL(item.link, this.oldSite.url).pathname) : null
+    // Not a path this site answers itself: its home page, or a page of a type of post (`/post/…`).
+    const own =
+      permalink !== null &&
+      (permalink === '' ||
+        permalink === oldPathOf(page) ||
+        (/^\/[^/]+\/[^/]+$/.test(permalink) && isPostTypeKey(permalink.split('/')[1]!) && this.typesHere.has(permalink.split('/')[1]!)))
+    if (permalink && !own && !this.oldPaths.has(permalink)) this.oldPaths.set(permalink, id)
     this.summary.posts++
   }
 
@@ -736,4 +774,13 @@ function coordinate(text: string | undefined): number {
 function trashedAt(seconds: string | undefined): Date | undefined {
   const time = Number(seconds)
   return seconds && Number.isInteger(time) && time > 0 && time < 253_402_300_800 ? new Date(time * 1000) : undefined
+}
+
+/** A WordPress slug (post_name) as its permalinks spell it, decoded: WordPress keeps a non-ASCII one percent-encoded. */
+function decodeSlug(slug: string): string {
+  try {
+    return decodeURIComponent(slug)
+  } catch {
+    return slug
+  }
 }

@@ -41,6 +41,8 @@ export type WxrItem = {
   menuOrder: number
   postType: string
   attachmentUrl: string
+  /** the item's permalink on the exported site */
+  link: string
   categories: { domain: string; slug: string; name: string }[]
   meta: Map<string, string>
   /** every _wp_old_slug of the post: the meta key that WordPress repeats, once per earlier slug */
@@ -86,6 +88,7 @@ const ITEM_FIELDS: Record<string, keyof WxrItem> = {
   'wp:status': 'status',
   'wp:post_type': 'postType',
   'wp:attachment_url': 'attachmentUrl',
+  link: 'link',
 }
 
 function newItem(line: number): WxrItem {
@@ -106,6 +109,7 @@ function newItem(line: number): WxrItem {
     menuOrder: 0,
     postType: '',
     attachmentUrl: '',
+    link: '',
     categories: [],
     meta: new Map(),
     oldSlugs: [],
@@ -166,7 +170,8 @@ export async function* readWxr(file: string, onBytes?: (bytes: number) => void):
     } else if (comment && parent === 'wp:comment') {
       const field = COMMENT_FIELDS[name]
       // The content keeps its spaces and line breaks: autop makes its paragraphs.
-      if (field) comment[field] = field === 'content' ? text : value
+      // WordPress keeps a commenter's name and site escaped, as term names; the content is HTML.
+      if (field) comment[field] = field === 'content' ? text : field === 'author' || field === 'authorUrl' ? decodeEntities(value) : value
       else if (name === 'wp:comment_id') comment.id = Number(value) || 0
       else if (name === 'wp:comment_parent') comment.parentId = Number(value) || 0
     } else if (item && parent === 'wp:postmeta') {

@@ -181,6 +181,7 @@ for (const kind of databaseKinds) {
         '0014_post_excerpt.sql',
         '0015_tags.sql',
         '0016_comments.sql',
+        '0017_post_old_paths.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })
@@ -342,6 +343,7 @@ for (const kind of databaseKinds) {
         '0014_post_excerpt.sql',
         '0015_tags.sql',
         '0016_comments.sql',
+        '0017_post_old_paths.sql',
       ])
       const converted = await db.post.findFirstOrThrow({ where: { title: 'text' } })
       assert.equal(converted.content, '<p>Tom &amp; Jerry &lt;3 &lt;script&gt;x&lt;/script&gt;<br />\nline two</p>\n<p>Second &quot;paragraph&quot;</p>')

@@ -86,6 +86,19 @@ test('tags are matched by name ignoring case; a new one gets a free slug', async
   assert.equal((await db.tag.findUniqueOrThrow({ where: { id: ids.get('rainy day!')! } })).slug, 'rainy-day-2', 'another name, the same slug base')
 })
 
+test('two saves naming the same new tag at once make it once, and both keep it', async () => {
+  const [a, b] = [posts.get('Belém Tower')!, posts.get('Tile Museum')!]
+  const before = await getDb().tag.count()
+  await Promise.all([
+    transaction((tx) => setPostTags(tx, a, ['UNESCO', 'Rainy day', 'Brand new']), { maxWait: 5000 }),
+    transaction((tx) => setPostTags(tx, b, ['rainy DAY', 'Tiles', 'brand NEW']), { maxWait: 5000 }),
+  ])
+  assert.equal(await getDb().tag.count(), before + 1)
+  const brandNew = await tagId('Brand new').catch(async () => tagId('brand NEW'))
+  assert.equal(await getDb().postTag.count({ where: { tagId: brandNew } }), 2)
+  for (const id of [a, b]) await getDb().postTag.deleteMany({ where: { postId: id, tagId: brandNew } })
+})
+
 test('the tag filter of GET /geojson: a page, a box, clusters, a search, with a category', async () => {
   const rainy = await tagId('Rainy day')
   assert.deepEqual(await titles(`tag=${rainy}`), ['Belém Tower', 'Coach Museum', 'Tile Museum'], 'public places only')

@@ -95,7 +95,8 @@ for (const kind of databaseKinds) {
           '<p>We arrived at <strong>the Colosseum</strong> at dawn.</p>',
           '<h3>Inside</h3>',
           // The saved HTML between inner blocks is kept as WordPress keeps it, blank lines and all.
-          '<ol>\n<li>The arena</li>\n\n\n\n<li>The <a href="https://travels.example/2020/05/eiffel-tower/" rel="noopener">hypogeum</a></li>\n</ol>',
+          // A link to the old site's post is its page here.
+          '<ol>\n<li>The arena</li>\n\n\n\n<li>The <a href="/post/eiffel-tower">hypogeum</a></li>\n</ol>',
           '<blockquote>\n<p>While stands the Coliseum, Rome shall stand.</p>\n<cite>Byron</cite></blockquote>',
           '<hr />',
           '<p><a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ" rel="noopener">https://www.youtube.com/watch?v=dQw4w9WgXcQ</a></p>',
@@ -282,7 +283,8 @@ ${Array.from({ length: 2_001 }, (_, index) => item(index)).join('\n')}
         )
         assert.match(section, /href="https:\/\/giulia\.example\/blog" rel="external nofollow ugc noopener"/)
         assert.match(section, /<ol class="comment-list"><li><article[^>]*aria-label="Comment by Ana"/, 'the reply in a list of its own, under the comment')
-        assert.match(section, /<strong>Bob<\/strong>/, 'a javascript: address is no link')
+        assert.match(section, /<strong>Bob &amp; Co<\/strong>/, 'a javascript: address is no link; the name decoded, as WordPress shows it')
+        assert.match(section, /<a href="https:\/\/cheap\.example\/" rel="nofollow ugc noopener">a link<\/a>/, "a commenter's link is theirs")
         assert.match(section, /Comments are closed\./)
         // The old site's upload in the content is the photo imported here, served as its sizes.
         assert.match(
@@ -296,6 +298,23 @@ ${Array.from({ length: 2_001 }, (_, index) => item(index)).join('\n')}
         for (const id of [103, 104, 106, 107, 108, 109, 110]) {
           assert.equal((await fetch(`${server.url}/places/v1/geojson/${id}`)).status, 404, `post ${id} is not served`)
         }
+      })
+
+      test("the old site's addresses answer 301 to the posts' pages here: the permalink, ?p= and ?page_id= by WordPress id", async () => {
+        const moved = async (path: string) => {
+          const response = await fetch(`${server.url}${path}`, { redirect: 'manual' })
+          return [response.status, response.headers.get('location')]
+        }
+        for (const path of ['/2020/05/eiffel-tower', '/2020/05/Eiffel-Tower', '/?p=101']) {
+          assert.deepEqual(await moved(path), [301, '/post/eiffel-tower'], path)
+        }
+        // With WordPress's trailing slash: Next.js takes it off first (308), then the same 301.
+        assert.equal((await fetch(`${server.url}/2020/05/eiffel-tower/`)).url, `${server.url}/post/eiffel-tower`)
+        assert.deepEqual(await moved('/?page_id=2'), [301, '/page/about'], 'the page that was renumbered (2 → 112)')
+        assert.deepEqual(await moved('/?p=102&utm_source=x'), [301, '/post/beach'])
+        assert.equal((await moved('/?p=106'))[0], 200, "a draft's old address is only the home page")
+        assert.equal((await moved('/2020/05/no-such-post'))[0], 404)
+        assert.equal((await moved('/post/eiffel-tower'))[0], 200, 'a page here is never sent away')
       })
 
       test('the GPS route names the photo by its WordPress id', async () => {

@@ -39,7 +39,11 @@ function CommentList({ comments }: { comments: CommentNode[] }) {
               {' · '}
               <time dateTime={comment.createdAt.toISOString()}>{dateFormat.format(comment.createdAt)} UTC</time>
             </p>
-            <div className="comment-content" dangerouslySetInnerHTML={{ __html: cleanContent(comment.content, siteUrl) }} />
+            {/* A commenter's links are theirs, not the site's: marked as WordPress marks them (its external links only). */}
+            <div
+              className="comment-content"
+              dangerouslySetInnerHTML={{ __html: cleanContent(comment.content, siteUrl).replaceAll(' rel="noopener"', ' rel="nofollow ugc noopener"') }}
+            />
           </article>
           {comment.replies.length > 0 && <CommentList comments={comment.replies} />}
         </li>

@@ -11,7 +11,7 @@ import { findPreviewPage } from '@/lib/admin/preview'
 import { getSessionActor } from '@/lib/admin/session'
 import { findPostComments } from '@/lib/places/comments'
 import { oembedDiscovery, SITE_NAME } from '@/lib/places/oembed'
-import { findNearbyPlaces, findPostPage, largestImage, type NearbyPlace, type PostPage } from '@/lib/places/post-page'
+import { findNearbyPlaces, findPostPage, largestImage, type NearbyPlace, type PostPage, type PostTerm } from '@/lib/places/post-page'
 import { PostMapLoader } from './post-map-loader'
 import { PhotoViewer } from './photo-viewer'
 import { Comments } from './comments'
@@ -153,21 +153,7 @@ export default async function PostPage(props: Props) {
           <p className="post-meta">
             <time dateTime={post.publishedAt.toISOString()}>{dateFormat.format(post.publishedAt)}</time>
           </p>
-          {post.categories.length > 0 && (
-            <ul className="post-categories" aria-label="Categories">
-              {post.categories.map((category) => (
-                <li key={category.id}>
-                  {category.mapUrl ? (
-                    <a href={category.mapUrl} title={`Map of the places in ${category.name}`}>
-                      {category.name}
-                    </a>
-                  ) : (
-                    category.name
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
+          <TermLinks className="post-categories" label="Categories" terms={post.categories} title={(name) => `Map of the places in ${name}`} />
         </header>
         {lead && (
           <figure className="post-lead">
@@ -180,21 +166,7 @@ export default async function PostPage(props: Props) {
         )}
         <div className="post-content" dangerouslySetInnerHTML={{ __html: withVideoCards(withContentPictures(content, contentPictures)) }} />
         <VideoCards />
-        {post.tags.length > 0 && (
-          <ul className="post-tags" aria-label="Tags">
-            {post.tags.map((tag) => (
-              <li key={tag.id}>
-                {tag.mapUrl ? (
-                  <a href={tag.mapUrl} title={`Map of the places tagged ${tag.name}`}>
-                    {tag.name}
-                  </a>
-                ) : (
-                  tag.name
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+        <TermLinks className="post-tags" label="Tags" terms={post.tags} title={(name) => `Map of the places tagged ${name}`} />
         <PhotoViewer photos={pictures} />
         {more.length > 0 && (
           <section className="post-gallery" aria-label="Photos">
@@ -256,5 +228,25 @@ export default async function PostPage(props: Props) {
         </nav>
       )}
     </main>
+  )
+}
+
+/** A post's categories or tags, each a link to the home map of its places (plain text when that map has none). */
+function TermLinks({ className, label, terms, title }: { className: string; label: string; terms: PostTerm[]; title: (name: string) => string }) {
+  if (terms.length === 0) return null
+  return (
+    <ul className={className} aria-label={label}>
+      {terms.map((term) => (
+        <li key={term.id}>
+          {term.mapUrl ? (
+            <a href={term.mapUrl} title={title(term.name)}>
+              {term.name}
+            </a>
+          ) : (
+            term.name
+          )}
+        </li>
+      ))}
+    </ul>
   )
 }
