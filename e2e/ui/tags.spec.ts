@@ -48,6 +48,7 @@ test("a post's tags link to the home map of that tag; its filter can be taken of
 })
 
 test('the editor: tags typed with commas and Enter, known ones suggested, kept by a save', async ({ page }) => {
+  test.slow() // a sign-in, a new post, a save and a reload: 14 s quiet, 25–32 s in CI runs (timed out once at 30 s)
   await signIn(page, 'editor')
   await createPost(page, uniqueTitle('Tagged in the editor'))
   const input = page.getByLabel('Add tags')
@@ -66,7 +67,8 @@ test('the editor: tags typed with commas and Enter, known ones suggested, kept b
   await expect(page.getByText(/must be at most 200 characters/)).toBeVisible()
   await input.fill('')
   await page.screenshot({ path: test.info().outputPath('editor-tags.png'), fullPage: true })
-  expect(await axeViolations(page), 'axe, the editor with tags').toEqual([])
+  // The whole editor is checked in accessibility.spec.ts; here its tags, with chips and an error.
+  expect(await axeViolations(page, 'fieldset.tags'), 'axe, the editor with tags').toEqual([])
   await save(page)
 
   await page.reload()
