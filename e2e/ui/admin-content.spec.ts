@@ -1,6 +1,6 @@
 import { axeViolations } from '../support/axe'
 import { expect, test } from '../support/test'
-import { createPost, save, signIn, uniqueTitle } from '../support/ui-admin'
+import { createPost, save, signIn, uniqueTitle, uploadPhotos } from '../support/ui-admin'
 
 // The post editor's Content (docs/content.md): a rich-text editor written with the toolbar, Markdown shortcuts and
 // keyboard shortcuts, saved as HTML the post page shows; one textbox for assistive technology, its toolbar one Tab stop.
@@ -50,6 +50,8 @@ test('Content: Markdown shortcuts, Ctrl+B and Ctrl+K, the toolbar; saved as HTML
   await address.fill('https://carris.example/28')
   await address.press('Enter')
   await expect(content.getByRole('link', { name: 'Timetable' })).toHaveAttribute('href', 'https://carris.example/28')
+  // Back in the text: tiptap focuses it on the next frame, which must not come after the Title's focus below.
+  await expect(content).toBeFocused()
 
   // The toolbar is one Tab stop after the title; the arrow keys move in it, and Tab goes on to the text.
   await page.getByLabel('Title').focus()
@@ -107,6 +109,57 @@ test('Content: HTML pasted from a web page or a word processor keeps its structu
   await expect(page.getByText('Unsaved changes.')).toBeVisible()
 })
 
+test('Content: a photo of the post from the toolbar, with its alt text and caption; on the post page as its sizes', async ({ page }) => {
+  test.slow() // an upload and its sizes, a save and the post page
+  await createPost(page, uniqueTitle('Harbour'))
+  const content = page.getByRole('textbox', { name: 'Content' })
+  const toolbar = page.getByRole('toolbar', { name: 'Formatting' })
+  const field = page.getByRole('group', { name: 'Insert a photo' })
+  await content.click()
+  await page.keyboard.type('We arrived at dawn.')
+
+  await toolbar.getByRole('button', { name: 'Photo' }).click()
+  await expect(field.getByRole('status')).toHaveText('This post has no photos yet. Upload them under Photos, below, then insert them here.')
+  await field.getByRole('button', { name: 'Cancel' }).click()
+  await expect(field).toHaveCount(0)
+  await expect(content).toBeFocused()
+
+  // Uploaded after the editor loaded: the field asks for the post's photos as they are now.
+  await uploadPhotos(page, 'gox_gps.jpg')
+  const photo = toolbar.getByRole('button', { name: 'Photo' })
+  await photo.click()
+  await expect(photo).toHaveAttribute('aria-expanded', 'true')
+  await expect(field.getByRole('radio', { name: 'gox_gps' })).toBeChecked()
+  await expect(field.getByRole('radio', { name: 'gox_gps' })).toBeFocused()
+  await field.getByLabel('Alt text').fill('Fishing boats moored along a stone quay')
+  await field.getByLabel('Caption').fill('The harbour at dawn')
+  await page.screenshot({ path: test.info().outputPath('editor-insert-photo.png'), fullPage: true })
+  expect(await axeViolations(page, '.content-editor'), 'axe, the Photo field').toEqual([])
+  await field.getByLabel('Caption').press('Enter')
+  await expect(field).toHaveCount(0)
+  const inserted = content.locator('figure')
+  await expect(inserted.getByRole('img', { name: 'Fishing boats moored along a stone quay' })).toBeVisible()
+  await expect(inserted.locator('figcaption')).toHaveText('The harbour at dawn')
+  await expect(content).toBeFocused()
+
+  // Escape closes the field and changes nothing.
+  await photo.click()
+  await expect(field.getByRole('radio', { name: 'gox_gps' })).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(field).toHaveCount(0)
+  await expect(content.locator('figure')).toHaveCount(1)
+
+  await page.getByLabel('Status').selectOption('publish')
+  await save(page)
+  await page.getByRole('link', { name: 'View the post' }).click()
+  const shown = page.locator('.post-content figure')
+  await expect(shown.locator('figcaption')).toHaveText('The harbour at dawn')
+  const image = shown.getByRole('img', { name: 'Fishing boats moored along a stone quay' })
+  await expect(image).toHaveAttribute('srcset', /\/uploads\/.+ \d+w/)
+  await expect(image).toHaveJSProperty('complete', true)
+  expect(await image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBeGreaterThan(0)
+})
+
 test('Preview shows the form as it is, unsaved, to its editor only: a draft, then a published post, nothing saved', async ({ page, browser, baseURL }) => {
   test.slow()
   const title = uniqueTitle('Sintra')
@@ -120,9 +173,11 @@ test('Preview shows the form as it is, unsaved, to its editor only: a draft, the
   await page.keyboard.type('Not saved yet.')
 
   const opened = page.waitForEvent('popup')
+  // Waited for from before the click: the tab may have loaded the preview before its page object is handed over.
+  const answered = page.context().waitForEvent('response', (r) => r.url().endsWith(`/post/${slug}?preview=true`) && r.request().resourceType() === 'document')
   await page.getByRole('button', { name: 'Preview' }).click()
   const preview = await opened
-  const response = await preview.waitForResponse((r) => r.url().endsWith(`/post/${slug}?preview=true`) && r.request().resourceType() === 'document')
+  const response = await answered
   expect(response.status()).toBe(200)
   expect(response.headers()['cache-control']).toMatch(/private/)
   expect(response.headers()['cache-control']).toMatch(/no-store/)

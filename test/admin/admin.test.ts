@@ -243,6 +243,18 @@ describe('saving a post', () => {
     })
   })
 
+  test("a title's character references: shown decoded in the editor, kept as stored by a save that leaves it as shown", async () => {
+    const id = await createDraft(actor('editor'), { title: 'x', type: 'post' })
+    await getDb().post.update({ where: { id }, data: { title: 'Lisbon &amp; Sintra, Rock&#8217;n roll' } })
+    const stored = async () => (await getDb().post.findUniqueOrThrow({ where: { id }, select: { title: true } })).title
+    const shown = (await findEditablePost(actor('editor'), id))!.post.title
+    assert.equal(shown, 'Lisbon & Sintra, Rock’n roll')
+    assert.equal((await updatePost(actor('editor'), id, form({ title: shown }))).post.title, shown)
+    assert.equal(await stored(), 'Lisbon &amp; Sintra, Rock&#8217;n roll')
+    await updatePost(actor('editor'), id, form({ title: 'Lisbon & Sintra' }))
+    assert.equal(await stored(), 'Lisbon & Sintra', 'a title changed is stored as typed')
+  })
+
   test('slugs: from the title when empty, unique within a type, free across types', async () => {
     const a = await createDraft(actor('editor'), { title: 'Same Name', type: 'post' })
     const b = await createDraft(actor('editor'), { title: 'Same Name', type: 'post' })

@@ -12,7 +12,7 @@ import { emptyTrash, type EmptiedTrash } from '@/lib/admin/trash'
 import { roundCoordinate } from '@/lib/geo/precision'
 import { ApiError } from '@/lib/http/errors'
 import { getAttachmentGps, type AttachmentGps } from '@/lib/media/attachment-gps'
-import { deleteAttachment, describeAttachment, renameAttachment, reorderAttachments } from '@/lib/media/attachments'
+import { deleteAttachment, describeAttachment, listPostAttachments, renameAttachment, reorderAttachments } from '@/lib/media/attachments'
 import type { AttachmentDto } from '@/lib/media/storage'
 import { postTypeSchema } from '@/lib/places/post-fields'
 
@@ -68,6 +68,11 @@ export async function emptyTrashAction(type: unknown): Promise<ActionResult<Empt
   return runAction('emptyTrash', async () =>
     emptyTrash(await getSessionActorOrThrow(), parseOrThrow(z.object({ type: postTypeSchema.nullable() }), { type }).type),
   )
+}
+
+// The Content editor's Photo button lists the post's photos as they are now: some may have come since the page loaded.
+export async function listMediaAction(postId: number): Promise<ActionResult<AttachmentDto[]>> {
+  return runAction('listMedia', async () => listPostAttachments(await getSessionActorOrThrow(), parseOrThrow(idSchema, postId)))
 }
 
 export async function reorderMediaAction(postId: number, orderedIds: unknown): Promise<ActionResult<AttachmentDto[]>> {

@@ -4,6 +4,7 @@ import { Extension, createDocument, type ChainedCommands } from '@tiptap/core'
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model'
 import { EditorContent, useEditor, useEditorState } from '@tiptap/react'
 import { useEffect, useEffectEvent, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
+import { ContentPhotoField, type ContentPhoto } from './content-photo'
 import { contentExtensions, linkAddressProblem } from './content-schema'
 
 type Props = {
@@ -11,6 +12,8 @@ type Props = {
   id: string
   /** the id of the label that names it */
   labelId: string
+  /** the post, whose photos the Photo button offers */
+  postId: number
   /** the content, as HTML */
   value: string
   /** the editor's HTML after each edit, '' when it is empty; never on load nor when `value` is set from outside */
@@ -63,7 +66,7 @@ type Tool = {
   name: string
   /** what the button shows, when it is not its name */
   face?: ReactNode
-  shortcut: string
+  shortcut?: string
   /** the Markdown that does the same as it is typed, for the button's title */
   markdown?: string
   /** a toggle's state; undefined for a button that is not one */
@@ -71,14 +74,18 @@ type Tool = {
   expanded?: boolean
   controls?: string
   disabled?: boolean
-  /** what it does to the text; the Link button opens the link field instead */
+  /** what it does to the text; the Link and Photo buttons open their field instead */
   command?: (chain: ChainedCommands) => ChainedCommands
+  field?: Field
 }
 
+/** The field below the toolbar that a button opens: one at a time. */
+type Field = 'link' | 'photo'
+
 /** The post's Content: a rich-text editor (Tiptap) that reads and writes HTML, with a formatting toolbar above it. */
-export function ContentEditor({ id, labelId, value, onChange, invalid, describedBy }: Props) {
+export function ContentEditor({ id, labelId, postId, value, onChange, invalid, describedBy }: Props) {
   const apple = useApple()
-  const [linkOpen, setLinkOpen] = useState(false)
+  const [field, setField] = useState<Field | null>(null)
   const [href, setHref] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
   const linkInput = useRef<HTMLInputElement>(null)
@@ -152,7 +159,7 @@ export function ContentEditor({ id, labelId, value, onChange, invalid, described
     const current: unknown = editor.getAttributes('link').href
     setHref(typeof current === 'string' ? current : '')
     setProblem(null)
-    setLinkOpen(true)
+    setField('link')
     linkInput.current?.focus()
   }
   const onLinkShortcut = useEffectEvent(openLink)
@@ -162,13 +169,13 @@ export function ContentEditor({ id, labelId, value, onChange, invalid, described
     return () => element?.removeEventListener(LINK_SHORTCUT, onLinkShortcut)
   }, [])
   useEffect(() => {
-    if (!linkOpen) return
+    if (field !== 'link') return
     linkInput.current?.focus()
     linkInput.current?.select()
-  }, [linkOpen])
+  }, [field])
 
-  function closeLink() {
-    setLinkOpen(false)
+  function closeField() {
+    setField(null)
     setProblem(null)
     editor?.commands.focus()
   }
@@ -191,20 +198,36 @@ export function ContentEditor({ id, labelId, value, onChange, invalid, described
         .unsetMark('link')
         .run()
     else chain.setLink({ href: address }).run()
-    setLinkOpen(false)
+    setField(null)
     setProblem(null)
   }
 
   function removeLink() {
     editor?.chain().focus().extendMarkRange('link').unsetLink().run()
-    setLinkOpen(false)
+    setField(null)
     setProblem(null)
+  }
+
+  // As WordPress's image block: a figure, its caption under it; the image alone on its line, where the cursor was.
+  function insertPhoto({ src, alt, caption }: ContentPhoto) {
+    editor
+      ?.chain()
+      .focus()
+      .insertContent({
+        type: 'figure',
+        content: [
+          { type: 'paragraph', content: [{ type: 'image', attrs: { src, alt } }] },
+          ...(caption ? [{ type: 'figcaption', content: [{ type: 'text', text: caption }] }] : []),
+        ],
+      })
+      .run()
+    setField(null)
   }
 
   function onLinkKeyDown(event: KeyboardEvent<HTMLElement>) {
     if (event.key === 'Escape') {
       event.preventDefault()
-      closeLink()
+      closeField()
     } else if (event.key === 'Enter' && event.currentTarget === linkInput.current) {
       // Enter would otherwise submit the post's form.
       event.preventDefault()
@@ -216,8 +239,9 @@ export function ContentEditor({ id, labelId, value, onChange, invalid, described
     if (tool.disabled) return
     if (tool.command) {
       if (editor) tool.command(editor.chain().focus()).run()
-    } else if (linkOpen) closeLink()
-    else openLink()
+    } else if (field === tool.field) closeField()
+    else if (tool.field === 'link') openLink()
+    else setField('photo')
   }
 
   const tools: Tool[] = [
@@ -228,8 +252,9 @@ export function ContentEditor({ id, labelId, value, onChange, invalid, described
     {
       name: 'Link',
       shortcut: 'Mod-k',
-      expanded: linkOpen,
-      controls: linkOpen ? `${id}-link-field` : undefined,
+      expanded: field === 'link',
+      controls: field === 'link' ? `${id}-link-field` : undefined,
+      field: 'link',
     },
     {
       name: 'Bulleted list',
@@ -248,6 +273,7 @@ export function ContentEditor({ id, labelId, value, onChange, invalid, described
       command: (c) => c.toggleOrderedList(),
     },
     { name: 'Quote', shortcut: 'Mod-Shift-b', markdown: '> and a space', pressed: !!state?.blockquote, command: (c) => c.toggleBlockquote() },
+    { name: 'Photo', expanded: field === 'photo', controls: field === 'photo' ? `${id}-photo-field` : undefined, field: 'photo' },
     { name: 'Undo', shortcut: 'Mod-z', disabled: !state?.undo, command: (c) => c.undo() },
     { name: 'Redo', shortcut: apple ? 'Mod-Shift-z' : 'Mod-y', disabled: !state?.redo, command: (c) => c.redo() },
   ]
@@ -268,7 +294,7 @@ export function ContentEditor({ id, labelId, value, onChange, invalid, described
     <div ref={box} className="content-editor">
       <div role="toolbar" aria-label="Formatting" aria-controls={id} className="content-editor-toolbar" onKeyDown={onToolbarKeyDown}>
         {tools.map((tool, index) => {
-          const keys = describeKeys(tool.shortcut, apple)
+          const keys = tool.shortcut ? describeKeys(tool.shortcut, apple) : undefined
           return (
             <button
               key={tool.name}
@@ -280,8 +306,8 @@ export function ContentEditor({ id, labelId, value, onChange, invalid, described
               aria-controls={tool.controls}
               // aria-disabled, not disabled: a disabled button would leave the toolbar without its tab stop.
               aria-disabled={tool.disabled || undefined}
-              aria-keyshortcuts={keys.aria}
-              title={`${tool.name} (${keys.shown}${tool.markdown ? `, or type ${tool.markdown}` : ''})`}
+              aria-keyshortcuts={keys?.aria}
+              title={keys && `${tool.name} (${keys.shown}${tool.markdown ? `, or type ${tool.markdown}` : ''})`}
               onFocus={() => setActive(index)}
               onClick={() => activate(tool)}
             >
@@ -290,7 +316,7 @@ export function ContentEditor({ id, labelId, value, onChange, invalid, described
           )
         })}
       </div>
-      {linkOpen && (
+      {field === 'link' && (
         <div id={`${id}-link-field`} className="content-editor-link" role="group" aria-label="Link">
           <label htmlFor={`${id}-link`}>Link address</label>
           <input
@@ -317,7 +343,7 @@ export function ContentEditor({ id, labelId, value, onChange, invalid, described
               Remove link
             </button>
           )}
-          <button type="button" className="secondary" onClick={closeLink} onKeyDown={onLinkKeyDown}>
+          <button type="button" className="secondary" onClick={closeField} onKeyDown={onLinkKeyDown}>
             Cancel
           </button>
           {problem && (
@@ -327,6 +353,7 @@ export function ContentEditor({ id, labelId, value, onChange, invalid, described
           )}
         </div>
       )}
+      {field === 'photo' && <ContentPhotoField id={`${id}-photo-field`} postId={postId} onInsert={insertPhoto} onClose={closeField} />}
       <EditorContent editor={editor} className="content-editor-area" />
     </div>
   )

@@ -187,6 +187,7 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
             <ContentEditor
               id="post-content"
               labelId="post-content-label"
+              postId={post.id}
               value={values.content}
               onChange={(content) => update({ content })}
               invalid={!!errors.content}
