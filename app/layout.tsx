@@ -1,12 +1,17 @@
 import type { Metadata } from 'next'
 import { connection } from 'next/server'
 import type { ReactNode } from 'react'
+import { feedLinks } from '@/lib/places/feed'
 import { SITE_DESCRIPTION } from '@/lib/places/oembed'
 import './globals.css'
 
-export const metadata: Metadata = {
-  title: { default: 'Places', template: '%s · Places' },
-  description: SITE_DESCRIPTION,
+export async function generateMetadata(): Promise<Metadata> {
+  return {
+    title: { default: 'Places', template: '%s · Places' },
+    description: SITE_DESCRIPTION,
+    // A page that has alternates of its own names the feed among them: Next.js replaces alternates, never merges them.
+    alternates: { types: { 'application/rss+xml': await feedLinks() } },
+  }
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {

@@ -521,6 +521,8 @@ try {
     features?: number
     /** asked with Accept-Encoding: br; its floors send the same brotli bytes */
     br?: boolean
+    /** a feed, not JSON */
+    xml?: boolean
     app?: Measured
     frameworkFloor?: Measured
     machineFloor?: Measured
@@ -547,6 +549,9 @@ try {
     { name: 'GET /geojson?bbox=2,48,3,49 (10)', floor: 'bbox-10', paths: ['/places/v1/geojson?bbox=2,48,3,49&posts_per_page=10'] },
     { name: 'OGC items?limit=10&bbox=2,48,3,49', floor: 'ogc-bbox-10', paths: ['/ogc/collections/post/items?limit=10&bbox=2,48,3,49'] },
     { name: 'OGC collections', floor: 'ogc-collections', paths: ['/ogc/collections'] },
+    // The feeds (issue 51): ten posts with their content, as readers poll them.
+    { name: 'GET /feed', floor: 'feed', paths: ['/feed'], xml: true },
+    { name: 'GET /feed/atom', floor: 'feed-atom', paths: ['/feed/atom'], xml: true },
   ]
 
   const floorDir = path.join(scratch, 'floor')
@@ -560,6 +565,11 @@ try {
     if (response.contentEncoding !== (route.br ? 'br' : undefined)) fail(`${route.name} answered in ${response.contentEncoding ?? 'identity'}`)
     const text = (route.br ? brotliDecompressSync(bytes) : bytes).toString('utf8')
     if (response.status !== 200) fail(`${route.name} answered ${response.status}: ${text.slice(0, 300)}`)
+    if (route.xml) {
+      if (!text.startsWith('<?xml') || !text.includes('<georss:point>')) fail(`${route.name} answered no feed with places: ${text.slice(0, 300)}`)
+      writeFileSync(path.join(floorDir, route.floor), bytes)
+      continue
+    }
     const body = JSON.parse(text) as { features?: unknown[] }
     if (route.features !== undefined && body.features?.length !== route.features) {
       fail(`${route.name} answered ${body.features?.length} features, expected ${route.features}`)

@@ -37,7 +37,7 @@ const varyOf = (response: Raw) => (response.headers.vary ?? '').split(',').map((
 const identityTag = (etag: string) => etag.replace(/-(br|gz)"$/, '"')
 
 // Every cached public answer, each kind once: the REST collection and feature (at both prefixes), the REST index, and
-// the OGC API's JSON and HTML.
+// the OGC API's JSON and HTML, the feeds.
 const URLS = [
   '/places/v1/geojson?posts_per_page=500',
   '/wp-json/places/v1/geojson?posts_per_page=20&_embed',
@@ -47,6 +47,8 @@ const URLS = [
   '/ogc/collections/post/items?limit=100',
   '/ogc/collections/post/items?limit=10&f=html',
   '/ogc/conformance',
+  '/feed',
+  '/feed/atom',
 ]
 
 test.describe('Compression of the public answers', () => {
@@ -116,7 +118,7 @@ test.describe('Compression of the public answers', () => {
     }
   })
 
-  for (const url of ['/places/v1/geojson?posts_per_page=50', '/wp-json/places/v1/geojson/1001', '/ogc/collections/post/items?limit=5', '/wp-json']) {
+  for (const url of ['/places/v1/geojson?posts_per_page=50', '/wp-json/places/v1/geojson/1001', '/ogc/collections/post/items?limit=5', '/wp-json', '/feed']) {
     test(`${url}: 304 in each coding, and a tag of a coding not accepted is no match`, async ({ baseURL }) => {
       await expect(async () => {
         const tags = {

@@ -88,6 +88,8 @@ export type ImportFeature = {
     address?: string
     content?: string
     geo_public?: boolean
+    location_precision?: 'exact' | 'approximate' | 'city' | 'hidden'
+    excerpt?: string
     categories?: string[]
     tags?: string[]
   }

@@ -67,7 +67,7 @@ export async function findOldSlugTarget(type: string, slug: string): Promise<str
 }
 
 // The site's own pages and routes, which no WordPress permalink may take.
-const OWN_PATHS = /^\/(?:admin|signin|signout|embed|wp-json|places|ogc|uploads)(?:\/|$)/
+const OWN_PATHS = /^\/(?:admin|signin|signout|embed|wp-json|places|ogc|uploads|feed|category|tag)(?:\/|$)/
 
 /**
  * Where a request for `pathname` (as it came, percent-encoded; `params` its query) should be sent for good, when it

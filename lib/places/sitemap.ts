@@ -1,4 +1,5 @@
 import 'server-only'
+import { escapeXml } from '../content/xml'
 import { getConfig } from '../config'
 import { getDb } from '../db'
 import { Prisma } from '../generated/sqlite/client'
@@ -12,8 +13,6 @@ import { postUrl } from './geojson'
 export const POSTS_PER_FILE = 10_000
 /** The last file: ids are the databases' 32-bit integers. */
 export const MAX_SITEMAP_PAGE = Math.ceil(2_147_483_647 / POSTS_PER_FILE)
-
-const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** The URL of sitemap file `page` (from 1). */
 export const sitemapFileUrl = (page: number): string => `${getConfig().siteUrl}/sitemap.xml?page=${page}`

@@ -4,12 +4,14 @@ import { cache } from 'react'
 import { Picture } from '@/app/_components/picture'
 import { getConfig } from '@/lib/config'
 import { withVideoCards } from '@/lib/content/embeds'
-import { cleanContent, contentText } from '@/lib/content/html'
+import { cleanContent } from '@/lib/content/html'
 import { contentImagePaths, withContentPictures } from '@/lib/content/pictures'
+import { summaryOf } from '@/lib/content/summary'
 import { picturesAt, postPictures } from '@/lib/media/pictures'
 import { findPreviewPage } from '@/lib/admin/preview'
 import { getSessionActor } from '@/lib/admin/session'
 import { findPostComments } from '@/lib/places/comments'
+import { feedLinks } from '@/lib/places/feed'
 import { oembedDiscovery, SITE_NAME } from '@/lib/places/oembed'
 import { findNearbyPlaces, findPostPage, largestImage, type NearbyPlace, type PostPage, type PostTerm } from '@/lib/places/post-page'
 import { PostMapLoader } from './post-map-loader'
@@ -50,14 +52,9 @@ async function getPostOrNotFound({ params, searchParams }: Props): Promise<Shown
   return { post, preview: false }
 }
 
-const DESCRIPTION_LENGTH = 200
-
-/** The excerpt, else the start of the text, on one line, cut at a word: for search results and link previews. */
+/** The excerpt, else the start of the text; the address for a post with neither. */
 function describe(post: PostPage): string | undefined {
-  const text = (post.excerpt || contentText(post.content)).replace(/\s+/g, ' ')
-  if (!text) return post.location?.address || undefined
-  if (text.length <= DESCRIPTION_LENGTH) return text
-  return `${text.slice(0, text.lastIndexOf(' ', DESCRIPTION_LENGTH) > 0 ? text.lastIndexOf(' ', DESCRIPTION_LENGTH) : DESCRIPTION_LENGTH)}…`
+  return summaryOf(post) || post.location?.address || undefined
 }
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
@@ -66,7 +63,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
   const image = picture && { ...largestImage(picture), alt: picture.alt }
   const description = describe(post)
   // Only a public point is a Feature (GET /places/v1/geojson/{id}); every post embeds, as a map or a link (docs/api.md, "oEmbed").
-  const types: Record<string, string> = oembedDiscovery(post.url)
+  const types: Record<string, string | { title: string; url: string }[]> = { ...oembedDiscovery(post.url), 'application/rss+xml': await feedLinks() }
   if (post.location?.point) types['application/geo+json'] = `${getConfig().siteUrl}/places/v1/geojson/${post.id}`
   return {
     title: post.title,
