@@ -1,16 +1,18 @@
 import 'server-only'
 import { getConfig } from '../config'
 import { getDb } from '../db'
+import { COORDINATE_DECIMALS } from '../geo/precision'
 import { noRoute } from '../http/errors'
 import { publicResponse, route } from '../http/route'
 import { cleanContent } from '../content/html'
+import { contentImagePaths, withContentPictures } from '../content/pictures'
 import { summaryOf } from '../content/summary'
 import { titleText } from '../content/title'
 import { escapeXml } from '../content/xml'
-import { firstPictures } from '../media/pictures'
+import { firstPictures, picturesAt } from '../media/pictures'
 import { categoryAndDescendants } from './categories'
 import { postUrl } from './geojson'
-import { SITE_DESCRIPTION, SITE_NAME } from './oembed'
+import { escapeHtml, SITE_DESCRIPTION, SITE_NAME } from './oembed'
 import { filteredMapUrl } from './post-page'
 import { publicAnswer, type PublicAnswer } from './public'
 import { parseMapState } from './schemas'
@@ -36,23 +38,34 @@ export type FeedTerm = { taxonomy: 'category' | 'tag'; id: number; name: string;
 // Bump when the feeds' markup changes, so that caches do not keep the old.
 const FORMAT = 'places-feed-1'
 
-/** The category or tag with this id, or this slug (as its URL has it, percent-encoded), or null. */
-export async function findTerm(taxonomy: FeedTerm['taxonomy'], key: { id: number } | { rawSlug: string }): Promise<FeedTerm | null> {
+/**
+ * The category or tag with this id, or this slug (as its URL has it, percent-encoded), if a published post has it (a
+ * category: it or one of its descendants), as a post's page would name it; else null, as for none: the name of a term
+ * only drafts use is never shown, and whether it exists is not told.
+ */
+export async function findPublicTerm(taxonomy: FeedTerm['taxonomy'], key: { id: number } | { rawSlug: string }): Promise<FeedTerm | null> {
   let where: { id: number } | { slug: string }
   try {
     where = 'id' in key ? key : { slug: decodeURIComponent(key.rawSlug) }
   } catch {
     return null
   }
+  const db = getDb()
   const select = { id: true, name: true, slug: true } as const
-  const row = taxonomy === 'category' ? await getDb().category.findUnique({ where, select }) : await getDb().tag.findUnique({ where, select })
-  return row && { taxonomy, ...row }
+  const row = taxonomy === 'category' ? await db.category.findUnique({ where, select }) : await db.tag.findUnique({ where, select })
+  if (!row) return null
+  const published = { post: { status: 'publish' } }
+  const used =
+    taxonomy === 'category'
+      ? await db.postCategory.findFirst({ where: { categoryId: { in: await categoryAndDescendants(db, row.id) }, ...published }, select: { postId: true } })
+      : await db.postTag.findFirst({ where: { tagId: row.id, ...published }, select: { postId: true } })
+  return used && { taxonomy, ...row }
 }
 
 /** The <link rel="alternate"> of the site's feed, and of the category's or tag's the home map shows (its searchParams). */
 export async function feedLinks(searchParams: Record<string, string | string[] | undefined> = {}): Promise<{ title: string; url: string }[]> {
   const { categoryId, tagId } = parseMapState(searchParams)
-  const terms = await Promise.all([categoryId && findTerm('category', { id: categoryId }), tagId && findTerm('tag', { id: tagId })])
+  const terms = await Promise.all([categoryId && findPublicTerm('category', { id: categoryId }), tagId && findPublicTerm('tag', { id: tagId })])
   return [
     { title: SITE_NAME, url: feedUrl('rss') },
     ...terms.flatMap((term) => (term ? [{ title: `${SITE_NAME} » ${term.name}`, url: feedUrl('rss', term) }] : [])),
@@ -71,7 +84,8 @@ export function feedAnswer(format: FeedFormat, term: FeedTerm | null): Promise<P
 }
 
 type FeedItem = {
-  id: number
+  /** a tag: URI (RFC 4151) of the site's host and the post's id, which a new slug does not change */
+  id: string
   title: string
   url: string
   author: string
@@ -116,25 +130,31 @@ async function feedItems(term: FeedTerm | null): Promise<FeedItem[]> {
     },
   })
   const siteUrl = getConfig().siteUrl
-  const pictures = await firstPictures(posts.map((post) => post.id))
-  return posts.map((post) => {
-    // Content is cleaned when a page shows it, as on every surface (docs/content.md).
-    const content = cleanContent(post.content, siteUrl)
+  // Content is cleaned when a page shows it, as on every surface (docs/content.md), and its photos are their sizes.
+  const contents = posts.map((post) => cleanContent(post.content, siteUrl))
+  const [pictures, contentPictures] = await Promise.all([firstPictures(posts.map((post) => post.id)), picturesAt(contents.flatMap(contentImagePaths))])
+  const host = new URL(siteUrl).host
+  return posts.map((post, index) => {
+    const content = contents[index]!
     return {
-      id: post.id,
+      id: `tag:${host},2026:post/${post.id}`,
       title: titleText(post.title),
       url: postUrl(siteUrl, post.type, post.slug),
-      author: post.author.name || SITE_NAME,
+      // A name that is an email address (an imported login, say) is not published.
+      author: post.author.name && !post.author.name.includes('@') ? post.author.name : SITE_NAME,
       publishedAt: post.publishedAt,
       modifiedAt: post.modifiedAt,
       terms: [...post.categories.map(({ category }) => category.name), ...post.tags.map(({ tag }) => tag.name)],
       summary: summaryOf({ excerpt: post.excerpt, content }),
-      content: absoluteAddresses(content, siteUrl),
+      content: absoluteAddresses(withContentPictures(content, contentPictures), siteUrl),
       image: pictures.get(post.id)?.src ?? null,
-      point: post.publicLatitude === null || post.publicLongitude === null ? null : `${post.publicLatitude} ${post.publicLongitude}`,
+      point: post.publicLatitude === null || post.publicLongitude === null ? null : `${decimal(post.publicLatitude)} ${decimal(post.publicLongitude)}`,
     }
   })
 }
+
+/** A coordinate in plain decimals, never in exponent notation (`1e-7`), which GeoRSS readers do not take. */
+const decimal = (degrees: number) => degrees.toFixed(COORDINATE_DECIMALS).replace(/\.?0+$/, '')
 
 /** Cleaned content with its paths of this site (`href="/…"`, `src="/uploads/…"`) made absolute: a reader is elsewhere. */
 export function absoluteAddresses(html: string, siteUrl: string): string {
@@ -164,11 +184,12 @@ function rss(channel: Channel, items: FeedItem[]): string {
       '<item>',
       element('title', item.title),
       element('link', item.url),
-      `<guid isPermaLink="true">${escapeXml(item.url)}</guid>`,
+      `<guid isPermaLink="false">${escapeXml(item.id)}</guid>`,
       element('dc:creator', item.author),
       element('pubDate', item.publishedAt.toUTCString()),
       ...item.terms.map((name) => element('category', name)),
-      element('description', item.summary),
+      // RSS readers take a description as HTML: the text is escaped for HTML, then for XML.
+      element('description', escapeHtml(item.summary)),
       element('content:encoded', item.content),
       // The RSS Advisory Board's profile: a length of 0 when the publisher does not know it.
       item.image ? `<enclosure url="${escapeXml(item.image)}" length="0" type="image/jpeg"/>` : '',
@@ -200,7 +221,7 @@ function atom(channel: Channel, items: FeedItem[]): string {
       '<entry>',
       element('title', item.title),
       `<link rel="alternate" type="text/html" href="${escapeXml(item.url)}"/>`,
-      element('id', item.url),
+      element('id', item.id),
       element('published', item.publishedAt.toISOString()),
       element('updated', item.modifiedAt.toISOString()),
       `<author>${element('name', item.author)}</author>`,
@@ -234,7 +255,7 @@ export function feedRoute(format: FeedFormat, taxonomy: FeedTerm['taxonomy'] | n
     async (request: Request, { params }: { params?: Promise<{ slug?: string }> }) => {
       // A route without a [slug] is given no params at all.
       const slug = (await params)?.slug
-      const term = taxonomy === null || slug === undefined ? null : await findTerm(taxonomy, { rawSlug: slug })
+      const term = taxonomy === null || slug === undefined ? null : await findPublicTerm(taxonomy, { rawSlug: slug })
       if (taxonomy !== null && term === null) throw noRoute()
       return publicResponse(request, { ...(await feedAnswer(format, term)), contentType: FEED_CONTENT_TYPES[format] })
       // Public, as the GeoJSON routes: a reader in a browser page of another site may fetch it.

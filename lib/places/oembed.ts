@@ -1,6 +1,7 @@
 import 'server-only'
 import type { z } from 'zod'
 import type { oembedSchema } from '../api/contract'
+import { escapeXml } from '../content/xml'
 import { getConfig } from '../config'
 import { ApiError, invalidParams } from '../http/errors'
 import { firstPictures } from '../media/pictures'
@@ -156,11 +157,8 @@ async function mapTitle(params: URLSearchParams): Promise<string> {
   return category ? `Map of places: ${category.name}` : 'Map of places'
 }
 
-const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g
-
 /** The answer as WordPress writes it in XML (format=xml): one element per member, under <oembed>. */
 export function oembedXml(answer: OEmbed): string {
-  // XML 1.0 allows no C0 control character but tab, newline and carriage return; a title may hold others.
-  const members = Object.entries(answer).map(([name, value]) => `<${name}>${escapeHtml(String(value).replace(XML_FORBIDDEN, ''))}</${name}>`)
+  const members = Object.entries(answer).map(([name, value]) => `<${name}>${escapeXml(String(value))}</${name}>`)
   return `<?xml version="1.0"?>\n<oembed>${members.join('')}</oembed>\n`
 }
