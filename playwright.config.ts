@@ -8,7 +8,8 @@ import type { E2EOptions } from './e2e/support/test'
 // Ports can be moved with E2E_SQLITE_PORT / E2E_POSTGRES_PORT when another run holds them.
 
 //   ui            real Chromium against a SQLite server with the demo places and a user of every role
-//   ui-own-basemap  the same, with MAP_TILE_URL=none and an embed allow-list (e2e/ui-own-basemap)
+//   ui-own-basemap  the same, with MAP_TILE_URL=none and an embed allow-list (e2e/ui-own-basemap); where the site's
+//                   settings are changed too, which every page of the ui server would show
 //   instances     with TEST_DATABASE_URL: two app instances on one PostgreSQL database (its name + `_instances`),
 //                 the ui project's data; Chromium writes through the first, the tests read through both
 const sqlitePort = Number(process.env.E2E_SQLITE_PORT ?? 3101)

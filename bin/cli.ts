@@ -37,6 +37,13 @@ const out = (line: string): void => {
 
 const LINES_AT_ONCE = 10_000
 
+/** The settings `places site set` takes, each its flag (lib/site.ts). */
+const SITE_SETTINGS = ['title', 'tagline', 'language', 'timezone'] as const
+
+function printSettings(settings: Record<(typeof SITE_SETTINGS)[number], string>, asJson: boolean): void {
+  out(asJson ? JSON.stringify(settings) : SITE_SETTINGS.map((name) => `${name}\t${settings[name]}`).join('\n'))
+}
+
 /** One line per value, written a few thousand at a time: a million ids are not one string of megabytes and its copies. */
 async function outLines(values: readonly (string | number)[]): Promise<void> {
   for (let start = 0; start < values.length; start += LINES_AT_ONCE) {
@@ -208,16 +215,18 @@ const commands: Record<string, Command> = {
     run: async (values) => {
       const format = values.format ?? 'geojson'
       if (!EXPORT_FORMATS.includes(format as ExportFormat)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`)
-      const [{ exportPlaces }, { writePlaces }, { getConfig }] = await Promise.all([
+      const [{ exportPlaces }, { writePlaces }, { getConfig }, { getSiteSettings }] = await Promise.all([
         import('../lib/places/export'),
         import('../lib/places/formats/write'),
         import('../lib/config'),
+        import('../lib/site'),
       ])
       const features = exportPlaces({
         postType: typeof values['post-type'] === 'string' ? values['post-type'] : undefined,
         allStatuses: values['all-statuses'] === true,
       })
-      for await (const chunk of writePlaces(format as ExportFormat, features, { siteUrl: getConfig().siteUrl, name: 'Places' })) {
+      const name = (await getSiteSettings()).title
+      for await (const chunk of writePlaces(format as ExportFormat, features, { siteUrl: getConfig().siteUrl, name })) {
         if (!process.stdout.write(chunk)) await new Promise((resolve) => process.stdout.once('drain', resolve))
       }
     },
@@ -259,6 +268,7 @@ const commands: Record<string, Command> = {
       if (summary.newUsers.length > 0) {
         out(`New users, who cannot sign in until a password is set (places user set-password): ${summary.newUsers.join(', ')}`)
       }
+      if (summary.settings.length > 0) out(`Set from the export, as they had never been set here: the site's ${summary.settings.join(', ')} (places site get).`)
       if (summary.warnings.length > 0) out(`${summary.warnings.length} warnings (above, on stderr).`)
     },
   },
@@ -291,6 +301,28 @@ const commands: Record<string, Command> = {
         report?.(index + 1, ids.length)
       }
       if (failed.length > 0) throw new ApiError('places_post_delete', failed.join('\n'))
+    },
+  },
+  'site get': {
+    usage: 'places site get',
+    summary: "print the site's settings: title, tagline, language and time zone, one a line (name, tab, value)",
+    options: json,
+    run: async (values) => {
+      const { getSiteSettings } = await import('../lib/site')
+      const settings = await getSiteSettings()
+      printSettings(settings, values.json === true)
+    },
+  },
+  'site set': {
+    usage: 'places site set [--title T] [--tagline T] [--language L] [--timezone Z]',
+    summary: "change the site's settings (Settings → General): the others stay as they are",
+    help: "L is a language tag (en, de, pt-BR; WordPress's de_DE is taken as de-DE); Z an IANA time zone (UTC, Europe/Berlin).\nThe pages, feeds and REST index say the new ones as soon as the command ends.",
+    options: { title: { type: 'string' }, tagline: { type: 'string' }, language: { type: 'string' }, timezone: { type: 'string' }, ...json },
+    run: async (values) => {
+      const input = Object.fromEntries(SITE_SETTINGS.flatMap((name) => (typeof values[name] === 'string' ? [[name, values[name]]] : [])))
+      if (Object.keys(input).length === 0) throw new UsageError(`give at least one of ${SITE_SETTINGS.map((name) => `--${name}`).join(', ')}`)
+      const { updateSiteSettings } = await import('../lib/site')
+      printSettings(await withFlagErrors(() => updateSiteSettings(OPERATOR, input), {}), values.json === true)
     },
   },
   'zone add': {

@@ -1,11 +1,14 @@
 import type { Metadata } from 'next'
 import type { ReactNode } from 'react'
-import { canCreatePosts, canManageUsers, canManageZones } from '@/lib/auth/capabilities'
+import { canCreatePosts, canManageSettings, canManageUsers, canManageZones } from '@/lib/auth/capabilities'
 import { getSessionActor } from '@/lib/admin/session'
+import { getSiteSettings } from '@/lib/site'
 import { signOutEverywhereAction } from './actions'
 import './admin.css'
 
-export const metadata: Metadata = { title: { default: 'Admin', template: '%s · Admin · Places' }, robots: { index: false } }
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: { default: 'Admin', template: `%s · Admin · ${(await getSiteSettings()).title}` }, robots: { index: false } }
+}
 
 // The admin's frame. It only shows the menu: each page asks for the signed-in user itself (and sends a visitor
 // to sign in), and lib/admin decides what they may see and do.
@@ -35,6 +38,11 @@ export default async function AdminLayout({ children }: { children: ReactNode })
             {canManageZones(actor) && (
               <li>
                 <a href="/admin/zones">Privacy zones</a>
+              </li>
+            )}
+            {canManageSettings(actor) && (
+              <li>
+                <a href="/admin/settings">Settings</a>
               </li>
             )}
           </ul>

@@ -177,8 +177,8 @@ export const restIndexSchema = z
     description: z.string(),
     url: z.url().meta({ description: 'SITE_URL' }),
     home: z.url().meta({ description: 'SITE_URL' }),
-    gmt_offset: z.literal(0).meta({ description: 'Dates are UTC' }),
-    timezone_string: z.literal('UTC'),
+    gmt_offset: z.number().meta({ description: "The site's time zone's offset from UTC now, in hours" }),
+    timezone_string: z.string().meta({ description: "The site's time zone (IANA)" }),
     namespaces: z.array(z.string()),
     authentication: z.record(z.string(), z.unknown()).meta({
       description: "Empty: application passwords are made in the admin or with `places app-password create`, not by WordPress's authorisation flow",

@@ -6,7 +6,8 @@ import { getRestIndex, restIndexBody } from './rest-index'
 
 describe('the REST index (GET /wp-json/)', () => {
   const config = { siteUrl: 'https://places.example', sharedCacheSeconds: 30 }
-  const index = getRestIndex(config)
+  const site = { name: 'Places', description: 'Geotagged posts on a map', timezone: 'UTC', gmtOffset: 0 }
+  const index = getRestIndex(config, site)
 
   test('has the shape the contract gives it, with the site as url and home', () => {
     assert.ok(restIndexSchema.safeParse(index).success)
@@ -37,11 +38,14 @@ describe('the REST index (GET /wp-json/)', () => {
     })
   })
 
-  test('its bytes and ETag are made once per configuration', () => {
-    const first = restIndexBody(config)
-    assert.equal(restIndexBody(config), first)
-    const other = restIndexBody({ ...config, siteUrl: 'https://elsewhere.example' })
+  test('its bytes and ETag are made once per configuration and site', () => {
+    const first = restIndexBody(config, site)
+    assert.equal(restIndexBody(config, { ...site }), first)
+    const other = restIndexBody({ ...config, siteUrl: 'https://elsewhere.example' }, site)
     assert.notEqual(other.etag, first.etag)
     assert.ok(other.body.includes('https://elsewhere.example/wp-json/'))
+    const kolkata = restIndexBody(config, { ...site, name: 'Chai & maps', timezone: 'Asia/Kolkata', gmtOffset: 5.5 })
+    assert.notEqual(kolkata.etag, first.etag)
+    assert.deepEqual(JSON.parse(kolkata.body), { ...getRestIndex(config, site), name: 'Chai & maps', timezone_string: 'Asia/Kolkata', gmt_offset: 5.5 })
   })
 })

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
 import type { Config } from '../config'
-import { SITE_DESCRIPTION, SITE_NAME } from '../places/oembed'
 import type { NamespaceArg, RestIndex } from './contract'
 import { getOpenApiDocument, type OpenApiDocument } from './openapi'
 
 type IndexConfig = Pick<Config, 'siteUrl' | 'sharedCacheSeconds'>
+/** What the index says of the site: its settings (lib/site.ts), and its time zone's offset from UTC now, in hours. */
+export type IndexSite = { name: string; description: string; timezone: string; gmtOffset: number }
 type Route = RestIndex['routes'][string]
 
 /**
@@ -45,17 +46,17 @@ export function restRoutes(document: OpenApiDocument, siteUrl: string): Record<s
 }
 
 /** GET /wp-json/ as WordPress answers it: the site, its namespaces and every route with its arguments. */
-export function getRestIndex(config: IndexConfig): RestIndex {
+export function getRestIndex(config: IndexConfig, site: IndexSite): RestIndex {
   const { siteUrl } = config
   const routes = restRoutes(getOpenApiDocument(config), siteUrl)
   const namespaces = [...new Set(Object.values(routes).map((route) => route.namespace))].filter(Boolean).sort()
   return {
-    name: SITE_NAME,
-    description: SITE_DESCRIPTION,
+    name: site.name,
+    description: site.description,
     url: siteUrl,
     home: siteUrl,
-    gmt_offset: 0,
-    timezone_string: 'UTC',
+    gmt_offset: site.gmtOffset,
+    timezone_string: site.timezone,
     namespaces,
     authentication: {},
     routes,
@@ -63,14 +64,15 @@ export function getRestIndex(config: IndexConfig): RestIndex {
   }
 }
 
-let last: { document: OpenApiDocument; siteUrl: string; body: string; etag: string } | undefined
+let last: { document: OpenApiDocument; siteUrl: string; site: string; body: string; etag: string } | undefined
 
-/** The index's bytes and ETag: made once, again only when the document is made again (another configuration). */
-export function restIndexBody(config: IndexConfig): { body: string; etag: string } {
+/** The index's bytes and ETag: made once, again only for another configuration or site (its settings, its offset). */
+export function restIndexBody(config: IndexConfig, site: IndexSite): { body: string; etag: string } {
   const document = getOpenApiDocument(config)
-  if (last?.document !== document || last.siteUrl !== config.siteUrl) {
-    const body = JSON.stringify(getRestIndex(config))
-    last = { document, siteUrl: config.siteUrl, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }
+  const siteKey = JSON.stringify(site)
+  if (last?.document !== document || last.siteUrl !== config.siteUrl || last.site !== siteKey) {
+    const body = JSON.stringify(getRestIndex(config, site))
+    last = { document, siteUrl: config.siteUrl, site: siteKey, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }
   }
   return last
 }

@@ -134,6 +134,11 @@ export function canManageCategories(actor: Actor | null): boolean {
   return hasCapability(actor, 'manage_categories')
 }
 
+/** Whether `actor` may change the site's title, tagline, language and time zone (administrators: manage_options). */
+export function canManageSettings(actor: Actor | null): boolean {
+  return hasCapability(actor, 'manage_options')
+}
+
 /** Whether `actor` may add and remove privacy zones (administrators: WordPress's manage_options, the site's settings). */
 export function canManageZones(actor: Actor | null): boolean {
   return hasCapability(actor, 'manage_options')

@@ -2,7 +2,12 @@
 // in a title would make a whole feed or sitemap unreadable, so they are dropped.
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udfff]/gu
 
+/** Text for HTML: an element's text or an attribute's value. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
 /** Text for XML: an element's text or an attribute's value. */
 export function escapeXml(text: string): string {
-  return text.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+  return escapeHtml(text.replace(NOT_XML, ''))
 }

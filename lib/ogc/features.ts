@@ -57,10 +57,11 @@ export function getConformance(): OgcConformance {
   return { conformsTo: CONFORMANCE }
 }
 
-export function getLandingPage(): OgcLandingPage {
+/** The landing page; `title` is the site's (lib/site.ts). */
+export function getLandingPage(title: string): OgcLandingPage {
   const root = base()
   return {
-    title: 'Places',
+    title,
     description: 'Published places as OGC API – Features: one collection per post type.',
     links: [
       { href: root, rel: 'self', type: JSON_TYPE, title: 'This document' },

@@ -2,7 +2,7 @@ import 'server-only'
 import { createHash } from 'node:crypto'
 import type { OgcCollection, OgcCollections, OgcConformance, OgcFeature, OgcItems, OgcLandingPage, OgcLink } from '../api/contract'
 import { getConfig } from '../config'
-import { escapeHtml } from '../places/oembed'
+import { escapeHtml } from '../content/xml'
 
 // The HTML encoding of OGC API – Features (docs/api.md, OGC API – Features): each resource as a page a person can
 // browse, made from the very document a GIS client is given, so that the two cannot disagree. Every value reaches the

@@ -8,14 +8,14 @@ import { cleanContent } from '../content/html'
 import { contentImagePaths, withContentPictures } from '../content/pictures'
 import { summaryOf } from '../content/summary'
 import { titleText } from '../content/title'
-import { escapeXml } from '../content/xml'
+import { escapeHtml, escapeXml } from '../content/xml'
 import { firstPictures, picturesAt } from '../media/pictures'
 import { categoryAndDescendants } from './categories'
 import { postUrl } from './geojson'
-import { escapeHtml, SITE_DESCRIPTION, SITE_NAME } from './oembed'
 import { filteredMapUrl } from './post-page'
 import { publicAnswer, type PublicAnswer } from './public'
 import { parseMapState } from './schemas'
+import { getSiteSettings, siteDescription } from '../site'
 
 // The site's feeds, as WordPress's /feed/ (RSS 2.0) and /feed/atom/ (Atom 1.0), of the newest published posts of type
 // `post`, with each post's place as GeoRSS-Simple's <georss:point> at what the public may see of it (visibility.ts).
@@ -65,11 +65,12 @@ export async function findPublicTerm(taxonomy: FeedTerm['taxonomy'], key: { id: 
 /** The <link rel="alternate"> of the site's feed, and of the category's or tag's the home map shows (its searchParams). */
 export async function feedLinks(searchParams: Record<string, string | string[] | undefined> = {}): Promise<{ title: string; url: string }[]> {
   const { categoryId, tagId } = parseMapState(searchParams)
-  const terms = await Promise.all([categoryId && findPublicTerm('category', { id: categoryId }), tagId && findPublicTerm('tag', { id: tagId })])
-  return [
-    { title: SITE_NAME, url: feedUrl('rss') },
-    ...terms.flatMap((term) => (term ? [{ title: `${SITE_NAME} » ${term.name}`, url: feedUrl('rss', term) }] : [])),
-  ]
+  const [{ title }, ...terms] = await Promise.all([
+    getSiteSettings(),
+    categoryId && findPublicTerm('category', { id: categoryId }),
+    tagId && findPublicTerm('tag', { id: tagId }),
+  ])
+  return [{ title, url: feedUrl('rss') }, ...terms.flatMap((term) => (term ? [{ title: `${title} » ${term.name}`, url: feedUrl('rss', term) }] : []))]
 }
 
 /** The address of a feed: the site's, or a category's or tag's, as WordPress's. */
@@ -101,7 +102,8 @@ type FeedItem = {
   point: string | null
 }
 
-async function feedItems(term: FeedTerm | null): Promise<FeedItem[]> {
+/** The feed's posts; `siteName` is the author of a post whose author's name may not be published. */
+async function feedItems(term: FeedTerm | null, siteName: string): Promise<FeedItem[]> {
   const db = getDb()
   const inTerm =
     term === null
@@ -141,7 +143,7 @@ async function feedItems(term: FeedTerm | null): Promise<FeedItem[]> {
       title: titleText(post.title),
       url: postUrl(siteUrl, post.type, post.slug),
       // A name that is an email address (an imported login, say) is not published.
-      author: post.author.name && !post.author.name.includes('@') ? post.author.name : SITE_NAME,
+      author: post.author.name && !post.author.name.includes('@') ? post.author.name : siteName,
       publishedAt: post.publishedAt,
       modifiedAt: post.modifiedAt,
       terms: [...post.categories.map(({ category }) => category.name), ...post.tags.map(({ tag }) => tag.name)],
@@ -164,10 +166,13 @@ export function absoluteAddresses(html: string, siteUrl: string): string {
 const element = (name: string, text: string) => `<${name}>${escapeXml(text)}</${name}>`
 
 async function buildFeed(format: FeedFormat, term: FeedTerm | null): Promise<string> {
-  const items = await feedItems(term)
+  const settings = await getSiteSettings()
+  const items = await feedItems(term, settings.title)
   const siteUrl = getConfig().siteUrl
   const channel = {
-    title: term ? `${SITE_NAME} » ${term.name}` : SITE_NAME,
+    title: term ? `${settings.title} » ${term.name}` : settings.title,
+    description: siteDescription(settings),
+    language: settings.language,
     home: term ? `${siteUrl}${filteredMapUrl('post', term.taxonomy, term.id)}` : `${siteUrl}/`,
     self: feedUrl(format, term),
     // A feed with no posts yet has changed when nothing had: the epoch, as a reader needs some date.
@@ -176,7 +181,7 @@ async function buildFeed(format: FeedFormat, term: FeedTerm | null): Promise<str
   return format === 'rss' ? rss(channel, items) : atom(channel, items)
 }
 
-type Channel = { title: string; home: string; self: string; updated: Date }
+type Channel = { title: string; description: string; language: string; home: string; self: string; updated: Date }
 
 function rss(channel: Channel, items: FeedItem[]): string {
   const entries = items.map((item) =>
@@ -205,9 +210,9 @@ function rss(channel: Channel, items: FeedItem[]): string {
 ${element('title', channel.title)}
 <atom:link href="${escapeXml(channel.self)}" rel="self" type="application/rss+xml"/>
 ${element('link', channel.home)}
-${element('description', SITE_DESCRIPTION)}
+${element('description', channel.description)}
 ${element('lastBuildDate', channel.updated.toUTCString())}
-<language>en</language>
+${element('language', channel.language)}
 <generator>Places</generator>
 ${entries.join('\n')}
 </channel>
@@ -236,9 +241,9 @@ function atom(channel: Channel, items: FeedItem[]): string {
       .join('\n'),
   )
   return `<?xml version="1.0" encoding="UTF-8"?>
-<feed xmlns="http://www.w3.org/2005/Atom" xmlns:georss="http://www.georss.org/georss" xml:lang="en">
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:georss="http://www.georss.org/georss" xml:lang="${escapeXml(channel.language)}">
 ${element('title', channel.title)}
-${element('subtitle', SITE_DESCRIPTION)}
+${element('subtitle', channel.description)}
 ${element('id', channel.self)}
 <link rel="self" type="application/atom+xml" href="${escapeXml(channel.self)}"/>
 <link rel="alternate" type="text/html" href="${escapeXml(channel.home)}"/>

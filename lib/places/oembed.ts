@@ -1,8 +1,9 @@
 import 'server-only'
 import type { z } from 'zod'
 import type { oembedSchema } from '../api/contract'
-import { escapeXml } from '../content/xml'
+import { escapeHtml, escapeXml } from '../content/xml'
 import { getConfig } from '../config'
+import { getSiteSettings } from '../site'
 import { ApiError, invalidParams } from '../http/errors'
 import { firstPictures } from '../media/pictures'
 import { listPublicCategoryTree } from './categories'
@@ -13,10 +14,6 @@ import { parseMapState, queryValues } from './schemas'
 // oEmbed (https://oembed.com) as WordPress answers it at /wp-json/oembed/1.0/embed: WordPress, Discourse and other
 // consumers find it through the <link rel="alternate" type="application/json+oembed"> of a page (oembedDiscovery)
 // and embed the page as the map it shows, in an <iframe> of /embed. docs/api.md, "oEmbed".
-
-export const SITE_NAME = 'Places'
-/** What the site is, in a line: its pages' meta description and the REST index's `description`. */
-export const SITE_DESCRIPTION = 'Geotagged posts on a map'
 
 /** WordPress's default and largest width of an embed, and its smallest height. */
 const DEFAULT_WIDTH = 600
@@ -76,11 +73,6 @@ export function mapOEmbedDiscovery(searchParams: Record<string, string | string[
   return oembedDiscovery(`${getConfig().siteUrl}/${params.size > 0 ? `?${params.toString()}` : ''}`)
 }
 
-/** Text for HTML: in an attribute or between tags. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-}
-
 /**
  * The size of the embed: as wide as `maxwidth` allows, up to 600 pixels, 16:9 but at least 200 high, as WordPress
  * sizes it; never past `maxwidth` or `maxheight`, as the oEmbed specification asks of a provider.
@@ -111,7 +103,8 @@ export async function getOEmbed(query: OEmbedQuery): Promise<OEmbed> {
   }
   if (url.origin !== new URL(siteUrl).origin) throw invalidUrl()
   const size = embedSize(query)
-  const base = { version: '1.0', provider_name: SITE_NAME, provider_url: siteUrl, author_name: SITE_NAME, author_url: siteUrl } as const
+  const { title: name } = await getSiteSettings()
+  const base = { version: '1.0', provider_name: name, provider_url: siteUrl, author_name: name, author_url: siteUrl } as const
   if (url.pathname === '/') {
     const title = await mapTitle(url.searchParams)
     const params = new URLSearchParams()

@@ -15,6 +15,7 @@ import { oldPathOf } from '../places/old-slugs'
 import { searchColumns } from '../places/search'
 import { levelOfNewPost } from '../places/visibility'
 import { freeSlug, slugify } from '../slugs'
+import { fillSiteSettings, type SiteSettingName, type SiteSettings } from '../site'
 import { firstAdministratorId } from '../users'
 import { AttachmentMetadataError, originalOf, readAttachmentMetadata } from './attachment-metadata'
 import { markOldAddresses, oldSite, resolveMarkedAddresses, uploadKey, type OldSite, type PostReference } from './old-site'
@@ -61,6 +62,8 @@ export type WxrSummary = {
   ids: WxrIdMap
   /** items not imported, or imported without part of their data, each naming the item */
   warnings: string[]
+  /** the site's settings this import set from the export (those that had never been set: lib/site.ts) */
+  settings: SiteSettingName[]
 }
 
 /** The longest commenter's name or address kept. */
@@ -160,6 +163,7 @@ class WxrImport {
     leftOut: {},
     ids: { posts: {}, attachments: {} },
     warnings: [],
+    settings: [],
   }
   private readonly userByLogin = new Map<string, number>()
   private readonly pendingCategories: WxrCategory[] = []
@@ -192,6 +196,7 @@ class WxrImport {
   private readonly oldSlugs = new Map<string, { type: string; slug: string; postId: number }>()
   /** the exported site (<wp:base_blog_url>), whose addresses in content are rewritten (lib/wxr/old-site.ts) */
   private oldSite: OldSite | null = null
+  private readonly channelSettings: Partial<SiteSettings> = {}
   /** the posts whose content has addresses on the old site, resolved once the posts and photos are in place */
   private readonly withOldAddresses = new Set<number>()
   /** each photo imported, by its upload's key (uploadKey), at its address here */
@@ -249,6 +254,7 @@ class WxrImport {
       else if (record.kind === 'item') items.push(record)
       if (items.length === LOOKUP || (record.kind !== 'item' && items.length > 0)) await this.addPosts(items.splice(0))
       if (record.kind === 'site') this.oldSite = oldSite(record.url)
+      if (record.kind === 'setting') this.channelSettings[record.name] = record.value
       if (record.kind === 'author') await this.addAuthor(record.login, record.email, record.displayName)
       else if (record.kind === 'category') this.pendingCategories.push(record)
     }
@@ -273,6 +279,7 @@ class WxrImport {
       await tx.postOldPath.createMany({ data: chunk })
     }
     for (const [postId, comments] of this.comments) await this.writeComments(tx, postId, comments)
+    this.summary.settings = await fillSiteSettings(tx, this.channelSettings)
     await this.resolveOldAddresses(tx)
     for (const [wpId, id] of this.postIdByWpId) this.summary.ids.posts[wpId] = id
     for (const [wpId, id] of this.attachmentIdByWpId) this.summary.ids.attachments[wpId] = id

@@ -51,7 +51,11 @@ export type WxrItem = {
 }
 /** The exported site's address (<wp:base_blog_url>), which its content's links and images start with. */
 export type WxrSite = { kind: 'site'; url: string }
-export type WxrRecord = WxrSite | WxrAuthor | WxrCategory | WxrItem
+/** One of the exported site's settings, from its channel: <title>, <description> (its tagline) and <language>. */
+export type WxrSetting = { kind: 'setting'; name: 'title' | 'tagline' | 'language'; value: string }
+export type WxrRecord = WxrSite | WxrSetting | WxrAuthor | WxrCategory | WxrItem
+
+const CHANNEL_SETTINGS: Record<string, WxrSetting['name']> = { title: 'title', description: 'tagline', language: 'language' }
 
 export class WxrSyntaxError extends Error {}
 
@@ -188,6 +192,8 @@ export async function* readWxr(file: string, onBytes?: (bytes: number) => void):
       else if (name === 'wp:cat_name') category.name = decodeEntities(value)
     }
     if (name === 'wp:base_blog_url' && parent === 'channel' && value) ready.push({ kind: 'site', url: value })
+    // WordPress writes its settings escaped for HTML, as its term names.
+    if (parent === 'channel' && CHANNEL_SETTINGS[name] && value) ready.push({ kind: 'setting', name: CHANNEL_SETTINGS[name], value: decodeEntities(value) })
     if (name === 'wp:comment' && comment && item && parent === 'item') {
       item.comments.push(comment)
       comment = null

@@ -508,6 +508,32 @@ for (const kind of databaseKinds) {
       }
     })
 
+    test("site get and set: the site's settings, one a line or as JSON; only those given change; bad values exit 2 naming the flag", async () => {
+      const site = await createTestDatabase(kind)
+      try {
+        assert.equal(ok(places(site.url, 'site', 'get')), 'title\tPlaces\ntagline\t\nlanguage\ten\ntimezone\tUTC\n')
+        const set = ok(places(site.url, 'site', 'set', '--title', 'Wander & Wonder', '--language', 'de_DE', '--timezone', 'Europe/Vienna'))
+        assert.equal(set, 'title\tWander & Wonder\ntagline\t\nlanguage\tde-DE\ntimezone\tEurope/Vienna\n')
+        ok(places(site.url, 'site', 'set', '--tagline', 'Walks, mostly'))
+        assert.deepEqual(JSON.parse(ok(places(site.url, 'site', 'get', '--json'))), {
+          title: 'Wander & Wonder',
+          tagline: 'Walks, mostly',
+          language: 'de-DE',
+          timezone: 'Europe/Vienna',
+        })
+
+        const bad = places(site.url, 'site', 'set', '--title', 'Other', '--language', 'Deutsch!', '--timezone', 'Vienna')
+        assert.equal(bad.status, 2)
+        assert.match(bad.stderr, /--language: must be a language tag, such as en, de or pt-BR; --timezone: must be a time zone, such as UTC or Europe\/Berlin/)
+        const none = places(site.url, 'site', 'set')
+        assert.equal(none.status, 2)
+        assert.match(none.stderr, /give at least one of --title, --tagline, --language, --timezone/)
+        assert.match(ok(places(site.url, 'site', 'get')), /^title\tWander & Wonder$/m, 'nothing of a refused call is saved')
+      } finally {
+        await site.drop()
+      }
+    })
+
     test('seed loads the demo into an empty database only', async () => {
       const empty = await createTestDatabase(kind)
       try {

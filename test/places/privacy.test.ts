@@ -229,7 +229,7 @@ test('the post page and the anonymous export show the level; the full export kee
 
 test('the export route, in every format, holds the public location only: the map view, not the exact one', async () => {
   const { cell } = await expected()
-  const file = async (query: string) => await exportResponse(parseExportQuery(new URLSearchParams(query))).text()
+  const file = async (query: string) => await (await exportResponse(parseExportQuery(new URLSearchParams(query)))).text()
   const exported = JSON.parse(await file('format=geojson')) as { features: Feature[] }
   const byId = new Map(exported.features.map((f) => [f.properties.id, f]))
   assert.deepEqual([...byId.keys()].sort(), [id('exact'), id('approximate'), id('city')].sort())

@@ -41,6 +41,8 @@ for (const kind of databaseKinds) {
         }),
       )
       assert.equal(places('import', existing).status, 0)
+      // Set before the import: the export's language must not replace it.
+      assert.equal(places('site', 'set', '--language', 'pt-PT').status, 0)
     })
     after(async () => {
       await db.drop()
@@ -58,6 +60,9 @@ for (const kind of databaseKinds) {
       assert.doesNotMatch(run.stdout, /post_tag/)
       assert.match(run.stderr, /item "Colosseum" \(WordPress id 105, line \d+\): tag "a, b" must not contain commas or NUL characters; left out/)
       assert.match(run.stdout, /^1 items got new ids, their WordPress ids being taken here: post 2 → 112\.$/m)
+      // The export's channel names the site where this one had no settings of its own.
+      assert.match(run.stdout, /^Set from the export, as they had never been set here: the site's title, tagline \(places site get\)\.$/m)
+      assert.deepEqual(JSON.parse(places('site', 'get', '--json').stdout), { title: 'Travels', tagline: 'Places we went', language: 'pt-PT', timezone: 'UTC' })
       assert.match(run.stdout, /New users, who cannot sign in until a password is set \(places user set-password\): ana@travels\.example, ben@travels\.example/)
       assert.match(run.stderr, /item "Broken coordinates" \(WordPress id 104, line \d+\): geo_latitude "north-ish" .* imported without a location/)
       assert.match(run.stderr, /attachment item "Lost photo" \(WordPress id 204, line \d+\): its file 2020\/05\/lost\.jpg is missing; not imported/)
@@ -191,7 +196,7 @@ for (const kind of databaseKinds) {
       const run = places('import-wxr', SITE, '--uploads', UPLOADS, '--map', map)
       assert.equal(run.status, 0, run.stderr)
       assert.match(run.stdout, /Imported 0 posts, 0 categories and 0 attachments; 16 items were already imported\./)
-      assert.doesNotMatch(run.stdout, /got new ids/)
+      assert.doesNotMatch(run.stdout, /got new ids|Set from the export/)
       assert.deepEqual(exported(), before)
       assert.deepEqual(JSON.parse(readFileSync(map, 'utf8')), JSON.parse(readFileSync(path.join(dir, 'ids.json'), 'utf8')))
     })

@@ -12,8 +12,9 @@ import { findPreviewPage } from '@/lib/admin/preview'
 import { getSessionActor } from '@/lib/admin/session'
 import { findPostComments } from '@/lib/places/comments'
 import { feedLinks } from '@/lib/places/feed'
-import { oembedDiscovery, SITE_NAME } from '@/lib/places/oembed'
+import { oembedDiscovery } from '@/lib/places/oembed'
 import { findNearbyPlaces, findPostPage, largestImage, type NearbyPlace, type PostPage, type PostTerm } from '@/lib/places/post-page'
+import { getSiteSettings } from '@/lib/site'
 import { PostMapLoader } from './post-map-loader'
 import { PhotoViewer } from './photo-viewer'
 import { Comments } from './comments'
@@ -73,7 +74,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
     alternates: { canonical: post.url, types },
     openGraph: {
       type: 'article',
-      siteName: SITE_NAME,
+      siteName: (await getSiteSettings()).title,
       title: post.title,
       description,
       url: post.url,
@@ -104,7 +105,6 @@ function jsonLd(post: PostPage, images: string[]): string {
   return JSON.stringify(place).replace(/</g, '\\u003c')
 }
 
-const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' })
 const kilometres = new Intl.NumberFormat('en', { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 })
 const metres = new Intl.NumberFormat('en', { style: 'unit', unit: 'meter', maximumFractionDigits: 0 })
 
@@ -120,11 +120,12 @@ export default async function PostPage(props: Props) {
   const point = post.location?.point
   // Cleaned again as it is shown: whatever wrote it, only what lib/content/html.ts allows reaches the page.
   const content = cleanContent(post.content, getConfig().siteUrl)
-  const [pictures, nearby, comments, contentPictures] = await Promise.all([
+  const [pictures, nearby, comments, contentPictures, { timezone }] = await Promise.all([
     loadPictures(post.id),
     findNearbyPlaces(post),
     findPostComments(post.id),
     picturesAt(contentImagePaths(content)),
+    getSiteSettings(),
   ])
   const [lead, ...more] = pictures
   const osm = point ? `https://www.openstreetmap.org/?mlat=${point.latitude}&mlon=${point.longitude}#map=15/${point.latitude}/${point.longitude}` : null
@@ -148,7 +149,9 @@ export default async function PostPage(props: Props) {
         <header className="post-header">
           <h1>{post.title}</h1>
           <p className="post-meta">
-            <time dateTime={post.publishedAt.toISOString()}>{dateFormat.format(post.publishedAt)}</time>
+            <time dateTime={post.publishedAt.toISOString()}>
+              {new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: timezone }).format(post.publishedAt)}
+            </time>
           </p>
           <TermLinks className="post-categories" label="Categories" terms={post.categories} title={(name) => `Map of the places in ${name}`} />
         </header>
@@ -208,7 +211,7 @@ export default async function PostPage(props: Props) {
             )}
           </section>
         )}
-        <Comments {...comments} />
+        <Comments {...comments} timezone={timezone} />
       </article>
       {(post.previous || post.next) && (
         <nav className="post-nav" aria-label="Previous and next posts">

@@ -2,6 +2,7 @@ import 'server-only'
 import { z } from 'zod'
 import { getConfig } from '../../config'
 import { getDb, readDataVersion } from '../../db'
+import { getSiteSettings } from '../../site'
 import { getCategoryPaths } from '../categories'
 import { EXPORT_SELECT, toExportedFeature, type ExportedFeature } from '../export'
 import { countPlacesIn, getPlaceIndex, placeIdsIn } from '../map-index'
@@ -82,8 +83,8 @@ export async function* publicPlacesOfView(query: ExportQuery): AsyncGenerator<Ex
 const EXTENSIONS: Record<ExportFormat, string> = { geojson: 'geojson', kml: 'kml', gpx: 'gpx', csv: 'csv' }
 
 /** GET /places/v1/export: the file, streamed as it is written, to be saved under a name that says what it holds. */
-export function exportResponse(query: ExportQuery): Response {
-  const chunks = writePlaces(query.format, publicPlacesOfView(query), { siteUrl: getConfig().siteUrl, name: 'Places' })
+export async function exportResponse(query: ExportQuery): Promise<Response> {
+  const chunks = writePlaces(query.format, publicPlacesOfView(query), { siteUrl: getConfig().siteUrl, name: (await getSiteSettings()).title })
   const encoder = new TextEncoder()
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

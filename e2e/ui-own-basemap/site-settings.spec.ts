@@ -1,0 +1,82 @@
+import { axeViolations } from '../support/axe'
+import { readFeed } from '../support/feeds'
+import { expect, test } from '../support/test'
+import { signIn } from '../support/ui-admin'
+
+// Settings → General at /admin/settings (lib/site.ts). On this server of its own: a new name is seen by every page
+// of the server, and the ui server's tests expect "Places". Every surface that names the site says the new one at once.
+
+const DEFAULTS = { title: 'Places', tagline: '', language: 'en', timezone: 'UTC' }
+
+test('an administrator renames the site; the pages, feeds, REST index, oEmbed and OGC API say so at once', async ({ page, request }, testInfo) => {
+  test.slow()
+  await signIn(page, 'administrator')
+  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Settings' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible()
+  await expect(page).toHaveTitle('Settings · Admin · Places')
+  await expect(page.getByLabel('Site title')).toHaveValue('Places')
+  await expect(page.getByLabel('Time zone')).toHaveValue('UTC')
+  expect(await axeViolations(page)).toEqual([])
+  // The form's notices, not Next.js's route announcer (also an alert).
+  const notices = page.locator('main [aria-live]')
+
+  try {
+    // A bad language is refused beside its field, and nothing is saved, the good title neither.
+    await page.getByLabel('Site title').fill('Not saved')
+    await page.getByLabel('Language of the posts').fill('Deutsch')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await expect(notices.getByRole('alert')).toHaveText('Please correct the fields marked.')
+    const language = page.getByLabel('Language of the posts')
+    await expect(language).toHaveAttribute('aria-invalid', 'true')
+    await expect(language).toHaveAccessibleDescription(/must be a language tag, such as en, de or pt-BR/)
+    expect(await axeViolations(page)).toEqual([])
+    expect((await (await request.get('/wp-json/')).json()).name).toBe('Places')
+
+    const title = 'Wander & <Wonder>'
+    await page.getByLabel('Site title').fill(title)
+    await page.getByLabel('Tagline').fill('Walks with a camera')
+    await language.fill('de_DE')
+    await page.getByLabel('Time zone').selectOption('Asia/Tokyo')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await expect(notices.getByRole('status')).toHaveText('Settings saved.')
+    await expect(language).not.toHaveAttribute('aria-invalid')
+    await expect(language, 'as saved').toHaveValue('de-DE')
+    const file = testInfo.outputPath('settings.png')
+    await page.screenshot({ path: file, fullPage: true })
+    await testInfo.attach('settings', { path: file, contentType: 'image/png' })
+
+    // The pages: header, <title>, <html lang>, the tagline under the name, the feed's link.
+    await page.goto('/')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de-DE')
+    await expect(page.locator('.site-header .site-name')).toHaveText(title)
+    await expect(page.locator('.site-header')).toContainText('Walks with a camera')
+    await expect(page).toHaveTitle(title)
+    await expect(page.locator('link[rel="alternate"][type="application/rss+xml"]').first()).toHaveAttribute('title', title)
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', 'Walks with a camera')
+
+    const index = await (await request.get('/wp-json/')).json()
+    expect(index).toMatchObject({ name: title, description: 'Walks with a camera', timezone_string: 'Asia/Tokyo', gmt_offset: 9 })
+    const rss = await readFeed(request, '/feed', 'rss')
+    expect(rss.parsed.title).toBe(title)
+    expect(rss.parsed.language).toBe('de-DE')
+    expect((await readFeed(request, '/feed/atom', 'atom')).parsed.title).toBe(title)
+    const oembed = await (await request.get(`/wp-json/oembed/1.0/embed?url=${encodeURIComponent(new URL('/', page.url()).href)}`)).json()
+    expect(oembed.provider_name).toBe(title)
+    expect((await (await request.get('/ogc?f=json')).json()).title).toBe(title)
+  } finally {
+    await page.goto('/admin/settings')
+    await page.getByLabel('Site title').fill(DEFAULTS.title)
+    await page.getByLabel('Tagline').fill(DEFAULTS.tagline)
+    await page.getByLabel('Language of the posts').fill(DEFAULTS.language)
+    await page.getByLabel('Time zone').selectOption(DEFAULTS.timezone)
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await expect(notices.getByRole('status')).toHaveText('Settings saved.')
+  }
+})
+
+test('the settings are for administrators: an editor has no menu item, and the page is not found', async ({ page }) => {
+  await signIn(page, 'editor')
+  await expect(page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Posts' })).toBeVisible()
+  await expect(page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Settings' })).toHaveCount(0)
+  expect((await page.goto('/admin/settings'))!.status()).toBe(404)
+})

@@ -1,0 +1,14 @@
+-- Settings → General: the site's title, tagline, language and time zone (lib/site.ts). One row; NULL is never set, and
+-- the default applies (`places import-wxr` fills only these). Pages, feeds and the REST index name the site, so a
+-- change bumps the data version that keys their cached answers; it moves no place, so it logs no place change.
+CREATE TABLE "site_settings" (
+    "id" INTEGER NOT NULL PRIMARY KEY,
+    "title" TEXT,
+    "tagline" TEXT,
+    "language" TEXT,
+    "timezone" TEXT
+);
+INSERT INTO "site_settings" ("id") VALUES (1);
+CREATE TRIGGER "site_settings_bump_update" AFTER UPDATE ON "site_settings" BEGIN
+  UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1;
+END;
