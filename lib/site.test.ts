@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { languageTag, timeZoneName, utcOffsetHours } from './site'
+import { languageTag, timeZoneName } from './site'
 
 test('a language is a BCP 47 tag, canonical; WordPress locales are taken; anything else is none', () => {
   assert.equal(languageTag('en'), 'en')
@@ -17,12 +17,4 @@ test('a time zone is an IANA name, as the runtime spells it; offsets and unknown
   assert.equal(timeZoneName('america/new_york'), 'America/New_York')
   assert.equal(timeZoneName(' Asia/Kolkata '), 'Asia/Kolkata', 'as given, whatever name the runtime prefers')
   for (const bad of ['', '+01:00', 'GMT+1 ', 'Mars/Olympus_Mons', 'Europe/']) assert.equal(timeZoneName(bad), null, bad)
-})
-
-test("a zone's offset from UTC at a date, in hours, as WordPress's gmt_offset", () => {
-  assert.equal(utcOffsetHours('UTC'), 0)
-  assert.equal(utcOffsetHours('Asia/Kolkata'), 5.5)
-  assert.equal(utcOffsetHours('Europe/Berlin', new Date('2026-01-15T12:00:00Z')), 1)
-  assert.equal(utcOffsetHours('Europe/Berlin', new Date('2026-07-15T12:00:00Z')), 2)
-  assert.equal(utcOffsetHours('America/St_Johns', new Date('2026-01-15T12:00:00Z')), -3.5)
 })

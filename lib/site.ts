@@ -125,12 +125,3 @@ export async function fillSiteSettings(tx: Tx, values: Partial<SiteSettings>): P
   }
   return set
 }
-
-/** The offset of `timezone` from UTC at `date`, in hours (5.5 for Asia/Kolkata), as WordPress's `gmt_offset`. */
-export function utcOffsetHours(timezone: string, date = new Date()): number {
-  const name = new Intl.DateTimeFormat('en', { timeZone: timezone, timeZoneName: 'longOffset' })
-    .formatToParts(date)
-    .find((part) => part.type === 'timeZoneName')?.value
-  const match = /([+-])(\d{2}):(\d{2})/.exec(name ?? '')
-  return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) + Number(match[3]) / 60) : 0
-}

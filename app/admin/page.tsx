@@ -4,9 +4,10 @@ import { findEditablePost, listCategoryOptions, listEditablePosts, listPostTypes
 import { requireSessionActor } from '@/lib/admin/session'
 import { countTrashToEmpty } from '@/lib/admin/trash'
 import { canCreatePosts } from '@/lib/auth/capabilities'
+import { wallMinute } from '@/lib/dates'
+import { getSiteSettings } from '@/lib/site'
 import { postTypeSchema, STATUSES } from '@/lib/places/post-fields'
 import { BulkActions, BulkSelection, SelectAllPosts, SelectPost } from './_components/bulk-actions'
-import { formatUtcMinute } from './_components/format'
 import { STATUS_LABELS } from './_components/status-labels'
 import { EmptyTrash, TrashedNotice, TrashRowActions } from './_components/trash-actions'
 import { LOCATION_PRECISION_TEXT } from '@/lib/places/location-levels'
@@ -37,7 +38,7 @@ const STATUS_LINKS: [string, string][] = [
   ['trash', 'Trash'],
 ]
 
-const SORTABLE: Record<PostOrder, string> = { title: 'Title', date: 'Date (UTC)', status: 'Status' }
+const SORTABLE: Record<PostOrder, string> = { title: 'Title', date: 'Date', status: 'Status' }
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
@@ -59,7 +60,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
   query.delete('restored')
   const orderby = filters.orderby ?? 'date'
   const order = filters.order ?? (orderby === 'date' ? 'desc' : 'asc')
-  const [list, categories, types] = await Promise.all([
+  const [list, categories, types, { timezone }] = await Promise.all([
     listEditablePosts(actor, {
       search: filters.q,
       searchContent: filters.content === '1',
@@ -72,6 +73,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
     }),
     listCategoryOptions(actor),
     listPostTypes(actor),
+    getSiteSettings(),
   ])
   const link = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(query)
@@ -192,6 +194,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
                       <th key={column} scope="col" className={`col-${column}`} aria-sort={current ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
                         <a href={link({ orderby: sortable, order: nextOrder, page: null })}>
                           {SORTABLE[sortable]}
+                          {sortable === 'date' && ` (${timezone})`}
                           {current && <span aria-hidden="true">{order === 'asc' ? ' ▲' : ' ▼'}</span>}
                         </a>
                       </th>
@@ -215,7 +218,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
                     <td className="col-status">{STATUS_LABELS[post.status] ?? post.status}</td>
                     <td className="col-author">{post.authorName}</td>
                     <td className="col-date">
-                      <time dateTime={post.publishedAt}>{formatUtcMinute(post.publishedAt)}</time>
+                      <time dateTime={post.publishedAt}>{wallMinute(post.publishedAt, timezone)}</time>
                     </td>
                     <td className="col-location">
                       {post.hasLocation ? LOCATION_PRECISION_TEXT[post.locationPrecision].label : <span className="muted">No</span>}

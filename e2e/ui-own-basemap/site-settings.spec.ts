@@ -1,5 +1,6 @@
 import { axeViolations } from '../support/axe'
 import { readFeed } from '../support/feeds'
+import { places, type ServerEnv } from '../support/places-cli'
 import { expect, test } from '../support/test'
 import { signIn } from '../support/ui-admin'
 
@@ -7,6 +8,11 @@ import { signIn } from '../support/ui-admin'
 // of the server, and the ui server's tests expect "Places". Every surface that names the site says the new one at once.
 
 const DEFAULTS = { title: 'Places', tagline: '', language: 'en', timezone: 'UTC' }
+let server: ServerEnv
+
+test.beforeAll(({ databaseUrl, uploadsDir }, testInfo) => {
+  server = { databaseUrl, uploadsDir, baseURL: String(testInfo.project.use.baseURL) }
+})
 
 test('an administrator renames the site; the pages, feeds, REST index, oEmbed and OGC API say so at once', async ({ page, request }, testInfo) => {
   test.slow()
@@ -45,6 +51,26 @@ test('an administrator renames the site; the pages, feeds, REST index, oEmbed an
     await page.screenshot({ path: file, fullPage: true })
     await testInfo.attach('settings', { path: file, contentType: 'image/png' })
 
+    // The admin shows dates in the zone, and takes them in it: the list, the editor, the scheduling hint.
+    await page.goto('/admin')
+    await expect(page.getByRole('columnheader', { name: 'Date (Asia/Tokyo)' })).toBeVisible()
+    const time = page.locator('tbody time').first()
+    const tokyo = new Date((await time.getAttribute('datetime'))!).toLocaleString('sv-SE', { timeZone: 'Asia/Tokyo' })
+    await expect(time).toHaveText(tokyo.slice(0, 16))
+    await page.locator('tbody tr').first().locator('a[href^="/admin/posts/"]').click()
+    const date = page.getByLabel('Date (Asia/Tokyo)')
+    // Chromium leaves out seconds that are 0.
+    await expect(date).toHaveValue(tokyo.replace(' ', 'T').replace(/:00$/, ''))
+    const status = page.getByLabel('Status')
+    const saved = await status.inputValue()
+    await status.selectOption('publish')
+    await date.fill('2099-01-01T08:30:00')
+    await expect(page.locator('#status-hint')).toHaveText('The date is in the future: the post is scheduled, and goes live on 2099-01-01 08:30 Asia/Tokyo.')
+    // As it was: nothing to save, nothing to ask before leaving.
+    await status.selectOption(saved)
+    await date.fill(tokyo.replace(' ', 'T'))
+    await expect(page.locator('#status-hint')).toHaveCount(0)
+
     // The pages: header, <title>, <html lang>, the tagline under the name, the feed's link.
     await page.goto('/')
     await expect(page.locator('html')).toHaveAttribute('lang', 'de-DE')
@@ -64,13 +90,7 @@ test('an administrator renames the site; the pages, feeds, REST index, oEmbed an
     expect(oembed.provider_name).toBe(title)
     expect((await (await request.get('/ogc?f=json')).json()).title).toBe(title)
   } finally {
-    await page.goto('/admin/settings')
-    await page.getByLabel('Site title').fill(DEFAULTS.title)
-    await page.getByLabel('Tagline').fill(DEFAULTS.tagline)
-    await page.getByLabel('Language of the posts').fill(DEFAULTS.language)
-    await page.getByLabel('Time zone').selectOption(DEFAULTS.timezone)
-    await page.getByRole('button', { name: 'Save changes' }).click()
-    await expect(notices.getByRole('status')).toHaveText('Settings saved.')
+    await places(server, 'site', 'set', ...Object.entries(DEFAULTS).flatMap(([name, value]) => [`--${name}`, value]))
   }
 })
 

@@ -18,7 +18,9 @@ import { cleanContent } from '../content/html'
 import { titleText } from '../content/title'
 import { getDb, lockPosts, transaction, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
+import { zonedDateTime, withZoneOffset } from '../dates'
 import { ApiError, forbidden, invalidParams, postInTrash } from '../http/errors'
+import { parseOrThrow } from '../http/params'
 import { ATTACHMENT_FILES, removeAttachmentFiles } from '../media/attachments'
 import { categoryAndDescendants, getCategoryPaths, resolveCategoryPaths } from '../places/categories'
 import type { LocationPrecision } from '../places/location-levels'
@@ -28,8 +30,9 @@ import { publicColumnsOf } from '../places/visibility'
 import { byName, setPostTags } from '../places/tags'
 import { effectiveStatus } from './schedule'
 import { rescheduleNow } from './scheduler'
+import { getSiteSettings } from '../site'
 import { freeSlug, slugBase } from '../slugs'
-import type { PostInput } from './forms'
+import { postFormSchema, type PostInput } from './forms'
 
 export const POSTS_PER_PAGE = 20
 
@@ -215,7 +218,7 @@ export type EditablePost = {
   status: string
   type: string
   slug: string
-  /** the publish date, UTC, as `<input type="datetime-local" step="1">` shows it */
+  /** the publish date in the site's time zone, as `<input type="datetime-local" step="1">` shows it */
   date: string
   categoryIds: number[]
   /** by name, as typed (lib/places/tags.ts) */
@@ -235,6 +238,8 @@ export type PostEditorContext = {
   canDelete: boolean
   /** whether `actor` may add categories (manage_categories), or only pick existing ones */
   canAddCategories: boolean
+  /** the site's time zone, in which dates are shown and typed */
+  timezone: string
 }
 
 const EDITABLE_SELECT = {
@@ -260,7 +265,7 @@ const EDITABLE_SELECT = {
 
 type EditableRow = Prisma.PostGetPayload<{ select: typeof EDITABLE_SELECT }>
 
-function toEditablePost(row: EditableRow): EditablePost {
+function toEditablePost(row: EditableRow, timezone: string): EditablePost {
   return {
     id: row.id,
     // As on the post's page; saved unchanged, the title keeps its references (updatePost).
@@ -270,7 +275,7 @@ function toEditablePost(row: EditableRow): EditablePost {
     status: row.status,
     type: row.type,
     slug: row.slug,
-    date: row.publishedAt.toISOString().slice(0, 19),
+    date: zonedDateTime(row.publishedAt, timezone),
     categoryIds: row.categories.map((c) => c.categoryId).sort((a, b) => a - b),
     tags: row.tags
       .map(({ tag }) => tag)
@@ -285,13 +290,22 @@ function toEditablePost(row: EditableRow): EditablePost {
   }
 }
 
-function editorContext(actor: Actor, row: EditableRow): PostEditorContext {
+async function editorContext(actor: Actor, row: EditableRow): Promise<PostEditorContext> {
+  const { timezone } = await getSiteSettings()
   return {
-    post: toEditablePost(row),
+    timezone,
+    post: toEditablePost(row, timezone),
     allowedStatuses: STATUSES.filter((status) => status === row.status || canSetPostStatus(actor, status)),
     canDelete: canDeletePost(actor, row),
     canAddCategories: canManageCategories(actor),
   }
+}
+
+/** The editor's form as sent: its date, typed without a zone, is the wall clock of the site's time zone. */
+export async function parsePostForm(values: unknown): Promise<PostInput> {
+  const form = values !== null && typeof values === 'object' ? (values as Record<string, unknown>) : {}
+  const { timezone } = await getSiteSettings()
+  return parseOrThrow(postFormSchema, typeof form.date === 'string' ? { ...form, date: withZoneOffset(form.date, timezone) } : form)
 }
 
 /** A post for the editor, or null when it does not exist or `actor` may not edit it (the page says "not found" to both). */

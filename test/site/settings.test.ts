@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
+import { createDraft, findEditablePost, parsePostForm, updatePost } from '../../lib/admin/posts'
 import { OPERATOR } from '../../lib/auth/callers'
 import { createDb, disconnectDb, getDb, readDataVersion, transaction } from '../../lib/db'
 import { ApiError } from '../../lib/http/errors'
@@ -99,4 +100,22 @@ test("an import fills only the settings never set, with valid values; they are t
   const oembed = await getOEmbed({ url: 'http://places.test/', maxwidth: null, maxheight: null, format: 'json' })
   assert.equal(oembed.provider_name, 'Travels & more')
   assert.equal(oembed.author_name, 'Travels & more')
+})
+
+test("the editor shows and takes dates as the site's wall clock; they are stored as the instant", async () => {
+  await updateSiteSettings(OPERATOR, { timezone: 'Asia/Tokyo' })
+  const id = await createDraft(administrator, { title: 'Shibuya crossing', type: 'post' })
+  const { post } = (await findEditablePost(administrator, id))!
+  const form = { ...post, categoryIds: [], newCategories: [], latitude: '', longitude: '' }
+  const saved = await updatePost(administrator, id, await parsePostForm({ ...form, date: '2026-12-06T09:00:00' }))
+  assert.equal(saved.timezone, 'Asia/Tokyo')
+  assert.equal(saved.post.date, '2026-12-06T09:00:00')
+  const { publishedAt } = await getDb().post.findUniqueOrThrow({ where: { id }, select: { publishedAt: true } })
+  assert.equal(publishedAt.toISOString(), '2026-12-06T00:00:00.000Z')
+  // A date with its own zone is that instant, whatever the site's.
+  assert.equal((await parsePostForm({ ...form, date: '2026-12-06T09:00:00Z' })).date.toISOString(), '2026-12-06T09:00:00.000Z')
+
+  await updateSiteSettings(OPERATOR, { timezone: 'America/New_York' })
+  assert.equal((await findEditablePost(administrator, id))!.post.date, '2026-12-05T19:00:00', 'the same instant, in the new zone')
+  await refused(parsePostForm({ ...form, date: '2026-02-30T09:00:00' }), 'rest_invalid_param', ['date'])
 })

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next'
 import { listMyAppPasswords } from '@/lib/admin/app-passwords'
 import { requireSessionActor } from '@/lib/admin/session'
+import { getSiteSettings } from '@/lib/site'
 import { AppPasswords } from './_components/app-passwords'
 
 export const metadata: Metadata = { title: 'Application passwords' }
@@ -15,7 +16,7 @@ export default async function AppPasswordsPage() {
         Programs call the REST routes as you with HTTP Basic authentication: your email and an application password. They get the rights of your role (
         {actor.role}). Revoke a password to shut its program out at once.
       </p>
-      <AppPasswords email={actor.email} passwords={await listMyAppPasswords(actor)} />
+      <AppPasswords email={actor.email} passwords={await listMyAppPasswords(actor)} timezone={(await getSiteSettings()).timezone} />
     </>
   )
 }

@@ -3,9 +3,17 @@
 import { redirect } from 'next/navigation'
 import { z } from 'zod'
 import { runAction, type ActionResult } from '@/lib/admin/action-result'
-import { attachmentTextSchema, attachmentTitleSchema, idSchema, newPostSchema, postFormSchema } from '@/lib/admin/forms'
+import { attachmentTextSchema, attachmentTitleSchema, idSchema, newPostSchema } from '@/lib/admin/forms'
 import { parseOrThrow } from '@/lib/http/params'
-import { createDraft, deletePost, restorePost as restorePostIn, trashPost as trashPostIn, updatePost, type PostEditorContext } from '@/lib/admin/posts'
+import {
+  createDraft,
+  deletePost,
+  parsePostForm,
+  restorePost as restorePostIn,
+  trashPost as trashPostIn,
+  updatePost,
+  type PostEditorContext,
+} from '@/lib/admin/posts'
 import { savePreview } from '@/lib/admin/preview'
 import { getSessionActorOrThrow } from '@/lib/admin/session'
 import { emptyTrash, type EmptiedTrash } from '@/lib/admin/trash'
@@ -32,12 +40,12 @@ export async function createPostAction(_previous: NewPostState, form: FormData):
 }
 
 export async function savePostAction(id: number, values: unknown): Promise<ActionResult<PostEditorContext>> {
-  return runAction('savePost', async () => updatePost(await getSessionActorOrThrow(), parseOrThrow(idSchema, id), parseOrThrow(postFormSchema, values)))
+  return runAction('savePost', async () => updatePost(await getSessionActorOrThrow(), parseOrThrow(idSchema, id), await parsePostForm(values)))
 }
 
 // Preview: the form as it is now, kept apart from the post (lib/admin/preview.ts); answers the URL that shows it.
 export async function previewPostAction(id: number, values: unknown): Promise<ActionResult<string>> {
-  return runAction('previewPost', async () => savePreview(await getSessionActorOrThrow(), parseOrThrow(idSchema, id), parseOrThrow(postFormSchema, values)))
+  return runAction('previewPost', async () => savePreview(await getSessionActorOrThrow(), parseOrThrow(idSchema, id), await parsePostForm(values)))
 }
 
 // "Move to Trash": the editor then opens /admin?trashed=ID, whose notice offers Undo (restorePost).

@@ -1,7 +1,7 @@
 'use client'
 
 import { useState, useTransition, type FormEvent } from 'react'
-import { formatUtcMinute } from '@/app/admin/_components/format'
+import { formatMinute } from '@/lib/dates'
 import { Notice, type NoticeValue } from '@/app/admin/_components/notice'
 import { FieldError, describedBy } from '@/app/admin/_components/field-error'
 import type { AppPasswordRow } from '@/lib/admin/app-passwords'
@@ -9,9 +9,8 @@ import { appPasswordNameSchema } from '@/lib/admin/forms'
 import { fieldErrorsOf, type FieldErrors } from '@/lib/http/params'
 import { createAppPasswordAction, revokeAppPasswordAction, type CreatedAppPassword } from '../actions'
 
-const when = (iso: string | null) => (iso ? `${formatUtcMinute(iso)} UTC` : 'Never')
-
-export function AppPasswords({ email, passwords }: { email: string; passwords: AppPasswordRow[] }) {
+export function AppPasswords({ email, passwords, timezone }: { email: string; passwords: AppPasswordRow[]; timezone: string }) {
+  const when = (iso: string | null) => (iso ? formatMinute(iso, timezone) : 'Never')
   const [name, setName] = useState('')
   const [errors, setErrors] = useState<FieldErrors>({})
   const [created, setCreated] = useState<CreatedAppPassword>()

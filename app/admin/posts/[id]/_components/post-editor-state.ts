@@ -5,6 +5,7 @@ import { fieldErrorsOf, type FieldErrors } from '@/lib/http/params'
 import type { EditablePost, PostEditorContext } from '@/lib/admin/posts'
 import { effectiveStatus } from '@/lib/admin/schedule'
 import type { AttachmentGps } from '@/lib/api/contract'
+import { withZoneOffset } from '@/lib/dates'
 import { isoDateSchema } from '@/lib/places/post-fields'
 
 // The post editor's state and every change to it, as named actions: the form's values and their problems, the
@@ -183,15 +184,15 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
   }
 }
 
-/** The post's date as typed, or null while it is not a date. */
-export function typedDate(values: PostFormValues): Date | null {
-  const parsed = isoDateSchema.safeParse(values.date)
+/** The post's date as typed, the wall clock of the site's `timeZone` (as the server takes it), or null while it is not a date. */
+export function typedDate(values: PostFormValues, timeZone: string): Date | null {
+  const parsed = isoDateSchema.safeParse(withZoneOffset(values.date, timeZone))
   return parsed.success ? parsed.data : null
 }
 
 /** The status the server will store for the status chosen and the date typed (a future date schedules, a past one publishes). */
-export function statusToStore(values: PostFormValues, now: Date): string {
-  const date = typedDate(values)
+export function statusToStore(values: PostFormValues, now: Date, timeZone: string): string {
+  const date = typedDate(values, timeZone)
   return date ? effectiveStatus(values.status, date, now) : values.status
 }
 
@@ -199,8 +200,8 @@ export function statusToStore(values: PostFormValues, now: Date): string {
  * What the main button says, as WordPress's does: what saving will do to the post. Without publish_posts
  * (contributors) a post can only go to review.
  */
-export function submitLabel(state: Pick<EditorState, 'post' | 'statuses' | 'values'>, now: Date): string {
-  const stored = statusToStore(state.values, now)
+export function submitLabel(state: Pick<EditorState, 'post' | 'statuses' | 'values'>, now: Date, timeZone: string): string {
+  const stored = statusToStore(state.values, now, timeZone)
   const was = state.post.status
   if (stored === 'draft') return 'Save draft'
   if (!state.statuses.includes('publish')) return was === 'pending' ? 'Update' : 'Submit for review'

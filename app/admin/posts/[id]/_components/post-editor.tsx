@@ -2,7 +2,6 @@
 
 import { useRouter } from 'next/navigation'
 import { useEffect, useReducer, useRef, useState, useTransition, type FormEvent } from 'react'
-import { formatUtcMinute } from '@/app/admin/_components/format'
 import { Notice } from '@/app/admin/_components/notice'
 import { FieldError, describedBy } from '@/app/admin/_components/field-error'
 import type { Tiles } from '@/app/admin/_components/location-picker'
@@ -11,6 +10,7 @@ import type { ActionResult } from '@/lib/admin/action-result'
 import { postFormSchema, type PostFormValues } from '@/lib/admin/forms'
 import { fieldErrorsOf, type FieldErrors } from '@/lib/http/params'
 import type { CategoryOption, PostEditorContext } from '@/lib/admin/posts'
+import { formatMinute } from '@/lib/dates'
 import { isFarFuture } from '@/lib/admin/schedule'
 import { slugBase } from '@/lib/slugs'
 import { importLocationFromMediaAction, previewPostAction, savePostAction, trashPost, type MediaLocation } from '../../actions'
@@ -24,7 +24,7 @@ import { autosaveSlot, clearAutosave, readAutosave, useUnsavedWork, type Autosav
 
 type Props = PostEditorContext & { userId: number; categories: CategoryOption[]; tagSuggestions: string[]; types: string[]; tiles: Tiles }
 
-export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, canAddCategories, categories, tagSuggestions, types, tiles }: Props) {
+export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, canAddCategories, timezone, categories, tagSuggestions, types, tiles }: Props) {
   const [state, dispatch] = useReducer(editorReducer, { post: saved, allowedStatuses }, initialEditorState)
   const { post, statuses, values, errors, notice, dirty, gps, recenter } = state
   const [saving, startSaving] = useTransition()
@@ -84,7 +84,7 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
     const creating = values.newCategories.length > 0
     startSaving(async () => {
       // The status the button promised (the server applies the same rule, lib/admin/schedule.ts).
-      const result = await savePostAction(post.id, { ...values, status: statusToStore(values, new Date()) })
+      const result = await savePostAction(post.id, { ...values, status: statusToStore(values, new Date(), timezone) })
       if (!result.ok) return refuse(result.fieldErrors, `${result.message} Nothing was saved.`)
       clearAutosave(slot)
       setOffer(null)
@@ -155,15 +155,15 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
   const publicUrl = post.status === 'publish' ? `/${encodeURIComponent(post.type)}/${encodeURIComponent(post.slug)}` : null
   const slug = slugBase(values.slug.trim() || values.title)
   const slugMoves = post.status === 'publish' && (slug !== post.slug || values.type !== post.type)
-  const date = typedDate(values)
-  const stored = statusToStore(values, now)
+  const date = typedDate(values, timezone)
+  const stored = statusToStore(values, now, timezone)
 
   return (
     <form ref={form} className="admin-form editor" onSubmit={onSubmit} noValidate aria-label="Edit post">
       {offer && (
         <div className="confirm autosave-offer" role="group" aria-labelledby="autosave-offer-text">
           <p id="autosave-offer-text">
-            There is an autosave of this post, from {formatUtcMinute(offer.savedAt)} UTC, newer than the version saved. It has changes that were not saved.
+            There is an autosave of this post, from {formatMinute(offer.savedAt, timezone)}, newer than the version saved. It has changes that were not saved.
           </p>
           <button type="button" onClick={() => restore(offer)}>
             Restore the autosaved version
@@ -239,7 +239,7 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
             {stored !== values.status && date && (
               <p id="status-hint" className="hint" role="status">
                 {stored === 'future'
-                  ? `The date is in the future: the post is scheduled, and goes live on ${formatUtcMinute(date.toISOString())} UTC.`
+                  ? `The date is in the future: the post is scheduled, and goes live on ${formatMinute(date, timezone)}.`
                   : 'The date has passed: the post is published now.'}
               </p>
             )}
@@ -282,7 +282,7 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
             <FieldError id="post-slug" message={errors.slug} />
           </div>
           <div className="field">
-            <label htmlFor="post-date">Date (UTC)</label>
+            <label htmlFor="post-date">Date ({timezone})</label>
             <input
               {...field('date')}
               type="datetime-local"
@@ -308,7 +308,7 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
           />
           <TagInput tags={values.tags} suggestions={tagSuggestions} onChange={(tags) => update({ tags })} error={errors.tags} />
           <p className="muted">
-            By {post.authorName}. Last saved {formatUtcMinute(post.modifiedAt)} UTC.
+            By {post.authorName}. Last saved {formatMinute(post.modifiedAt, timezone)}.
           </p>
           {publicUrl && (
             <p>
@@ -321,7 +321,7 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
       <div className="editor-bar">
         <div className="editor-actions">
           <button type="submit" disabled={saving} aria-keyshortcuts="Control+S Meta+S">
-            {saving ? 'Saving…' : submitLabel(state, now)}
+            {saving ? 'Saving…' : submitLabel(state, now, timezone)}
           </button>
           <button type="button" className="secondary" onClick={onPreview} disabled={previewing}>
             {previewing ? 'Opening preview…' : 'Preview'}

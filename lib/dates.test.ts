@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { formatMinute, offsetMinutes, withZoneOffset, zonedDateTime } from './dates'
+
+test('the offset of a zone at an instant, in minutes, summer time included', () => {
+  assert.equal(offsetMinutes(new Date('2026-01-15T12:00:00Z'), 'UTC'), 0)
+  assert.equal(offsetMinutes(new Date('2026-01-15T12:00:00Z'), 'Asia/Kolkata'), 330)
+  assert.equal(offsetMinutes(new Date('2026-01-15T12:00:00Z'), 'Europe/Berlin'), 60)
+  assert.equal(offsetMinutes(new Date('2026-07-15T12:00:00Z'), 'Europe/Berlin'), 120)
+  assert.equal(offsetMinutes(new Date('2026-01-15T12:00:00Z'), 'America/St_Johns'), -210)
+})
+
+test("an instant as the zone's wall clock, and back", () => {
+  const instant = new Date('2026-12-31T23:30:15Z')
+  assert.equal(zonedDateTime(instant, 'UTC'), '2026-12-31T23:30:15')
+  assert.equal(zonedDateTime(instant, 'Asia/Tokyo'), '2027-01-01T08:30:15')
+  assert.equal(zonedDateTime(instant, 'America/Los_Angeles'), '2026-12-31T15:30:15')
+  assert.equal(formatMinute(instant, 'Asia/Tokyo'), '2027-01-01 08:30 Asia/Tokyo')
+  for (const zone of ['UTC', 'Asia/Tokyo', 'America/Los_Angeles', 'Asia/Kolkata', 'Pacific/Chatham']) {
+    assert.equal(new Date(withZoneOffset(zonedDateTime(instant, zone), zone)).getTime(), instant.getTime(), zone)
+  }
+})
+
+test('a wall clock typed without a zone gets the offset the zone has then; anything else is left as it is', () => {
+  assert.equal(withZoneOffset('2026-07-01T09:00:00', 'Europe/Berlin'), '2026-07-01T09:00:00+02:00')
+  assert.equal(withZoneOffset('2026-01-01T09:00', 'Europe/Berlin'), '2026-01-01T09:00:00+01:00')
+  assert.equal(withZoneOffset('2026-01-01', 'America/New_York'), '2026-01-01T00:00:00-05:00')
+  assert.equal(withZoneOffset('2026-01-01T09:00:00.250', 'UTC'), '2026-01-01T09:00:00.250+00:00')
+  // Either side of the change to summer time in Berlin (02:00 becomes 03:00 on 29 March 2026).
+  assert.equal(withZoneOffset('2026-03-29T01:59:59', 'Europe/Berlin'), '2026-03-29T01:59:59+01:00')
+  assert.equal(withZoneOffset('2026-03-29T03:00:00', 'Europe/Berlin'), '2026-03-29T03:00:00+02:00')
+  for (const other of ['2026-01-01T09:00:00Z', '2026-01-01T09:00:00+05:00', 'yesterday', '']) assert.equal(withZoneOffset(other, 'Asia/Tokyo'), other)
+})

@@ -1,0 +1,68 @@
+// Dates in the site's time zone (README, "Site settings"): stored and sent as UTC instants, shown and typed as the
+// wall-clock time of the zone. Pure, for the server and the editor in the browser alike.
+
+const formats = new Map<string, Intl.DateTimeFormat>()
+
+/** The wall-clock fields of `instant` in `timeZone`, as numbers. */
+function wallClock(instant: number, timeZone: string) {
+  let format = formats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+    formats.set(timeZone, format)
+  }
+  const parts: Record<string, number> = {}
+  for (const part of format.formatToParts(instant)) if (part.type !== 'literal') parts[part.type] = Number(part.value)
+  return parts as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>
+}
+
+/** The offset of `timeZone` from UTC at `instant`, in minutes (330 for Asia/Kolkata). */
+export function offsetMinutes(instant: Date | number, timeZone: string): number {
+  const time = Math.floor(Number(instant) / 1000) * 1000
+  const { year, month, day, hour, minute, second } = wallClock(time, timeZone)
+  return Math.round((Date.UTC(year, month - 1, day, hour, minute, second) - time) / 60_000)
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+
+/** `date` as the zone's wall clock, `2026-12-05T22:30:00`: what `<input type="datetime-local" step="1">` shows. */
+export function zonedDateTime(date: Date, timeZone: string): string {
+  const { year, month, day, hour, minute, second } = wallClock(date.getTime(), timeZone)
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}:${pad(second)}`
+}
+
+/** `date` to the minute in the zone, `2026-12-05 22:30`, as the admin's lists show times (the zone in the heading). */
+export function wallMinute(date: Date | string, timeZone: string): string {
+  return zonedDateTime(new Date(date), timeZone).slice(0, 16).replace('T', ' ')
+}
+
+/** `date` to the minute in the zone, named: `2026-12-05 22:30 Europe/Berlin`, as the admin's sentences say times. */
+export function formatMinute(date: Date | string, timeZone: string): string {
+  return `${wallMinute(date, timeZone)} ${timeZone}`
+}
+
+const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?$/
+
+/**
+ * A date or date-time typed without a zone (`2026-12-05T22:30`), with the offset `timeZone` has then appended
+ * (`…+01:00`): the instant the wall clock shows there. Anything else is given back as it is, for the date's own
+ * check to judge. A time that a change to summer time skips is taken with the offset before the change.
+ */
+export function withZoneOffset(text: string, timeZone: string): string {
+  const match = WALL_CLOCK.exec(text)
+  if (!match) return text
+  const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = ''] = match
+  const asUtc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s))
+  // The offset at the instant, found from the offset at the wall clock read as UTC: right on both sides of a change.
+  const offset = offsetMinutes(asUtc - offsetMinutes(asUtc, timeZone) * 60_000, timeZone)
+  const sign = offset < 0 ? '-' : '+'
+  return `${y}-${mo}-${d}T${h}:${mi}:${s}${fraction}${sign}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`
+}
