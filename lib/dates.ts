@@ -7,16 +7,13 @@ const formats = new Map<string, Intl.DateTimeFormat>()
 function wallClock(instant: number, timeZone: string) {
   let format = formats.get(timeZone)
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
+    const options = { hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' } as const
+    try {
+      format = new Intl.DateTimeFormat('en-US', { ...options, timeZone })
+    } catch {
+      // A browser older than the server may not know a zone it offered: UTC rather than an editor that fails to draw.
+      format = new Intl.DateTimeFormat('en-US', { ...options, timeZone: 'UTC' })
+    }
     formats.set(timeZone, format)
   }
   const parts: Record<string, number> = {}

@@ -8,6 +8,7 @@ test('a language is a BCP 47 tag, canonical; WordPress locales are taken; anythi
   assert.equal(languageTag('de_DE'), 'de-DE')
   assert.equal(languageTag('zh-hant-tw'), 'zh-Hant-TW')
   assert.equal(languageTag('es-419'), 'es-419')
+  assert.equal(languageTag('de_DE_formal'), 'de-DE-formal')
   for (const bad of ['', 'english', 'en US', 'e', 'en-', '"><script>', 'x-private']) assert.equal(languageTag(bad), null, bad)
 })
 

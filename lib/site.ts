@@ -21,8 +21,14 @@ const DEFAULT_DESCRIPTION = 'Geotagged posts on a map'
 export const MAX_TITLE = 200
 export const MAX_TAGLINE = 500
 
-/** A BCP 47 language tag as pages declare it: a language, and optionally a script and a region (en, de, pt-BR, zh-Hant-TW). */
-const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|\d{3}))?$/
+/**
+ * A BCP 47 language tag as pages declare it: a language, and optionally a script, a region and variants (en, de,
+ * pt-BR, zh-Hant-TW, de-DE-formal as WordPress's de_DE_formal).
+ */
+const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|\d{3}))?(-([a-z\d]{5,8}|\d[a-z\d]{3}))*$/
+/** Line breaks, tabs and other control characters: a title or tagline is one line of text. */
+const ONE_LINE = /^[^\u0000-\u001f\u007f]*$/
+const ONE_LINE_MESSAGE = 'must be one line, without control characters'
 
 /** `language` canonical (WordPress's `de_DE` becomes `de-DE`), or null when it is no language tag. */
 export function languageTag(language: string): string | null {
@@ -59,8 +65,8 @@ export function timeZoneNames(): string[] {
 
 const settingsSchema = z
   .object({
-    title: z.string().trim().min(1, 'must not be empty').max(MAX_TITLE, `must be at most ${MAX_TITLE} characters`),
-    tagline: z.string().trim().max(MAX_TAGLINE, `must be at most ${MAX_TAGLINE} characters`),
+    title: z.string().trim().min(1, 'must not be empty').max(MAX_TITLE, `must be at most ${MAX_TITLE} characters`).regex(ONE_LINE, ONE_LINE_MESSAGE),
+    tagline: z.string().trim().max(MAX_TAGLINE, `must be at most ${MAX_TAGLINE} characters`).regex(ONE_LINE, ONE_LINE_MESSAGE),
     language: z.string().transform((value, context) => languageTag(value) ?? (context.addIssue('must be a language tag, such as en, de or pt-BR'), z.NEVER)),
     timezone: z.string().transform((value, context) => timeZoneName(value) ?? (context.addIssue('must be a time zone, such as UTC or Europe/Berlin'), z.NEVER)),
   })
@@ -69,12 +75,17 @@ const settingsSchema = z
 
 type Row = { [name in SiteSettingName]: string | null }
 
-const withDefaults = (row: Row | null): SiteSettings => ({
-  title: row?.title ?? DEFAULT_SETTINGS.title,
-  tagline: row?.tagline ?? DEFAULT_SETTINGS.tagline,
-  language: row?.language ?? DEFAULT_SETTINGS.language,
-  timezone: row?.timezone ?? DEFAULT_SETTINGS.timezone,
-})
+function withDefaults(row: Row | null): SiteSettings {
+  const timezone = row?.timezone ? timeZoneName(row.timezone) : null
+  // A zone this runtime does not know (saved by another's, or by hand) would fail every date shown: UTC, and said.
+  if (row?.timezone && timezone === null) console.warn(`site_settings: unknown time zone "${row.timezone}"; showing dates in UTC`)
+  return {
+    title: row?.title ?? DEFAULT_SETTINGS.title,
+    tagline: row?.tagline ?? DEFAULT_SETTINGS.tagline,
+    language: row?.language ?? DEFAULT_SETTINGS.language,
+    timezone: timezone ?? DEFAULT_SETTINGS.timezone,
+  }
+}
 
 const sameSettings = (a: SiteSettings, b: SiteSettings) =>
   a.title === b.title && a.tagline === b.tagline && a.language === b.language && a.timezone === b.timezone

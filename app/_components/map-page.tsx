@@ -5,6 +5,7 @@ import { listPublicCategoryTree } from '@/lib/places/categories'
 import { warmPlaceIndex } from '@/lib/places/public'
 import { parseMapState } from '@/lib/places/schemas'
 import { findPublicTags } from '@/lib/places/tags'
+import { getSiteSettings } from '@/lib/site'
 import { PlacesMapLoader } from './places-map-loader'
 
 // The public map, for the home page and for /embed (the same parameters): the page reads the categories from lib/;
@@ -15,9 +16,10 @@ type Props = { searchParams: Record<string, string | string[] | undefined>; mode
 
 export async function MapPage({ searchParams, mode }: Props) {
   const state = parseMapState(searchParams)
-  const [categories, [tag]] = await Promise.all([
+  const [categories, [tag], { title }] = await Promise.all([
     listPublicCategoryTree(state.postType),
     findPublicTags(state.tagId === null ? [] : [state.tagId], state.postType),
+    getSiteSettings(),
   ])
   // A category or tag the public map has no place with is left out, as if the address had not named it.
   const categoryId = categories.some((c) => c.id === state.categoryId) ? state.categoryId : null
@@ -31,7 +33,7 @@ export async function MapPage({ searchParams, mode }: Props) {
   })
   return (
     <main className={`map-page${mode === 'embed' ? ' embed-page' : ''}`}>
-      <h1 className="visually-hidden">Places</h1>
+      <h1 className="visually-hidden">{title}</h1>
       <PlacesMapLoader
         filter={{ postType: state.postType, categoryId, tagId, search: state.search }}
         tagName={tag?.name ?? null}

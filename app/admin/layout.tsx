@@ -15,7 +15,8 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   const actor = await getSessionActor()
   return (
-    <div className="admin">
+    // The admin speaks English whatever the posts' language (the site's setting, on <html>).
+    <div className="admin" lang="en">
       {actor && (
         <nav className="admin-nav" aria-label="Admin">
           <ul>

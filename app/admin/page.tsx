@@ -9,7 +9,7 @@ import { getSiteSettings } from '@/lib/site'
 import { postTypeSchema, STATUSES } from '@/lib/places/post-fields'
 import { BulkActions, BulkSelection, SelectAllPosts, SelectPost } from './_components/bulk-actions'
 import { STATUS_LABELS } from './_components/status-labels'
-import { EmptyTrash, TrashedNotice, TrashRowActions } from './_components/trash-actions'
+import { EmptyTrash, PostRowActions, TrashedNotice, TrashRowActions } from './_components/trash-actions'
 import { LOCATION_PRECISION_TEXT } from '@/lib/places/location-levels'
 
 export const metadata: Metadata = { title: 'Posts' }
@@ -212,7 +212,16 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
                     )}
                     <td className="col-title">
                       <a href={`/admin/posts/${post.id}`}>{post.title}</a>
-                      {inTrash && <TrashRowActions id={post.id} title={post.title} />}
+                      {inTrash ? (
+                        <TrashRowActions id={post.id} title={post.title} />
+                      ) : (
+                        <PostRowActions
+                          id={post.id}
+                          title={post.title}
+                          path={`/${encodeURIComponent(post.type)}/${encodeURIComponent(post.slug)}`}
+                          status={post.status}
+                        />
+                      )}
                     </td>
                     <td className="col-type">{post.type}</td>
                     <td className="col-status">{STATUS_LABELS[post.status] ?? post.status}</td>

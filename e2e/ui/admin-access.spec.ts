@@ -39,14 +39,14 @@ test('an author sees and opens only their own posts', async ({ page, request }) 
 
   await page.goto(`/admin?q=${encodeURIComponent(other.title)}`)
   await expect(page.getByText('No posts you may edit match.')).toBeVisible()
-  await expect(page.getByRole('link', { name: other.title })).toHaveCount(0)
+  await expect(page.getByRole('link', { name: other.title, exact: true })).toHaveCount(0)
 
   // Their own post: listed, opened, and an author may publish it.
   const title = uniqueTitle('Author’s own')
   const id = await createPost(page, title)
   await expect(page.getByLabel('Status').getByRole('option')).toHaveText(['Published', 'Scheduled', 'Draft', 'Pending review', 'Private'])
   await page.goto('/admin')
-  await expect(page.getByRole('link', { name: title })).toHaveAttribute('href', `/admin/posts/${id}`)
+  await expect(page.getByRole('link', { name: title, exact: true })).toHaveAttribute('href', `/admin/posts/${id}`)
   // Every post listed is the author's own: the demo's hundreds of posts are not there.
   const authors = await page.locator('tbody tr td.col-author').allTextContents()
   expect(new Set(authors)).toEqual(new Set(['E2E author']))

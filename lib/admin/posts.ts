@@ -57,6 +57,7 @@ export type PostListItem = {
   id: number
   title: string
   type: string
+  slug: string
   status: string
   authorName: string
   publishedAt: string
@@ -136,6 +137,7 @@ export async function listEditablePosts(actor: Actor, filters: PostListFilters):
       id: true,
       title: true,
       type: true,
+      slug: true,
       status: true,
       publishedAt: true,
       latitude: true,
@@ -155,6 +157,7 @@ export async function listEditablePosts(actor: Actor, filters: PostListFilters):
       // As the pages show it (docs/content.md, "Titles"); the editor edits it as stored.
       title: titleText(row.title),
       type: row.type,
+      slug: row.slug,
       status: row.status,
       authorName: row.author.name || row.author.email,
       publishedAt: row.publishedAt.toISOString(),
@@ -220,6 +223,8 @@ export type EditablePost = {
   slug: string
   /** the publish date in the site's time zone, as `<input type="datetime-local" step="1">` shows it */
   date: string
+  /** the publish date, the instant (ISO 8601, UTC): sent back for `date` while it is unchanged */
+  publishedAt: string
   categoryIds: number[]
   /** by name, as typed (lib/places/tags.ts) */
   tags: string[]
@@ -276,6 +281,7 @@ function toEditablePost(row: EditableRow, timezone: string): EditablePost {
     type: row.type,
     slug: row.slug,
     date: zonedDateTime(row.publishedAt, timezone),
+    publishedAt: row.publishedAt.toISOString(),
     categoryIds: row.categories.map((c) => c.categoryId).sort((a, b) => a - b),
     tags: row.tags
       .map(({ tag }) => tag)

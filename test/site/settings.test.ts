@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
+import { toValues, valuesToSend } from '../../app/admin/posts/[id]/_components/post-editor-state'
 import { createDraft, findEditablePost, parsePostForm, updatePost } from '../../lib/admin/posts'
 import { OPERATOR } from '../../lib/auth/callers'
 import { createDb, disconnectDb, getDb, readDataVersion, transaction } from '../../lib/db'
@@ -63,6 +64,7 @@ test('a bad value is refused naming each bad field, and none of the values given
   await refused(updateSiteSettings(administrator, { title: 'Fine', language: 'english', timezone: '+01:00' }), 'rest_invalid_param', ['language', 'timezone'])
   await refused(updateSiteSettings(administrator, { title: ' ', tagline: 'x'.repeat(501) }), 'rest_invalid_param', ['tagline', 'title'])
   await refused(updateSiteSettings(administrator, { timezone: 'Mars/Olympus_Mons' }), 'rest_invalid_param', ['timezone'])
+  await refused(updateSiteSettings(administrator, { title: 'Two\nlines', tagline: 'NUL \u0000 here' }), 'rest_invalid_param', ['tagline', 'title'])
   await refused(updateSiteSettings(administrator, { colour: 'red' }), 'rest_invalid_param')
   assert.deepEqual(await getSiteSettings(), before)
 })
@@ -78,6 +80,10 @@ test('a change made through another connection (another instance) is read at onc
     await getDb().category.create({ data: { name: 'Walks', slug: 'walks' } })
     assert.ok((await readDataVersion()) > version)
     assert.equal(await getSiteSettings(), first)
+    // A zone this runtime does not know (another runtime's, or typed into the database) is shown as UTC, not a crash.
+    await other.siteSettings.update({ where: { id: 1 }, data: { timezone: 'Mars/Olympus_Mons' } })
+    assert.equal((await getSiteSettings()).timezone, 'UTC')
+    await other.siteSettings.update({ where: { id: 1 }, data: { timezone: null } })
   } finally {
     await other.$disconnect()
   }
@@ -106,7 +112,7 @@ test("the editor shows and takes dates as the site's wall clock; they are stored
   await updateSiteSettings(OPERATOR, { timezone: 'Asia/Tokyo' })
   const id = await createDraft(administrator, { title: 'Shibuya crossing', type: 'post' })
   const { post } = (await findEditablePost(administrator, id))!
-  const form = { ...post, categoryIds: [], newCategories: [], latitude: '', longitude: '' }
+  const form = toValues(post)
   const saved = await updatePost(administrator, id, await parsePostForm({ ...form, date: '2026-12-06T09:00:00' }))
   assert.equal(saved.timezone, 'Asia/Tokyo')
   assert.equal(saved.post.date, '2026-12-06T09:00:00')
@@ -118,4 +124,19 @@ test("the editor shows and takes dates as the site's wall clock; they are stored
   await updateSiteSettings(OPERATOR, { timezone: 'America/New_York' })
   assert.equal((await findEditablePost(administrator, id))!.post.date, '2026-12-05T19:00:00', 'the same instant, in the new zone')
   await refused(parsePostForm({ ...form, date: '2026-02-30T09:00:00' }), 'rest_invalid_param', ['date'])
+})
+
+test('a date left as it was keeps its instant, even in the hour a clock change repeats', async () => {
+  await updateSiteSettings(OPERATOR, { timezone: 'Europe/Berlin' })
+  const id = await createDraft(administrator, { title: 'Last night of summer time', type: 'post' })
+  // 02:30 on 25 October 2026 happens twice in Berlin: first in summer time (00:30Z), then in winter time (01:30Z).
+  await getDb().post.update({ where: { id }, data: { publishedAt: new Date('2026-10-25T00:30:00Z') } })
+  const { post } = (await findEditablePost(administrator, id))!
+  assert.equal(post.date, '2026-10-25T02:30:00')
+  const form = toValues(post)
+  await updatePost(administrator, id, await parsePostForm(valuesToSend(form, post)))
+  const { publishedAt } = await getDb().post.findUniqueOrThrow({ where: { id }, select: { publishedAt: true } })
+  assert.equal(publishedAt.toISOString(), '2026-10-25T00:30:00.000Z')
+  // Typed anew, it is the wall clock's instant.
+  assert.equal((await parsePostForm(valuesToSend({ ...form, date: '2026-10-26T02:30:00' }, post))).date.toISOString(), '2026-10-26T01:30:00.000Z')
 })

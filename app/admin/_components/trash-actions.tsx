@@ -2,11 +2,49 @@
 
 import { useRouter } from 'next/navigation'
 import { useRef, useState, useTransition } from 'react'
-import { deletePostPermanently, emptyTrashAction, restorePost } from '../posts/actions'
+import { deletePostPermanently, emptyTrashAction, restorePost, trashPost } from '../posts/actions'
 
-// The posts list's Trash controls: the "Moved to Trash. Undo" notice, each trashed row's Restore and
-// "Delete permanently" (after a confirmation), and the Trash view's "Empty Trash". The rights are checked by the
-// actions' lib/ functions.
+// The posts list's row actions and Trash controls: each row's Edit, View (Preview while not published) and Move to
+// Trash, the "Moved to Trash. Undo" notice, each trashed row's Restore and "Delete permanently" (after a
+// confirmation), and the Trash view's "Empty Trash". The rights are checked by the actions' lib/ functions.
+
+/** A row's actions, as WordPress's: Edit, View or Preview (its page as those who may edit it see it), Move to Trash. */
+export function PostRowActions({ id, title, path, status }: { id: number; title: string; path: string; status: string }) {
+  const router = useRouter()
+  const [pending, start] = useTransition()
+  const [error, setError] = useState<string | null>(null)
+  const published = status === 'publish'
+  return (
+    <span className="row-actions">
+      <a href={`/admin/posts/${id}`} aria-label={`Edit “${title}”`}>
+        Edit
+      </a>
+      <a href={published ? path : `${path}?preview=true`} aria-label={`${published ? 'View' : 'Preview'} “${title}”`}>
+        {published ? 'View' : 'Preview'}
+      </a>
+      <button
+        type="button"
+        className="link-button danger-link"
+        disabled={pending}
+        aria-label={`Move “${title}” to the Trash`}
+        onClick={() =>
+          start(async () => {
+            const result = await trashPost(id)
+            if (!result.ok) return setError(result.message)
+            router.push(`/admin?trashed=${id}`)
+          })
+        }
+      >
+        Trash
+      </button>
+      {error && (
+        <span className="form-error" role="alert">
+          {error}
+        </span>
+      )}
+    </span>
+  )
+}
 
 export function TrashedNotice({ id }: { id: number }) {
   const router = useRouter()

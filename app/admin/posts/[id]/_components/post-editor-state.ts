@@ -190,6 +190,14 @@ export function typedDate(values: PostFormValues, timeZone: string): Date | null
   return parsed.success ? parsed.data : null
 }
 
+/**
+ * The values to send: the date as the instant saved while it reads as saved, so that an hour a clock change repeats,
+ * or a zone changed meanwhile, never moves it; else as typed, the site's wall clock (lib/admin/posts.ts parsePostForm).
+ */
+export function valuesToSend(values: PostFormValues, post: EditablePost): PostFormValues {
+  return values.date === post.date ? { ...values, date: post.publishedAt } : values
+}
+
 /** The status the server will store for the status chosen and the date typed (a future date schedules, a past one publishes). */
 export function statusToStore(values: PostFormValues, now: Date, timeZone: string): string {
   const date = typedDate(values, timeZone)

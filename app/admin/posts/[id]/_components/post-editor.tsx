@@ -18,7 +18,7 @@ import { CategoryPicker } from './category-picker'
 import { ContentEditor } from './content-editor'
 import { TagInput } from './tag-input'
 import { LocationFields, type FieldAttributes } from './location-fields'
-import { editorReducer, initialEditorState, statusToStore, submitLabel, toValues, typedDate } from './post-editor-state'
+import { editorReducer, initialEditorState, statusToStore, submitLabel, toValues, typedDate, valuesToSend } from './post-editor-state'
 import { TypeField } from './type-field'
 import { autosaveSlot, clearAutosave, readAutosave, useUnsavedWork, type Autosave } from './unsaved-work'
 
@@ -84,7 +84,7 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
     const creating = values.newCategories.length > 0
     startSaving(async () => {
       // The status the button promised (the server applies the same rule, lib/admin/schedule.ts).
-      const result = await savePostAction(post.id, { ...values, status: statusToStore(values, new Date(), timezone) })
+      const result = await savePostAction(post.id, { ...valuesToSend(values, post), status: statusToStore(values, new Date(), timezone) })
       if (!result.ok) return refuse(result.fieldErrors, `${result.message} Nothing was saved.`)
       clearAutosave(slot)
       setOffer(null)
@@ -103,7 +103,7 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
     if (!parsed.success) return refuse(fieldErrorsOf(parsed.error), 'Please correct the fields marked to preview the post.')
     const tab = window.open('', `places-preview-${post.id}`)
     startPreviewing(async () => {
-      const result = await previewPostAction(post.id, values)
+      const result = await previewPostAction(post.id, valuesToSend(values, post))
       if (!result.ok) {
         tab?.close()
         return refuse(result.fieldErrors, `${result.message} There is no preview.`)
