@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { findEditablePost, listCategoryOptions, listEditablePosts, listPostTypes, POST_ORDERS, type PostOrder } from '@/lib/admin/posts'
 import { requireSessionActor } from '@/lib/admin/session'
 import { countTrashToEmpty } from '@/lib/admin/trash'
-import { canCreatePosts } from '@/lib/auth/capabilities'
+import { canCreatePosts, canSetPostStatus } from '@/lib/auth/capabilities'
 import { wallMinute } from '@/lib/dates'
 import { getSiteSettings } from '@/lib/site'
 import { postTypeSchema, STATUSES } from '@/lib/places/post-fields'
@@ -165,19 +165,18 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
           : `${list.total} post${list.total === 1 ? '' : 's'} you may edit${filtered ? ' match' : ''}${inTrash ? ' in the Trash' : ''}; page ${list.page} of ${list.pageCount}.`}
       </p>
       {inTrash && <EmptyTrash count={toEmpty} type={filters.type} />}
-      {list.posts.length > 0 && (
-        // No bulk action applies to the Trash: its posts are restored before they are changed.
-        <BulkSelection ids={inTrash ? [] : list.posts.map((post) => post.id)}>
-          {!inTrash && <BulkActions />}
+      {/* Kept when the list is empty: the summary of an action that emptied it stays. In the Trash the one bulk action
+          is Restore: its posts are restored before they are changed. */}
+      <BulkSelection ids={list.posts.map((post) => post.id)}>
+        <BulkActions inTrash={inTrash} canPublish={canSetPostStatus(actor, 'publish')} categories={categories} />
+        {list.posts.length > 0 && (
           <div className="post-table-wrap">
             <table className="post-table">
               <thead>
                 <tr>
-                  {!inTrash && (
-                    <th scope="col" className="col-select">
-                      <SelectAllPosts />
-                    </th>
-                  )}
+                  <th scope="col" className="col-select">
+                    <SelectAllPosts />
+                  </th>
                   {(['title', 'type', 'status', 'author', 'date', 'location', 'media'] as const).map((column) => {
                     if (!(column in SORTABLE)) {
                       const label = { type: 'Type', author: 'Author', location: 'Location', media: 'Media' }[column as 'type']
@@ -205,11 +204,9 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
               <tbody>
                 {list.posts.map((post) => (
                   <tr key={post.id}>
-                    {!inTrash && (
-                      <td className="col-select">
-                        <SelectPost id={post.id} title={post.title} />
-                      </td>
-                    )}
+                    <td className="col-select">
+                      <SelectPost id={post.id} title={post.title} />
+                    </td>
                     <td className="col-title">
                       <a href={`/admin/posts/${post.id}`}>{post.title}</a>
                       {inTrash ? (
@@ -238,8 +235,8 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
               </tbody>
             </table>
           </div>
-        </BulkSelection>
-      )}
+        )}
+      </BulkSelection>
       {list.pageCount > 1 && (
         <nav className="pagination" aria-label="Pages">
           {list.page > 1 ? (

@@ -27,7 +27,7 @@ import type { LocationPrecision } from '../places/location-levels'
 import { STATUSES } from '../places/post-fields'
 import { foldForSearch, searchColumns } from '../places/search'
 import { publicColumnsOf } from '../places/visibility'
-import { byName, setPostTags } from '../places/tags'
+import { byName, resolveTagNames, setPostTags } from '../places/tags'
 import { effectiveStatus } from './schedule'
 import { rescheduleNow } from './scheduler'
 import { getSiteSettings } from '../site'
@@ -491,6 +491,45 @@ export async function restorePost(actor: Actor, id: number): Promise<void> {
     await tx.post.update({ where: { id }, data: { status, statusBeforeTrash: null, trashedAt: null, modifiedAt: new Date() } })
   })
   rescheduleNow()
+}
+
+/**
+ * Publishes post `id` or makes it a draft, as the editor's Status would with its date unchanged (a date to come
+ * schedules it); a post in the Trash is restored first. Answers the status it has now, or null when it had it already.
+ */
+export async function setPostStatus(actor: Actor, id: number, requested: 'publish' | 'draft'): Promise<string | null> {
+  if (!canSetPostStatus(actor, requested)) throw forbidden()
+  const status = await transaction(async (tx) => {
+    const current = await lockPostFor(tx, actor, id, 'edit')
+    if (current.status === 'trash') throw postInTrash()
+    const { publishedAt } = await tx.post.findUniqueOrThrow({ where: { id }, select: { publishedAt: true } })
+    const status = effectiveStatus(requested, publishedAt, new Date())
+    if (status === current.status) return null
+    await tx.post.update({ where: { id }, data: { status, modifiedAt: new Date() } })
+    return status
+  })
+  if (status === 'future') rescheduleNow()
+  return status
+}
+
+/** Adds post `id` to category `categoryId` (an existing one), or tag `tagName` (made when new); false when it was there. */
+export async function addPostTerm(actor: Actor, id: number, term: { categoryId: number } | { tagName: string }): Promise<boolean> {
+  return transaction(async (tx) => {
+    const current = await lockPostFor(tx, actor, id, 'edit')
+    if (current.status === 'trash') throw postInTrash()
+    let added: boolean
+    if ('categoryId' in term) {
+      const key = { postId_categoryId: { postId: id, categoryId: term.categoryId } }
+      added = !(await tx.postCategory.findUnique({ where: key }))
+      if (added) await tx.postCategory.create({ data: { postId: id, categoryId: term.categoryId } })
+    } else {
+      const [tagId] = (await resolveTagNames(tx, [term.tagName])).values()
+      added = !(await tx.postTag.findUnique({ where: { postId_tagId: { postId: id, tagId: tagId! } } }))
+      if (added) await tx.postTag.create({ data: { postId: id, tagId: tagId! } })
+    }
+    if (added) await tx.post.update({ where: { id }, data: { modifiedAt: new Date() } })
+    return added
+  })
 }
 
 function notInTrash(): ApiError {

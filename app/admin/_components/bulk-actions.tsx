@@ -2,12 +2,14 @@
 
 import { useRouter } from 'next/navigation'
 import { createContext, useContext, useEffect, useRef, useState, useTransition, type ReactNode } from 'react'
+import type { BulkReport } from '@/lib/admin/bulk'
+import type { CategoryOption } from '@/lib/admin/posts'
 import type { LocateReport } from '@/lib/places/locate'
-import { importLocationsFromMediaAction } from '../posts/bulk-actions'
+import { bulkEditAction, importLocationsFromMediaAction } from '../posts/bulk-actions'
 
-// The posts list's selection (a checkbox a row, and one for the whole page) and its bulk action, "Import locations
-// from media". Native checkboxes and a form: keyboard use and names come with them. The server decides what may be
-// changed (lib/places/locate.ts); this shows what it answered.
+// The posts list's selection (a checkbox a row, and one for the whole page) and its bulk actions. Native checkboxes
+// and a form: keyboard use and names come with them. The server decides what may be changed (lib/admin/bulk.ts,
+// lib/places/locate.ts); this shows what it answered.
 
 type Selection = {
   ids: readonly number[]
@@ -65,27 +67,53 @@ export function SelectPost({ id, title }: { id: number; title: string }) {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
-/** The bulk action bar above the list, and the summary of what the last run changed. */
-export function BulkActions() {
+type Report = { kind: 'locate'; data: LocateReport } | { kind: 'edit'; label: string; data: BulkReport }
+
+const OUTCOME_WORDS: Record<string, string> = { set: 'Set', done: 'Done', unchanged: 'Unchanged', skipped: 'Skipped' }
+
+/**
+ * The bulk action bar above the list, and the summary of what the last run changed. In the Trash, only Restore;
+ * elsewhere Move to Trash, Publish (for who may publish), Set to draft, Add to category, Add tag, and Import
+ * locations from media.
+ */
+export function BulkActions({ inTrash, canPublish, categories }: { inTrash: boolean; canPublish: boolean; categories: CategoryOption[] }) {
   const router = useRouter()
   const { selected, clear } = useSelection()
   const [action, setAction] = useState('')
   const [missingOnly, setMissingOnly] = useState(true)
+  const [categoryId, setCategoryId] = useState('')
+  const [tagName, setTagName] = useState('')
   const [pending, start] = useTransition()
-  const [report, setReport] = useState<LocateReport | null>(null)
+  const [report, setReport] = useState<Report | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const actions: [string, string][] = inTrash
+    ? [['restore', 'Restore']]
+    : [
+        ['trash', 'Move to Trash'],
+        ...(canPublish ? [['publish', 'Publish'] as [string, string]] : []),
+        ['draft', 'Set to draft'],
+        ['category', 'Add to category'],
+        ['tag', 'Add tag'],
+        ['locate', 'Import locations from media'],
+      ]
   const apply = () =>
     start(async () => {
       setError(null)
-      if (action !== 'locate') return setError('Choose a bulk action first.')
+      const label = actions.find(([value]) => value === action)?.[1]
+      if (!label) return setError('Choose a bulk action first.')
       if (selected.size === 0) return setError('Select the posts to act on first.')
-      const result = await importLocationsFromMediaAction([...selected], missingOnly)
-      if (!result.ok) return setError(result.message)
-      setReport(result.data)
+      if (action === 'category' && !categoryId) return setError('Choose the category to add the posts to.')
+      if (action === 'tag' && !tagName.trim()) return setError('Type the tag to add.')
+      const ids = [...selected]
+      const result =
+        action === 'locate'
+          ? await importLocationsFromMediaAction(ids, missingOnly)
+          : await bulkEditAction(ids, action, action === 'category' ? { categoryId: Number(categoryId) } : action === 'tag' ? { tagName } : {})
+      if (!result.ok) return setError(Object.values(result.fieldErrors)[0] ?? result.message)
+      setReport(action === 'locate' ? { kind: 'locate', data: result.data as LocateReport } : { kind: 'edit', label, data: result.data as BulkReport })
       clear()
       router.refresh()
     })
-  const summary = report?.summary
   return (
     <div className="bulk-actions">
       <form
@@ -100,12 +128,35 @@ export function BulkActions() {
           Bulk action
           <select value={action} onChange={(event) => setAction(event.target.value)}>
             <option value="">Choose…</option>
-            <option value="locate">Import locations from media</option>
+            {actions.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
         {action === 'locate' && (
           <label className="checkbox">
             <input type="checkbox" checked={missingOnly} onChange={(event) => setMissingOnly(event.target.checked)} /> Only posts without a location
+          </label>
+        )}
+        {action === 'category' && (
+          <label>
+            Category
+            <select value={categoryId} onChange={(event) => setCategoryId(event.target.value)}>
+              <option value="">Choose…</option>
+              {categories.map((category) => (
+                <option key={category.id} value={category.id}>
+                  {category.path}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {action === 'tag' && (
+          <label>
+            Tag
+            <input value={tagName} onChange={(event) => setTagName(event.target.value)} autoComplete="off" />
           </label>
         )}
         <button type="submit" disabled={pending}>
@@ -121,18 +172,13 @@ export function BulkActions() {
         </p>
       )}
       <div role="status" aria-label="What the bulk action changed">
-        {summary && report && (
+        {report && (
           <div className="bulk-summary">
-            <p className="notice">
-              Import locations from media: set {plural(summary.set, 'post')}
-              {summary.addressesFilled > 0 && ` (${plural(summary.addressesFilled, 'address', 'addresses')} filled)`}
-              {summary.unchanged > 0 && `, ${summary.unchanged} unchanged`}, skipped {summary.skipped}.
-            </p>
+            <p className="notice">{report.kind === 'locate' ? locateSummary(report.data) : editSummary(report.label, report.data)}</p>
             <ul>
-              {report.posts.map((post) => (
+              {report.data.posts.map((post) => (
                 <li key={post.id} className={`bulk-${post.outcome}`}>
-                  <strong>{post.outcome === 'set' ? 'Set' : post.outcome === 'unchanged' ? 'Unchanged' : 'Skipped'}</strong>{' '}
-                  {post.title === null ? `post ${post.id}` : `“${post.title}”`}: {post.note}
+                  <strong>{OUTCOME_WORDS[post.outcome]}</strong> {post.title === null ? `post ${post.id}` : `“${post.title}”`}: {post.note}
                 </li>
               ))}
             </ul>
@@ -141,4 +187,17 @@ export function BulkActions() {
       </div>
     </div>
   )
+}
+
+function locateSummary({ summary }: LocateReport): string {
+  return (
+    `Import locations from media: set ${plural(summary.set, 'post')}` +
+    (summary.addressesFilled > 0 ? ` (${plural(summary.addressesFilled, 'address', 'addresses')} filled)` : '') +
+    (summary.unchanged > 0 ? `, ${summary.unchanged} unchanged` : '') +
+    `, skipped ${summary.skipped}.`
+  )
+}
+
+function editSummary(label: string, report: BulkReport): string {
+  return `${label}: ${plural(report.done, 'post')} done${report.unchanged > 0 ? `, ${report.unchanged} unchanged` : ''}, skipped ${report.skipped}.`
 }
