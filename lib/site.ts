@@ -18,8 +18,8 @@ export const DEFAULT_SETTINGS: Readonly<SiteSettings> = { title: 'Places', tagli
 /** What the site is when its tagline is empty: its pages' meta description, its feeds' and the REST index's. */
 const DEFAULT_DESCRIPTION = 'Geotagged posts on a map'
 
-export const MAX_TITLE = 200
-export const MAX_TAGLINE = 500
+const MAX_TITLE = 200
+const MAX_TAGLINE = 500
 
 /**
  * A BCP 47 language tag as pages declare it: a language, and optionally a script, a region and variants (en, de,

@@ -11,6 +11,7 @@ import { BulkActions, BulkSelection, SelectAllPosts, SelectPost } from './_compo
 import { STATUS_LABELS } from './_components/status-labels'
 import { EmptyTrash, PostRowActions, TrashedNotice, TrashRowActions } from './_components/trash-actions'
 import { LOCATION_PRECISION_TEXT } from '@/lib/places/location-levels'
+import { CategoryOptions } from './_components/category-options'
 
 export const metadata: Metadata = { title: 'Posts' }
 
@@ -147,11 +148,7 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
           Category
           <select name="category" defaultValue={filters.category ?? ''}>
             <option value="">Any category</option>
-            {categories.map((category) => (
-              <option key={category.id} value={category.id}>
-                {category.path}
-              </option>
-            ))}
+            <CategoryOptions categories={categories} />
           </select>
         </label>
         <button type="submit">Filter</button>

@@ -6,6 +6,7 @@ import type { BulkReport } from '@/lib/admin/bulk'
 import type { CategoryOption } from '@/lib/admin/posts'
 import type { LocateReport } from '@/lib/places/locate'
 import { bulkEditAction, importLocationsFromMediaAction } from '../posts/bulk-actions'
+import { CategoryOptions } from './category-options'
 
 // The posts list's selection (a checkbox a row, and one for the whole page) and its bulk actions. Native checkboxes
 // and a form: keyboard use and names come with them. The server decides what may be changed (lib/admin/bulk.ts,
@@ -145,11 +146,7 @@ export function BulkActions({ inTrash, canPublish, categories }: { inTrash: bool
             Category
             <select value={categoryId} onChange={(event) => setCategoryId(event.target.value)}>
               <option value="">Choose…</option>
-              {categories.map((category) => (
-                <option key={category.id} value={category.id}>
-                  {category.path}
-                </option>
-              ))}
+              <CategoryOptions categories={categories} />
             </select>
           </label>
         )}
