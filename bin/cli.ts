@@ -209,24 +209,38 @@ const commands: Record<string, Command> = {
   },
   export: {
     usage: 'places export [--format F] [--post-type T] [--all-statuses]',
-    summary: `print the places as ${EXPORT_FORMATS.join(', ')} (default geojson, the format import reads); published only by default`,
-    help: "KML and CSV carry every field a place has but its id, which import assigns anew; GPX holds the title, content, date and point\n(posts without a location are left out). --all-statuses writes the operator's full copy (docs/cli.md, Other formats).",
+    summary: `print the places as ${[...EXPORT_FORMATS, 'wxr'].join(', ')} (default geojson, the format import reads); published only by default`,
+    help: "KML and CSV carry every field a place has but its id, which import assigns anew; GPX holds the title, content, date and point\n(posts without a location are left out). --all-statuses writes the operator's full copy (docs/cli.md, Other formats).\n--format wxr writes the whole site as a WordPress export, for WordPress's importer or places import-wxr.",
     options: { format: { type: 'string' }, 'post-type': { type: 'string' }, 'all-statuses': { type: 'boolean' } },
     run: async (values) => {
       const format = values.format ?? 'geojson'
-      if (!EXPORT_FORMATS.includes(format as ExportFormat)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`)
-      const [{ exportPlaces }, { writePlaces }, { getConfig }, { getSiteSettings }] = await Promise.all([
+      if (format !== 'wxr' && !EXPORT_FORMATS.includes(format as ExportFormat)) {
+        throw new UsageError(`--format must be one of ${[...EXPORT_FORMATS, 'wxr'].join(', ')}`)
+      }
+      if (format === 'wxr' && (values['post-type'] !== undefined || values['all-statuses'] !== undefined)) {
+        throw new UsageError('--format wxr writes the whole site, every type and status: --post-type and --all-statuses do not apply')
+      }
+      const [{ exportPlaces }, { writePlaces }, { writeWxr }, { getConfig }, { getSiteSettings }] = await Promise.all([
         import('../lib/places/export'),
         import('../lib/places/formats/write'),
+        import('../lib/wxr/export'),
         import('../lib/config'),
         import('../lib/site'),
       ])
-      const features = exportPlaces({
-        postType: typeof values['post-type'] === 'string' ? values['post-type'] : undefined,
-        allStatuses: values['all-statuses'] === true,
-      })
-      const name = (await getSiteSettings()).title
-      for await (const chunk of writePlaces(format as ExportFormat, features, { siteUrl: getConfig().siteUrl, name })) {
+      const settings = await getSiteSettings()
+      const { siteUrl } = getConfig()
+      const chunks =
+        format === 'wxr'
+          ? writeWxr({ siteUrl, settings })
+          : writePlaces(
+              format as ExportFormat,
+              exportPlaces({
+                postType: typeof values['post-type'] === 'string' ? values['post-type'] : undefined,
+                allStatuses: values['all-statuses'] === true,
+              }),
+              { siteUrl, name: settings.title },
+            )
+      for await (const chunk of chunks) {
         if (!process.stdout.write(chunk)) await new Promise((resolve) => process.stdout.once('drain', resolve))
       }
     },

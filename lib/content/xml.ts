@@ -11,3 +11,8 @@ export function escapeHtml(text: string): string {
 export function escapeXml(text: string): string {
   return escapeHtml(text.replace(NOT_XML, ''))
 }
+
+/** Text as a CDATA section, as WordPress's exporter writes one: a `]]>` inside split across two sections. */
+export function cdata(text: string): string {
+  return `<![CDATA[${text.replace(NOT_XML, '').replaceAll(']]>', ']]]]><![CDATA[>')}]]>`
+}

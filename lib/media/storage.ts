@@ -111,8 +111,9 @@ function stem(filename: string): string {
 }
 
 function storedName(filename: string, ext: string, now: Date): string {
+  // Without the prefix this gives (a photo exported and imported again keeps its name, not two prefixes).
   const base =
-    slugify(stem(filename))
+    slugify(stem(filename).replace(/^[0-9a-f]{8}-(?=.)/, ''))
       .replace(/[^a-z0-9_-]/g, '')
       .slice(0, 60) || 'image'
   const month = String(now.getUTCMonth() + 1).padStart(2, '0')

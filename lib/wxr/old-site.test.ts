@@ -62,3 +62,15 @@ test('marked, then resolved: to the photo or page here, or back to the old site;
       '<a href="/post/eiffel-tower#map">post</a><a href="https://travels.example/?p=9">gone</a><a href="https://else.example/">x</a>',
   )
 })
+
+test("a Places site's photos, at /uploads/: resolved to the photo here, or back to where they were; its sizes are no photo", () => {
+  const html =
+    '<img src="https://travels.example/uploads/2026/12/ab12cd34-rome.jpg"><img src="https://travels.example/uploads/2026/12/gone.jpg">' +
+    '<img src="https://travels.example/uploads/renditions/ab12-800.webp">'
+  const here = { upload: (key: string) => (key === '2026/12/ab12cd34-rome.jpg' ? '/uploads/2027/01/ef56ab78-rome.jpg' : undefined), post: () => undefined }
+  assert.equal(
+    resolveMarkedAddresses(markOldAddresses(html, site).html, here, site),
+    '<img src="/uploads/2027/01/ef56ab78-rome.jpg"><img src="https://travels.example/uploads/2026/12/gone.jpg">' +
+      '<img src="https://travels.example/uploads/renditions/ab12-800.webp">',
+  )
+})

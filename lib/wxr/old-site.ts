@@ -3,9 +3,10 @@
 // imported here, and its links to the site's posts (?p=ID, date permalinks, plain slugs) to their pages here. A post
 // is written before its photos are stored and before the posts after it are read, so its addresses are first marked
 // (under paths nothing else uses), then resolved once everything is in place; what was not imported points back to
-// the old site.
+// the old site. A Places site's own export (lib/wxr/export.ts) has its photos at /uploads/ rather than wp-content/uploads/.
 
 const UPLOAD_MARK = '/uploads/wordpress-import/'
+const PLACES_UPLOAD_MARK = '/uploads/places-import/'
 const LINK_MARK = '/wordpress-import/'
 
 /** The exported site, as addresses start on it: http or https, with or without www. */
@@ -23,8 +24,8 @@ export function oldSite(siteUrl: string): OldSite | null {
   }
   const base = `^(?:https?:)?//(?:www\\.)?${escaped(url.host.replace(/^www\./, ''))}${escaped(url.pathname.replace(/\/+$/, ''))}`
   return {
-    // A multisite's uploads are under sites/N/.
-    uploads: new RegExp(`${base}/wp-content/uploads/(?:sites/\\d+/)?`, 'i'),
+    // A multisite's uploads are under sites/N/; a Places site's photos (the group) under uploads/, beside their sizes.
+    uploads: new RegExp(`${base}/(?:wp-content/uploads/(?:sites/\\d+/)?|(uploads/)(?!renditions/))`, 'i'),
     // Its pages: anything but WordPress's own folders, feeds and API.
     pages: new RegExp(`${base}/(?!wp-(?:content|admin|includes|json|login)|feed/|xmlrpc)`, 'i'),
     url: `${url.origin}${url.pathname.replace(/\/+$/, '')}`,
@@ -41,7 +42,8 @@ export function markOldAddresses(html: string, site: OldSite): { html: string; m
     const page = upload || name.toLowerCase() !== 'href' ? null : site.pages.exec(address)
     if (!upload && !page) return whole
     marked = true
-    return `${before}${quote}${upload ? UPLOAD_MARK : LINK_MARK}${address.slice((upload ?? page)![0].length)}${quote}`
+    const mark = upload ? (upload[1] ? PLACES_UPLOAD_MARK : UPLOAD_MARK) : LINK_MARK
+    return `${before}${quote}${mark}${address.slice((upload ?? page)![0].length)}${quote}`
   })
   return { html: result, marked }
 }
@@ -86,9 +88,13 @@ export function resolveMarkedAddresses(
   site: OldSite,
 ): string {
   return html.replace(ADDRESS, (whole, before: string, _name: string, quote: string, address: string) => {
-    if (address.startsWith(UPLOAD_MARK)) {
-      const relative = address.slice(UPLOAD_MARK.length)
-      return `${before}${quote}${here.upload(uploadKey(decoded(relative))) ?? `${site.url}/wp-content/uploads/${relative}`}${quote}`
+    for (const [mark, folder] of [
+      [UPLOAD_MARK, 'wp-content/uploads'],
+      [PLACES_UPLOAD_MARK, 'uploads'],
+    ] as const) {
+      if (!address.startsWith(mark)) continue
+      const relative = address.slice(mark.length)
+      return `${before}${quote}${here.upload(uploadKey(decoded(relative))) ?? `${site.url}/${folder}/${relative}`}${quote}`
     }
     if (address.startsWith(LINK_MARK)) {
       const rest = address.slice(LINK_MARK.length)
