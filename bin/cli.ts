@@ -181,14 +181,15 @@ const commands: Record<string, Command> = {
     },
   },
   import: {
-    usage: 'places import FILE [--author E] [--dry-run]',
+    usage: 'places import FILE [--author E] [--columns FIELD=COLUMN,...] [--dry-run]',
     summary: 'import places from GeoJSON, KML, KMZ, GPX or CSV (chosen by content) as posts, all or nothing; prints the new post ids in input order',
-    help: 'A dry run checks everything, as the import would, and writes nothing. Lines and areas of KML, tracks and routes of GPX\nare skipped (said on stderr); a problem anywhere (a CSV row without a title, a latitude that is no number) imports\nnothing, naming the line (CSV), placemark (KML) or waypoint (GPX). docs/cli.md, "Other formats", says what is read.',
-    options: { author: { type: 'string' }, 'dry-run': { type: 'boolean' }, ...json },
+    help: 'A dry run checks everything, as the import would, and writes nothing. Lines and areas of KML, tracks and routes of GPX\nare skipped (said on stderr); a problem anywhere (a CSV row without a title, a latitude that is no number) imports\nnothing, naming the line (CSV), placemark (KML) or waypoint (GPX). docs/cli.md, "Other formats", says what is read.\n--columns names the columns of a CSV file by their headers: title=Titel,latitude=Breitengrad,longitude=Längengrad.',
+    options: { author: { type: 'string' }, columns: { type: 'string' }, 'dry-run': { type: 'boolean' }, ...json },
     positionals: 'one',
     run: async (values, [file]) => {
       const [{ formatName, readImportFile }, { importPlaces }] = await Promise.all([import('../lib/places/formats/read'), import('../lib/places/import')])
-      const read = await readImportFile(file!)
+      const columns = typeof values.columns === 'string' ? parseColumns(values.columns, (await import('../lib/places/formats/csv')).CSV_FIELDS) : undefined
+      const read = await readImportFile(file!, { columns })
       const dryRun = values['dry-run'] === true
       for (const skipped of read.skipped) process.stderr.write(`skipped ${skipped}\n`)
       for (const note of read.notes) process.stderr.write(`note: ${note}\n`)
@@ -534,6 +535,21 @@ function importSummary(read: ImportFile, format: string, taken: number, dryRun: 
 }
 
 /** Runs `action`; an invalid parameter is a usage error naming the command's flag for it (`--radius: must be …`). */
+/** `--columns title=Titel,latitude=Breitengrad`: each field of `fields` and the header of its column. */
+function parseColumns<Field extends string>(text: string, fields: readonly Field[]): Partial<Record<Field, string>> {
+  const columns: Partial<Record<Field, string>> = {}
+  for (const pair of text.split(',')) {
+    const [field = '', column = ''] = pair.split(/=(.*)/s, 2).map((part) => part.trim())
+    if (!(fields as readonly string[]).includes(field)) {
+      throw new UsageError(`--columns: "${field}" is not a field; the fields are ${fields.join(', ')}`)
+    }
+    if (!column) throw new UsageError(`--columns: ${field} needs a column's header after "="`)
+    if (field in columns) throw new UsageError(`--columns: ${field} is given twice`)
+    columns[field as Field] = column
+  }
+  return columns
+}
+
 async function withFlagErrors<T>(action: () => Promise<T>, flags: Record<string, string>): Promise<T> {
   try {
     return await action()

@@ -293,5 +293,48 @@ for (const kind of databaseKinds) {
         await copy.drop()
       }
     })
+
+    test('CSV: --columns names the columns a German spreadsheet calls otherwise; a name that is no column or no field is refused', async () => {
+      const copy = await createTestDatabase(kind)
+      try {
+        ok(places(copy.url, ...admin))
+        // As Excel saves it in Germany: Windows-1252, semicolons, decimal commas.
+        const german = file(
+          `german-${kind}.csv`,
+          Buffer.from('Titel;Breitengrad;Längengrad;Adresse;Datum\r\nKölner Dom;50,9413;6,9583;Domkloster 4, Köln;2024-05-01\r\n', 'latin1'),
+        )
+        const unmapped = places(copy.url, 'import', german)
+        assert.equal(unmapped.status, 1)
+        assert.match(unmapped.stderr, /line 1: no latitude and longitude columns in the header \(Titel, Breitengrad, Längengrad, Adresse, Datum\)/)
+        assert.match(unmapped.stderr, /line 1: no title column in the header/)
+
+        const columns = '--columns=title=Titel,latitude=Breitengrad,longitude=längengrad,address=Adresse,date=Datum'
+        const missing = places(copy.url, 'import', german, '--columns=title=Titel,latitude=Breite,longitude=Längengrad')
+        assert.equal(missing.status, 1)
+        assert.match(missing.stderr, /line 1: the latitude column "Breite" is not in the header \(Titel, Breitengrad, Längengrad, Adresse, Datum\)/)
+        for (const [flag, message] of [
+          ['--columns=titel=Titel', /--columns: "titel" is not a field; the fields are latitude, longitude, title, content/],
+          ['--columns=title=', /--columns: title needs a column's header after "="/],
+          ['--columns=title=A,title=B', /--columns: title is given twice/],
+        ] as const) {
+          const run = places(copy.url, 'import', german, flag)
+          assert.equal(run.status, 2, flag)
+          assert.match(run.stderr, message)
+        }
+        const kml = places(copy.url, 'import', file(`columns-${kind}.kml`, '<kml><Document></Document></kml>'), '--columns=title=Name')
+        assert.equal(kml.status, 1)
+        assert.match(kml.stderr, /it is KML, and columns are named for CSV files only/)
+        assert.deepEqual(exported(copy.url), [], 'nothing imported by the refused runs')
+
+        ok(places(copy.url, 'import', german, columns))
+        const [dom] = exported(copy.url)
+        assert.deepEqual(
+          [dom?.properties.title, dom?.geometry?.coordinates, dom?.properties.address, dom?.properties.date],
+          ['Kölner Dom', [6.9583, 50.9413], 'Domkloster 4, Köln', '2024-05-01T00:00:00.000Z'],
+        )
+      } finally {
+        await copy.drop()
+      }
+    })
   })
 }

@@ -20,17 +20,27 @@ export const CSV_COLUMNS = {
   author: ['author', 'authoremail'],
 } as const
 
-type Field = keyof typeof CSV_COLUMNS
+export type CsvField = keyof typeof CSV_COLUMNS
+type Field = CsvField
+export const CSV_FIELDS = Object.keys(CSV_COLUMNS) as CsvField[]
+
+/**
+ * How to read a CSV file where finding out is not enough: `columns` names the header of the column each field is in
+ * (`places import --columns title=Titel,latitude=Breitengrad`); the others are still found by their names. The
+ * `delimiter` and the decimal mark are found from the file unless given; a given decimal mark is the only one read.
+ */
+export type CsvOptions = { columns?: Partial<Record<CsvField, string>>; delimiter?: CsvDelimiter; decimalComma?: boolean }
 
 /** Columns Places writes that an import does not read: ids are the site's own (docs/cli.md, Other formats). */
 const WRITTEN_NOT_READ = new Set(['id', 'url'])
 
-const DELIMITERS = [',', ';', '\t', '|'] as const
+export const DELIMITERS = [',', ';', '\t', '|'] as const
+export type CsvDelimiter = (typeof DELIMITERS)[number]
 
 const normalise = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '')
 
 /** The delimiter of a CSV file: of , ; tab and |, the one found most often in its first line outside quotes. */
-export function detectDelimiter(text: string): string {
+export function detectDelimiter(text: string): CsvDelimiter {
   const firstLine = text.split(/\r?\n/, 1)[0] ?? ''
   const counts = new Map<string, number>()
   let quoted = false
@@ -38,7 +48,7 @@ export function detectDelimiter(text: string): string {
     if (char === '"') quoted = !quoted
     else if (!quoted && (DELIMITERS as readonly string[]).includes(char)) counts.set(char, (counts.get(char) ?? 0) + 1)
   }
-  let best: string = ','
+  let best: CsvDelimiter = ','
   for (const delimiter of DELIMITERS) if ((counts.get(delimiter) ?? 0) > (counts.get(best) ?? 0)) best = delimiter
   return best
 }
@@ -56,22 +66,30 @@ function decodeCsv(bytes: Uint8Array): string {
  * A decimal number as spreadsheets write one: `48.8584`, or with a decimal comma, `48,8584` (a European locale; the
  * file is then `;`-separated). Undefined for anything else (degrees and minutes, say).
  */
-export function parseDecimal(text: string): number | undefined {
-  const value = text.trim().replace(/^([+-]?\d*),(\d+)$/, '$1.$2')
+export function parseDecimal(text: string, decimalComma?: boolean): number | undefined {
+  const trimmed = text.trim()
+  if (decimalComma === true && trimmed.includes('.')) return undefined
+  if (decimalComma === false && trimmed.includes(',')) return undefined
+  const value = trimmed.replace(/^([+-]?\d*),(\d+)$/, '$1.$2')
   return /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value) ? Number(value) : undefined
 }
 
+/** How a CSV file was read: its header, and the delimiter, decimal mark and columns used (the import screen shows them). */
+export type CsvLayout = { header: string[]; delimiter: CsvDelimiter; decimalComma: boolean; columns: Partial<Record<CsvField, string>> }
+
 /**
- * Reads a CSV file with a header row: the columns are found by name (CSV_COLUMNS), the delimiter by the header line,
- * a decimal comma is read as a point, a text cell's formula escape taken off. A row without latitude and longitude is a post without a location; a row
- * with one of them, or a number that is none, is refused with its line number. Empty rows are left out.
+ * Reads a CSV file with a header row: the columns are found by name (CSV_COLUMNS) unless `options` names them, the
+ * delimiter by the header line, a decimal comma is read as a point, a text cell's formula escape taken off. A row
+ * without latitude and longitude is a post without a location; a row with one of them, or a number that is none, is
+ * refused with its line number. Empty rows are left out.
  */
-export function readCsv(bytes: Uint8Array): ReadResult {
+export function readCsv(bytes: Uint8Array, options: CsvOptions = {}): ReadResult & { layout?: CsvLayout } {
   const text = decodeCsv(bytes).replace(/^\uFEFF/, '')
-  const result: ReadResult = { entries: [], skipped: [], refused: [], notes: [] }
+  const result: ReadResult & { layout?: CsvLayout } = { entries: [], skipped: [], refused: [], notes: [] }
+  const delimiter = options.delimiter ?? detectDelimiter(text)
   let rows: { record: string[]; info: { lines: number } }[]
   try {
-    rows = parse(text, { delimiter: detectDelimiter(text), info: true, relax_column_count: true }) as unknown as typeof rows
+    rows = parse(text, { delimiter, info: true, relax_column_count: true }) as unknown as typeof rows
   } catch (error) {
     const lines = (error as { lines?: number }).lines
     result.refused.push(`${lines ? `line ${lines}: ` : ''}the file is not valid CSV: ${(error as Error).message}`)
@@ -82,19 +100,29 @@ export function readCsv(bytes: Uint8Array): ReadResult {
     result.refused.push('the CSV file is empty: it needs a header row naming its columns (title, latitude, longitude, …)')
     return result
   }
-  const names = header.record.map(normalise)
-  const column = Object.fromEntries(
-    Object.entries(CSV_COLUMNS).map(([field, aliases]) => [field, aliases.map((alias) => names.indexOf(alias)).find((index) => index >= 0)]),
-  ) as Record<Field, number | undefined>
   const headerText = header.record.join(', ')
-  if (column.latitude === undefined && column.longitude === undefined) {
+  const given = options.columns ?? {}
+  const column = findColumns(header.record, given, (problem) => result.refused.push(`line 1: ${problem} (${headerText})`))
+  const cells = (field: Field) => (column[field] === undefined ? [] : records.map(({ record }) => record[column[field]!]?.trim() ?? ''))
+  const decimalComma = options.decimalComma ?? [...cells('latitude'), ...cells('longitude')].some((cell) => /^[+-]?\d*,\d+$/.test(cell))
+  result.layout = {
+    header: header.record,
+    delimiter,
+    decimalComma,
+    columns: Object.fromEntries(Object.entries(column).flatMap(([field, index]) => (index === undefined ? [] : [[field, header.record[index]!]]))),
+  }
+  // A column given that is not in the header was said above.
+  if (given.latitude !== undefined || given.longitude !== undefined) {
+    if (column.latitude === undefined && given.latitude === undefined) result.refused.push(`line 1: no latitude column is given (${headerText})`)
+    if (column.longitude === undefined && given.longitude === undefined) result.refused.push(`line 1: no longitude column is given (${headerText})`)
+  } else if (column.latitude === undefined && column.longitude === undefined) {
     result.refused.push(`line 1: no latitude and longitude columns in the header (${headerText}): name them latitude and longitude (or lat and lng, y and x)`)
   } else if (column.latitude === undefined || column.longitude === undefined) {
     result.refused.push(
       `line 1: the header (${headerText}) has a ${column.latitude === undefined ? 'longitude' : 'latitude'} column but no ${column.latitude === undefined ? 'latitude' : 'longitude'} column`,
     )
   }
-  if (column.title === undefined) result.refused.push(`line 1: no title column in the header (${headerText}): name it title (or name)`)
+  if (column.title === undefined && given.title === undefined) result.refused.push(`line 1: no title column in the header (${headerText}): name it title (or name)`)
   if (result.refused.length > 0) return result
   const read = new Set(Object.values(column))
   const unread = header.record.filter((name, index) => !read.has(index) && name.trim() && !WRITTEN_NOT_READ.has(normalise(name)))
@@ -118,11 +146,12 @@ export function readCsv(bytes: Uint8Array): ReadResult {
     const longitudeText = cell('longitude')?.trim() ?? ''
     let geometry: { type: 'Point'; coordinates: number[] } | null = null
     if (latitudeText !== '' || longitudeText !== '') {
-      const latitude = parseDecimal(latitudeText)
-      const longitude = parseDecimal(longitudeText)
+      const latitude = parseDecimal(latitudeText, options.decimalComma)
+      const longitude = parseDecimal(longitudeText, options.decimalComma)
+      const mark = options.decimalComma === undefined ? '' : ` with a decimal ${options.decimalComma ? 'comma' : 'point'}`
       const bad = [
-        latitude === undefined ? `latitude: "${latitudeText}" is not a decimal number` : null,
-        longitude === undefined ? `longitude: "${longitudeText}" is not a decimal number` : null,
+        latitude === undefined ? `latitude: "${latitudeText}" is not a decimal number${mark}` : null,
+        longitude === undefined ? `longitude: "${longitudeText}" is not a decimal number${mark}` : null,
       ].filter(Boolean)
       if (latitude === undefined || longitude === undefined) {
         result.refused.push(
@@ -149,4 +178,26 @@ export function readCsv(bytes: Uint8Array): ReadResult {
     result.entries.push({ feature: { type: 'Feature', geometry, properties }, label: `line ${line}` })
   }
   return result
+}
+
+/**
+ * Each field's column: the one `given` names (its header as written, else ignoring case), else the first of
+ * CSV_COLUMNS's names among the columns not given to another field. A name given that is no column is a problem.
+ */
+function findColumns(header: string[], given: Partial<Record<Field, string>>, problem: (text: string) => void): Record<Field, number | undefined> {
+  const column = {} as Record<Field, number | undefined>
+  for (const [field, name] of Object.entries(given) as [Field, string][]) {
+    const wanted = name.trim()
+    let index = header.findIndex((h) => h.trim() === wanted)
+    if (index < 0) index = header.findIndex((h) => h.trim().toLowerCase() === wanted.toLowerCase())
+    if (index < 0) problem(`the ${field} column "${name}" is not in the header`)
+    else column[field] = index
+  }
+  const taken = new Set(Object.values(column))
+  const names = header.map(normalise)
+  for (const [field, aliases] of Object.entries(CSV_COLUMNS) as [Field, readonly string[]][]) {
+    if (field in given) continue
+    column[field] = aliases.map((alias) => names.findIndex((name, index) => name === alias && !taken.has(index))).find((index) => index >= 0)
+  }
+  return column
 }

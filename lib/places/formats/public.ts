@@ -2,6 +2,7 @@ import 'server-only'
 import { z } from 'zod'
 import { getConfig } from '../../config'
 import { getDb, readDataVersion } from '../../db'
+import { textStream } from '../../http/text-stream'
 import { getSiteSettings } from '../../site'
 import { getCategoryPaths } from '../categories'
 import { EXPORT_SELECT, toExportedFeature, type ExportedFeature } from '../export'
@@ -85,20 +86,9 @@ const EXTENSIONS: Record<ExportFormat, string> = { geojson: 'geojson', kml: 'kml
 /** GET /places/v1/export: the file, streamed as it is written, to be saved under a name that says what it holds. */
 export async function exportResponse(query: ExportQuery): Promise<Response> {
   const chunks = writePlaces(query.format, publicPlacesOfView(query), { siteUrl: getConfig().siteUrl, name: (await getSiteSettings()).title })
-  const encoder = new TextEncoder()
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await chunks.next()
-      if (next.done) controller.close()
-      else controller.enqueue(encoder.encode(next.value))
-    },
-    async cancel() {
-      await chunks.return(undefined)
-    },
-  })
   // Only a valid post type key goes into the header: any other names no posts, and could hold a quote.
   const name = `places${isPostTypeKey(query.postType) ? `-${query.postType}` : ''}.${EXTENSIONS[query.format]}`
-  return new Response(body, {
+  return new Response(textStream(chunks), {
     headers: {
       'Content-Type': MEDIA_TYPES[query.format],
       'Content-Disposition': `attachment; filename="${name}"`,

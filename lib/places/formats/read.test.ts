@@ -281,3 +281,24 @@ test('readGpx: waypoints, in their order, desc as text; tracks and routes skippe
     ],
   )
 })
+
+test('readCsv with options: columns named, a delimiter given, the decimal mark found or given, and how the file was read', () => {
+  const csv = (text: string) => new TextEncoder().encode(text)
+  const german = csv('Titel;Breitengrad;Längengrad;Name\nDom;50,94;6,95;Kathedrale\n')
+  const read = readCsv(german, { columns: { title: 'titel', latitude: 'Breitengrad', longitude: 'Längengrad' } })
+  assert.deepEqual(read.refused, [])
+  assert.deepEqual(read.entries[0]!.feature.geometry, { type: 'Point', coordinates: [6.95, 50.94] })
+  assert.equal(read.entries[0]!.feature.properties.title, 'Dom', 'the column given, not the one called name')
+  assert.deepEqual(read.layout, {
+    header: ['Titel', 'Breitengrad', 'Längengrad', 'Name'],
+    delimiter: ';',
+    decimalComma: true,
+    columns: { latitude: 'Breitengrad', longitude: 'Längengrad', title: 'Titel' },
+  })
+  assert.deepEqual(readCsv(german).layout?.columns, { title: 'Name' }, 'found by name')
+  const point = readCsv(german, { columns: { title: 'Titel', latitude: 'Breitengrad', longitude: 'Längengrad' }, decimalComma: false })
+  assert.deepEqual(point.refused, ['line 2: latitude: "50,94" is not a decimal number with a decimal point; longitude: "6,95" is not a decimal number with a decimal point'])
+  // A semicolon file read with the comma its header has once: one column, named "a;b,c".
+  assert.deepEqual(readCsv(csv('title;lat,lon\nA;1,2\n'), { delimiter: ',' }).layout?.header, ['title;lat', 'lon'])
+  assert.equal(readCsv(csv('title,lat,lon\nA,1.5,2\n')).layout?.decimalComma, false)
+})

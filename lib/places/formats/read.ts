@@ -2,7 +2,7 @@ import 'server-only'
 import { open, readFile } from 'node:fs/promises'
 import { ApiError } from '../../http/errors'
 import { featuresOfFile, type FeatureSource } from '../import'
-import { readCsv } from './csv'
+import { readCsv, type CsvLayout, type CsvOptions } from './csv'
 import { detectFormat, HEAD_BYTES, type ImportFileFormat } from './detect'
 import type { ReadResult } from './types'
 import { readXmlFile, UnreadableXml } from './xml-formats'
@@ -14,6 +14,8 @@ export type ImportFile = {
   item: string
   source: FeatureSource
   labelOf?: (index: number) => string
+  /** a CSV file's header, delimiter, decimal mark and columns, as read */
+  layout?: CsvLayout
 } & Omit<ReadResult, 'entries'>
 
 const FORMAT_NAMES: Record<ImportFile['format'], string> = { geojson: 'GeoJSON', kml: 'KML', kmz: 'KMZ', gpx: 'GPX', csv: 'CSV' }
@@ -28,17 +30,18 @@ function unreadable(file: string, reason: string): ApiError {
 
 /**
  * Reads an import file of any format `places import` takes, chosen by its content (lib/places/formats/detect.ts).
- * GeoJSON, KML, KMZ and GPX are streamed, a feature at a time; CSV is read whole.
+ * GeoJSON, KML, KMZ and GPX are streamed, a feature at a time; CSV is read whole, as `csv` says (lib/places/formats/csv.ts).
  */
-export async function readImportFile(file: string): Promise<ImportFile> {
+export async function readImportFile(file: string, csv?: CsvOptions): Promise<ImportFile> {
   const format = detectFormat(await readHead(file))
   if (typeof format === 'object') {
     throw unreadable(file, `an XML file whose root element is <${format.unknownXml}>, not <kml> or <gpx>`)
   }
   if (format === 'wxr') throw unreadable(file, 'it is a WordPress export (WXR): import it with `places import-wxr`')
+  if (csv?.columns && format !== 'csv') throw unreadable(file, `it is ${FORMAT_NAMES[format]}, and columns are named for CSV files only`)
   if (format === 'geojson') return { format, item: 'feature', source: featuresOfFile(file), skipped: [], refused: [], notes: [] }
   if (format !== 'csv') return readXmlImport(file, format)
-  const { entries, ...rest } = readCsv(await readFile(file))
+  const { entries, ...rest } = readCsv(await readFile(file), csv)
   const features = entries.map((entry) => entry.feature)
   return { format, item: 'row', source: () => features, labelOf: (index) => entries[index]?.label ?? `item ${index + 1}`, ...rest }
 }
