@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import type { ReactNode } from 'react'
-import { canCreatePosts, canManageSettings, canManageUsers, canManageZones } from '@/lib/auth/capabilities'
+import { canCreatePosts, canExport, canImport, canManageSettings, canManageUsers, canManageZones } from '@/lib/auth/capabilities'
 import { getSessionActor } from '@/lib/admin/session'
 import { getSiteSettings } from '@/lib/site'
 import { signOutEverywhereAction } from './actions'
@@ -44,6 +44,16 @@ export default async function AdminLayout({ children }: { children: ReactNode })
             {canManageSettings(actor) && (
               <li>
                 <a href="/admin/settings">Settings</a>
+              </li>
+            )}
+            {canImport(actor) && (
+              <li>
+                <a href="/admin/import">Import</a>
+              </li>
+            )}
+            {canExport(actor) && (
+              <li>
+                <a href="/admin/export">Export</a>
               </li>
             )}
           </ul>

@@ -108,6 +108,8 @@ test('the admin pages have no accessibility violations', async ({ page, request 
     ['/admin/users', 'admin-users'],
     ['/admin/app-passwords', 'admin-app-passwords'],
     ['/admin/zones', 'admin-zones'],
+    ['/admin/export', 'admin-export'],
+    ['/admin/import', 'admin-import'],
   ] as const) {
     await page.goto(path)
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()

@@ -70,6 +70,8 @@ test('Move to Trash, Undo; from the Trash view Restore, and Delete permanently a
 })
 
 test("each row's actions: Edit, Preview for a draft and View once published, Move to Trash with Undo", async ({ page }, testInfo) => {
+  // Four runs of the command line, a few seconds each on a busy machine, beside the browser's steps.
+  test.slow()
   const title = uniqueTitle('Row actions')
   const [id] = await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title, status: 'draft' } }], uiUser('editor').email)
   await page.goto(`/admin?q=${encodeURIComponent(title)}`)

@@ -4,6 +4,8 @@ import {
   canCreatePosts,
   canDeletePost,
   canEditPost,
+  canExport,
+  canImport,
   canManageCategories,
   canManageUsers,
   canUploadFiles,
@@ -41,6 +43,7 @@ const PRIMITIVE: Record<Capability, string> = {
   create_users: '✓          ·       ·         ·            ·',
   promote_users: '✓          ·       ·         ·            ·',
   manage_options: '✓          ·       ·         ·            ·',
+  export: '✓          ·       ·         ·            ·',
 }
 const PRIMITIVE_COLUMNS: Role[] = ['administrator', 'editor', 'author', 'contributor', 'subscriber']
 
@@ -193,6 +196,16 @@ test('list_users, create_users and promote_users: administrators only', () => {
     assert.equal(canManageUsers(actor), role === 'administrator', role)
   }
   assert.equal(canManageUsers(null), false)
+})
+
+test('import: editors and administrators; export (every status, exact locations): administrators only', () => {
+  for (const role of ROLES) {
+    assert.equal(canImport({ id: ME, role }), role === 'administrator' || role === 'editor', role)
+    assert.equal(canExport({ id: ME, role }), role === 'administrator', role)
+  }
+  assert.equal(canImport(null), false)
+  assert.equal(canExport(null), false)
+  assert.equal(canImport({ id: ME, role: 'superuser' }), false)
 })
 
 test('the statuses a list shows are exactly those canEditPost allows', () => {

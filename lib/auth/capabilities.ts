@@ -25,6 +25,7 @@ export type Capability =
   | 'create_users'
   | 'promote_users'
   | 'manage_options'
+  | 'export'
 
 // As WordPress's populate_roles(), restricted to what Places has.
 const ROLE_CAPABILITIES: Record<Role, ReadonlySet<Capability>> = {
@@ -44,6 +45,7 @@ const ROLE_CAPABILITIES: Record<Role, ReadonlySet<Capability>> = {
     'create_users',
     'promote_users',
     'manage_options',
+    'export',
   ]),
   editor: new Set([
     'edit_posts',
@@ -137,6 +139,20 @@ export function canManageCategories(actor: Actor | null): boolean {
 /** Whether `actor` may change the site's title, tagline, language and time zone (administrators: manage_options). */
 export function canManageSettings(actor: Actor | null): boolean {
   return hasCapability(actor, 'manage_options')
+}
+
+/** Whether `actor` may download the whole site, every status and exact locations (administrators: WordPress's export). */
+export function canExport(actor: Actor | null): boolean {
+  return hasCapability(actor, 'export')
+}
+
+/**
+ * Whether `actor` may import files of places as posts, by anyone and of any status, creating categories and tags
+ * (editors and administrators: the admin's Import screen). A WordPress export also adds its authors as users:
+ * canManageUsers decides that.
+ */
+export function canImport(actor: Actor | null): boolean {
+  return hasCapability(actor, 'edit_others_posts') && hasCapability(actor, 'publish_posts') && hasCapability(actor, 'manage_categories')
 }
 
 /** Whether `actor` may add and remove privacy zones (administrators: WordPress's manage_options, the site's settings). */

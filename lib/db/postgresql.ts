@@ -22,9 +22,12 @@ const VERSION_SQL = 'SELECT "data_version" FROM "site_state" WHERE "id" = 1'
 /**
  * The pool's connections by their server process, per transaction client: a bulk write finds the connection its
  * transaction runs on (bulkInsert) and sends its rows there with COPY, which Prisma does not speak. Behind a pooler
- * (PgBouncer), the process a connection names is the pooler's, and none is found.
+ * (PgBouncer), the process a connection names is the pooler's, and none is found. Kept on globalThis, as
+ * lib/db/index.ts keeps the connection: the server's bundle may hold two copies of this module (a page's and a server
+ * action's), and one copy's bulkInsert must find what the other's transaction() recorded.
  */
-const connectionsOfTransaction = new WeakMap<Tx, Map<number, pg.PoolClient>>()
+const shared = globalThis as unknown as { placesPgTransactions?: WeakMap<Tx, Map<number, pg.PoolClient>> }
+const connectionsOfTransaction = (shared.placesPgTransactions ??= new WeakMap())
 
 function connect(url: string): Connection {
   // One pool for Prisma and for the version read; Prisma's $disconnect ends it.

@@ -62,8 +62,13 @@ function client(url: string): PrismaClient {
   return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: busyTimeout() }) })
 }
 
-/** The connection a transaction runs on, by its client: a bulk write's statements go to it directly (bulkInsert). */
-const connectionOfTransaction = new WeakMap<Tx, Database.Database | undefined>()
+/**
+ * The connection a transaction runs on, by its client: a bulk write's statements go to it directly (bulkInsert).
+ * Kept on globalThis, as lib/db/index.ts keeps the connection: the server's bundle may hold two copies of this module
+ * (a page's and a server action's), and one copy's bulkInsert must find what the other's transaction() recorded.
+ */
+const shared = globalThis as unknown as { placesSqliteTransactions?: WeakMap<Tx, Database.Database | undefined> }
+const connectionOfTransaction = (shared.placesSqliteTransactions ??= new WeakMap())
 
 /**
  * A client for transactions, and the better-sqlite3 connection its adapter opens (the adapter keeps it as `client`,

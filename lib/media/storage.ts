@@ -281,6 +281,8 @@ export async function removeStaleIncoming(staleSeconds: number): Promise<number>
   const cutoff = Date.now() - staleSeconds * 1000
   let removed = 0
   for (const name of names) {
+    // The Import screen's uploads wait for their user for a day (lib/admin/import.ts removes them).
+    if (name.startsWith('import-')) continue
     const file = path.join(folder, name)
     const info = await stat(file).catch(() => null)
     if (info && info.mtimeMs <= cutoff) {

@@ -135,11 +135,7 @@ export async function* writeWxr({ siteUrl, settings }: WxrExportOptions): AsyncG
         order: 0,
         type: post.type,
         timezone,
-        extra: [
-          ...terms,
-          ...postMeta(post, zones, attachmentBase),
-          ...post.comments.map((comment) => commentXml(comment, siteUrl, timezone)),
-        ].join(''),
+        extra: [...terms, ...postMeta(post, zones, attachmentBase), ...post.comments.map((comment) => commentXml(comment, siteUrl, timezone))].join(''),
       })
       for (const photo of post.attachments) {
         yield item({

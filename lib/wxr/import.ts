@@ -28,6 +28,15 @@ export type WxrOptions = {
   onProgress?: (done: number, total: number) => void
   /** attachments looked at so far, of those in the file: storing photos is the long part of an import */
   onPhotos?: (done: number, total: number) => void
+  /** import everything in the transaction, then roll it back: the summary of what an import would do */
+  dryRun?: boolean
+}
+
+/** Thrown at the end of a dry run's transaction, which rolls it back, with what was done in it. */
+class DryRunDone extends Error {
+  constructor(readonly summary: WxrSummary) {
+    super('dry run')
+  }
 }
 
 /** An item whose WordPress id was taken on this site (or out of range), and the id it got instead. */
@@ -64,6 +73,8 @@ export type WxrSummary = {
   warnings: string[]
   /** the site's settings this import set from the export (those that had never been set: lib/site.ts) */
   settings: SiteSettingName[]
+  /** attachments not imported for want of their files: no uploads folder was given (each is a warning too) */
+  photosWithoutFiles: number
 }
 
 /** The longest commenter's name or address kept. */
@@ -123,12 +134,17 @@ export async function importWxr(file: string, options: WxrOptions = {}): Promise
   if (total === undefined) throw new ApiError('places_wxr_missing', `Cannot read ${file}: no such file.`)
   const stored: StoredImage[] = []
   try {
-    return await transaction((tx) => new WxrImport(tx, options, stored).run(readWxr(file, (bytes) => options.onProgress?.(bytes, total))), {
-      maxWait: 60_000,
-      timeout: 24 * 3_600_000,
-    })
+    return await transaction(
+      async (tx) => {
+        const summary = await new WxrImport(tx, options, stored).run(readWxr(file, (bytes) => options.onProgress?.(bytes, total)))
+        if (options.dryRun) throw new DryRunDone(summary)
+        return summary
+      },
+      { maxWait: 60_000, timeout: 24 * 3_600_000 },
+    )
   } catch (error) {
     await Promise.all(stored.map((image) => image.discard()))
+    if (error instanceof DryRunDone) return error.summary
     if (error instanceof WxrSyntaxError) throw new ApiError('places_wxr_invalid', `Nothing was imported. ${error.message}`)
     throw error
   }
@@ -164,6 +180,7 @@ class WxrImport {
     ids: { posts: {}, attachments: {} },
     warnings: [],
     settings: [],
+    photosWithoutFiles: 0,
   }
   private readonly userByLogin = new Map<string, number>()
   private readonly pendingCategories: WxrCategory[] = []
@@ -712,6 +729,7 @@ class WxrImport {
       return
     }
     const relative = item.meta.get('_wp_attached_file')
+    if (!this.options.uploadsDir && relative) this.summary.photosWithoutFiles++
     if (!this.options.uploadsDir || !relative) {
       this.warn(`attachment ${describe(item)}: ${relative ? 'no --uploads folder was given' : 'it names no file (_wp_attached_file)'}; not imported`)
       return

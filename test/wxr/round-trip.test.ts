@@ -93,8 +93,14 @@ for (const kind of databaseKinds) {
         ['35.68', '139.7', '1', 'approximate'],
       )
       assert.equal(items.find((item) => item.title === 'Hidden')!.meta.get('geo_public'), '0')
-      assert.ok(items.some((item) => item.postType === 'attachment' && item.meta.get('_wp_attached_file')), 'photos are attachments, with their files')
-      assert.ok(items.some((item) => item.title === 'Fish & chips <3 ]]> end'), 'a title with ]]> survives CDATA')
+      assert.ok(
+        items.some((item) => item.postType === 'attachment' && item.meta.get('_wp_attached_file')),
+        'photos are attachments, with their files',
+      )
+      assert.ok(
+        items.some((item) => item.title === 'Fish & chips <3 ]]> end'),
+        'a title with ]]> survives CDATA',
+      )
     })
 
     test('the whole site or nothing: --post-type and --all-statuses are refused with wxr, as an unknown format is', () => {
@@ -141,7 +147,10 @@ for (const kind of databaseKinds) {
       const comments = `SELECT c.post_id AS post, c.author_name AS author, c.author_url AS url, c.content, c.created_at AS date,
         p.content AS answers FROM comments c LEFT JOIN comments p ON p.id = c.parent_id ORDER BY c.post_id, c.created_at, c.id`
       const sourceComments = await queryRows(source.db.url, comments)
-      assert.ok(sourceComments.some((c) => (c as { answers: string | null }).answers !== null), 'replies too')
+      assert.ok(
+        sourceComments.some((c) => (c as { answers: string | null }).answers !== null),
+        'replies too',
+      )
       assert.deepEqual(await queryRows(copy.db.url, comments), sourceComments)
       const photos = `SELECT post_id AS post, position, title, caption, alt_text AS alt, mime_type AS type, size, latitude, longitude
         FROM attachments ORDER BY post_id, position, id`

@@ -26,7 +26,7 @@ export const CSV_FIELDS = Object.keys(CSV_COLUMNS) as CsvField[]
 
 /**
  * How to read a CSV file where finding out is not enough: `columns` names the header of the column each field is in
- * (`places import --columns title=Titel,latitude=Breitengrad`); the others are still found by their names. The
+ * (`places import --columns title=Titel,latitude=Breitengrad`), '' for none; the others are still found by their names. The
  * `delimiter` and the decimal mark are found from the file unless given; a given decimal mark is the only one read.
  */
 export type CsvOptions = { columns?: Partial<Record<CsvField, string>>; delimiter?: CsvDelimiter; decimalComma?: boolean }
@@ -103,26 +103,37 @@ export function readCsv(bytes: Uint8Array, options: CsvOptions = {}): ReadResult
   const headerText = header.record.join(', ')
   const given = options.columns ?? {}
   const column = findColumns(header.record, given, (problem) => result.refused.push(`line 1: ${problem} (${headerText})`))
-  const cells = (field: Field) => (column[field] === undefined ? [] : records.map(({ record }) => record[column[field]!]?.trim() ?? ''))
-  const decimalComma = options.decimalComma ?? [...cells('latitude'), ...cells('longitude')].some((cell) => /^[+-]?\d*,\d+$/.test(cell))
+  // The coordinates' decimal mark; before their columns are known, any cell's that is a number.
+  const located = [column.latitude, column.longitude].filter((index) => index !== undefined)
+  const numbers = records.flatMap(({ record }) => (located.length > 0 ? located.map((index) => record[index] ?? '') : record).map((cell) => cell.trim()))
+  const decimalComma = options.decimalComma ?? numbers.some((cell) => /^[+-]?\d*,\d+$/.test(cell))
   result.layout = {
     header: header.record,
     delimiter,
     decimalComma,
     columns: Object.fromEntries(Object.entries(column).flatMap(([field, index]) => (index === undefined ? [] : [[field, header.record[index]!]]))),
   }
-  // A column given that is not in the header was said above.
-  if (given.latitude !== undefined || given.longitude !== undefined) {
-    if (column.latitude === undefined && given.latitude === undefined) result.refused.push(`line 1: no latitude column is given (${headerText})`)
-    if (column.longitude === undefined && given.longitude === undefined) result.refused.push(`line 1: no longitude column is given (${headerText})`)
-  } else if (column.latitude === undefined && column.longitude === undefined) {
-    result.refused.push(`line 1: no latitude and longitude columns in the header (${headerText}): name them latitude and longitude (or lat and lng, y and x)`)
-  } else if (column.latitude === undefined || column.longitude === undefined) {
+  // A column named that is not in the header was said above; a field given as '' has no column, on purpose.
+  const said = (field: Field) => Boolean(given[field]) && column[field] === undefined
+  const none = (field: Field) => column[field] === undefined && !said(field)
+  if (none('latitude') && none('longitude')) {
     result.refused.push(
-      `line 1: the header (${headerText}) has a ${column.latitude === undefined ? 'longitude' : 'latitude'} column but no ${column.latitude === undefined ? 'latitude' : 'longitude'} column`,
+      given.latitude === '' || given.longitude === ''
+        ? `line 1: no latitude and longitude columns are chosen (${headerText})`
+        : `line 1: no latitude and longitude columns in the header (${headerText}): name them latitude and longitude (or lat and lng, y and x)`,
+    )
+  } else if (none('latitude') !== none('longitude') && !said('latitude') && !said('longitude')) {
+    result.refused.push(
+      `line 1: the header (${headerText}) has a ${none('latitude') ? 'longitude' : 'latitude'} column but no ${none('latitude') ? 'latitude' : 'longitude'} column`,
     )
   }
-  if (column.title === undefined && given.title === undefined) result.refused.push(`line 1: no title column in the header (${headerText}): name it title (or name)`)
+  if (none('title')) {
+    result.refused.push(
+      given.title === ''
+        ? `line 1: no title column is chosen (${headerText})`
+        : `line 1: no title column in the header (${headerText}): name it title (or name)`,
+    )
+  }
   if (result.refused.length > 0) return result
   const read = new Set(Object.values(column))
   const unread = header.record.filter((name, index) => !read.has(index) && name.trim() && !WRITTEN_NOT_READ.has(normalise(name)))
@@ -188,6 +199,7 @@ function findColumns(header: string[], given: Partial<Record<Field, string>>, pr
   const column = {} as Record<Field, number | undefined>
   for (const [field, name] of Object.entries(given) as [Field, string][]) {
     const wanted = name.trim()
+    if (wanted === '') continue
     let index = header.findIndex((h) => h.trim() === wanted)
     if (index < 0) index = header.findIndex((h) => h.trim().toLowerCase() === wanted.toLowerCase())
     if (index < 0) problem(`the ${field} column "${name}" is not in the header`)

@@ -297,7 +297,9 @@ test('readCsv with options: columns named, a delimiter given, the decimal mark f
   })
   assert.deepEqual(readCsv(german).layout?.columns, { title: 'Name' }, 'found by name')
   const point = readCsv(german, { columns: { title: 'Titel', latitude: 'Breitengrad', longitude: 'Längengrad' }, decimalComma: false })
-  assert.deepEqual(point.refused, ['line 2: latitude: "50,94" is not a decimal number with a decimal point; longitude: "6,95" is not a decimal number with a decimal point'])
+  assert.deepEqual(point.refused, [
+    'line 2: latitude: "50,94" is not a decimal number with a decimal point; longitude: "6,95" is not a decimal number with a decimal point',
+  ])
   // A semicolon file read with the comma its header has once: one column, named "a;b,c".
   assert.deepEqual(readCsv(csv('title;lat,lon\nA;1,2\n'), { delimiter: ',' }).layout?.header, ['title;lat', 'lon'])
   assert.equal(readCsv(csv('title,lat,lon\nA,1.5,2\n')).layout?.decimalComma, false)

@@ -81,7 +81,8 @@ async function readXmlImport(file: string, format: 'kml' | 'kmz' | 'gpx'): Promi
   }
 }
 
-async function readHead(file: string): Promise<Buffer> {
+/** The first HEAD_BYTES of `file`, which tell its format; an ApiError naming the file where it cannot be read. */
+export async function readHead(file: string): Promise<Buffer> {
   let handle
   try {
     handle = await open(file, 'r')
