@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
+import { z } from 'zod'
 import { canImport, canManageUsers, type Actor } from '../auth/capabilities'
 import { ApiError, forbidden } from '../http/errors'
 import { uploadsPath } from '../media/storage'
-import { z } from 'zod'
 import { CSV_FIELDS, DELIMITERS, type CsvField, type CsvLayout, type CsvOptions } from '../places/formats/csv'
 import { detectFormat } from '../places/formats/detect'
 import { formatName, readHead, readImportFile, type ImportFile } from '../places/formats/read'
@@ -45,9 +45,9 @@ export type ImportResult = { kind: 'places'; ids: number[] } | { kind: 'wxr'; su
 
 const TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-/** The user's uploaded file: its name holds their id, so that a token alone opens no one else's. */
 const unknownUpload = () => new ApiError('rest_invalid_param', 'That upload is not known: upload the file again.')
 
+/** The user's uploaded file: its name holds their id, so that a token alone opens no one else's. */
 function fileOf(actor: Actor, token: string): string {
   if (!TOKEN.test(token)) throw unknownUpload()
   return uploadsPath('incoming', `import-${actor.id}-${token}`)
