@@ -2,7 +2,8 @@
 import 'leaflet/dist/leaflet.css'
 import { divIcon, point, type DivIcon, type LatLngTuple, type LeafletEventHandlerFnMap, type Map as LeafletMap, type Marker as LeafletMarker } from 'leaflet'
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
-import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet'
+import { MapContainer, Marker, Popup, useMap } from 'react-leaflet'
+import { BasemapTiles, type TileSource } from './basemap-tiles'
 import type { ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
 import type { CategoryNode } from '@/lib/places/categories'
 import type { MapState } from '@/lib/places/schemas'
@@ -22,7 +23,7 @@ export type PlacesMapProps = {
   view: MapState['view']
   categories: CategoryNode[]
   /** a Leaflet URL template and its attribution (HTML from the site's configuration); null: the world layer alone */
-  tiles: { url: string; attribution: string } | null
+  tiles: TileSource | null
   /** `embed`: the map alone, for other sites to frame (app/embed/page.tsx) */
   mode: 'home' | 'embed'
 }
@@ -82,6 +83,7 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
   const [selection, setSelection] = useState<Selection | null>(null)
   const [group, setGroup] = useState<Group | null>(null)
   const [tileState, setTileState] = useState({ loaded: 0, failed: 0 })
+  const [tileNoticeClosed, setTileNoticeClosed] = useState(false)
   const [isPanelOpen, setPanelOpen] = useState(false)
   const [isSharing, setSharing] = useState(false)
   // Loaded in the browser only (places-map-loader.tsx): matchMedia is there from the first render.
@@ -148,13 +150,8 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
     setGroup(next)
   }, [])
 
-  const tileHandlers = useMemo(
-    () => ({
-      tileload: () => setTileState((s) => (s.loaded ? s : { ...s, loaded: 1 })),
-      tileerror: () => setTileState((s) => (s.failed ? s : { ...s, failed: 1 })),
-    }),
-    [],
-  )
+  const onTileLoad = useCallback(() => setTileState((s) => (s.loaded ? s : { ...s, loaded: 1 })), [])
+  const onTileError = useCallback(() => setTileState((s) => (s.failed ? s : { ...s, failed: 1 })), [])
 
   const stacks = useMemo(() => {
     if (!map || !markers) return []
@@ -185,7 +182,7 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
         {initial && (
           <MapContainer ref={setMap} className="places-map" maxZoom={MAX_ZOOM} minZoom={1} worldCopyJump {...initial}>
             <WorldLayer />
-            {tiles && <TileLayer url={tiles.url} attribution={tiles.attribution} maxZoom={MAX_ZOOM} eventHandlers={tileHandlers} />}
+            {tiles && <BasemapTiles tiles={tiles} maxZoom={MAX_ZOOM} onLoad={onTileLoad} onError={onTileError} />}
             {markers?.features.filter(isCluster).map((feature) => {
               const [longitude, latitude] = feature.geometry.coordinates
               return (
@@ -243,10 +240,17 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
             map && <LargerMapLink map={map} filter={filter} />
           )}
         </div>
-        {tiles && tileState.failed > 0 && tileState.loaded === 0 && (
-          <p className="map-notice" role="status">
-            The detailed background map could not be loaded. The places are all here{withList ? ', and in the list' : ''}.
-          </p>
+        {tiles && tileState.failed > 0 && tileState.loaded === 0 && !tileNoticeClosed && (
+          <div className={withList ? 'map-notice' : 'map-notice map-notice-small'} role="status">
+            <p>
+              {withList
+                ? 'The detailed background map could not be loaded. The places are all here, and in the list.'
+                : 'The detailed background map could not be loaded.'}
+            </p>
+            <button type="button" className="map-notice-close" aria-label="Close the notice" onClick={() => setTileNoticeClosed(true)}>
+              ×
+            </button>
+          </div>
         )}
       </section>
       {isSharing && map && <ShareDialog params={mapParams(map, filter)} onClose={() => setSharing(false)} />}

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { Locator, Page, TestInfo } from '@playwright/test'
+import sharp from 'sharp'
 import { axeViolations } from '../support/axe'
 import { importMedia, importPosts } from '../support/places-cli'
 import { CORPUS_DIR, PHOTOS } from '../support/media'
@@ -243,13 +244,29 @@ test('without map tiles the map still works: markers, popups, the list, and a no
   // (The places may be drawn before the tiles' failures come in: a busy machine saw them after.)
   await expect.poll(() => failed.some((url) => /tile\.openstreetmap\.org/.test(url)), { message: 'tiles were asked for, and failed' }).toBe(true)
   await expect(page.getByText('The detailed background map could not be loaded')).toBeVisible()
-  // The world layer stays under the failed tiles: the map is never a grey field.
+  // The world layer stays under the failed tiles: the map is never a grey field, and credited alone.
   await expect(page.locator('.places-map')).toHaveAttribute('data-world', 'ready')
+  await expect(page.locator('.leaflet-control-attribution')).toContainText('Natural Earth')
+  await expect(page.locator('.leaflet-control-attribution')).not.toContainText('OpenStreetMap')
   const marker = await zoomToAPlace(page)
   await page.mouse.click(marker.x, marker.y)
   await expect(popupLink(page)).toBeVisible()
   await expect(page.locator('.place-list li').first()).toBeVisible()
   await keep(page, testInfo, 'map-no-tiles')
+  await page.getByRole('button', { name: 'Close the notice' }).click()
+  await expect(page.getByText('The detailed background map could not be loaded')).toHaveCount(0)
+})
+
+test('tiles that load are credited, and no notice is shown', async ({ page }) => {
+  // A tile server of our own making: every tile the same grey square.
+  const tile = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#dddddd' } })
+    .png()
+    .toBuffer()
+  await page.route(/tile\.openstreetmap\.org/, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: tile }))
+  await openMap(page, '?zoom=13&lat=51.5072&lng=-0.1276')
+  await expect(page.locator('.leaflet-tile-loaded').first()).toBeAttached()
+  await expect(page.locator('.leaflet-control-attribution')).toContainText('OpenStreetMap contributors')
+  await expect(page.getByText('The detailed background map could not be loaded')).toHaveCount(0)
 })
 
 test('more places than a page: "Show more places" adds the next ones, each place once', async ({ page, databaseUrl }) => {

@@ -1,7 +1,8 @@
 'use client'
 import 'leaflet/dist/leaflet.css'
 import { latLngBounds } from 'leaflet'
-import { CircleMarker, MapContainer, TileLayer, Tooltip } from 'react-leaflet'
+import { CircleMarker, MapContainer, Tooltip } from 'react-leaflet'
+import { BasemapTiles, type TileSource } from '@/app/_components/basemap-tiles'
 import { WorldLayer } from '@/app/_components/world-layer'
 
 type Point = { latitude: number; longitude: number }
@@ -12,7 +13,7 @@ export type PostMapProps = {
   /** the nearest public places, each linking to its page */
   nearby: (Point & { id: number; title: string; url: string })[]
   /** the configured tiles (null: MAP_TILE_URL=none, the world layer alone) */
-  tiles: { url: string; attribution: string } | null
+  tiles: TileSource | null
 }
 
 const MAX_ZOOM = 18
@@ -34,7 +35,7 @@ export default function PostMap({ title, point, nearby, tiles }: PostMapProps) {
       worldCopyJump
     >
       <WorldLayer />
-      {tiles && <TileLayer url={tiles.url} attribution={tiles.attribution} maxZoom={MAX_ZOOM} />}
+      {tiles && <BasemapTiles tiles={tiles} maxZoom={MAX_ZOOM} />}
       {nearby.map((place) => (
         <CircleMarker
           key={place.id}

@@ -3,7 +3,8 @@
 import 'leaflet/dist/leaflet.css'
 import { divIcon, point, type LatLngTuple, type Marker as LeafletMarker } from 'leaflet'
 import { useEffect, useEffectEvent, useMemo, useRef, useState, type RefObject } from 'react'
-import { MapContainer, Marker, TileLayer, useMap, useMapEvents } from 'react-leaflet'
+import { MapContainer, Marker, useMap, useMapEvents } from 'react-leaflet'
+import { BasemapTiles, type TileSource } from '@/app/_components/basemap-tiles'
 import { WorldLayer } from '@/app/_components/world-layer'
 import { formatCoordinate, roundCoordinate } from '@/lib/geo/precision'
 
@@ -12,7 +13,7 @@ import { formatCoordinate, roundCoordinate } from '@/lib/geo/precision'
 // (MAP_TILE_URL); when they cannot load, the map is blank but clicking and dragging still work.
 
 /** MAP_TILE_URL and its attribution; null for `none`: the world layer alone. */
-export type Tiles = { url: string; attribution: string } | null
+export type Tiles = TileSource | null
 
 export type LocationPickerProps = {
   latitude: number | null
@@ -132,7 +133,7 @@ export default function LocationPicker({ latitude, longitude, onPick, tiles, rec
     <>
       <MapContainer center={position ?? WORLD} zoom={position ? PICKED_ZOOM : 2} className="location-map" worldCopyJump>
         <WorldLayer />
-        {tiles && <TileLayer url={tiles.url} attribution={tiles.attribution} />}
+        {tiles && <BasemapTiles tiles={tiles} />}
         <ClickToPick onPick={onPick} />
         <Recenter position={position} recenter={recenter} />
         <ShowPlace view={view} />
