@@ -12,7 +12,7 @@ import { closeAll } from '../lib/on-exit'
 import { ZONE_LEVELS } from '../lib/places/location-levels'
 import type { LocateSummary } from '../lib/places/locate'
 import type { ImportFile } from '../lib/places/formats/read'
-import { EXPORT_FORMATS, type ExportFormat } from '../lib/places/formats/write'
+import { EXPORT_FORMATS, type ExportFormat } from '../lib/places/formats/names'
 import { PASSWORD_HELP, PasswordUsageError, readPassword } from './read-password'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -221,21 +221,16 @@ const commands: Record<string, Command> = {
       if (format === 'wxr' && (values['post-type'] !== undefined || values['all-statuses'] !== undefined)) {
         throw new UsageError('--format wxr writes the whole site, every type and status: --post-type and --all-statuses do not apply')
       }
-      const [{ exportPlaces }, { writePlaces }, { writeWxr }, { getConfig }, { getSiteSettings }] = await Promise.all([
-        import('../lib/places/export'),
-        import('../lib/places/formats/write'),
-        import('../lib/wxr/export'),
-        import('../lib/config'),
-        import('../lib/site'),
-      ])
+      const [{ getConfig }, { getSiteSettings }] = await Promise.all([import('../lib/config'), import('../lib/site')])
       const settings = await getSiteSettings()
       const { siteUrl } = getConfig()
+      // Each writer loaded alone: a site's WXR reads its photos' storage, which places do not need.
       const chunks =
         format === 'wxr'
-          ? writeWxr({ siteUrl, settings })
-          : writePlaces(
+          ? (await import('../lib/wxr/export')).writeWxr({ siteUrl, settings })
+          : (await import('../lib/places/formats/write')).writePlaces(
               format as ExportFormat,
-              exportPlaces({
+              (await import('../lib/places/export')).exportPlaces({
                 postType: typeof values['post-type'] === 'string' ? values['post-type'] : undefined,
                 allStatuses: values['all-statuses'] === true,
               }),

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { getConfig } from './config'
 import { dialectOf, driverOf, type Dialect } from './db'
 import type { Migration, Rewrite } from './db/dialect'
-import { htmlFromText } from './content/html'
+import { htmlFromText } from './content/text-html'
 
 // Prisma's migrate engine is a native binary that cannot be fetched on offline machines, so the schema lives in
 // plain SQL files, one folder per dialect, applied in name order and recorded. Deciding what is pending and applying

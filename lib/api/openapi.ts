@@ -5,7 +5,7 @@ import { formatParam, itemsParams, OAS30_TYPE } from '../ogc/features'
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from '../ogc/limits'
 import { collectionParams, featureParams, postIdSchema } from '../places/schemas'
 import { exportParams } from '../places/formats/public'
-import { MEDIA_TYPES } from '../places/formats/write'
+import { MEDIA_TYPES } from '../places/formats/names'
 import {
   attachmentGpsSchema,
   attachmentSchema,

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { autop } from '@wordpress/autop'
-import { cleanContent, contentFromClassic, contentText, htmlFromText } from './html'
+import { cleanContent, contentFromClassic, contentText } from './html'
+import { htmlFromText } from './text-html'
 import { contentFromWordPress } from './wordpress'
 
 const SITE = 'https://places.example'

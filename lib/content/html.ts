@@ -85,14 +85,6 @@ export function cleanContent(html: string, siteUrl?: string): string {
   return sanitizeHtml(html, options(siteUrl))
 }
 
-const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }
-
-/** Plain text as HTML that shows it the same: escaped, paragraphs at blank lines, a `<br>` at each other line break. */
-export function htmlFromText(text: string): string {
-  if (!text.trim()) return ''
-  return autop(text.replace(/\r\n?/g, '\n').replace(/[&<>"]/g, (c) => escapes[c]!)).trim()
-}
-
 // Most imported content is one line of text, or paragraphs of text alone, which cleaning would leave as they are: told
 // by a regular expression, ten times faster than parsing (a million-place import: BENCHMARKS.md).
 const SIMPLE_TEXT = String.raw`(?:[^<>&\r\n]|&(?:amp|lt|gt);)*`

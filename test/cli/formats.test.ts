@@ -6,7 +6,8 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { parse } from 'csv-parse/sync'
 import { zipSync } from 'fflate'
-import { contentText, htmlFromText } from '../../lib/content/html'
+import { contentText } from '../../lib/content/html'
+import { htmlFromText } from '../../lib/content/text-html'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 
 // `places import` of KML, KMZ, GPX and CSV, and `places export --format`, as operators run them, on real databases:

@@ -11,7 +11,8 @@ import { streamPublicPlacePoints } from '../query'
 import { isPostTypeKey } from '../post-fields'
 import { collectionParams, parseQuery, queryValues, type CollectionQuery } from '../schemas'
 import { PUBLIC_PLACE_WHERE } from '../visibility'
-import { EXPORT_FORMATS, MEDIA_TYPES, writePlaces, type ExportFormat } from './write'
+import { EXPORT_FORMATS, MEDIA_TYPES, type ExportFormat } from './names'
+import { writePlaces } from './write'
 
 /** GET /places/v1/export's parameters: GET /geojson's filters (the same words, the same rules), and the format. */
 export const exportParams = {

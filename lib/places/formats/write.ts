@@ -2,17 +2,7 @@ import { stringify } from 'csv-stringify/sync'
 import { contentText } from '../../content/html'
 import type { ExportedFeature } from '../export'
 import { postUrl } from '../geojson'
-
-/** The formats places are written in: `places export --format` and GET /places/v1/export?format=. */
-export const EXPORT_FORMATS = ['geojson', 'kml', 'gpx', 'csv'] as const
-export type ExportFormat = (typeof EXPORT_FORMATS)[number]
-
-export const MEDIA_TYPES: Record<ExportFormat, string> = {
-  geojson: 'application/geo+json',
-  kml: 'application/vnd.google-earth.kml+xml',
-  gpx: 'application/gpx+xml',
-  csv: 'text/csv; charset=utf-8',
-}
+import type { ExportFormat } from './names'
 
 /** What a file says about itself: the site's name in KML and GPX, and its address for each post's URL. */
 export type ExportMeta = { siteUrl: string; name: string }

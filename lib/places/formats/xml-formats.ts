@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { Unzip, UnzipInflate, unzipSync } from 'fflate'
 import sax from 'sax'
-import { htmlFromText } from '../../content/html'
+import { htmlFromText } from '../../content/text-html'
 import type { ReadEntry } from './types'
 
 // KML and GPX are read as streams: sax meets the file an element at a time, and a reader keeps only the placemark or
