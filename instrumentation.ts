@@ -7,6 +7,13 @@ export async function register() {
   const { getConfig } = await import('./lib/config')
   const { installClientAddressFilter } = await import('./lib/auth/client-address')
   installClientAddressFilter(getConfig().trustedProxies)
+  // Instances on several machines must sign sessions and ETags alike: on PostgreSQL, no secret made per machine.
+  const { sharedSecretMissing } = await import('./lib/auth/secret')
+  const missing = sharedSecretMissing()
+  if (missing) {
+    console.error(`Places: ${missing}`)
+    process.exit(1)
+  }
   // An answer that leaves the request's body unread closes the connection, rather than keep one it will not read.
   const { installCloseAfterUnreadBody } = await import('./lib/http/unread-body')
   installCloseAfterUnreadBody()
@@ -32,7 +39,11 @@ export async function register() {
   // Posts in the Trash longer than EMPTY_TRASH_DAYS are deleted for good, as WordPress does (lib/admin/trash.ts).
   const { startTrashEmptier } = await import('./lib/admin/trash')
   startTrashEmptier()
-  // The home map's index of places, built now rather than on the first visit (not awaited: requests are served).
+  // The home map's index of places, built now rather than on the first visit (not awaited: requests are served);
+  // /healthz says "starting" until it is (lib/health.ts).
   const { warmPlaceIndex } = await import('./lib/places/public')
-  warmPlaceIndex({ postType: 'post', categoryId: null }).catch((error) => console.error('Places: the map index could not be built:', error))
+  const { markReady } = await import('./lib/health')
+  warmPlaceIndex({ postType: 'post', categoryId: null })
+    .catch((error) => console.error('Places: the map index could not be built:', error))
+    .finally(markReady)
 }

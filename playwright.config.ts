@@ -41,7 +41,18 @@ function instancesDatabase(url: string): string {
 
 const servers: Server[] = [
   { name: 'api', port: sqlitePort, databaseUrl: `file:./.test-data/e2e-${sqlitePort}.db`, dataset: 'api' },
-  ...(process.env.TEST_DATABASE_URL ? [{ name: 'api-postgres', port: postgresPort, databaseUrl: process.env.TEST_DATABASE_URL, dataset: 'api' as const }] : []),
+  // A server on PostgreSQL refuses to start without AUTH_SECRET.
+  ...(process.env.TEST_DATABASE_URL
+    ? [
+        {
+          name: 'api-postgres',
+          port: postgresPort,
+          databaseUrl: process.env.TEST_DATABASE_URL,
+          dataset: 'api' as const,
+          authSecret: 'e2e-api-postgres-auth-secret-0123456789ab',
+        },
+      ]
+    : []),
   { name: 'ui', port: uiPort, databaseUrl: `file:./.test-data/e2e-${uiPort}.db`, dataset: 'ui' },
   // No tiles: the map's own world layer alone, and no request to anyone but the site (README, Share and embed).
   {

@@ -1,15 +1,23 @@
 import 'server-only'
-import { isIP } from 'node:net'
+import { BlockList, isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 import { LOCATION_PRECISIONS, type LocationPrecision } from './places/location-levels'
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//
 
 // Every setting, with its default; README.md "Configuration" lists the same.
 const schema = z.object({
   DATABASE_URL: z
     .string()
     .default('file:./data/places.db')
-    .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), 'must start with file: (SQLite) or postgres:// (PostgreSQL)'),
+    .refine((url) => url.startsWith('file:') || POSTGRES_URL.test(url), 'must start with file: (SQLite) or postgres:// (PostgreSQL)'),
+  // A direct connection (not through PgBouncer) for the migrations' advisory lock; the same database as DATABASE_URL.
+  MIGRATION_DATABASE_URL: z
+    .string()
+    .refine((url) => POSTGRES_URL.test(url), 'must start with postgres:// or postgresql://')
+    .optional(),
+  PG_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
   UPLOADS_DIR: z.string().min(1).default('./data/uploads'),
@@ -52,11 +60,40 @@ const schema = z.object({
         .map((entry) => entry.trim())
         .filter(Boolean),
     )
-    .refine((list) => list.every((entry) => isIP(entry) !== 0), 'must be a comma-separated list of IP addresses'),
+    .refine((list) => list.every((entry) => proxyRange(entry) !== null), 'must be a comma-separated list of IP addresses and CIDR ranges'),
 })
+
+/** A TRUSTED_PROXIES entry as an address and prefix length (`10.0.0.0/8`; a lone address is all its bits), else null. */
+function proxyRange(entry: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
+  const [written = '', prefix, ...rest] = entry.split('/')
+  // An IPv4 address written IPv4-mapped (`::ffff:10.0.0.1`) is checked as the IPv4 address it is.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(written)?.[1]
+  const address = mapped && prefix === undefined ? mapped : written
+  const version = isIP(address)
+  if (version === 0 || rest.length > 0) return null
+  const bits = version === 4 ? 32 : 128
+  if (prefix !== undefined && !/^\d{1,3}$/.test(prefix)) return null
+  const length = prefix === undefined ? bits : Number(prefix)
+  return length <= bits ? { address, prefix: length, family: version === 4 ? 'ipv4' : 'ipv6' } : null
+}
+
+/** TRUSTED_PROXIES' addresses and CIDR ranges as one list to check an address against; throws for an entry that is neither. */
+export function trustedProxyList(entries: readonly string[]): BlockList {
+  const list = new BlockList()
+  for (const entry of entries) {
+    const range = proxyRange(entry)
+    if (!range) throw new Error(`not an IP address or CIDR range: ${entry}`)
+    list.addSubnet(range.address, range.prefix, range.family)
+  }
+  return list
+}
 
 export type Config = {
   databaseUrl: string
+  /** where migrations run, when not through DATABASE_URL (a pooler in transaction mode cannot hold their lock) */
+  migrationDatabaseUrl: string | undefined
+  /** the most connections each process opens to PostgreSQL */
+  pgPoolMax: number
   /** the site's public origin, no trailing slash: the base of every properties.url */
   siteUrl: string
   uploadsDir: string
@@ -78,7 +115,7 @@ export type Config = {
   /** the location privacy level of a new post that states none (docs/privacy.md) */
   defaultLocationPrecision: LocationPrecision
   /** the proxies whose X-Forwarded-For names the client (lib/auth/client-address.ts); from anyone else it is ignored */
-  trustedProxies: string[]
+  trustedProxies: BlockList
   /** posts in the Trash longer than this many days are deleted for good (lib/admin/trash.ts); 0 keeps them */
   emptyTrashDays: number
 }
@@ -93,8 +130,13 @@ export function getConfig(): Config {
     throw new Error(`Invalid configuration: ${problems.join('; ')}`)
   }
   const env = parsed.data
+  if (env.MIGRATION_DATABASE_URL && !POSTGRES_URL.test(env.DATABASE_URL)) {
+    throw new Error('Invalid configuration: MIGRATION_DATABASE_URL: only for PostgreSQL, and DATABASE_URL is SQLite')
+  }
   config = {
     databaseUrl: env.DATABASE_URL,
+    migrationDatabaseUrl: env.MIGRATION_DATABASE_URL,
+    pgPoolMax: env.PG_POOL_MAX,
     siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     uploadsDir: path.resolve(env.UPLOADS_DIR),
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
@@ -106,7 +148,7 @@ export function getConfig(): Config {
     responseCacheBytes: Math.round(env.RESPONSE_CACHE_MB * 1024 * 1024),
     sharedCacheSeconds: env.SHARED_CACHE_SECONDS,
     defaultLocationPrecision: env.DEFAULT_LOCATION_PRECISION,
-    trustedProxies: env.TRUSTED_PROXIES,
+    trustedProxies: trustedProxyList(env.TRUSTED_PROXIES),
     emptyTrashDays: env.EMPTY_TRASH_DAYS,
   }
   return config

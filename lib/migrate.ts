@@ -39,8 +39,12 @@ function pending(migrations: Migration[], applied: Map<string, string>): Migrati
   return migrations.filter((m) => !applied.has(m.name))
 }
 
-/** Brings the database at `url` to the current schema; returns the names of the migrations it applied. */
-export async function migrate(url: string = getConfig().databaseUrl): Promise<string[]> {
+/**
+ * Brings the database at `url` to the current schema; returns the names of the migrations it applied. By default the
+ * app's database, through MIGRATION_DATABASE_URL where that is set: a pooler in transaction mode (PgBouncer) cannot
+ * hold the session's advisory lock the migrations take.
+ */
+export async function migrate(url: string = getConfig().migrationDatabaseUrl ?? getConfig().databaseUrl): Promise<string[]> {
   const migrations = readMigrations(dialectOf(url))
   return driverOf(url).migrate(url, (applied) => pending(migrations, applied))
 }

@@ -488,7 +488,14 @@ try {
   out.end()
   await once(out, 'close')
 
-  const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), NEXT_TELEMETRY_DISABLED: '1' }
+  // A server on PostgreSQL refuses to start without AUTH_SECRET (README, Configuration): the bench's own, if none.
+  const env = {
+    AUTH_SECRET: 'places-bench-auth-secret-0123456789abcdef',
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(PORT),
+    NEXT_TELEMETRY_DISABLED: '1',
+  }
   const cli = (args: string[], options: RunOptions) => run(process.execPath, [path.join(root, 'bin', 'places.mjs'), ...args], env, options)
   const places = (...args: string[]) => cli(args, { measureRss: true })
   await places('migrate')

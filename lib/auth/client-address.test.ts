@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, test } from 'node:test'
+import { trustedProxyList } from '../config'
 import { UNVERIFIED, clientAddress, clientKey, clientOf, installClientAddressFilter } from './client-address'
 
 // A real HTTP server in this process, as `next start` is: the filter sees each request as the server emits it.
@@ -11,7 +12,7 @@ let server: http.Server
 let port: number
 
 before(async () => {
-  installClientAddressFilter(['127.0.0.2'])
+  installClientAddressFilter(trustedProxyList(['127.0.0.2']))
   server = http.createServer((request, response) => {
     response.end(JSON.stringify({ client: clientAddress(request.headers), forwardedFor: request.headers['x-forwarded-for'] ?? null }))
   })
@@ -52,12 +53,26 @@ test('a stamp the filter did not make counts for nothing', async () => {
 })
 
 test('a chain of trusted proxies is walked from the right; ports and IPv4-mapped addresses are read', () => {
-  const trusted = new Set(['10.0.0.1', '10.0.0.2'])
+  const trusted = trustedProxyList(['10.0.0.1', '::ffff:10.0.0.2'])
   assert.equal(clientOf('::ffff:10.0.0.1', '203.0.113.7, 10.0.0.2', trusted), '203.0.113.7')
   assert.equal(clientOf('10.0.0.1', '198.51.100.9, 203.0.113.7:4431', trusted), '203.0.113.7')
   assert.equal(clientOf('10.0.0.1', '[2001:DB8::7]:443', trusted), '2001:db8::7')
   assert.equal(clientOf('10.0.0.1', 'unknown', trusted), '10.0.0.1')
   assert.equal(clientOf('::ffff:192.0.2.5', '203.0.113.7', trusted), '192.0.2.5')
+})
+
+test("trusted proxies may be CIDR ranges: a load balancer's subnet, IPv4 and IPv6", () => {
+  const trusted = trustedProxyList(['10.1.0.0/16', 'fd00:1::/32', '192.0.2.9'])
+  assert.equal(clientOf('10.1.200.3', '203.0.113.7', trusted), '203.0.113.7')
+  assert.equal(clientOf('10.2.0.1', '203.0.113.7', trusted), '10.2.0.1', 'outside the range: not a proxy')
+  assert.equal(clientOf('fd00:1:ffff::5', '203.0.113.7, 10.1.0.9', trusted), '203.0.113.7', 'a chain through both ranges')
+  assert.equal(clientOf('fd00:2::5', '203.0.113.7', trusted), 'fd00:2::5')
+  assert.equal(clientOf('192.0.2.9', '203.0.113.8', trusted), '203.0.113.8')
+  assert.equal(clientOf('192.0.2.10', '203.0.113.8', trusted), '192.0.2.10')
+  assert.equal(clientOf('10.1.0.1', '203.0.113.7', trustedProxyList([])), '10.1.0.1', 'none trusted')
+  for (const wrong of ['10.0.0.0/33', '10.0.0.0/', '10.0.0.0/8/8', 'fd00::/129', 'proxy.internal', '10.0.0.0/x', '300.1.1.1']) {
+    assert.throws(() => trustedProxyList([wrong]), new RegExp(`not an IP address or CIDR range: ${wrong.replace(/[./]/g, '\\$&')}`), wrong)
+  }
 })
 
 test('IPv6 clients are counted by their /64, which one home or server is given whole', () => {

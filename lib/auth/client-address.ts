@@ -1,7 +1,7 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import { isIP } from 'node:net'
+import { isIP, type BlockList } from 'node:net'
 import { onEveryRequest } from '../http/server-requests'
 
 // The address a sign-in comes from, for the per-client limits (lib/auth/client-limit.ts, lib/auth/hash-slots.ts).
@@ -37,34 +37,39 @@ function entryAddress(entry: string): string | null {
   return isIP(candidate) ? normalizeAddress(candidate) : null
 }
 
+/** Whether `address` (normalized) is one of the trusted proxies or in one of their ranges. */
+function isTrusted(trusted: BlockList, address: string): boolean {
+  const version = isIP(address)
+  return version !== 0 && trusted.check(address, version === 6 ? 'ipv6' : 'ipv4')
+}
+
 /**
  * The client of a request whose socket is `peer`: the peer itself, or behind trusted proxies the address X-Forwarded-
  * For names last that is not itself a trusted proxy (each proxy appends the address it saw).
  */
-export function clientOf(peer: string, forwardedFor: string | undefined, trusted: ReadonlySet<string>): string {
+export function clientOf(peer: string, forwardedFor: string | undefined, trusted: BlockList): string {
   let client = normalizeAddress(peer)
-  if (!trusted.has(client) || !forwardedFor) return client
+  if (!isTrusted(trusted, client) || !forwardedFor) return client
   for (const entry of forwardedFor.split(',').reverse()) {
     const address = entryAddress(entry)
     if (address === null) break // garbage: the last address known is as far as the chain can be believed
     client = address
-    if (!trusted.has(address)) break
+    if (!isTrusted(trusted, address)) break
   }
   return client
 }
 
 /** Installs the filter on every HTTP(S) server of this process; once. */
-export function installClientAddressFilter(trustedProxies: readonly string[]): void {
+export function installClientAddressFilter(trusted: BlockList): void {
   if (shared[SHARED]) return
   const secret = randomBytes(18).toString('base64url')
   shared[SHARED] = secret
-  const trusted = new Set(trustedProxies.map(normalizeAddress))
   onEveryRequest((request) => stamp(request, trusted, secret))
 }
 
-function stamp(request: IncomingMessage, trusted: ReadonlySet<string>, secret: string): void {
+function stamp(request: IncomingMessage, trusted: BlockList, secret: string): void {
   const peer = normalizeAddress(request.socket.remoteAddress ?? '')
-  if (!trusted.has(peer)) delete request.headers['x-forwarded-for']
+  if (!isTrusted(trusted, peer)) delete request.headers['x-forwarded-for']
   const forwarded = request.headers['x-forwarded-for']
   request.headers[STAMP] = `${secret} ${clientOf(peer, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trusted)}`
 }

@@ -3,8 +3,18 @@ import { createHmac, randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { getConfig } from '../config'
+import { getDialect } from '../db'
 
 let secret: string | undefined
+
+/**
+ * Why the server may not start, or null: on PostgreSQL it may run on several machines, whose secrets made apart would
+ * sign sessions and ETags each its own way (a session made by one would be refused by the next).
+ */
+export function sharedSecretMissing(): string | null {
+  if (getConfig().authSecret || getDialect() !== 'postgresql') return null
+  return 'AUTH_SECRET must be set when DATABASE_URL is PostgreSQL: the same secret of 32 characters or more on every instance (openssl rand -base64 32).'
+}
 
 /** AUTH_SECRET, else a secret made once and kept in ./data/auth-secret (set AUTH_SECRET when several instances run). */
 export function getAuthSecret(): string {

@@ -62,7 +62,8 @@ export type PendingMigrations = (applied: Map<string, string>) => Migration[]
  */
 export interface DialectDriver {
   readonly name: Dialect
-  connect(url: string): Connection
+  /** A client and its connections: on PostgreSQL a pool of at most `poolMax` (PG_POOL_MAX); SQLite has its file. */
+  connect(url: string, options: { poolMax: number }): Connection
   /**
    * Takes the write lock on `tables` until the transaction ends, before the transaction reads what its writes depend
    * on (free ids, slugs): no other writer slips between. SQLite has one lock for the whole file; PostgreSQL locks

@@ -26,16 +26,16 @@ function driver(): DialectDriver {
 }
 
 /** A Prisma client of its own, for tools that need one apart from the app's (the schema test, say). */
-export function createDb(url: string): Db {
-  return driverOf(url).connect(url).db
+export function createDb(url: string, { poolMax = getConfig().pgPoolMax } = {}): Db {
+  return driverOf(url).connect(url, { poolMax }).db
 }
 
 const cache = globalThis as unknown as { placesDb?: { url: string; connection: Connection } }
 
 function connection(): Connection {
-  const url = getConfig().databaseUrl
+  const { databaseUrl: url, pgPoolMax: poolMax } = getConfig()
   if (cache.placesDb?.url !== url) {
-    cache.placesDb = { url, connection: driverOf(url).connect(url) }
+    cache.placesDb = { url, connection: driverOf(url).connect(url, { poolMax }) }
     closeBeforeExit(disconnectDb)
   }
   return cache.placesDb.connection

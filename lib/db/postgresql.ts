@@ -29,9 +29,9 @@ const VERSION_SQL = 'SELECT "data_version" FROM "site_state" WHERE "id" = 1'
 const shared = globalThis as unknown as { placesPgTransactions?: WeakMap<Tx, Map<number, pg.PoolClient>> }
 const connectionsOfTransaction = (shared.placesPgTransactions ??= new WeakMap())
 
-function connect(url: string): Connection {
+function connect(url: string, { poolMax }: { poolMax: number }): Connection {
   // One pool for Prisma and for the version read; Prisma's $disconnect ends it.
-  const pool = new pg.Pool({ connectionString: url })
+  const pool = new pg.Pool({ connectionString: url, max: poolMax })
   const byProcess = new Map<number, pg.PoolClient>()
   pool.on('connect', (connection) => {
     const { processID } = connection as pg.PoolClient & { processID: number }
@@ -115,6 +115,7 @@ async function* streamRows(pool: pg.Pool, query: Prisma.Sql, size: number): Asyn
 const LEDGER = '_places_migrations'
 // Any fixed number: several app instances starting at once on one PostgreSQL migrate one after the other.
 const LOCK_KEY = 727_001
+const MIGRATION_LOCK_TIMEOUT = '10s'
 
 async function rewrite(client: pg.Client, { table, column, convert }: Rewrite): Promise<void> {
   for (let after = 0; ;) {
@@ -138,6 +139,9 @@ async function migrate(url: string, pending: PendingMigrations): Promise<string[
   try {
     // An advisory lock around the whole step, each file in a transaction of its own.
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY])
+    // Then a change of a table waits at most this long for its lock: while it waits, every query of that table from
+    // the running instances would queue behind it. Failing, it is rolled back, and the next start tries again.
+    await client.query(`SET lock_timeout = '${MIGRATION_LOCK_TIMEOUT}'`)
     await client.query(`CREATE TABLE IF NOT EXISTS "${LEDGER}" ("name" TEXT PRIMARY KEY, "checksum" TEXT NOT NULL, "applied_at" TIMESTAMPTZ NOT NULL)`)
     const { rows } = await client.query<{ name: string; checksum: string }>(`SELECT "name", "checksum" FROM "${LEDGER}"`)
     const todo = pending(new Map(rows.map((r) => [r.name, r.checksum])))

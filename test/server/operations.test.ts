@@ -33,11 +33,14 @@ describe('operations', () => {
     await db.drop()
   })
 
-  test('GET /healthz says the database answers', async () => {
-    const response = await fetch(`${server.url}/healthz`)
-    assert.equal(response.status, 200)
-    const body = (await response.json()) as { status: string; database: { ok: boolean; dialect: string } }
-    assert.equal(body.status, 'ok')
+  test("GET /healthz says the database answers, and 503 'starting' until the map's index is built", async () => {
+    type Health = { status: string; database: { ok: boolean; dialect: string } }
+    const body = await waitFor('the server to be ready', async () => {
+      const response = await fetch(`${server.url}/healthz`)
+      const health = (await response.json()) as Health
+      assert.deepEqual([response.status, health.status], health.status === 'starting' ? [503, 'starting'] : [200, 'ok'])
+      return health.status === 'ok' ? health : undefined
+    })
     assert.deepEqual([body.database.ok, body.database.dialect], [true, 'sqlite'])
   })
 

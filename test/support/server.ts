@@ -25,6 +25,8 @@ export type RunningServer = {
   stop: () => Promise<void>
 }
 
+const TEST_AUTH_SECRET = 'places-test-server-auth-secret-0123456789'
+
 /** The keep-alive `npm run serve` gives `next start` (package.json's script), in milliseconds. */
 export const SERVE_KEEP_ALIVE_MS = Number(
   /--keepAliveTimeout (\d+)/.exec((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { serve: string } }).scripts.serve)?.[1],
@@ -38,7 +40,9 @@ export async function startServer(env: Record<string, string>, { keepAliveMs = S
     process.execPath,
     [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '--keepAliveTimeout', String(keepAliveMs)],
     {
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SITE_URL: url, PORT: String(port), ...env },
+      // A secret of the tests' own: a server on PostgreSQL refuses to start without one, and on SQLite it would write
+      // ./data/auth-secret into the project.
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SITE_URL: url, PORT: String(port), AUTH_SECRET: TEST_AUTH_SECRET, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   )
