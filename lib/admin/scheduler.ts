@@ -1,22 +1,25 @@
 import 'server-only'
-import { getDb } from '../db'
+import { databaseNow, getDb, transaction, tryLockJob } from '../db'
 
 // Scheduled posts go live at their time (WordPress's cron does it with publish_future_post): one timer per server
 // process, started from instrumentation.ts. It publishes what is due at start (a server that was down catches up), then
 // sleeps until the next post is due, but never more than MAX_SLEEP_MS, so that posts scheduled meanwhile by another
-// process (a second instance, the CLI) and jumps of the clock are seen within a minute. The UPDATE is idempotent:
-// two instances on one database publish each post once, and the posts' triggers bump the data version as any write.
+// process (a second instance, the CLI) and jumps of the clock are seen within a minute. Due is by the database's clock,
+// and one process at a time runs a round (an advisory lock on PostgreSQL): instances on one database publish each
+// post once, in one write, whose triggers bump the data version as any write's do.
 
 const MAX_SLEEP_MS = 60_000
 
-/** Publishes the scheduled posts whose time has come; returns how many. */
-export async function publishDuePosts(now: Date = new Date()): Promise<number> {
-  const db = getDb()
-  const due = { status: 'future', publishedAt: { lte: now } }
-  // Read before writing: on PostgreSQL an UPDATE that changes no row still fires the statement trigger, and a bumped
-  // data version every minute would empty every public cache.
-  if ((await db.post.count({ where: due })) === 0) return 0
-  return (await db.post.updateMany({ where: due, data: { status: 'publish' } })).count
+/** Publishes the scheduled posts whose time has come; returns how many (0 when another process is doing it). */
+export async function publishDuePosts(): Promise<number> {
+  return transaction(async (tx) => {
+    if (!(await tryLockJob(tx, 'publish-scheduled-posts'))) return 0
+    const due = { status: 'future', publishedAt: { lte: await databaseNow(tx) } }
+    // Read before writing: on PostgreSQL an UPDATE that changes no row still fires the statement trigger, and a bumped
+    // data version every minute would empty every public cache.
+    if ((await tx.post.count({ where: due })) === 0) return 0
+    return (await tx.post.updateMany({ where: due, data: { status: 'publish' } })).count
+  })
 }
 
 /** Milliseconds until the next scheduled post is due (0 if one is due now), capped at MAX_SLEEP_MS. */

@@ -77,6 +77,13 @@ export interface DialectDriver {
    * read until the write. Without writing them: a lock fires no trigger, so it bumps no data version.
    */
   lockPosts(tx: Tx, ids: readonly number[]): Promise<void>
+  /**
+   * Takes background job `job` for this transaction if no other process holds it; false if one does. Instances on
+   * one PostgreSQL then run a job's round one at a time, and one that finds it taken skips its round.
+   */
+  tryLockJob(tx: Tx, job: string): Promise<boolean>
+  /** The database's clock, which every instance shares (at the transaction's start on PostgreSQL). */
+  now(tx: Tx): Promise<Date>
   /** After posts were written with their own ids: the id sequence moves past them (PostgreSQL has one). */
   resetPostIdSequence(tx: Tx): Promise<void>
   /** The same for attachments written with their own ids (a WordPress import keeps them). */

@@ -105,6 +105,16 @@ export function lockPosts(tx: Tx, ids: readonly number[]): Promise<void> {
   return driver().lockPosts(tx, ids)
 }
 
+/** Takes background job `job` for the rest of the transaction; false when another process runs it now. */
+export function tryLockJob(tx: Tx, job: string): Promise<boolean> {
+  return driver().tryLockJob(tx, job)
+}
+
+/** The database's clock: the same for every instance, whatever each machine's clock says. */
+export function databaseNow(tx: Tx): Promise<Date> {
+  return driver().now(tx)
+}
+
 /** After posts were written with their own ids: new posts get ids past them. */
 export function resetPostIdSequence(tx: Tx): Promise<void> {
   return driver().resetPostIdSequence(tx)

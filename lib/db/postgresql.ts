@@ -116,6 +116,8 @@ const LEDGER = '_places_migrations'
 // Any fixed number: several app instances starting at once on one PostgreSQL migrate one after the other.
 const LOCK_KEY = 727_001
 const MIGRATION_LOCK_TIMEOUT = '10s'
+// The background jobs' advisory locks: this number and a hash of the job's name.
+const JOB_LOCK_SPACE = 727_002
 
 async function rewrite(client: pg.Client, { table, column, convert }: Rewrite): Promise<void> {
   for (let after = 0; ;) {
@@ -195,6 +197,11 @@ export const postgresql: DialectDriver = {
   lockPosts: async (tx, ids) => {
     if (ids.length > 0) await tx.$executeRaw`SELECT 1 FROM "posts" WHERE "id" IN (${Prisma.join([...ids])}) ORDER BY "id" FOR UPDATE`
   },
+  tryLockJob: async (tx, job) => {
+    const [row] = await tx.$queryRaw<[{ taken: boolean }]>`SELECT pg_try_advisory_xact_lock(${JOB_LOCK_SPACE}, hashtext(${job})) AS "taken"`
+    return row.taken
+  },
+  now: async (tx) => (await tx.$queryRaw<[{ now: Date }]>`SELECT now() AS "now"`)[0].now,
   resetPostIdSequence: async (tx) => {
     await tx.$executeRaw`SELECT setval(pg_get_serial_sequence('posts', 'id'), (SELECT MAX("id") FROM "posts"))`
   },

@@ -248,6 +248,13 @@ export const sqlite: DialectDriver = {
   lockPosts: async (tx) => {
     await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
   },
+  // One process writes at a time already: the job waits for the write lock, as other writers do.
+  tryLockJob: async (tx) => {
+    await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
+    return true
+  },
+  // The database is a file on this machine: its clock is this one.
+  now: () => Promise.resolve(new Date()),
   // SQLite's next id is past the largest already: nothing to move.
   resetPostIdSequence: () => Promise.resolve(),
   resetAttachmentIdSequence: () => Promise.resolve(),
