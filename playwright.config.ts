@@ -133,7 +133,8 @@ const projects: Project<E2EOptions>[] = servers
 
 const webServer: NonNullable<PlaywrightTestConfig['webServer']> = servers.map((server) => ({
   command: 'node --import tsx scripts/e2e-server.mts',
-  url: `${baseUrlOf(server)}/places/v1/geojson?posts_per_page=1`,
+  // Ready as a load balancer sees it (503 "starting" until the home map's index is built).
+  url: `${baseUrlOf(server)}/healthz`,
   reuseExistingServer: false,
   timeout: 120_000,
   stdout: 'ignore',

@@ -60,21 +60,33 @@ const schema = z.object({
         .map((entry) => entry.trim())
         .filter(Boolean),
     )
-    .refine((list) => list.every((entry) => proxyRange(entry) !== null), 'must be a comma-separated list of IP addresses and CIDR ranges'),
+    .refine(
+      (list) => list.every((entry) => proxyRange(entry) !== null),
+      'must be a comma-separated list of IP addresses and CIDR ranges (none of every address, no IPv6 range of IPv4-mapped ones)',
+    ),
 })
 
-/** A TRUSTED_PROXIES entry as an address and prefix length (`10.0.0.0/8`; a lone address is all its bits), else null. */
+/**
+ * A TRUSTED_PROXIES entry as an address and prefix length (`10.0.0.0/8`; a lone address is all its bits), else null.
+ * Refused too: a range of every address (`/0`), and an IPv6 range holding the IPv4-mapped addresses (`::/32`), which
+ * would trust every IPv4 client; an IPv4-mapped entry (`::ffff:10.0.0.0/104`) is read as the IPv4 range it is.
+ */
 function proxyRange(entry: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
-  const [written = '', prefix, ...rest] = entry.split('/')
-  // An IPv4 address written IPv4-mapped (`::ffff:10.0.0.1`) is checked as the IPv4 address it is.
+  const [written = '', prefixText, ...rest] = entry.split('/')
+  if (rest.length > 0 || (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText))) return null
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(written)?.[1]
-  const address = mapped && prefix === undefined ? mapped : written
-  const version = isIP(address)
-  if (version === 0 || rest.length > 0) return null
+  const version = isIP(mapped ?? written)
+  if (version === 0) return null
   const bits = version === 4 ? 32 : 128
-  if (prefix !== undefined && !/^\d{1,3}$/.test(prefix)) return null
-  const length = prefix === undefined ? bits : Number(prefix)
-  return length <= bits ? { address, prefix: length, family: version === 4 ? 'ipv4' : 'ipv6' } : null
+  const prefix = prefixText === undefined ? bits : Number(prefixText) - (mapped ? 96 : 0)
+  if (prefix < 1 || prefix > bits) return null
+  const range = { address: mapped ?? written, prefix, family: version === 4 ? ('ipv4' as const) : ('ipv6' as const) }
+  if (range.family === 'ipv6') {
+    const list = new BlockList()
+    list.addSubnet(range.address, prefix, 'ipv6')
+    if (list.check('::ffff:0:0', 'ipv6')) return null
+  }
+  return range
 }
 
 /** TRUSTED_PROXIES' addresses and CIDR ranges as one list to check an address against; throws for an entry that is neither. */
@@ -82,7 +94,7 @@ export function trustedProxyList(entries: readonly string[]): BlockList {
   const list = new BlockList()
   for (const entry of entries) {
     const range = proxyRange(entry)
-    if (!range) throw new Error(`not an IP address or CIDR range: ${entry}`)
+    if (!range) throw new Error(`not a proxy's IP address or CIDR range: ${entry}`)
     list.addSubnet(range.address, range.prefix, range.family)
   }
   return list

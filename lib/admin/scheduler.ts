@@ -22,11 +22,12 @@ export async function publishDuePosts(): Promise<number> {
   })
 }
 
-/** Milliseconds until the next scheduled post is due (0 if one is due now), capped at MAX_SLEEP_MS. */
+/** Milliseconds until the next scheduled post is due by the database's clock (0 if one is due now), capped at MAX_SLEEP_MS. */
 async function sleepBeforeNext(): Promise<number> {
-  const next = await getDb().post.findFirst({ where: { status: 'future' }, orderBy: { publishedAt: 'asc' }, select: { publishedAt: true } })
+  const db = getDb()
+  const next = await db.post.findFirst({ where: { status: 'future' }, orderBy: { publishedAt: 'asc' }, select: { publishedAt: true } })
   if (!next) return MAX_SLEEP_MS
-  return Math.min(MAX_SLEEP_MS, Math.max(0, next.publishedAt.getTime() - Date.now()))
+  return Math.min(MAX_SLEEP_MS, Math.max(0, next.publishedAt.getTime() - (await databaseNow(db)).getTime()))
 }
 
 type SchedulerState = { tick: () => void; timer?: NodeJS.Timeout }

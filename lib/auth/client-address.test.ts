@@ -70,8 +70,27 @@ test("trusted proxies may be CIDR ranges: a load balancer's subnet, IPv4 and IPv
   assert.equal(clientOf('192.0.2.9', '203.0.113.8', trusted), '203.0.113.8')
   assert.equal(clientOf('192.0.2.10', '203.0.113.8', trusted), '192.0.2.10')
   assert.equal(clientOf('10.1.0.1', '203.0.113.7', trustedProxyList([])), '10.1.0.1', 'none trusted')
-  for (const wrong of ['10.0.0.0/33', '10.0.0.0/', '10.0.0.0/8/8', 'fd00::/129', 'proxy.internal', '10.0.0.0/x', '300.1.1.1']) {
-    assert.throws(() => trustedProxyList([wrong]), new RegExp(`not an IP address or CIDR range: ${wrong.replace(/[./]/g, '\\$&')}`), wrong)
+  // Written IPv4-mapped, an IPv4 address or range is read as IPv4: /104 is /8.
+  const mapped = trustedProxyList(['::ffff:10.0.0.0/104', '::ffff:192.0.2.9'])
+  assert.equal(clientOf('10.200.0.1', '203.0.113.7', mapped), '203.0.113.7')
+  assert.equal(clientOf('192.0.2.9', '203.0.113.7', mapped), '203.0.113.7')
+  assert.equal(clientOf('11.0.0.1', '203.0.113.7', mapped), '11.0.0.1')
+  // Refused: what is no range, and what would trust every client (all addresses; an IPv6 range of the IPv4-mapped ones).
+  for (const wrong of [
+    '10.0.0.0/33',
+    '10.0.0.0/',
+    '10.0.0.0/8/8',
+    'fd00::/129',
+    'proxy.internal',
+    '10.0.0.0/x',
+    '300.1.1.1',
+    '0.0.0.0/0',
+    '::/0',
+    '::/32',
+    '::ffff:0:0/96',
+    '::ffff:10.0.0.1/32',
+  ]) {
+    assert.throws(() => trustedProxyList([wrong]), new RegExp(`not a proxy's IP address or CIDR range: ${wrong.replace(/[./]/g, '\\$&')}$`), wrong)
   }
 })
 

@@ -234,23 +234,22 @@ function migrate(url: string, pending: PendingMigrations): string[] {
   }
 }
 
+/** SQLite has one lock for the whole file, which any write takes: this one changes nothing (there is no row 0). */
+async function takeWriteLock(tx: Tx): Promise<void> {
+  await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
+}
+
 export const sqlite: DialectDriver = {
   name: 'sqlite',
   connect,
-  // One lock for the whole file: any write takes it. This one changes nothing (there is no row 0).
-  lockTables: async (tx) => {
-    await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
-  },
+  lockTables: takeWriteLock,
   lockAdministrators: async (tx) => {
     await tx.$executeRaw`UPDATE "users" SET "role" = "role" WHERE "role" = 'administrator'`
   },
-  // SQLite has one write lock, for the whole file: taken by a write of no row, as lockTables does.
-  lockPosts: async (tx) => {
-    await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
-  },
+  lockPosts: takeWriteLock,
   // One process writes at a time already: the job waits for the write lock, as other writers do.
   tryLockJob: async (tx) => {
-    await tx.$executeRaw`UPDATE "site_state" SET "data_version" = "data_version" WHERE "id" = 0`
+    await takeWriteLock(tx)
     return true
   },
   // The database is a file on this machine: its clock is this one.

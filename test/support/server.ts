@@ -57,11 +57,12 @@ export async function startServer(env: Record<string, string>, { keepAliveMs = S
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`)
     try {
-      if ((await fetch(`${url}/places/v1/geojson?posts_per_page=1`)).status < 500) break
+      // Ready as a load balancer sees it: started, and the home map's index built (lib/health.ts).
+      if ((await fetch(`${url}/healthz`)).status === 200) break
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('next start did not answer within 60 s')
+    if (Date.now() > deadline) throw new Error('next start was not ready (GET /healthz 200) within 60 s')
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   return {
