@@ -10,6 +10,8 @@ export type PlaceListState = {
   places: ListedPlace[]
   /** how many places are in view, of which `places` are the newest */
   total: number
+  /** whether the filter has places anywhere, in view or not (none match a search, say) */
+  anywhere: boolean
 }
 
 /** What the visitor may change of the map's filter (use-places-map-data.ts, MapFilter). */
@@ -31,6 +33,9 @@ type Props = {
   onShowMore: () => void
 }
 
+/** The map's element (places-map.tsx), which the list's skip link takes the focus to. */
+export const MAP_ID = 'places-map'
+
 // NBSP: a <select> collapses ordinary spaces, and an option can hold nothing but text.
 const INDENT = '\u00a0\u00a0\u00a0'
 // As GET /geojson's `search` takes it (lib/places/schemas.ts, MAX_SEARCH_LENGTH).
@@ -50,13 +55,15 @@ export function PlacePanel(props: Props) {
   let summary: string
   if (status === 'error') summary = 'The places could not be loaded. Move the map or choose a category to try again.'
   else if (!list) summary = 'Loading places…'
-  else if (count === 0)
+  else if (count === 0) {
+    // A search looks everywhere: none in view is not none at all.
+    const where = list.anywhere ? ' in view' : ''
     summary = search
-      ? `No places in view match “${search}”.`
+      ? `No places${where} match “${search}”.`
       : categoryId === null && tagId === null
-        ? 'No places in view.'
-        : `No places of this ${categoryId === null ? 'tag' : 'category'} in view.`
-  else
+        ? `No places${where}.`
+        : `No places of this ${categoryId === null ? 'tag' : 'category'}${where}.`
+  } else
     summary = `${count.toLocaleString('en')} ${count === 1 ? 'place' : 'places'} in view${search ? ` match “${search}”` : ''}${shown < count ? `, the ${shown.toLocaleString('en')} newest listed` : ''}.`
 
   return (
@@ -115,6 +122,17 @@ export function PlacePanel(props: Props) {
       <p className="place-count" role="status" aria-live="polite">
         {summary}
       </p>
+      {/* Past the list in one key press: a long list is many Tabs to the map and its buttons. */}
+      <a
+        className="skip-link"
+        href={`#${MAP_ID}`}
+        onClick={(event) => {
+          event.preventDefault()
+          document.getElementById(MAP_ID)?.focus()
+        }}
+      >
+        Skip the list, to the map
+      </a>
       <ul className="place-list" aria-busy={status === 'loading'}>
         {list?.places.map((place) => (
           <li key={place.id}>

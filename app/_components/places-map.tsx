@@ -1,6 +1,15 @@
 'use client'
 import 'leaflet/dist/leaflet.css'
-import { divIcon, point, type DivIcon, type LatLngTuple, type LeafletEventHandlerFnMap, type Map as LeafletMap, type Marker as LeafletMarker } from 'leaflet'
+import {
+  divIcon,
+  point,
+  type DivIcon,
+  type LatLngBounds,
+  type LatLngTuple,
+  type LeafletEventHandlerFnMap,
+  type Map as LeafletMap,
+  type Marker as LeafletMarker,
+} from 'leaflet'
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { MapContainer, Marker, Popup, useMap } from 'react-leaflet'
 import { BasemapTiles, type TileSource } from './basemap-tiles'
@@ -8,10 +17,22 @@ import type { ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature 
 import type { CategoryNode } from '@/lib/places/categories'
 import type { MapState } from '@/lib/places/schemas'
 import { DownloadMenu } from './download-menu'
-import { PlacePanel } from './place-panel'
+import { MAP_ID, PlacePanel } from './place-panel'
 import { PlaceSummary, type ListedPlace } from './place-summary'
 import { ShareDialog } from './share-dialog'
-import { filterParams, geojsonUrl, getJson, isCluster, mapParams, MAX_ZOOM, toListedPlace, usePlacesMapData, type MapFilter } from './use-places-map-data'
+import {
+  filterParams,
+  FIT,
+  geojsonUrl,
+  getJson,
+  isCluster,
+  mapParams,
+  MAX_ZOOM,
+  toBounds,
+  toListedPlace,
+  usePlacesMapData,
+  type MapFilter,
+} from './use-places-map-data'
 import { WorldLayer } from './world-layer'
 
 export type PlacesMapProps = {
@@ -38,7 +59,9 @@ type Group = {
   count: number
   places: ListedPlace[] | null
   clusterId: number | null
+  /** a cluster's: the zoom where it splits, and the box of its places (near the view's centre) */
   zoomTo: number | null
+  bounds: LatLngBounds | null
   /** opened from the keyboard: the focus goes into the popup, and back to `opener` when it closes */
   focus: boolean
   opener: HTMLElement | null
@@ -51,6 +74,8 @@ const STACK_PIXELS = 12
 // nearer than this are one marker: no marker's target then covers another's.
 const TAP_PIXELS = 44
 const GROUP_LIST = 10
+// Where "Show on map" goes when the place is inside a cluster: as near as fitting places goes (FIT), streets and all.
+const SHOW_ZOOM = 15
 
 /** The copy of `longitude` nearest the view's centre, so that places beyond the antimeridian show beside it. */
 function nearCentre(longitude: number, centre: number): number {
@@ -107,13 +132,24 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
     [map],
   )
 
+  // Read by showOnMap as it runs: a callback that changed with every view would render the whole list again.
+  const drawnMarkers = useRef(markers)
+  useEffect(() => {
+    drawnMarkers.current = markers
+  }, [markers])
+
   const showOnMap = useCallback(
     (place: ListedPlace, opener: HTMLElement) => {
       // On a phone the list covers the map: it closes, and the popup's Escape comes back to the list button.
       setPanelOpen(false)
+      // A place inside a cluster has no marker of its own for the popup to point at: the map goes to the place.
+      const drawn = drawnMarkers.current?.features.some((feature) => !isCluster(feature) && feature.properties.id === place.id)
+      if (map && !drawn) {
+        map.setView([place.latitude, nearCentre(place.longitude, map.getCenter().lng)], Math.max(map.getZoom(), SHOW_ZOOM), { animate: false })
+      }
       select(place, { focus: true, opener })
     },
-    [select],
+    [select, map],
   )
 
   // Back to what a popup was opened from (a list item, a marker), when the popup had the focus and nothing else took
@@ -180,7 +216,7 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
       )}
       <section className="map-area" aria-label="Map of the places">
         {initial && (
-          <MapContainer ref={setMap} className="places-map" maxZoom={MAX_ZOOM} minZoom={1} worldCopyJump {...initial}>
+          <MapContainer ref={setMap} id={MAP_ID} className="places-map" maxZoom={MAX_ZOOM} minZoom={1} worldCopyJump {...initial}>
             <WorldLayer />
             {tiles && <BasemapTiles tiles={tiles} maxZoom={MAX_ZOOM} onLoad={onTileLoad} onError={onTileError} />}
             {markers?.features.filter(isCluster).map((feature) => {
@@ -326,6 +362,10 @@ const ClusterMarker = memo(function ClusterMarker({ feature, longitude, mode, on
   const latitude = feature.geometry.coordinates[1]
   const { cluster_id: clusterId, point_count: count, expansion_zoom: expansionZoom } = feature.properties
   const position = useMemo<LatLngTuple>(() => [latitude, longitude], [latitude, longitude])
+  // The box of its places, moved round the world as the marker is.
+  const shift = longitude - feature.geometry.coordinates[0]
+  const [west, south, east, north] = feature.bbox
+  const bounds = useMemo(() => toBounds([west + shift, south, east + shift, north]), [west, south, east, north, shift])
   const handlers = useMemo(
     () =>
       markerHandlers((origin) =>
@@ -337,10 +377,11 @@ const ClusterMarker = memo(function ClusterMarker({ feature, longitude, mode, on
           places: null,
           clusterId,
           zoomTo: expansionZoom <= MAX_ZOOM ? expansionZoom : null,
+          bounds,
           ...origin,
         }),
       ),
-    [onOpen, latitude, longitude, count, clusterId, expansionZoom],
+    [onOpen, latitude, longitude, count, clusterId, expansionZoom, bounds],
   )
   return (
     <Marker
@@ -369,6 +410,7 @@ const StackMarker = memo(function StackMarker({ stack, longitude, mode, onOpen }
           places: stack.map(toListedPlace),
           clusterId: null,
           zoomTo: null,
+          bounds: null,
           ...origin,
         }),
       ),
@@ -403,7 +445,20 @@ const PlaceMarker = memo(function PlaceMarker({ onSelect, id, title, url, addres
   return <Marker position={position} icon={markerIcon('place', 1, mode.isTouch)} keyboard={mode.keyboard} title={title} eventHandlers={handlers} />
 })
 
-const POPUP_PADDING = point(24, 24)
+// A popup is panned clear of what floats over the map: the zoom buttons (top left), the toolbar (top right, 44 px
+// tall on a phone) and the attribution (bottom right); on a phone its × would otherwise open the Download menu.
+const POPUP_PADDING = { autoPanPaddingTopLeft: point(64, 64), autoPanPaddingBottomRight: point(24, 32) }
+
+/**
+ * A cluster's Zoom in: to the zoom where it splits, centred on its places, or closer while they all fit in the view
+ * (clear of the buttons, as FIT). Its popup closes: the cluster it lists is no longer drawn there.
+ */
+function zoomToGroup(map: LeafletMap, bounds: LatLngBounds, splitsAt: number): void {
+  const padding = point(FIT.paddingTopLeft as [number, number]).add(FIT.paddingBottomRight as [number, number])
+  const fitted = map.getBoundsZoom(bounds, false, padding)
+  map.closePopup()
+  map.setView(bounds.getCenter(), Math.min(Math.max(fitted, splitsAt, map.getZoom() + 1), MAX_ZOOM))
+}
 
 /** A popup's content closes it on Escape, which bubbles up from the link or button that has the focus. */
 const onEscape = (close: () => void) => (event: ReactKeyboardEvent) => {
@@ -444,7 +499,7 @@ function PlacePopup({ selection, onClosed }: { selection: Selection; onClosed: (
   // Opened from the list or the keyboard: the focus moves into the popup, to its link; Escape closes it and goes back.
   const focusLink = useFocusOnce<HTMLAnchorElement>(selection.focus)
   return (
-    <Popup position={position} eventHandlers={handlers} className="place-popup" autoPanPadding={POPUP_PADDING} minWidth={200} maxWidth={260}>
+    <Popup position={position} eventHandlers={handlers} className="place-popup" {...POPUP_PADDING} minWidth={200} maxWidth={260}>
       {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions -- Escape bubbles up from the link inside; the div itself takes no focus */}
       <div className="place-summary" onKeyDown={onEscape(() => onClosed(selection))}>
         <PlaceSummary place={place} sizes="240px" titleRef={focusLink} />
@@ -485,7 +540,7 @@ function GroupPopup({ group, filter, onSelect, onClosed }: GroupPopupProps) {
   }, [group, filter])
   const rest = loaded ? loaded.total - loaded.places.length : 0
   return (
-    <Popup position={position} eventHandlers={handlers} className="place-popup group-popup" autoPanPadding={POPUP_PADDING} minWidth={220} maxWidth={280}>
+    <Popup position={position} eventHandlers={handlers} className="place-popup group-popup" {...POPUP_PADDING} minWidth={220} maxWidth={280}>
       <p className="group-popup-title">{group.count.toLocaleString('en')} places</p>
       {!loaded ? (
         <p className="post-meta">Loading…</p>
@@ -514,8 +569,8 @@ function GroupPopup({ group, filter, onSelect, onClosed }: GroupPopupProps) {
         </ul>
       )}
       {rest > 0 && <p className="post-meta">and {rest.toLocaleString('en')} more.</p>}
-      {group.zoomTo !== null && (
-        <button type="button" className="group-zoom" onClick={() => map.setView(position, Math.min(Math.max(group.zoomTo!, map.getZoom() + 1), MAX_ZOOM))}>
+      {group.zoomTo !== null && group.bounds && (
+        <button type="button" className="group-zoom" onClick={() => zoomToGroup(map, group.bounds!, group.zoomTo!)}>
           Zoom in
         </button>
       )}

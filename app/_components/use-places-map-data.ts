@@ -30,7 +30,7 @@ const CLUSTER_MARGIN = 0.25
 const MOVE_SETTLE_MS = 80
 const WORLD_VIEW: InitialView = { center: [20, 0], zoom: 2 }
 // Room for the buttons over the map (top) and a notice or the attribution (bottom): no place is fitted under them.
-const FIT: FitBoundsOptions = { paddingTopLeft: [32, 64], paddingBottomRight: [32, 72], maxZoom: 15 }
+export const FIT: FitBoundsOptions = { paddingTopLeft: [32, 64], paddingBottomRight: [32, 72], maxZoom: 15 }
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits))
 
@@ -50,7 +50,7 @@ export function toBBox(bounds: LatLngBounds): BBox {
 }
 
 /** The API's bbox as Leaflet bounds, east of west even across the antimeridian. */
-function toBounds([west, south, east, north]: BBox): LatLngBounds {
+export function toBounds([west, south, east, north]: BBox): LatLngBounds {
   return latLngBounds([south, west], [north, east >= west ? east : east + 360])
 }
 
@@ -155,7 +155,7 @@ export function usePlacesMapData({ map, initialFilter, view, withList }: Options
         // them (a phone's thread would otherwise be held for a tenth of a second or more).
         startTransition(() => {
           setMarkers({ centre: map.getCenter().lng, zoom, features: clusters.features.map(withTitleText) })
-          if (page) setList({ places: page.features.map(toListedPlace), total: page.total, bbox: inView, page: 1 })
+          if (page) setList({ places: page.features.map(toListedPlace), total: page.total, anywhere: page.extent !== null, bbox: inView, page: 1 })
           setStatus('ready')
         })
         // A new category, tag or search: show all its places (the move loads them).

@@ -108,11 +108,13 @@ test('the list of places in view works with the keyboard alone', async ({ page }
   await openMap(page, '?zoom=12&lat=48.8566&lng=2.3429')
   const first = page.locator('.place-list li').first()
   const title = (await first.locator('a').textContent())!
-  const show = first.getByRole('button', { name: `Show on map: ${title}` })
+  // By its name: a place inside a cluster is gone to, and the list then follows the new view.
+  const item = page.locator('.place-list > li').filter({ has: page.getByRole('link', { name: title, exact: true }) })
+  const show = item.getByRole('button', { name: `Show on map: ${title}` })
 
-  // From the top of the page, Tab reaches the filter, then the first place's link and its button.
+  // From the top of the page, Tab reaches the filter, the skip link past the list, then the first place's link and its button.
   await page.locator('body').focus()
-  for (let tabs = 0; tabs < 10 && !(await show.evaluate((el) => el === document.activeElement)); tabs++) await page.keyboard.press('Tab')
+  for (let tabs = 0; tabs < 12 && !(await show.evaluate((el) => el === document.activeElement)); tabs++) await page.keyboard.press('Tab')
   await expect(show).toBeFocused()
 
   // Enter opens the place's popup and moves into it; Escape closes it and comes back.
@@ -126,7 +128,7 @@ test('the list of places in view works with the keyboard alone', async ({ page }
 
   // Shift+Tab back to the place's link; Enter follows it.
   await page.keyboard.press('Shift+Tab')
-  await expect(first.getByRole('link', { name: title })).toBeFocused()
+  await expect(item.getByRole('link', { name: title })).toBeFocused()
   await page.keyboard.press('Enter')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
 })
@@ -346,6 +348,113 @@ test('search: the results in the list, the map fitted to them, the query in the 
   await expect.poll(() => new URL(page.url()).searchParams.has('search')).toBe(false)
 })
 
+test('Show on map at world zoom goes to the place, not to the cluster it is in', async ({ page }, testInfo) => {
+  await openMap(page, '?zoom=2&lat=30&lng=0')
+  // A place of the list that has no marker of its own at this zoom: it is inside a cluster.
+  const drawn = await page.locator('.place-marker').evaluateAll((markers) => markers.map((marker) => marker.getAttribute('title')))
+  const title = (await page.locator('.place-list > li .place-title').allTextContents()).find((listed) => !drawn.includes(listed))
+  expect(title, 'a listed place inside a cluster').toBeTruthy()
+  const place = demoPlaces.find((f) => f.properties.title === title)!
+  await page
+    .locator('.place-list')
+    .getByRole('button', { name: `Show on map: ${title}` })
+    .click()
+  await expect(popupLink(page)).toHaveText(title!)
+  await expect.poll(() => Number(new URL(page.url()).searchParams.get('zoom'))).toBeGreaterThanOrEqual(15)
+  const [longitude, latitude] = place.geometry!.coordinates
+  const url = new URL(page.url())
+  expect(Math.abs(Number(url.searchParams.get('lat')) - latitude)).toBeLessThan(0.01)
+  expect(Math.abs(Number(url.searchParams.get('lng')) - longitude)).toBeLessThan(0.01)
+  await expectReady(page)
+  // Its own marker is drawn under the popup now, not a cluster's.
+  await expect
+    .poll(() =>
+      page.locator('.place-marker').evaluateAll((markers, wanted) => markers.filter((marker) => marker.getAttribute('title') === wanted).length, title),
+    )
+    .toBe(1)
+  await keep(page, testInfo, 'map-show-on-map-from-world')
+})
+
+/** Where a point is drawn at `zoom`, in Web Mercator pixels (Leaflet's EPSG:3857, 256-pixel tiles). */
+function pixelAt(longitude: number, latitude: number, zoom: number): { x: number; y: number } {
+  const scale = 256 * 2 ** zoom
+  const sin = Math.sin((latitude * Math.PI) / 180)
+  return { x: ((longitude + 180) / 360) * scale, y: (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * scale }
+}
+
+test("a cluster's Zoom in goes where it splits, centred on its places, closer only while they all fit", async ({ page, request }, testInfo) => {
+  await openMap(page, '?zoom=2&lat=30&lng=0')
+  // The largest cluster wholly in view.
+  const largest = await page.evaluate(() => {
+    const map = document.querySelector('.places-map')!.getBoundingClientRect()
+    let best: { x: number; y: number; count: number } | null = null
+    for (const marker of document.querySelectorAll('.cluster-marker')) {
+      const box = marker.getBoundingClientRect()
+      const count = Number(marker.textContent)
+      if (box.left < map.left || box.right > map.right || box.top < map.top || box.bottom > map.bottom || !(count > (best?.count ?? 0))) continue
+      best = { x: box.left + box.width / 2, y: box.top + box.height / 2, count }
+    }
+    return best
+  })
+  expect(largest, 'a cluster in view at world zoom').not.toBeNull()
+  // The same cluster as the API gives it at this zoom: where it splits, and the box of its places.
+  type Cluster = { properties: { cluster?: boolean; point_count: number; expansion_zoom: number }; bbox: [number, number, number, number] }
+  const clusters = ((await (await request.get('/places/v1/geojson?cluster=true&zoom=2')).json()) as { features: Cluster[] }).features.filter(
+    (f) => f.properties.cluster && f.properties.point_count === largest!.count,
+  )
+  expect(clusters, 'one cluster of that count').toHaveLength(1)
+  const { bbox, properties } = clusters[0]!
+  await page.mouse.click(largest!.x, largest!.y)
+  await expect(page.locator('.group-popup-title')).toHaveText(`${largest!.count} places`)
+  await page.locator('.group-popup').getByRole('button', { name: 'Zoom in' }).click()
+  await expect.poll(() => Number(new URL(page.url()).searchParams.get('zoom'))).toBeGreaterThan(2)
+  await expectReady(page)
+  await keep(page, testInfo, 'map-cluster-zoomed')
+
+  const url = new URL(page.url())
+  const [zoom, latitude, longitude] = ['zoom', 'lat', 'lng'].map((name) => Number(url.searchParams.get(name))) as [number, number, number]
+  const [west, south, east, north] = bbox
+  expect(zoom).toBeGreaterThanOrEqual(properties.expansion_zoom)
+  expect(Math.abs(longitude - (west + east) / 2), 'centred on its places').toBeLessThan(0.01)
+  expect(Math.abs(latitude - (south + north) / 2), 'centred on its places').toBeLessThan(0.01)
+  const map = (await page.locator('.places-map').boundingBox())!
+  const centre = pixelAt(longitude, latitude, zoom)
+  const fits = [pixelAt(west, south, zoom), pixelAt(east, north, zoom)].every(
+    (corner) => Math.abs(corner.x - centre.x) <= map.width / 2 && Math.abs(corner.y - centre.y) <= map.height / 2,
+  )
+  // Past the zoom where it splits only because all its places still fit.
+  if (zoom > properties.expansion_zoom) expect(fits, 'every place of the cluster in view').toBe(true)
+})
+
+test('a search that nothing matches anywhere says so, not "in view"', async ({ page }) => {
+  await openMap(page, '?zoom=12&lat=48.8566&lng=2.3429')
+  const search = page.getByRole('searchbox', { name: 'Search titles and addresses' })
+  await search.fill('no-such-place-anywhere')
+  await search.press('Enter')
+  await expectReady(page)
+  await expect(count(page)).toHaveText('No places match “no-such-place-anywhere”.')
+  // One that matches elsewhere only: the map goes there, and the count is of the places in view.
+  await search.fill('london')
+  await search.press('Enter')
+  await expect(count(page)).toHaveText(/^\d+ places in view match “london”/)
+})
+
+test('a skip link takes the keyboard past the list, to the map and its buttons', async ({ page }, testInfo) => {
+  await openMap(page, '?zoom=4&lat=48&lng=5')
+  await page.getByRole('searchbox', { name: 'Search titles and addresses' }).focus()
+  const tabTo = async (target: Locator) => {
+    for (let tabs = 0; tabs < 10 && !(await target.evaluate((el) => el === document.activeElement)); tabs++) await page.keyboard.press('Tab')
+    await expect(target).toBeFocused()
+  }
+  const skip = page.getByRole('link', { name: 'Skip the list, to the map' })
+  await tabTo(skip)
+  await expect(skip).toBeVisible()
+  await keep(page, testInfo, 'map-skip-link')
+  await page.keyboard.press('Enter')
+  await expect(page.locator('.places-map')).toBeFocused()
+  await tabTo(page.getByRole('button', { name: 'Share' }))
+})
+
 test('the map and its list with the keyboard alone: filter, search, list, Show on map, popup, Escape back', async ({ page }, testInfo) => {
   await openMap(page, '?zoom=4&lat=48&lng=5')
   const tabTo = async (target: Locator) => {
@@ -367,9 +476,8 @@ test('the map and its list with the keyboard alone: filter, search, list, Show o
   await expect.poll(() => new URL(page.url()).searchParams.get('category')).toBe(landmarks)
   await expectReady(page)
 
-  const first = page.locator('.place-list > li').first()
-  const title = (await first.locator('.place-title').textContent())!
-  const show = first.getByRole('button', { name: `Show on map: ${title}` })
+  const title = (await page.locator('.place-list > li .place-title').first().textContent())!
+  const show = page.locator('.place-list').getByRole('button', { name: `Show on map: ${title}` })
   await tabTo(show)
   await page.keyboard.press('Enter')
   await expect(popupLink(page)).toBeFocused()
@@ -552,6 +660,17 @@ test.describe('on a phone', () => {
           }),
       )
     const tooSmall = (list: { width: number; height: number }[]) => list.filter((box) => box.width < 44 || box.height < 44)
+    // The controls an open popup lies over (the zoom buttons, the toolbar): a tap on its × would reach them.
+    const underPopup = () =>
+      page.evaluate(() => {
+        const popup = document.querySelector('.leaflet-popup-content-wrapper')!.getBoundingClientRect()
+        return [...document.querySelectorAll('.map-toolbar :is(a, button), .leaflet-control-zoom a')]
+          .filter((el) => {
+            const box = el.getBoundingClientRect()
+            return box.width > 0 && box.left < popup.right && box.right > popup.left && box.top < popup.bottom && box.bottom > popup.top
+          })
+          .map((el) => el.getAttribute('aria-label') ?? el.textContent)
+      })
     const mapControls = await sizes('.map-toolbar :is(a, button), .leaflet-control-zoom a')
     expect(mapControls.length).toBeGreaterThanOrEqual(4)
     expect(tooSmall(mapControls)).toEqual([])
@@ -564,6 +683,7 @@ test.describe('on a phone', () => {
     // Near the target's edge, well off the dot: it opens the place.
     await page.touchscreen.tap(box.x + box.width / 2 + 17, box.y + box.height / 2)
     await expect(popupLink(page)).toBeVisible()
+    await expect.poll(underPopup, { message: 'the popup is clear of the controls' }).toEqual([])
     await page.locator('.leaflet-popup-close-button').tap()
     await expect(popupLink(page)).toBeHidden()
 
@@ -575,7 +695,8 @@ test.describe('on a phone', () => {
 
     await page.getByRole('button', { name: 'List' }).tap()
     await expect(page.locator('.place-panel')).toBeVisible()
-    const panelControls = await sizes('.place-panel :is(a, button, input, select)')
+    // (The skip link past the list shows only when it has the keyboard's focus.)
+    const panelControls = await sizes('.place-panel :is(a:not(.skip-link), button, input, select)')
     expect(panelControls.length).toBeGreaterThan(5)
     expect(tooSmall(panelControls.map((box) => ({ ...box, width: Math.max(box.width, 44) }))), 'tall enough').toEqual([])
     await keep(page, testInfo, 'phone-list')
@@ -586,6 +707,7 @@ test.describe('on a phone', () => {
     await expect(page.locator('.place-panel')).toBeHidden()
     await expect(popupLink(page)).toBeVisible()
     expect(tooSmall(await sizes('.leaflet-popup-close-button, .leaflet-popup-content a'))).toEqual([])
+    await expect.poll(underPopup, { message: 'the popup is clear of the controls' }).toEqual([])
     await keep(page, testInfo, 'phone-popup')
   })
 })
