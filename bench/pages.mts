@@ -103,7 +103,8 @@ type Lhr = {
   environment: { benchmarkIndex: number }
 }
 
-function lighthouse(url: string): Lhr {
+// Lighthouse now and then loses its trace of a load (NO_NAVSTART, "Please run Lighthouse again"): one more try.
+function lighthouse(url: string, retry = true): Lhr {
   const run = spawnSync(
     path.join(root, 'node_modules', '.bin', 'lighthouse'),
     [
@@ -116,6 +117,10 @@ function lighthouse(url: string): Lhr {
     ],
     { cwd: root, env: { ...process.env, CHROME_PATH: CHROMIUM }, encoding: 'utf8', maxBuffer: 256 << 20 },
   )
+  if (run.status !== 0 && retry && run.stderr.includes('Please run Lighthouse again')) {
+    log(`${url}: lighthouse lost its trace, running it again`)
+    return lighthouse(url, false)
+  }
   if (run.status !== 0) throw new Error(`lighthouse failed on ${url}:\n${run.stderr}`)
   const lhr = JSON.parse(run.stdout) as Lhr
   if (lhr.runtimeError) throw new Error(`lighthouse could not measure ${url}: ${lhr.runtimeError.message}`)

@@ -38,6 +38,9 @@ export function renditionPath(fileName = ''): string {
 // libwebp's effort 2 of 0–6 (default 4): about a third less CPU per upload for files a few per cent larger, measured
 // on the corpus; an upload makes eight files, and the server's other requests wait for the CPU it takes.
 const WEBP_EFFORT = 2
+// WebP at 75, cwebp's and Next.js's default: 17% fewer bytes than 80 for the demo's lead photo at 800 px (163 → 135 KB),
+// which is what a phone's largest paint waits for (BENCHMARKS.md, issue 50). JPEG, the fallback, stays at 80.
+const WEBP_QUALITY = 75
 
 const HEIF_TYPES = new Set(['image/heic', 'image/heif'])
 
@@ -156,7 +159,7 @@ export async function createRenditions(original: Buffer, mimeType: string, fileP
     for (const width of widths) {
       for (const format of ['jpeg', 'webp'] as const) {
         const resized = decoded.open().resize({ width, height: MAX_HEIGHT, fit: 'inside', withoutEnlargement: true })
-        const output = format === 'jpeg' ? resized.jpeg({ quality: 80, progressive: true }) : resized.webp({ quality: 80, effort: WEBP_EFFORT })
+        const output = format === 'jpeg' ? resized.jpeg({ quality: 80, progressive: true }) : resized.webp({ quality: WEBP_QUALITY, effort: WEBP_EFFORT })
         const result = await output.toBuffer({ resolveWithObject: true }).catch((error: unknown) => {
           throw new UndecodableImage(reasonOf(error))
         })
