@@ -419,16 +419,16 @@ const commands: Record<string, Command> = {
   },
   'media regenerate': {
     usage: 'places media regenerate',
-    summary: 'make the sizes pages show (160, 800, 1600 px; JPEG and WebP) of every attachment anew from its original',
+    summary: 'make the sizes pages show (160, 480, 800, 1600 px; JPEG and WebP) of every attachment anew from its original',
     options: json,
     positionals: 'none',
     run: async (values) => {
-      const [{ regenerateRenditions }, { getConfig }] = await Promise.all([import('../lib/media/regenerate'), import('../lib/config')])
+      const [{ regenerateRenditions }, { areaLocation }] = await Promise.all([import('../lib/media/regenerate'), import('../lib/media/store')])
       const summary = await regenerateRenditions(progress('Regenerating'))
       if (values.json) return out(JSON.stringify(summary))
       out(`Regenerated the sizes of ${summary.regenerated} of ${summary.attachments} attachments.`)
       if (summary.undecodable > 0) out(`${summary.undecodable} could not be decoded: they have no sizes, and pages show no picture of them.`)
-      if (summary.missing > 0) out(`${summary.missing} have no original file in ${getConfig().uploadsDir}/originals: left as they were.`)
+      if (summary.missing > 0) out(`${summary.missing} have no original file in ${areaLocation('originals')}: left as they were.`)
       if (summary.timedOut > 0) out(`${summary.timedOut} HEIC photos took the decoder past its time limit: left as they were.`)
     },
   },

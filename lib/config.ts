@@ -21,6 +21,18 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
   UPLOADS_DIR: z.string().min(1).default('./data/uploads'),
+  MEDIA_STORAGE: z.enum(['disk', 's3']).default('disk'),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).default('false'),
+  // Folders in the bucket: `places/` keeps every key under places/ (a trailing slash is added when missing).
+  S3_PREFIX: z
+    .string()
+    .default('')
+    .refine((prefix) => !prefix.startsWith('/') && !prefix.includes('//'), 'must not start with / or hold //'),
   UPLOAD_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -100,6 +112,20 @@ export function trustedProxyList(entries: readonly string[]): BlockList {
   return list
 }
 
+/** MEDIA_STORAGE=s3: the bucket the files are kept in (lib/media/store.ts). */
+export type S3Settings = {
+  kind: 's3'
+  bucket: string
+  /** any S3-compatible service; the SDK's AWS endpoint for the region when not set */
+  endpoint: string | undefined
+  region: string
+  forcePathStyle: boolean
+  /** when not set, the SDK's own chain (an instance role, AWS_* variables) */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined
+  /** '' or a folder ending in / */
+  prefix: string
+}
+
 export type Config = {
   databaseUrl: string
   /** where migrations run, when not through DATABASE_URL (a pooler in transaction mode cannot hold their lock) */
@@ -108,7 +134,9 @@ export type Config = {
   pgPoolMax: number
   /** the site's public origin, no trailing slash: the base of every properties.url */
   siteUrl: string
+  /** local scratch for files being made, and with MEDIA_STORAGE=disk where they are kept */
   uploadsDir: string
+  mediaStorage: { kind: 'disk' } | S3Settings
   uploadMaxBytes: number
   /** at start, unfinished uploads older than this are removed */
   incomingStaleSeconds: number
@@ -145,12 +173,29 @@ export function getConfig(): Config {
   if (env.MIGRATION_DATABASE_URL && !POSTGRES_URL.test(env.DATABASE_URL)) {
     throw new Error('Invalid configuration: MIGRATION_DATABASE_URL: only for PostgreSQL, and DATABASE_URL is SQLite')
   }
+  if (env.MEDIA_STORAGE === 's3' && !env.S3_BUCKET) throw new Error('Invalid configuration: S3_BUCKET: required with MEDIA_STORAGE=s3')
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {
+    throw new Error('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both, or neither (the SDK then finds its own)')
+  }
   config = {
     databaseUrl: env.DATABASE_URL,
     migrationDatabaseUrl: env.MIGRATION_DATABASE_URL,
     pgPoolMax: env.PG_POOL_MAX,
     siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     uploadsDir: path.resolve(env.UPLOADS_DIR),
+    mediaStorage:
+      env.MEDIA_STORAGE === 's3'
+        ? {
+            kind: 's3',
+            bucket: env.S3_BUCKET!,
+            endpoint: env.S3_ENDPOINT,
+            region: env.S3_REGION,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1',
+            credentials:
+              env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
+            prefix: env.S3_PREFIX === '' || env.S3_PREFIX.endsWith('/') ? env.S3_PREFIX : `${env.S3_PREFIX}/`,
+          }
+        : { kind: 'disk' },
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     incomingStaleSeconds: env.INCOMING_STALE_SECONDS,
     keepImageMetadata: env.KEEP_IMAGE_METADATA === 'true' || env.KEEP_IMAGE_METADATA === '1',

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises'
 import { z } from 'zod'
 import { canImport, canManageUsers, type Actor } from '../auth/capabilities'
 import { ApiError, forbidden } from '../http/errors'
-import { uploadsPath } from '../media/storage'
+import { incomingPath } from '../media/store'
 import { CSV_FIELDS, DELIMITERS, type CsvField, type CsvLayout, type CsvOptions } from '../places/formats/csv'
 import { detectFormat } from '../places/formats/detect'
 import { formatName, readHead, readImportFile, type ImportFile } from '../places/formats/read'
@@ -50,7 +50,7 @@ const unknownUpload = () => new ApiError('rest_invalid_param', 'That upload is n
 /** The user's uploaded file: its name holds their id, so that a token alone opens no one else's. */
 function fileOf(actor: Actor, token: string): string {
   if (!TOKEN.test(token)) throw unknownUpload()
-  return uploadsPath('incoming', `import-${actor.id}-${token}`)
+  return incomingPath(`import-${actor.id}-${token}`)
 }
 
 function authorise(actor: Actor | null): asserts actor is Actor {
@@ -60,7 +60,7 @@ function authorise(actor: Actor | null): asserts actor is Actor {
 /** Keeps an uploaded file for the screen; its token names it from then on. Refuses a file over IMPORT_MAX_BYTES. */
 export async function saveImportUpload(actor: Actor | null, body: AsyncIterable<Uint8Array>): Promise<string> {
   authorise(actor)
-  await mkdir(uploadsPath('incoming'), { recursive: true, mode: 0o700 })
+  await mkdir(incomingPath(), { recursive: true, mode: 0o700 })
   await removeOldUploads(actor)
   const token = randomUUID()
   const file = fileOf(actor, token)
@@ -89,7 +89,7 @@ async function* limited(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8
 
 /** One upload a user: their earlier one goes (not one being imported); anyone's older than a day too. */
 async function removeOldUploads(actor: Actor): Promise<void> {
-  const folder = uploadsPath('incoming')
+  const folder = incomingPath()
   for (const name of await readdir(folder)) {
     if (!name.startsWith('import-') || name.endsWith(IMPORTING)) continue
     const file = `${folder}/${name}`

@@ -1,13 +1,11 @@
 import 'server-only'
-import { createReadStream } from 'node:fs'
-import { rm, stat } from 'node:fs/promises'
-import { Readable } from 'node:stream'
 import { canEditPost, canUploadFiles, type Actor, type PostForCapability } from '../auth/capabilities'
 import { POST_FOR_CAPABILITY, requirePostAccess } from '../auth/post-access'
 import { getDb, transaction } from '../db'
 import { ApiError, forbidden, invalidParams, notSignedIn } from '../http/errors'
-import { RENDITION_NAME, removeRenditionFiles, renditionPath } from './renditions'
-import { ATTACHMENT_FIELDS, ATTACHMENT_ORDER, cleanTitle, storeAttachment, toAttachmentDto, uploadsPath, type AttachmentDto, type NewUpload } from './storage'
+import { MIME_TYPES, RENDITION_NAME, removeRenditionFiles, type RenditionFormat } from './renditions'
+import { ATTACHMENT_FIELDS, ATTACHMENT_ORDER, cleanTitle, storeAttachment, toAttachmentDto, type AttachmentDto, type NewUpload } from './storage'
+import { mediaStore, type Area, type StoredFile } from './store'
 import { runUpload } from './upload-slots'
 
 /**
@@ -81,20 +79,12 @@ export async function deleteAttachment(actor: Actor | null, attachmentId: number
 
 const STORED_PATH = /^\d{4}\/\d{2}\/[a-z0-9_-]+\.[a-z]{3,4}$/
 
-export type ImageFile = {
-  /** the file's bytes, opened only when asked for (a 304 never opens it) */
-  open: () => ReadableStream<Uint8Array>
+export type ImageFile = StoredFile & {
   mimeType: string
-  size: number
-  /** from the file's size and modification time: a stored file is only ever replaced whole (lib/media/storage.ts) */
-  etag: string
-  lastModified: Date
   isPublic: boolean
   /** a size under a name made from its bytes (lib/media/renditions.ts): what is at its address never changes */
   immutable: boolean
 }
-
-const RENDITION_TYPES: Record<string, string> = { jpeg: 'image/jpeg', webp: 'image/webp' }
 
 const POST_ACCESS = { select: POST_FOR_CAPABILITY } as const
 
@@ -109,20 +99,12 @@ export async function openPublicImage(relative: string, whoIsAsking: () => Promi
   if (!found) throw notFound
   const isPublic = found.post.status === 'publish'
   if (!isPublic && !canEditPost(await whoIsAsking(), found.post)) throw notFound
-  const info = await stat(found.file).catch(() => null)
-  if (!info) throw notFound
-  return {
-    open: () => Readable.toWeb(createReadStream(found.file)) as ReadableStream<Uint8Array>,
-    mimeType: found.mimeType,
-    size: info.size,
-    etag: `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`,
-    lastModified: info.mtime,
-    isPublic,
-    immutable: found.immutable,
-  }
+  const file = await mediaStore().stat(found.area, found.key)
+  if (!file) throw notFound
+  return { ...file, mimeType: found.mimeType, isPublic, immutable: found.area === 'renditions' }
 }
 
-async function findImage(relative: string): Promise<{ file: string; mimeType: string; post: PostForCapability; immutable: boolean } | null> {
+async function findImage(relative: string): Promise<{ area: Area; key: string; mimeType: string; post: PostForCapability } | null> {
   const db = getDb()
   const [folder, name, ...rest] = relative.split('/')
   if (folder === 'renditions' && name !== undefined && rest.length === 0 && RENDITION_NAME.test(name)) {
@@ -130,12 +112,12 @@ async function findImage(relative: string): Promise<{ file: string; mimeType: st
       where: { fileName: name },
       select: { format: true, attachment: { select: { post: POST_ACCESS } } },
     })
-    const mimeType = rendition && RENDITION_TYPES[rendition.format]
-    return rendition && mimeType ? { file: renditionPath(name), mimeType, post: rendition.attachment.post, immutable: true } : null
+    const mimeType = rendition && MIME_TYPES[rendition.format as RenditionFormat]
+    return rendition && mimeType ? { area: 'renditions', key: name, mimeType, post: rendition.attachment.post } : null
   }
   if (!STORED_PATH.test(relative)) return null
   const attachment = await db.attachment.findUnique({ where: { filePath: relative }, select: { mimeType: true, post: POST_ACCESS } })
-  return attachment && { file: uploadsPath('public', relative), mimeType: attachment.mimeType, post: attachment.post, immutable: false }
+  return attachment && { area: 'public', key: relative, mimeType: attachment.mimeType, post: attachment.post }
 }
 
 /** Removes attachments, their rows and all their files (the command line undoes a failed import with it). */
@@ -151,11 +133,10 @@ export const ATTACHMENT_FILES = { filePath: true, renditions: { select: { fileNa
 
 /** Removes the files of attachments whose rows are gone: the original, the public copy and the sizes. */
 export async function removeAttachmentFiles(attachments: { filePath: string; renditions: { fileName: string }[] }[]): Promise<void> {
-  await Promise.all(
-    attachments.flatMap(({ filePath, renditions }) => [
-      rm(uploadsPath('originals', filePath), { force: true }),
-      rm(uploadsPath('public', filePath), { force: true }),
-      removeRenditionFiles(renditions.map((r) => r.fileName)),
-    ]),
-  )
+  const filePaths = attachments.map(({ filePath }) => filePath)
+  await Promise.all([
+    mediaStore().remove('originals', filePaths),
+    mediaStore().remove('public', filePaths),
+    removeRenditionFiles(attachments.flatMap(({ renditions }) => renditions.map((r) => r.fileName))),
+  ])
 }

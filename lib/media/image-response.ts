@@ -29,14 +29,14 @@ function isNotModified(request: Request, image: ImageFile): boolean {
 }
 
 /** The answer to GET /uploads/…: the image, or a 304 when the client's copy is current. */
-export function imageResponse(request: Request, image: ImageFile): Response {
+export async function imageResponse(request: Request, image: ImageFile): Promise<Response> {
   const validators = {
     ETag: image.etag,
     'Last-Modified': image.lastModified.toUTCString(),
     'Cache-Control': image.isPublic ? (image.immutable ? immutable() : PUBLIC) : PRIVATE,
   }
   if (isNotModified(request, image)) return new Response(null, { status: 304, headers: validators })
-  return new Response(image.open(), {
+  return new Response(await image.open(), {
     headers: {
       ...validators,
       'Content-Type': image.mimeType,

@@ -1,9 +1,8 @@
 import 'server-only'
-import { access, readFile } from 'node:fs/promises'
 import { getDb, transaction } from '../db'
 import { HeicDecodeTimeout } from './heic-pool'
 import { createRenditions, removeRenditionFiles, UndecodableImage } from './renditions'
-import { uploadsPath } from './storage'
+import { mediaStore } from './store'
 
 // `places media regenerate` (docs/cli.md), as `wp media regenerate`: makes every attachment's sizes anew from its
 // original, for the images stored before sizes existed or after the way they are made changed. The same image gives
@@ -16,7 +15,7 @@ export type RegenerateSummary = {
   regenerated: number
   /** whose original could not be decoded: they have no sizes, and no picture */
   undecodable: number
-  /** whose original file is missing from UPLOADS_DIR/originals: left as they were */
+  /** whose original file is missing from the store: left as they were */
   missing: number
   /** HEICs the decoder did not finish within its time limit (lib/media/heic-pool.ts): left as they were */
   timedOut: number
@@ -31,17 +30,12 @@ export async function regenerateRenditions(onProgress?: (done: number, total: nu
   const summary: RegenerateSummary = { attachments: attachments.length, regenerated: 0, undecodable: 0, missing: 0, timedOut: 0 }
   onProgress?.(0, attachments.length)
   for (const [i, attachment] of attachments.entries()) {
-    const original = uploadsPath('originals', attachment.filePath)
-    if (
-      await access(original).then(
-        () => false,
-        () => true,
-      )
-    ) {
+    const original = await mediaStore().read('originals', attachment.filePath)
+    if (!original) {
       summary.missing++
     } else {
       // Stored before uploads were decoded first (or damaged since): no sizes, counted as undecodable.
-      const made = await createRenditions(await readFile(original), attachment.mimeType, attachment.filePath).catch((error: unknown) => {
+      const made = await createRenditions(original, attachment.mimeType, attachment.filePath).catch((error: unknown) => {
         if (error instanceof UndecodableImage) return []
         if (error instanceof HeicDecodeTimeout) return null
         throw error

@@ -1,10 +1,9 @@
 import 'server-only'
 import { createHash, randomUUID } from 'node:crypto'
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
-import path from 'node:path'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import sharp, { type Sharp } from 'sharp'
-import { getConfig } from '../config'
 import { decodeHeic, HeicDecodeError } from './heic-pool'
+import { incomingPath, mediaStore } from './store'
 
 // The sizes pages show of an uploaded image (README, Photos): made once, from the original, at upload and by
 // `places media regenerate`; never per request. Each is turned upright by the EXIF orientation, keeps the image's
@@ -25,15 +24,12 @@ const MAX_HEIGHT = 1600
 
 export type RenditionFormat = 'jpeg' | 'webp'
 const EXTENSIONS: Record<RenditionFormat, string> = { jpeg: 'jpg', webp: 'webp' }
+export const MIME_TYPES: Record<RenditionFormat, string> = { jpeg: 'image/jpeg', webp: 'image/webp' }
 
 export type Rendition = { format: RenditionFormat; width: number; height: number; fileName: string }
 
 /** A rendition's name: 32 hex digits and its extension, which the uploads route accepts and nothing else. */
 export const RENDITION_NAME = /^[0-9a-f]{32}\.(jpg|webp)$/
-
-export function renditionPath(fileName = ''): string {
-  return path.join(getConfig().uploadsDir, 'renditions', fileName)
-}
 
 // libwebp's effort 2 of 0–6 (default 4): about a third less CPU per upload for files a few per cent larger, measured
 // on the corpus; an upload makes eight files, and the server's other requests wait for the CPU it takes.
@@ -112,7 +108,7 @@ async function decode(bytes: Buffer, mimeType: string, temporary: string[]): Pro
     const pixels = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
     const raw = () => sharp(pixels, { raw: { width, height, channels: 4 } })
     if (!meta?.icc) return { open: raw, width, height }
-    const profile = path.join(incomingFolder(), `${randomUUID()}.icc`)
+    const profile = incomingPath(`${randomUUID()}.icc`)
     temporary.push(profile)
     await writeFile(profile, meta.icc)
     return { open: () => raw().withIccProfile(profile), width, height }
@@ -129,10 +125,6 @@ async function decode(bytes: Buffer, mimeType: string, temporary: string[]): Pro
   return { open: () => sharp(bytes, { failOn: 'error' }).autoOrient().keepIccProfile(), width, height }
 }
 
-function incomingFolder(): string {
-  return path.join(getConfig().uploadsDir, 'incoming')
-}
-
 function nameOf(salt: string, bytes: Buffer, format: RenditionFormat): string {
   // The attachment's path in the hash keeps two uploads of the same photo apart: each name belongs to one attachment.
   const hash = createHash('sha256').update(salt).update('\0').update(bytes).digest('hex').slice(0, 32)
@@ -140,13 +132,12 @@ function nameOf(salt: string, bytes: Buffer, format: RenditionFormat): string {
 }
 
 /**
- * Makes the sizes of an original (its bytes, to be stored as `filePath`) and writes them into place; returns them.
+ * Makes the sizes of an original (its bytes, to be stored as `filePath`) and puts them in the store; returns them.
  * Making them is the one full decode of an upload: an image that does not decode throws UndecodableImage, a HEIC
  * that holds the decoder past its time limit HeicDecodeTimeout. On any failure nothing it wrote is left behind.
  */
 export async function createRenditions(original: Buffer, mimeType: string, filePath: string): Promise<Rendition[]> {
-  await mkdir(renditionPath(), { recursive: true })
-  await mkdir(incomingFolder(), { recursive: true, mode: 0o700 })
+  await mkdir(incomingPath(), { recursive: true, mode: 0o700 })
   const made: Rendition[] = []
   const temporary: string[] = []
   try {
@@ -163,17 +154,21 @@ export async function createRenditions(original: Buffer, mimeType: string, fileP
         const result = await output.toBuffer({ resolveWithObject: true }).catch((error: unknown) => {
           throw new UndecodableImage(reasonOf(error))
         })
-        const temp = path.join(incomingFolder(), `${randomUUID()}.rendition`)
+        const temp = incomingPath(`${randomUUID()}.rendition`)
         temporary.push(temp)
         await writeFile(temp, result.data)
         encoded.push({ rendition: { format, width: result.info.width, height: result.info.height, fileName: nameOf(filePath, result.data, format) }, temp })
       }
     }
-    for (const { rendition, temp } of encoded) {
-      await rename(temp, renditionPath(rendition.fileName))
-      made.push(rendition)
-    }
-    return made
+    const puts = await Promise.allSettled(
+      encoded.map(async ({ rendition, temp }) => {
+        await mediaStore().put('renditions', rendition.fileName, temp, MIME_TYPES[rendition.format])
+        made.push(rendition)
+      }),
+    )
+    const failed = puts.find((put) => put.status === 'rejected')
+    if (failed) throw failed.reason
+    return encoded.map(({ rendition }) => rendition)
   } catch (error) {
     await removeRenditionFiles(made.map((r) => r.fileName))
     throw error
@@ -183,5 +178,5 @@ export async function createRenditions(original: Buffer, mimeType: string, fileP
 }
 
 export async function removeRenditionFiles(fileNames: string[]): Promise<void> {
-  await Promise.all(fileNames.map((name) => rm(renditionPath(name), { force: true })))
+  await mediaStore().remove('renditions', fileNames)
 }

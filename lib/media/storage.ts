@@ -1,7 +1,7 @@
 import 'server-only'
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { fileTypeFromFile } from 'file-type'
@@ -12,13 +12,13 @@ import { slugify } from '../slugs'
 import { readGps, type Gps } from './exif-gps'
 import { HeicDecodeTimeout } from './heic-pool'
 import { createRenditions, removeRenditionFiles, UndecodableImage, type Rendition } from './renditions'
+import { incomingPath, mediaStore } from './store'
 import { stripMetadata } from './strip-location'
 
-// Uploads live in two trees under UPLOADS_DIR, at the same relative path (`YYYY/MM/<id>-<name>.<ext>`):
-//   originals/  the file as uploaded, GPS included: what the server reads; never served;
-//   public/     what visitors load: a copy without location metadata (or the original, with KEEP_IMAGE_METADATA).
-// and the sizes pages show, in renditions/ under names made from their bytes (lib/media/renditions.ts).
-// Files arrive in incoming/ and are renamed into place only when whole and accepted.
+// An upload is kept (lib/media/store.ts) as its original, GPS included, never served, and a public copy without
+// location metadata (or the original again, with KEEP_IMAGE_METADATA), both under `YYYY/MM/<id>-<name>.<ext>`, and
+// its sizes (lib/media/renditions.ts). It arrives in UPLOADS_DIR/incoming, local scratch, and is put in the store
+// only when whole and accepted.
 
 /** The image types Places accepts, by the type sniffed from the file's bytes, with the extension it stores. */
 export const IMAGE_TYPES: Readonly<Record<string, string>> = {
@@ -57,10 +57,6 @@ export type NewUpload = {
   filename: string
   title?: string
   body: AsyncIterable<Uint8Array>
-}
-
-export function uploadsPath(tree: 'originals' | 'public' | 'incoming', relative = ''): string {
-  return path.join(getConfig().uploadsDir, tree, relative)
 }
 
 export function attachmentUrl(filePath: string): string {
@@ -121,7 +117,7 @@ function storedName(filename: string, ext: string, now: Date): string {
 }
 
 /**
- * An image on disk, accepted and in place, not yet recorded: `discard()` removes its files. `undecodable`: why its
+ * An image accepted and in the store, not yet recorded: `discard()` removes its files. `undecodable`: why its
  * pixels did not decode, when it was kept all the same (no sizes then).
  */
 export type StoredImage = {
@@ -147,12 +143,14 @@ export async function storeImage(
 ): Promise<StoredImage> {
   const { uploadMaxBytes, keepImageMetadata } = getConfig()
   // Readable by this user only: an original keeps its GPS (the folders above, data/, are made so too).
-  await mkdir(uploadsPath('incoming'), { recursive: true, mode: 0o700 })
-  const incoming = uploadsPath('incoming', randomUUID())
-  const written: string[] = [incoming]
+  await mkdir(incomingPath(), { recursive: true, mode: 0o700 })
+  const incoming = incomingPath(randomUUID())
+  const publicTemp = `${incoming}.public`
+  let stored: string | undefined
   let renditions: Rendition[] = []
   const discard = async () => {
-    await Promise.all(written.map((file) => rm(file, { force: true })))
+    await Promise.all([incoming, publicTemp].map((file) => rm(file, { force: true })))
+    if (stored !== undefined) await Promise.all([mediaStore().remove('originals', [stored]), mediaStore().remove('public', [stored])])
     await removeRenditionFiles(renditions.map((r) => r.fileName))
   }
   try {
@@ -178,15 +176,11 @@ export async function storeImage(
     })
     const gps = readGps(original)
 
-    const [originalPath, publicPath, publicTemp] = [uploadsPath('originals', relative), uploadsPath('public', relative), `${incoming}.public`]
-    await mkdir(path.dirname(originalPath), { recursive: true, mode: 0o700 })
-    await mkdir(path.dirname(publicPath), { recursive: true })
-    written.push(publicTemp)
     await copyFile(incoming, publicTemp)
     const hasPublicCopy = keepImageMetadata || (await stripMetadata(publicTemp))
-    written.push(originalPath, publicPath)
-    await rename(incoming, originalPath)
-    if (hasPublicCopy) await rename(publicTemp, publicPath)
+    stored = relative
+    await mediaStore().put('originals', relative, incoming, type.mime)
+    if (hasPublicCopy) await mediaStore().put('public', relative, publicTemp, type.mime)
     else await rm(publicTemp, { force: true })
     return {
       filePath: relative,
@@ -276,7 +270,7 @@ export function toAttachmentDto({ filePath, renditions, ...row }: AttachmentRow)
  * files untouched for `staleSeconds` go: another instance sharing the folder may be writing the others right now.
  */
 export async function removeStaleIncoming(staleSeconds: number): Promise<number> {
-  const folder = uploadsPath('incoming')
+  const folder = incomingPath()
   const names = await readdir(folder).catch(() => [] as string[])
   const cutoff = Date.now() - staleSeconds * 1000
   let removed = 0

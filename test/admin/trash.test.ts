@@ -10,7 +10,8 @@ import { addUser } from '../../lib/admin/users'
 import { OPERATOR } from '../../lib/auth/callers'
 import { disconnectDb, getDb } from '../../lib/db'
 import { migrate } from '../../lib/migrate'
-import { storeAttachment, uploadsPath } from '../../lib/media/storage'
+import { getConfig } from '../../lib/config'
+import { storeAttachment } from '../../lib/media/storage'
 import { importWxr } from '../../lib/wxr/import'
 import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
@@ -50,7 +51,9 @@ test('posts in the Trash more than 30 days are deleted with their files; a resto
   const [trashed, withPhoto, restored, kept] = [await post('trashed'), await post('with-photo'), await post('restored'), await post('kept')]
   const photo = path.resolve(fileURLToPath(import.meta.url), '../../fixtures/exif/exr_noexif.jpg')
   const { url } = await storeAttachment({ postId: withPhoto, filename: 'photo.jpg', body: createReadStream(photo) })
-  const files = ['originals', 'public'].map((tree) => uploadsPath(tree as 'originals', decodeURIComponent(new URL(url).pathname.slice('/uploads/'.length))))
+  const files = ['originals', 'public'].map((tree) =>
+    path.join(getConfig().uploadsDir, tree, decodeURIComponent(new URL(url).pathname.slice('/uploads/'.length))),
+  )
   assert.ok(files.every((file) => existsSync(file)))
   for (const id of [trashed, withPhoto, restored]) assert.equal(await trashPost(OPERATOR, id), true)
   const { trashedAt } = await getDb().post.findUniqueOrThrow({ where: { id: trashed }, select: { trashedAt: true } })

@@ -9,8 +9,9 @@ import sharp from 'sharp'
 import { readGps } from '../../lib/media/exif-gps'
 import { errorResponse } from '../../lib/http/route'
 import { closeHeicPool, decodeHeic, HEIC_DECODE_TIME_LIMIT_MS, HeicDecodeError, HeicDecodeTimeout, heicWorkerIds } from '../../lib/media/heic-pool'
-import { createRenditions, removeRenditionFiles, renditionPath, UndecodableImage } from '../../lib/media/renditions'
+import { createRenditions, removeRenditionFiles, UndecodableImage } from '../../lib/media/renditions'
 import { heicTimeLimitRefusal } from '../../lib/media/storage'
+import { mediaStore } from '../../lib/media/store'
 
 // HEIC photos are decoded in worker threads (lib/media/heic-pool.ts), so that the server's event loop runs on
 // meanwhile: real iPhone files of the corpus, the real decoder, the sizes read back with sharp and ExifReader.
@@ -112,7 +113,8 @@ describe('HEIC decoding in a worker thread', () => {
         ['jpeg 160x213', 'webp 160x213', 'jpeg 480x640', 'webp 480x640', 'jpeg 800x1067', 'webp 800x1067', 'jpeg 1200x1600', 'webp 1200x1600'],
       )
       for (const rendition of made) {
-        const bytes = readFileSync(renditionPath(rendition.fileName))
+        const bytes = await mediaStore().read('renditions', rendition.fileName)
+        assert.ok(bytes)
         const meta = await sharp(bytes).metadata()
         assert.deepEqual([meta.width, meta.height], [rendition.width, rendition.height])
         assert.equal(meta.exif, undefined)

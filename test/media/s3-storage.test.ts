@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import ExifReader from 'exifreader'
+import { runPlaces, runPlacesAsync } from '../support/cli'
+import { createTestDatabase, type TestDatabase } from '../support/databases'
+import { startS3, type TestS3 } from '../support/s3'
+import { startServer, type RunningServer } from '../support/server'
+
+// Photos in object storage (MEDIA_STORAGE=s3): two servers over one database, each with a local folder of its own,
+// as two machines are, and a bucket on an S3-compatible server. A photo uploaded through one is served by the other,
+// deleted through the command line it is gone from both; the bucket holds the original with its GPS, the public
+// copy without, and the sizes, under S3_PREFIX; the local folders hold nothing once an upload is done.
+
+const PHOTO = path.join('test', 'fixtures', 'exif', 'gox_gps.jpg')
+const PREFIX = 'site-a/'
+
+describe('photos in an S3 bucket', () => {
+  let db: TestDatabase
+  let s3: TestS3
+  let a: RunningServer
+  let b: RunningServer
+  let dir: string
+  let env: NodeJS.ProcessEnv
+  let authorization: string
+  let published: string
+  let draft: string
+  const places = (...args: string[]) => runPlaces(env, ...args)
+  const scratch = (name: string) => path.join(dir, name)
+
+  before(async () => {
+    db = await createTestDatabase('sqlite')
+    s3 = await startS3()
+    dir = mkdtempSync(path.join(tmpdir(), 'places-s3-test-'))
+    const storage = { ...s3.env, S3_PREFIX: PREFIX.slice(0, -1) }
+    env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: scratch('cli'), ...storage }
+    places('user', 'create', '--email', 'editor@example.org', '--password', 'long enough password', '--role', 'editor')
+    const secret = places('app-password', 'create', '--user', 'editor@example.org').split('\n').at(-1)!
+    authorization = `Basic ${Buffer.from(`editor@example.org:${secret}`).toString('base64')}`
+    const posts = scratch('posts.geojson')
+    writeFileSync(
+      posts,
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [
+          { type: 'Feature', geometry: null, properties: { title: 'Published' } },
+          { type: 'Feature', geometry: null, properties: { title: 'Draft', status: 'draft' } },
+        ],
+      }),
+    )
+    ;[published = '', draft = ''] = places('import', posts, '--author', 'editor@example.org').split('\n')
+    ;[a, b] = await Promise.all([
+      startServer({ DATABASE_URL: db.url, UPLOADS_DIR: scratch('a'), ...storage }),
+      startServer({ DATABASE_URL: db.url, UPLOADS_DIR: scratch('b'), ...storage }),
+    ])
+  })
+
+  after(async () => {
+    await Promise.all([a?.stop(), b?.stop()])
+    await s3?.stop()
+    await db?.drop()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  const upload = async (server: RunningServer, postId: string, body: Uint8Array<ArrayBuffer>, filename = 'photo.jpg') =>
+    fetch(`${server.url}/places/v1/media?post=${postId}`, {
+      method: 'POST',
+      headers: { Authorization: authorization, 'Content-Type': 'image/jpeg', 'Content-Disposition': `attachment; filename="${filename}"` },
+      body,
+    })
+  type Attachment = { id: number; url: string; thumbnailUrl: string }
+  /** The same path on another server. */
+  const on = (server: RunningServer, url: string) => `${server.url}${new URL(url).pathname}`
+  const stored = (url: string) => decodeURIComponent(new URL(url).pathname.slice('/uploads/'.length))
+
+  test('an upload through one server is in the bucket, whole, and served by the other', async () => {
+    const response = await upload(a, published, readFileSync(PHOTO))
+    assert.equal(response.status, 201, await response.clone().text())
+    const photo = (await response.json()) as Attachment
+    const key = stored(photo.url)
+
+    const keys = await s3.keys()
+    assert.deepEqual(
+      keys.filter((k) => !k.startsWith(`${PREFIX}renditions/`)),
+      [`${PREFIX}originals/${key}`, `${PREFIX}public/${key}`],
+    )
+    assert.equal(keys.filter((k) => k.startsWith(`${PREFIX}renditions/`)).length, 8, 'four sizes, JPEG and WebP')
+    assert.ok(keys.includes(`${PREFIX}${stored(photo.thumbnailUrl)}`))
+    assert.deepEqual(await s3.read(`${PREFIX}originals/${key}`), readFileSync(PHOTO), 'the original as uploaded')
+    assert.ok(ExifReader.load(await s3.read(`${PREFIX}originals/${key}`), { expanded: true }).gps?.Latitude, 'with its GPS')
+
+    const served = await fetch(on(b, photo.url))
+    assert.equal(served.status, 200)
+    const bytes = Buffer.from(await served.arrayBuffer())
+    assert.deepEqual(bytes, await s3.read(`${PREFIX}public/${key}`))
+    assert.equal(ExifReader.load(bytes, { expanded: true }).gps, undefined, 'the public copy has no location')
+    assert.equal(served.headers.get('content-type'), 'image/jpeg')
+    assert.equal(served.headers.get('cache-control'), 'public, no-cache')
+
+    const thumbnail = await fetch(on(b, photo.thumbnailUrl))
+    assert.equal(thumbnail.status, 200)
+    assert.deepEqual(Buffer.from(await thumbnail.arrayBuffer()), await s3.read(`${PREFIX}${stored(photo.thumbnailUrl)}`))
+    assert.match(thumbnail.headers.get('cache-control') ?? '', /immutable/)
+    const again = await fetch(on(a, photo.thumbnailUrl), { headers: { 'If-None-Match': thumbnail.headers.get('etag')! } })
+    assert.equal(again.status, 304, 'the ETag is the same on both servers')
+
+    // Nothing stays on either machine: scratch is emptied, and no file is kept beside the bucket.
+    for (const local of [scratch('a'), scratch('b')]) {
+      const left = existsSync(local) ? readdirSync(local, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()) : []
+      assert.deepEqual(left, [], `${local} holds no file`)
+    }
+  })
+
+  test("a draft's photo is served only to who may edit it, from either server", async () => {
+    const response = await upload(b, draft, readFileSync(PHOTO), 'draft.jpg')
+    assert.equal(response.status, 201)
+    const photo = (await response.json()) as Attachment
+    for (const server of [a, b]) {
+      assert.equal((await fetch(on(server, photo.url))).status, 404)
+      assert.equal((await fetch(on(server, photo.thumbnailUrl))).status, 404)
+      const asEditor = await fetch(on(server, photo.url), { headers: { Authorization: authorization } })
+      assert.equal(asEditor.status, 200)
+      assert.equal(asEditor.headers.get('cache-control'), 'private, no-store')
+    }
+  })
+
+  test('a refused upload leaves nothing in the bucket', async () => {
+    const before = await s3.keys()
+    const response = await upload(a, published, Buffer.from('not a picture at all'), 'notes.jpg')
+    assert.equal(response.status, 415)
+    const cutOff = readFileSync(PHOTO).subarray(0, 20_000)
+    assert.equal((await upload(a, published, cutOff, 'cut.jpg')).status, 422)
+    assert.deepEqual(await s3.keys(), before)
+  })
+
+  test('places media regenerate reads the originals from the bucket and makes the same sizes', async () => {
+    const before = await s3.keys()
+    const output = await runPlacesAsync({ ...env, UPLOADS_DIR: scratch('regenerate') }, 'media', 'regenerate')
+    assert.match(output, /^Regenerated the sizes of 2 of 2 attachments\.$/m)
+    assert.deepEqual(await s3.keys(), before)
+  })
+
+  test('a post deleted for good through the command line takes its files out of the bucket', async () => {
+    const keysBefore = await s3.keys()
+    const output = await runPlacesAsync({ ...env, UPLOADS_DIR: scratch('delete') }, 'post', 'delete', published, '--force')
+    assert.equal(output, `Deleted post ${published} and its 1 photo.`)
+    const left = await s3.keys()
+    assert.equal(keysBefore.length - left.length, 10, 'the original, the public copy and eight sizes')
+    // What is left is the draft's photo alone.
+    assert.equal(left.filter((k) => k.startsWith(`${PREFIX}originals/`)).length, 1)
+  })
+
+  test('MEDIA_STORAGE=s3 without a bucket is refused, with the reason', () => {
+    const { S3_BUCKET: _bucket, ...withoutBucket } = env
+    const run = spawnSync(process.execPath, ['bin/places.mjs', 'site', 'get'], { env: withoutBucket, encoding: 'utf8' })
+    assert.notEqual(run.status, 0)
+    assert.match(run.stderr, /S3_BUCKET/)
+  })
+})
