@@ -423,13 +423,34 @@ const commands: Record<string, Command> = {
     options: json,
     positionals: 'none',
     run: async (values) => {
-      const [{ regenerateRenditions }, { areaLocation }] = await Promise.all([import('../lib/media/regenerate'), import('../lib/media/store')])
+      const [{ regenerateRenditions }, { storeLocation }] = await Promise.all([import('../lib/media/regenerate'), import('../lib/media/store')])
       const summary = await regenerateRenditions(progress('Regenerating'))
       if (values.json) return out(JSON.stringify(summary))
       out(`Regenerated the sizes of ${summary.regenerated} of ${summary.attachments} attachments.`)
       if (summary.undecodable > 0) out(`${summary.undecodable} could not be decoded: they have no sizes, and pages show no picture of them.`)
-      if (summary.missing > 0) out(`${summary.missing} have no original file in ${areaLocation('originals')}: left as they were.`)
+      if (summary.missing > 0) out(`${summary.missing} have no original file in ${storeLocation(undefined, 'originals')}: left as they were.`)
       if (summary.timedOut > 0) out(`${summary.timedOut} HEIC photos took the decoder past its time limit: left as they were.`)
+    },
+  },
+  'media move-storage': {
+    usage: 'places media move-storage --to s3|disk [--verify]',
+    summary: 'copy every photo file into the bucket (or back to UPLOADS_DIR), resumably, before switching MEDIA_STORAGE',
+    help:
+      'Copies each file the database names (originals, public copies, sizes) from the other store, leaving those already there\n' +
+      'at the same size: run it again to resume. --verify compares every file byte for byte. Nothing is removed from the source.\n' +
+      'Then set MEDIA_STORAGE to the new store on every instance, restart them, and run it once more for the uploads made meanwhile.',
+    options: { to: { type: 'string' }, verify: { type: 'boolean' }, ...json },
+    positionals: 'none',
+    run: async (values) => {
+      const to = required(values, 'to')
+      if (to !== 's3' && to !== 'disk') throw new UsageError('--to must be s3 or disk')
+      const [{ moveStorage }, { storeLocation }] = await Promise.all([import('../lib/media/move-storage'), import('../lib/media/store')])
+      const summary = await moveStorage(to, { verify: values.verify === true, onProgress: progress('Copying') })
+      if (values.json) return out(JSON.stringify(summary))
+      out(`Copied ${summary.copied} of ${summary.files} files to ${storeLocation(to)}; ${summary.present} were there already.`)
+      if (summary.mismatched > 0) out(`${summary.mismatched} were there with other bytes, and were copied again.`)
+      if (summary.missing > 0) out(`${summary.missing} are in neither store (a public copy is not made of an image whose metadata could not be removed).`)
+      out(`Now set MEDIA_STORAGE=${to} on every instance and restart them; then run this once more for the uploads made meanwhile.`)
     },
   },
   geocode: {

@@ -112,9 +112,8 @@ export function trustedProxyList(entries: readonly string[]): BlockList {
   return list
 }
 
-/** MEDIA_STORAGE=s3: the bucket the files are kept in (lib/media/store.ts). */
+/** The bucket of S3_BUCKET and its settings (lib/media/store.ts). */
 export type S3Settings = {
-  kind: 's3'
   bucket: string
   /** any S3-compatible service; the SDK's AWS endpoint for the region when not set */
   endpoint: string | undefined
@@ -136,7 +135,10 @@ export type Config = {
   siteUrl: string
   /** local scratch for files being made, and with MEDIA_STORAGE=disk where they are kept */
   uploadsDir: string
-  mediaStorage: { kind: 'disk' } | S3Settings
+  /** where uploaded files are kept: with `s3`, `s3` below is set */
+  mediaStorage: 'disk' | 's3'
+  /** the bucket, when S3_BUCKET is set (whatever MEDIA_STORAGE says: `places media move-storage` needs both) */
+  s3: S3Settings | undefined
   uploadMaxBytes: number
   /** at start, unfinished uploads older than this are removed */
   incomingStaleSeconds: number
@@ -183,19 +185,18 @@ export function getConfig(): Config {
     pgPoolMax: env.PG_POOL_MAX,
     siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     uploadsDir: path.resolve(env.UPLOADS_DIR),
-    mediaStorage:
-      env.MEDIA_STORAGE === 's3'
-        ? {
-            kind: 's3',
-            bucket: env.S3_BUCKET!,
-            endpoint: env.S3_ENDPOINT,
-            region: env.S3_REGION,
-            forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1',
-            credentials:
-              env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
-            prefix: env.S3_PREFIX === '' || env.S3_PREFIX.endsWith('/') ? env.S3_PREFIX : `${env.S3_PREFIX}/`,
-          }
-        : { kind: 'disk' },
+    mediaStorage: env.MEDIA_STORAGE,
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          endpoint: env.S3_ENDPOINT,
+          region: env.S3_REGION,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1',
+          credentials:
+            env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
+          prefix: env.S3_PREFIX === '' || env.S3_PREFIX.endsWith('/') ? env.S3_PREFIX : `${env.S3_PREFIX}/`,
+        }
+      : undefined,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     incomingStaleSeconds: env.INCOMING_STALE_SECONDS,
     keepImageMetadata: env.KEEP_IMAGE_METADATA === 'true' || env.KEEP_IMAGE_METADATA === '1',

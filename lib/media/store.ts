@@ -1,10 +1,10 @@
 import 'server-only'
 import { createReadStream } from 'node:fs'
-import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import type { S3Client } from '@aws-sdk/client-s3'
-import { getConfig, type S3Settings } from '../config'
+import { getConfig, type Config, type S3Settings } from '../config'
 
 // Where uploaded files are kept once whole and accepted (README, Photos; docs/operations.md, Photos in object
 // storage): MEDIA_STORAGE=disk, folders under UPLOADS_DIR, or MEDIA_STORAGE=s3, objects in a bucket of any
@@ -36,8 +36,6 @@ export type MediaStore = {
   stat: (area: Area, key: string) => Promise<StoredFile | null>
   /** Removes files; one that is not there is no error. */
   remove: (area: Area, keys: string[]) => Promise<void>
-  /** Every file of an area, with its size. */
-  list: (area: Area) => AsyncIterable<{ key: string; size: number }>
 }
 
 /** Folders under UPLOADS_DIR; originals readable by this user only (they keep their GPS). */
@@ -62,16 +60,6 @@ export function diskStore(uploadsDir: string): MediaStore {
     },
     async remove(area, keys) {
       await Promise.all(keys.map((key) => rm(file(area, key), { force: true })))
-    },
-    async *list(area) {
-      const root = path.join(uploadsDir, area)
-      const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])
-      for (const entry of entries) {
-        if (!entry.isFile()) continue
-        const full = path.join(entry.parentPath, entry.name)
-        const info = await stat(full).catch(notThere)
-        if (info) yield { key: path.relative(root, full).split(path.sep).join('/'), size: info.size }
-      }
     },
   }
 }
@@ -144,16 +132,6 @@ export function s3Store(settings: S3Settings): MediaStore {
         if (Errors.length > 0) throw new Error(`the bucket kept ${Errors.length} file(s): ${Errors[0]?.Key} (${Errors[0]?.Code})`)
       }
     },
-    async *list(area) {
-      const { s3, sdk } = await connect()
-      const Prefix = objectKey(area, '')
-      let ContinuationToken: string | undefined
-      do {
-        const page = await s3.send(new sdk.ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }))
-        for (const object of page.Contents ?? []) if (object.Key) yield { key: object.Key.slice(Prefix.length), size: object.Size ?? 0 }
-        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined
-      } while (ContinuationToken)
-    },
   }
 }
 
@@ -162,16 +140,30 @@ export function incomingPath(name = ''): string {
   return path.join(getConfig().uploadsDir, 'incoming', name)
 }
 
-/** Where an area's files are, for messages: a folder, or an s3:// address. */
-export function areaLocation(area: Area): string {
-  const { mediaStorage, uploadsDir } = getConfig()
-  return mediaStorage.kind === 's3' ? `s3://${mediaStorage.bucket}/${mediaStorage.prefix}${area}/` : `${path.join(uploadsDir, area)}`
+export type StorageKind = Config['mediaStorage']
+
+/** Where a store (or one area of it) is, for messages: a folder, or an s3:// address. */
+export function storeLocation(kind: StorageKind = getConfig().mediaStorage, area?: Area): string {
+  const { s3, uploadsDir } = getConfig()
+  if (kind === 's3' && s3) return `s3://${s3.bucket}/${s3.prefix}${area ? `${area}/` : ''}`
+  return area ? path.join(uploadsDir, area) : uploadsDir
 }
 
-let store: MediaStore | undefined
+const stores = new Map<StorageKind, MediaStore>()
 
-/** The store MEDIA_STORAGE names, one per process. */
+/** A store by its kind, one per process; `s3` needs S3_BUCKET. */
+export function storeOf(kind: StorageKind): MediaStore {
+  let store = stores.get(kind)
+  if (!store) {
+    const { s3, uploadsDir } = getConfig()
+    if (kind === 's3' && !s3) throw new Error('S3_BUCKET is not set: there is no bucket to use')
+    store = kind === 's3' ? s3Store(s3!) : diskStore(uploadsDir)
+    stores.set(kind, store)
+  }
+  return store
+}
+
+/** The store MEDIA_STORAGE names. */
 export function mediaStore(): MediaStore {
-  const { mediaStorage, uploadsDir } = getConfig()
-  return (store ??= mediaStorage.kind === 's3' ? s3Store(mediaStorage) : diskStore(uploadsDir))
+  return storeOf(getConfig().mediaStorage)
 }

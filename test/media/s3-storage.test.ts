@@ -71,6 +71,12 @@ describe('photos in an S3 bucket', () => {
       headers: { Authorization: authorization, 'Content-Type': 'image/jpeg', 'Content-Disposition': `attachment; filename="${filename}"` },
       body,
     })
+  /** A status, the body read: a body left unread keeps its connection busy, and the server's stop waits for it. */
+  const statusOf = async (response: Promise<Response>) => {
+    const answer = await response
+    await answer.arrayBuffer()
+    return answer.status
+  }
   type Attachment = { id: number; url: string; thumbnailUrl: string }
   /** The same path on another server. */
   const on = (server: RunningServer, url: string) => `${server.url}${new URL(url).pathname}`
@@ -119,20 +125,20 @@ describe('photos in an S3 bucket', () => {
     assert.equal(response.status, 201)
     const photo = (await response.json()) as Attachment
     for (const server of [a, b]) {
-      assert.equal((await fetch(on(server, photo.url))).status, 404)
-      assert.equal((await fetch(on(server, photo.thumbnailUrl))).status, 404)
+      assert.equal(await statusOf(fetch(on(server, photo.url))), 404)
+      assert.equal(await statusOf(fetch(on(server, photo.thumbnailUrl))), 404)
       const asEditor = await fetch(on(server, photo.url), { headers: { Authorization: authorization } })
       assert.equal(asEditor.status, 200)
       assert.equal(asEditor.headers.get('cache-control'), 'private, no-store')
+      await asEditor.arrayBuffer()
     }
   })
 
   test('a refused upload leaves nothing in the bucket', async () => {
     const before = await s3.keys()
-    const response = await upload(a, published, Buffer.from('not a picture at all'), 'notes.jpg')
-    assert.equal(response.status, 415)
+    assert.equal(await statusOf(upload(a, published, Buffer.from('not a picture at all'), 'notes.jpg')), 415)
     const cutOff = readFileSync(PHOTO).subarray(0, 20_000)
-    assert.equal((await upload(a, published, cutOff, 'cut.jpg')).status, 422)
+    assert.equal(await statusOf(upload(a, published, cutOff, 'cut.jpg')), 422)
     assert.deepEqual(await s3.keys(), before)
   })
 
@@ -158,5 +164,85 @@ describe('photos in an S3 bucket', () => {
     const run = spawnSync(process.execPath, ['bin/places.mjs', 'site', 'get'], { env: withoutBucket, encoding: 'utf8' })
     assert.notEqual(run.status, 0)
     assert.match(run.stderr, /S3_BUCKET/)
+  })
+})
+
+describe('places media move-storage', () => {
+  let db: TestDatabase
+  let s3: TestS3
+  let dir: string
+  let env: NodeJS.ProcessEnv
+  const places = (...args: string[]) => runPlaces(env, ...args)
+  // The bucket's server runs in this process: a command that talks to it must leave the event loop free.
+  const move = async (to: string, ...args: string[]) =>
+    JSON.parse(await runPlacesAsync(env, 'media', 'move-storage', '--to', to, '--json', ...args)) as Record<string, number>
+  const localFiles = (root: string) =>
+    readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+      .sort()
+
+  before(async () => {
+    db = await createTestDatabase('sqlite')
+    s3 = await startS3()
+    dir = mkdtempSync(path.join(tmpdir(), 'places-move-test-'))
+    // A site on disk, with the bucket's settings beside: MEDIA_STORAGE stays disk until the files are across.
+    const { MEDIA_STORAGE: _disk, ...bucket } = s3.env
+    env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'disk'), ...bucket, S3_PREFIX: 'site-b' }
+    const posts = path.join(dir, 'posts.geojson')
+    writeFileSync(posts, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Moved' } }] }))
+    places('user', 'create', '--email', 'admin@example.org', '--password', 'long enough password', '--role', 'administrator')
+    places('media', 'import', '--post', places('import', posts), PHOTO)
+  })
+
+  after(async () => {
+    await s3?.stop()
+    await db?.drop()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  test('copies every file into the bucket, resumes, verifies, and back to disk', async () => {
+    const disk = path.join(dir, 'disk')
+    const onDisk = localFiles(disk).filter((file) => !file.startsWith('incoming'))
+    assert.equal(onDisk.length, 10, 'the original, the public copy and eight sizes')
+
+    assert.deepEqual(await move('s3'), { files: 10, copied: 10, present: 0, missing: 0, mismatched: 0 })
+    assert.deepEqual(await s3.keys(), onDisk.map((file) => `site-b/${file.split(path.sep).join('/')}`).sort())
+    for (const file of onDisk) assert.deepEqual(await s3.read(`site-b/${file.split(path.sep).join('/')}`), readFileSync(path.join(disk, file)))
+
+    // A second run finds everything there; --verify reads both ends and finds a file changed since, of the same size.
+    assert.deepEqual(await move('s3'), { files: 10, copied: 0, present: 10, missing: 0, mismatched: 0 })
+    const changed = path.join(
+      disk,
+      onDisk.find((file) => file.startsWith('renditions'))!,
+    )
+    const bytes = readFileSync(changed)
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 3) ^ 0xff, bytes.length - 3)
+    writeFileSync(changed, bytes)
+    assert.deepEqual(await move('s3', '--verify'), { files: 10, copied: 1, present: 9, missing: 0, mismatched: 1 })
+    assert.deepEqual(await s3.read(`site-b/${path.relative(disk, changed).split(path.sep).join('/')}`), bytes)
+
+    // Switched: the command line reads the originals from the bucket alone, with an empty local folder.
+    const switched = { ...env, MEDIA_STORAGE: 's3', UPLOADS_DIR: path.join(dir, 'empty') }
+    assert.match(await runPlacesAsync(switched, 'media', 'regenerate'), /^Regenerated the sizes of 1 of 1 attachments\.$/m)
+
+    // And back to disk, into a new folder: the bucket's files (the changed size made anew by regenerate).
+    const back = { ...env, UPLOADS_DIR: path.join(dir, 'back') }
+    assert.deepEqual(JSON.parse(await runPlacesAsync(back, 'media', 'move-storage', '--to', 'disk', '--json')), {
+      files: 10,
+      copied: 10,
+      present: 0,
+      missing: 0,
+      mismatched: 0,
+    })
+    for (const file of onDisk) assert.deepEqual(readFileSync(path.join(dir, 'back', file)), await s3.read(`site-b/${file.split(path.sep).join('/')}`), file)
+    assert.notDeepEqual(readFileSync(path.join(dir, 'back', path.relative(disk, changed))), bytes)
+    assert.match(await runPlacesAsync(back, 'media', 'move-storage', '--to', 'disk'), /^Copied 0 of 10 files to .*back.*; 10 were there already\.$/m)
+  })
+
+  test('--to is s3 or disk', () => {
+    const run = spawnSync(process.execPath, ['bin/places.mjs', 'media', 'move-storage', '--to', 'nfs'], { env, encoding: 'utf8' })
+    assert.equal(run.status, 2)
+    assert.match(run.stderr, /--to must be s3 or disk/)
   })
 })
