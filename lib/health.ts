@@ -1,7 +1,13 @@
 import 'server-only'
+import { getConfig } from './config'
 import { getDialect, readDataVersion } from './db'
+import { mediaStore } from './media/store'
 
-export type Health = { status: 'ok' | 'starting' | 'unavailable'; database: { dialect: string; ok: boolean } }
+export type Health = {
+  status: 'ok' | 'starting' | 'unavailable'
+  database: { dialect: string; ok: boolean }
+  media: { storage: 'disk' | 's3'; ok: boolean }
+}
 
 // Set once the server has started (instrumentation.ts): kept on globalThis, as the route's bundle and the one that
 // ran the start may hold two copies of this module.
@@ -14,17 +20,20 @@ export function markReady(): void {
 }
 
 /**
- * For load balancers and monitors: is the database answering, and has the server finished starting (so a balancer
- * sends it no visitor before)? Says nothing a visitor should not know.
+ * For load balancers and monitors: are the database and the photos' store answering, and has the server finished
+ * starting (so a balancer sends it no visitor before)? Says nothing a visitor should not know.
  */
 export async function checkHealth(): Promise<Health> {
-  const dialect = getDialect()
-  try {
-    // The version is read to prove the database answers; it is not shown (a count of writes, drafts included).
-    await readDataVersion()
-    return { status: shared[READY] ? 'ok' : 'starting', database: { dialect, ok: true } }
-  } catch (error) {
-    console.error('health check: the database did not answer:', error)
-    return { status: 'unavailable', database: { dialect, ok: false } }
-  }
+  const answers = (what: string, check: () => Promise<unknown>) =>
+    check().then(
+      () => true,
+      (error: unknown) => {
+        console.error(`health check: ${what} did not answer:`, error)
+        return false
+      },
+    )
+  // The version is read to prove the database answers; it is not shown (a count of writes, drafts included).
+  const [databaseOk, mediaOk] = await Promise.all([answers('the database', readDataVersion), answers('the media storage', () => mediaStore().check())])
+  const status = !databaseOk || !mediaOk ? 'unavailable' : shared[READY] ? 'ok' : 'starting'
+  return { status, database: { dialect: getDialect(), ok: databaseOk }, media: { storage: getConfig().mediaStorage, ok: mediaOk } }
 }

@@ -36,6 +36,8 @@ export type MediaStore = {
   stat: (area: Area, key: string) => Promise<StoredFile | null>
   /** Removes files; one that is not there is no error. */
   remove: (area: Area, keys: string[]) => Promise<void>
+  /** Throws unless the store answers (GET /healthz). */
+  check: () => Promise<void>
 }
 
 /** Folders under UPLOADS_DIR; originals readable by this user only (they keep their GPS). */
@@ -60,6 +62,10 @@ export function diskStore(uploadsDir: string): MediaStore {
     },
     async remove(area, keys) {
       await Promise.all(keys.map((key) => rm(file(area, key), { force: true })))
+    },
+    async check() {
+      // Made if missing, as an upload would: a folder that cannot be (a lost mount, no permission) throws.
+      await mkdir(path.join(uploadsDir, 'incoming'), { recursive: true, mode: 0o700 })
     },
   }
 }
@@ -131,6 +137,10 @@ export function s3Store(settings: S3Settings): MediaStore {
         const { Errors = [] } = await s3.send(new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }))
         if (Errors.length > 0) throw new Error(`the bucket kept ${Errors.length} file(s): ${Errors[0]?.Key} (${Errors[0]?.Code})`)
       }
+    },
+    async check() {
+      const { s3, sdk } = await connect()
+      await s3.send(new sdk.HeadBucketCommand({ Bucket }))
     },
   }
 }

@@ -159,6 +159,19 @@ describe('photos in an S3 bucket', () => {
     assert.equal(left.filter((k) => k.startsWith(`${PREFIX}originals/`)).length, 1)
   })
 
+  test('/healthz says when the bucket does not answer', async () => {
+    const health = async () => {
+      const response = await fetch(`${b.url}/healthz`)
+      return { status: response.status, body: (await response.json()) as { status: string; media: unknown } }
+    }
+    assert.deepEqual(await health(), { status: 200, body: { status: 'ok', database: { dialect: 'sqlite', ok: true }, media: { storage: 's3', ok: true } } })
+    await s3.stop()
+    assert.deepEqual(await health(), {
+      status: 503,
+      body: { status: 'unavailable', database: { dialect: 'sqlite', ok: true }, media: { storage: 's3', ok: false } },
+    })
+  })
+
   test('MEDIA_STORAGE=s3 without a bucket is refused, with the reason', () => {
     const { S3_BUCKET: _bucket, ...withoutBucket } = env
     const run = spawnSync(process.execPath, ['bin/places.mjs', 'site', 'get'], { env: withoutBucket, encoding: 'utf8' })

@@ -14,6 +14,7 @@ export type TestS3 = {
   /** every key in the bucket under `prefix`, sorted */
   keys: (prefix?: string) => Promise<string[]>
   read: (key: string) => Promise<Buffer>
+  /** stops the server and removes its folder; again, does nothing */
   stop: () => Promise<void>
 }
 
@@ -37,6 +38,7 @@ export async function startS3(bucket = 'places'): Promise<TestS3> {
     forcePathStyle: true,
     credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
   })
+  let stopped = false
   return {
     env,
     async keys(prefix = '') {
@@ -54,6 +56,8 @@ export async function startS3(bucket = 'places'): Promise<TestS3> {
       return Buffer.from(await object.Body!.transformToByteArray())
     },
     async stop() {
+      if (stopped) return
+      stopped = true
       client.destroy()
       await server.close()
       rmSync(directory, { recursive: true, force: true })
