@@ -23,6 +23,10 @@ export async function register() {
   const { migrate } = await import('./lib/migrate')
   const applied = await migrate()
   if (applied.length > 0) console.log(`Places: database migrated (${applied.join(', ')})`)
+  // This server's build, now the newest started: servers of an older one say so (lib/builds.ts).
+  const { ownBuildId, recordBuild } = await import('./lib/builds')
+  const buildId = ownBuildId()
+  if (buildId) await recordBuild(buildId)
   const { removeStaleIncoming } = await import('./lib/media/storage')
   const removed = await removeStaleIncoming(getConfig().incomingStaleSeconds)
   if (removed > 0) console.log(`Places: removed ${removed} unfinished uploads`)

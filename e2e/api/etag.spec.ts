@@ -51,7 +51,12 @@ test.describe('ETag and If-None-Match', () => {
     for (const url of urls('/places/v1')) expect(await etagOf(request, url), url).toMatch(/^"[A-Za-z0-9_-]{22}(-br|-gz)?"$/)
     const health = await request.get('/healthz')
     expect(health.status()).toBe(200)
-    expect(await health.json()).toEqual({ status: 'ok', database: { dialect: expect.any(String), ok: true }, media: { storage: 'disk', ok: true } })
+    expect(await health.json()).toEqual({
+      status: 'ok',
+      database: { dialect: expect.any(String), ok: true },
+      media: { storage: 'disk', ok: true },
+      build: { id: expect.any(String), newest: true },
+    })
   })
 
   // Other spec files import posts while these run (two workers): a comparison of ETags across requests is retried

@@ -183,6 +183,7 @@ for (const kind of databaseKinds) {
         '0016_comments.sql',
         '0017_post_old_paths.sql',
         '0018_site_settings.sql',
+        '0019_server_builds.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })
@@ -346,6 +347,7 @@ for (const kind of databaseKinds) {
         '0016_comments.sql',
         '0017_post_old_paths.sql',
         '0018_site_settings.sql',
+        '0019_server_builds.sql',
       ])
       const converted = await db.post.findFirstOrThrow({ where: { title: 'text' } })
       assert.equal(converted.content, '<p>Tom &amp; Jerry &lt;3 &lt;script&gt;x&lt;/script&gt;<br />\nline two</p>\n<p>Second &quot;paragraph&quot;</p>')

@@ -1,0 +1,36 @@
+import 'server-only'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { getDb, transaction } from './db'
+
+// Every machine must run one build (README, Deployment): each `next build` has its own server-action ids and chunk
+// names, so an admin page rendered by one build and saved through another fails ("Failed to find Server Action").
+// Each server records its build when it starts; one whose build is not the newest started says so in its log and in
+// /healthz, rather than fail saves at random.
+
+const KEEP = 20
+
+/** This server's build (`.next/BUILD_ID`); null where there is none (`next dev`). */
+export function ownBuildId(): string | null {
+  try {
+    return readFileSync(path.join(process.cwd(), '.next', 'BUILD_ID'), 'utf8').trim()
+  } catch {
+    return null
+  }
+}
+
+/** Records a build as the newest started (at each server's start); the last KEEP are kept. */
+export async function recordBuild(buildId: string): Promise<void> {
+  await transaction(async (tx) => {
+    // A new row, not an update: the highest id is the newest start, by the database, whatever the clocks say.
+    await tx.serverBuild.deleteMany({ where: { buildId } })
+    await tx.serverBuild.create({ data: { buildId, startedAt: new Date() } })
+    const old = await tx.serverBuild.findMany({ orderBy: { id: 'desc' }, skip: KEEP, select: { id: true } })
+    if (old.length > 0) await tx.serverBuild.deleteMany({ where: { id: { in: old.map(({ id }) => id) } } })
+  })
+}
+
+/** The build the last server started with, or null when none recorded one. */
+export async function newestBuild(): Promise<{ buildId: string; startedAt: Date } | null> {
+  return getDb().serverBuild.findFirst({ orderBy: { id: 'desc' }, select: { buildId: true, startedAt: true } })
+}
