@@ -26,7 +26,7 @@ export async function register() {
   // This server's build, now the newest started: servers of an older one say so (lib/builds.ts).
   const { ownBuildId, recordBuild } = await import('./lib/builds')
   const buildId = ownBuildId()
-  if (buildId) await recordBuild(buildId)
+  if (buildId) await recordBuild(buildId).catch((error) => console.error('Places: this server could not record its build:', error))
   const { removeStaleIncoming } = await import('./lib/media/storage')
   const removed = await removeStaleIncoming(getConfig().incomingStaleSeconds)
   if (removed > 0) console.log(`Places: removed ${removed} unfinished uploads`)

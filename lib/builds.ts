@@ -1,7 +1,7 @@
 import 'server-only'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { getDb, transaction } from './db'
+import { getDb } from './db'
 
 // Every machine must run one build (README, Deployment): each `next build` has its own server-action ids and chunk
 // names, so an admin page rendered by one build and saved through another fails ("Failed to find Server Action").
@@ -19,15 +19,13 @@ export function ownBuildId(): string | null {
   }
 }
 
-/** Records a build as the newest started (at each server's start); the last KEEP are kept. */
+/** Records a build as the newest started (at each server's start); the last KEEP starts are kept. */
 export async function recordBuild(buildId: string): Promise<void> {
-  await transaction(async (tx) => {
-    // A new row, not an update: the highest id is the newest start, by the database, whatever the clocks say.
-    await tx.serverBuild.deleteMany({ where: { buildId } })
-    await tx.serverBuild.create({ data: { buildId, startedAt: new Date() } })
-    const old = await tx.serverBuild.findMany({ orderBy: { id: 'desc' }, skip: KEEP, select: { id: true } })
-    if (old.length > 0) await tx.serverBuild.deleteMany({ where: { id: { in: old.map(({ id }) => id) } } })
-  })
+  // A row per start: the highest id is the newest, by the database, whatever the clocks say, and servers starting
+  // at once each add theirs without meeting on a key.
+  await getDb().serverBuild.create({ data: { buildId, startedAt: new Date() } })
+  const old = await getDb().serverBuild.findMany({ orderBy: { id: 'desc' }, skip: KEEP, select: { id: true } })
+  if (old.length > 0) await getDb().serverBuild.deleteMany({ where: { id: { in: old.map(({ id }) => id) } } })
 }
 
 /** The build the last server started with, or null when none recorded one. */

@@ -36,13 +36,14 @@ export async function imageResponse(request: Request, image: ImageFile): Promise
     'Cache-Control': image.isPublic ? (image.immutable ? immutable() : PUBLIC) : PRIVATE,
   }
   if (isNotModified(request, image)) return new Response(null, { status: 304, headers: validators })
-  return new Response(await image.open(), {
-    headers: {
-      ...validators,
-      'Content-Type': image.mimeType,
-      'Content-Length': String(image.size),
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'",
-    },
-  })
+  const headers = {
+    ...validators,
+    'Content-Type': image.mimeType,
+    'Content-Length': String(image.size),
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'",
+  }
+  // Next answers HEAD through GET and never reads the body: opened, the file (an S3 connection) would stay held.
+  if (request.method === 'HEAD') return new Response(null, { headers })
+  return new Response(await image.open(), { headers })
 }

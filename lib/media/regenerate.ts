@@ -35,7 +35,8 @@ export async function regenerateRenditions(onProgress?: (done: number, total: nu
       summary.missing++
     } else {
       // Stored before uploads were decoded first (or damaged since): no sizes, counted as undecodable.
-      const made = await createRenditions(original, attachment.mimeType, attachment.filePath).catch((error: unknown) => {
+      const inUse = new Set(attachment.renditions.map((r) => r.fileName))
+      const made = await createRenditions(original, attachment.mimeType, attachment.filePath, { inUse }).catch((error: unknown) => {
         if (error instanceof UndecodableImage) return []
         if (error instanceof HeicDecodeTimeout) return null
         throw error

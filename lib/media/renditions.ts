@@ -133,10 +133,16 @@ function nameOf(salt: string, bytes: Buffer, format: RenditionFormat): string {
 
 /**
  * Makes the sizes of an original (its bytes, to be stored as `filePath`) and puts them in the store; returns them.
+ * `inUse`: names recorded already, which a failure leaves in place.
  * Making them is the one full decode of an upload: an image that does not decode throws UndecodableImage, a HEIC
  * that holds the decoder past its time limit HeicDecodeTimeout. On any failure nothing it wrote is left behind.
  */
-export async function createRenditions(original: Buffer, mimeType: string, filePath: string): Promise<Rendition[]> {
+export async function createRenditions(
+  original: Buffer,
+  mimeType: string,
+  filePath: string,
+  { inUse = new Set<string>() }: { inUse?: ReadonlySet<string> } = {},
+): Promise<Rendition[]> {
   await mkdir(incomingPath(), { recursive: true, mode: 0o700 })
   const made: Rendition[] = []
   const temporary: string[] = []
@@ -170,7 +176,8 @@ export async function createRenditions(original: Buffer, mimeType: string, fileP
     if (failed) throw failed.reason
     return encoded.map(({ rendition }) => rendition)
   } catch (error) {
-    await removeRenditionFiles(made.map((r) => r.fileName))
+    // Not the names recorded already (a regenerate makes the same names): their rows still point at them.
+    await removeRenditionFiles(made.map((r) => r.fileName).filter((name) => !inUse.has(name)))
     throw error
   } finally {
     await Promise.all(temporary.map((file) => rm(file, { force: true })))

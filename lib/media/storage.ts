@@ -149,9 +149,13 @@ export async function storeImage(
   let stored: string | undefined
   let renditions: Rendition[] = []
   const discard = async () => {
-    await Promise.all([incoming, publicTemp].map((file) => rm(file, { force: true })))
-    if (stored !== undefined) await Promise.all([mediaStore().remove('originals', [stored]), mediaStore().remove('public', [stored])])
-    await removeRenditionFiles(renditions.map((r) => r.fileName))
+    // Each tried whatever the others do: a store that fails here must not hide why the upload failed, nor keep files.
+    const removals = await Promise.allSettled([
+      ...[incoming, publicTemp].map((file) => rm(file, { force: true })),
+      ...(stored === undefined ? [] : [mediaStore().remove('originals', [stored]), mediaStore().remove('public', [stored])]),
+      removeRenditionFiles(renditions.map((r) => r.fileName)),
+    ])
+    for (const removal of removals) if (removal.status === 'rejected') console.error('An upload’s files could not all be removed:', removal.reason)
   }
   try {
     await pipeline(body, (source) => limited(source, uploadMaxBytes), createWriteStream(incoming, { flags: 'wx', mode: 0o600 }))

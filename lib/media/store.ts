@@ -36,7 +36,7 @@ export type MediaStore = {
   stat: (area: Area, key: string) => Promise<StoredFile | null>
   /** Removes files; one that is not there is no error. */
   remove: (area: Area, keys: string[]) => Promise<void>
-  /** Throws unless the store answers (GET /healthz). */
+  /** Throws unless the store answers (GET /healthz); the disk store is not asked. */
   check: () => Promise<void>
 }
 
@@ -63,10 +63,9 @@ export function diskStore(uploadsDir: string): MediaStore {
     async remove(area, keys) {
       await Promise.all(keys.map((key) => rm(file(area, key), { force: true })))
     },
-    async check() {
-      // Made if missing, as an upload would: a folder that cannot be (a lost mount, no permission) throws.
-      await mkdir(path.join(uploadsDir, 'incoming'), { recursive: true, mode: 0o700 })
-    },
+    // Not asked: any file call waits for libuv's threads, which an upload's image work fills, and a balancer would
+    // take a busy server for a dead one; a folder that cannot be written fails the upload that tries.
+    check: () => Promise.resolve(),
   }
 }
 
@@ -90,6 +89,8 @@ export function s3Store(settings: S3Settings): MediaStore {
         // several S3-compatible services refuse or do not send; they are sent where S3 requires them (deletes).
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
+        // A service that stops answering fails the request (and /healthz) rather than hold it and its connection.
+        requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000, throwOnRequestTimeout: true },
       }),
     })))
   const Bucket = settings.bucket

@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { after, before, test } from 'node:test'
 import { newestBuild, ownBuildId, recordBuild } from '../../lib/builds'
 import { disconnectDb, getDb } from '../../lib/db'
@@ -9,26 +6,23 @@ import { checkHealth, markReady } from '../../lib/health'
 import { migrate } from '../../lib/migrate'
 import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
-// GET /healthz's answer (lib/health.ts) on a real database and folder: "starting" until the server says it is ready, then
+// GET /healthz's answer (lib/health.ts) on a real database: "starting" until the server says it is ready, then
 // "ok"; a server of an older build than the newest started; a store that does not answer is in
 // test/media/s3-storage.test.ts.
 
 // lib/ reads its configuration once per process: this file runs on SQLite, then itself again on PostgreSQL.
 const kind = databaseOfThisRun(import.meta.url)
 let database: TestDatabase
-const uploads = mkdtempSync(path.join(tmpdir(), 'places-health-'))
 
 before(async () => {
   database = await createTestDatabase(kind)
   process.env.DATABASE_URL = database.url
-  process.env.UPLOADS_DIR = uploads
   await migrate()
 })
 
 after(async () => {
   await disconnectDb()
   await database.drop()
-  rmSync(uploads, { recursive: true, force: true })
 })
 
 test('starting until the server is ready, then ok; the database answers throughout', async () => {
@@ -54,6 +48,9 @@ test('a server whose build is not the newest started says so, in /healthz and on
   // Started again (a rolling deploy going back), it is the newest.
   await recordBuild(ownBuildId()!)
   assert.deepEqual((await checkHealth()).build, { id: ownBuildId(), newest: true })
+  // Servers of one build starting at once each record their start.
+  await Promise.all([recordBuild(ownBuildId()!), recordBuild(ownBuildId()!), recordBuild(ownBuildId()!)])
+  assert.equal((await newestBuild())?.buildId, ownBuildId())
   // The last 20 starts are kept, whatever the number of builds.
   for (let i = 0; i < 25; i++) await recordBuild(`build-${i}`)
   assert.equal(await getDb().serverBuild.count(), 20)

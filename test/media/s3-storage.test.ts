@@ -114,6 +114,14 @@ describe('photos in an S3 bucket', () => {
     const again = await fetch(on(a, photo.thumbnailUrl), { headers: { 'If-None-Match': thumbnail.headers.get('etag')! } })
     assert.equal(again.status, 304, 'the ETag is the same on both servers')
 
+    // HEAD answers the headers without fetching the object: more HEADs than the SDK's 50 connections hold none of them.
+    for (let i = 0; i < 60; i++) {
+      const head = await fetch(on(a, photo.url), { method: 'HEAD' })
+      assert.equal(head.status, 200)
+      assert.equal(head.headers.get('content-type'), 'image/jpeg')
+    }
+    assert.equal(await statusOf(fetch(on(a, photo.url))), 200)
+
     // Nothing stays on either machine: scratch is emptied, and no file is kept beside the bucket.
     for (const local of [scratch('a'), scratch('b')]) {
       const left = existsSync(local) ? readdirSync(local, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()) : []
@@ -168,11 +176,11 @@ describe('photos in an S3 bucket', () => {
     const up = await health()
     assert.equal(up.status, 200)
     assert.deepEqual(up.body.media, { storage: 's3', ok: true })
-    // Both servers recorded the one build they run, when they started (lib/builds.ts).
+    // Both servers recorded the one build they run, a row each, when they started (lib/builds.ts).
     const buildId = readFileSync(path.join('.next', 'BUILD_ID'), 'utf8').trim()
     assert.deepEqual(up.body.build, { id: buildId, newest: true })
     const sqlite = new Database(db.url.slice('file:'.length), { readonly: true })
-    assert.deepEqual(sqlite.prepare('SELECT build_id AS buildId FROM server_builds').all(), [{ buildId }])
+    assert.deepEqual(sqlite.prepare('SELECT build_id AS buildId FROM server_builds').all(), [{ buildId }, { buildId }])
     sqlite.close()
     await s3.stop()
     const down = await health()
