@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -145,6 +145,21 @@ describe('places media regenerate', () => {
     assert.doesNotMatch(text, /could not be decoded/)
     assert.deepEqual(renditions(), before)
     assert.ok(readFileSync(renditionFile(lost.fileName)).length > 0)
+  })
+
+  test('a regenerate that fails part way leaves the sizes the rows still name', () => {
+    const sizes = renditions().filter((r) => r.title === 'mei_Samsung GT-I9000 (Galaxy S)')
+    // One size cannot be put in place (a folder of its name: rename refuses, even to root); the other seven are
+    // made again under the names already in use, and must stay.
+    const [blocked, ...others] = sizes
+    rmSync(renditionFile(blocked!.fileName))
+    mkdirSync(path.join(renditionFile(blocked!.fileName), 'in-the-way'), { recursive: true })
+    const run = places('media', 'regenerate')
+    assert.equal(run.status, 1, run.stdout)
+    for (const size of others) assert.ok(readFileSync(renditionFile(size.fileName)).length > 0, `${size.format} ${size.width}: still there`)
+    rmSync(renditionFile(blocked!.fileName), { recursive: true })
+    assert.match(ok(places('media', 'regenerate')), /Regenerated the sizes of 5 of 5 attachments\./)
+    assert.ok(readFileSync(renditionFile(blocked!.fileName)).length > 0)
   })
 
   test('an attachment whose original is gone is left as it was', () => {
