@@ -10,13 +10,17 @@ import { getDb } from './db'
 
 const KEEP = 20
 
-/** This server's build (`.next/BUILD_ID`); null where there is none (`next dev`). */
+let own: string | null | undefined
+
+/** This server's build (`.next/BUILD_ID`, read once: /healthz asks on every probe); null where there is none (`next dev`). */
 export function ownBuildId(): string | null {
+  if (own !== undefined) return own
   try {
-    return readFileSync(path.join(process.cwd(), '.next', 'BUILD_ID'), 'utf8').trim()
+    own = readFileSync(path.join(process.cwd(), '.next', 'BUILD_ID'), 'utf8').trim()
   } catch {
-    return null
+    own = null
   }
+  return own
 }
 
 /** Records a build as the newest started (at each server's start); the last KEEP starts are kept. */

@@ -6,9 +6,9 @@ import { Readable } from 'node:stream'
 import type { S3Client } from '@aws-sdk/client-s3'
 import { getConfig, type Config, type S3Settings } from '../config'
 
-// Where uploaded files are kept once whole and accepted (README, Photos; docs/operations.md, Photos in object
-// storage): MEDIA_STORAGE=disk, folders under UPLOADS_DIR, or MEDIA_STORAGE=s3, objects in a bucket of any
-// S3-compatible service, under the same names. Three areas:
+// Where uploaded files are kept once whole and accepted (README: Photos, and Deployment's Photos in object storage):
+// MEDIA_STORAGE=disk, folders under UPLOADS_DIR, or MEDIA_STORAGE=s3, objects in a bucket of any S3-compatible
+// service, under the same names. Three areas:
 //   originals/   the file as uploaded, GPS included: read by the server, never served;
 //   public/      the copy visitors load, without location metadata;
 //   renditions/  the sizes pages show, under names made from their bytes (lib/media/renditions.ts).
@@ -41,7 +41,7 @@ export type MediaStore = {
 }
 
 /** Folders under UPLOADS_DIR; originals readable by this user only (they keep their GPS). */
-export function diskStore(uploadsDir: string): MediaStore {
+function diskStore(uploadsDir: string): MediaStore {
   const file = (area: Area, key: string) => path.join(uploadsDir, area, key)
   return {
     async put(area, key, localFile) {
@@ -75,7 +75,7 @@ function notThere(error: NodeJS.ErrnoException): null {
 }
 
 /** A bucket of an S3-compatible service, through the AWS SDK (loaded only when used). */
-export function s3Store(settings: S3Settings): MediaStore {
+function s3Store(settings: S3Settings): MediaStore {
   let client: Promise<{ s3: S3Client; sdk: typeof import('@aws-sdk/client-s3') }> | undefined
   const connect = () =>
     (client ??= import('@aws-sdk/client-s3').then((sdk) => ({
