@@ -40,9 +40,12 @@ export async function register() {
   // Scheduled posts go live at their time, and those due while the server was down now (lib/admin/scheduler.ts).
   const { startScheduler } = await import('./lib/admin/scheduler')
   startScheduler()
-  // Posts in the Trash longer than EMPTY_TRASH_DAYS are deleted for good, as WordPress does (lib/admin/trash.ts).
+  // Hourly, on one instance of those sharing the database (lib/jobs.ts): posts in the Trash longer than
+  // EMPTY_TRASH_DAYS are deleted for good, as WordPress does (lib/admin/trash.ts), and old sign-in counts removed.
   const { startTrashEmptier } = await import('./lib/admin/trash')
   startTrashEmptier()
+  const { startSignInSweeper } = await import('./lib/auth/sign-in')
+  startSignInSweeper()
   // The home map's index of places, built now rather than on the first visit (not awaited: requests are served);
   // /healthz says "starting" until it is (lib/health.ts).
   const { warmPlaceIndex } = await import('./lib/places/public')

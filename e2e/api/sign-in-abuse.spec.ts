@@ -6,8 +6,9 @@ import { expect, test } from '../support/test'
 // Sign-in under abuse (SECURITY.md: sign-in floods, hashing starvation, lockout): credentials too large to be real
 // are refused before any work; the server hashes at most a few passwords at once and says when to come back; a
 // client address has a budget of failures that X-Forwarded-For does not escape; strangers who lock an account
-// out do not lock out its owner's browser. Each test sends from a 127.0.0.N of its own (support/sign-in-from.ts),
-// so that the limits it exhausts are not those of the other tests' 127.0.0.1.
+// out do not lock out its owner's browser. Each test sends from a 127.R.0.N of its own (support/sign-in-from.ts),
+// so that the limits it exhausts are not those of the other tests' 127.0.0.1, nor those of its own run before (R is
+// the repeat: the server keeps the limits in its database).
 
 let server: ServerEnv
 let run: string
@@ -24,7 +25,7 @@ test.beforeAll(async ({ databaseUrl, uploadsDir }, testInfo) => {
   await createUser(server, other.email, other.password, 'author')
 })
 
-const at = (n: number) => new ClientAt(server.baseURL, `127.0.0.${n}`)
+const at = (n: number) => new ClientAt(server.baseURL, `127.${test.info().repeatEachIndex + 1}.0.${n}`)
 
 function expectThrottled(attempt: Attempt, message: RegExp, what: string): number {
   expect(attempt.status, `${what}: ${attempt.text.slice(0, 200)}`).toBe(429)

@@ -5,6 +5,7 @@ import { POST_FOR_CAPABILITY } from '../auth/post-access'
 import { getConfig } from '../config'
 import { getDb } from '../db'
 import { ApiError } from '../http/errors'
+import { runPeriodically } from '../jobs'
 import { deletePost } from './posts'
 
 // Emptying the Trash, as WordPress does it: on demand ("Empty Trash" in the admin's Trash view), and by itself for
@@ -79,20 +80,13 @@ export async function emptyOldTrash(now: Date = new Date()): Promise<number> {
   return deleted
 }
 
-const HOUR_MS = 3_600_000
-const key = Symbol.for('places.trashEmptier')
-const timers = globalThis as { [key]?: NodeJS.Timeout }
-
 /**
- * Empties the Trash of what is overdue now (a server that was down catches up) and then every hour, as WordPress's
- * daily wp_scheduled_delete, once per process. Two instances on one database may both try: each post goes once.
+ * Empties the Trash of what is overdue every hour, as WordPress's daily wp_scheduled_delete, on one of the instances
+ * that share the database (lib/jobs.ts); at start when none did in the last hour (a server that was down catches up).
  */
 export function startTrashEmptier(): void {
-  if (timers[key]) return
-  const round = () =>
-    emptyOldTrash()
-      .then((deleted) => deleted > 0 && console.log(`Places: emptied ${deleted} post${deleted === 1 ? '' : 's'} from the Trash (EMPTY_TRASH_DAYS)`))
-      .catch((error) => console.error('Places: emptying the Trash failed; trying again in an hour:', error))
-  timers[key] = setInterval(() => void round(), HOUR_MS).unref()
-  void round()
+  runPeriodically('empty-trash', 3_600_000, async () => {
+    const deleted = await emptyOldTrash()
+    return deleted > 0 ? `emptied ${deleted} post${deleted === 1 ? '' : 's'} from the Trash (EMPTY_TRASH_DAYS)` : null
+  })
 }

@@ -1,12 +1,13 @@
 import 'server-only'
 import { getDb } from '../db'
 import { ApiError, invalidCredentials, tryAgainLater } from '../http/errors'
+import { runPeriodically } from '../jobs'
 import { clientKey } from './client-address'
-import { chargeClientSignIn, clientSignInWait, refundClientSignIn } from './client-limit'
+import { chargeClientSignIn, refundClientSignIn, sweepClientBudgets } from './client-limit'
 import { issueDeviceCookie, readDeviceCookie } from './device-cookie'
 import { isWithinCredentialLimits } from './limits'
 import { verifyPassword } from './passwords'
-import { accountKey, deviceKey, forgetFailedSignIn, recordFailedSignIn, recordSuccessfulSignIn, signInWait } from './throttle'
+import { accountKey, deviceKey, forgetFailedSignIn, recordFailedSignIn, recordSuccessfulSignIn, sweepSignInFailures } from './throttle'
 
 /** The user signed in, with the session version read with the password hash that was checked (sessions.ts). */
 export type SignedInUser = { id: number; email: string; name: string; role: string; sessionVersion: string }
@@ -40,16 +41,19 @@ export async function signInWithPassword(attempt: SignInAttempt): Promise<{ user
   const device = readDeviceCookie(attempt.deviceCookie, account, attempt.deviceCookieKey)
   const counter = device === null ? account : deviceKey(account, device)
   const client = device === null ? clientKey(attempt.clientAddress) : null
-  const wait = Math.max(client === null ? 0 : clientSignInWait(client), signInWait(counter))
-  if (wait > 0) throw tooManyFailures(wait)
 
-  // Counted as failed until the hash says otherwise; given back when it was never tried.
-  if (client !== null) chargeClientSignIn(client)
-  const failure = recordFailedSignIn(counter)
-  const giveBack = () => {
-    if (client !== null) refundClientSignIn(client)
-    forgetFailedSignIn(counter, failure)
+  // Counted as failed until the hash says otherwise (each count checks its wait in the same statement); given back
+  // when it was never tried.
+  if (client !== null) {
+    const wait = await chargeClientSignIn(client)
+    if (wait > 0) throw tooManyFailures(wait)
   }
+  const counted = await recordFailedSignIn(counter)
+  if ('wait' in counted) {
+    if (client !== null) await refundClientSignIn(client)
+    throw tooManyFailures(counted.wait)
+  }
+  const giveBack = () => Promise.all([client !== null && refundClientSignIn(client), forgetFailedSignIn(counted.failure)])
   let valid = false
   let user: (SignedInUser & { passwordHash: string | null }) | null = null
   try {
@@ -59,16 +63,23 @@ export async function signInWithPassword(attempt: SignInAttempt): Promise<{ user
     })
     valid = await verifyPassword(password, user?.passwordHash ?? NO_USER_HASH, { client: client ?? `device:${device}`, priority: device !== null })
   } catch (error) {
-    giveBack() // never tried: the server was too busy, or the database failed
+    await giveBack().catch(() => {}) // never tried: the server was too busy, or the database failed (the error said)
     throw error
   }
   if (!user || !user.passwordHash || !valid) throw invalidCredentials()
-  if (client !== null) refundClientSignIn(client)
-  recordSuccessfulSignIn(counter)
+  await Promise.all([client !== null && refundClientSignIn(client), recordSuccessfulSignIn(counter)])
   return {
     user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion },
     deviceCookie: issueDeviceCookie(account, attempt.deviceCookieKey, device),
   }
+}
+
+/** Removes, every hour on one instance (lib/jobs.ts), the sign-in counts that no longer hold anyone back. */
+export function startSignInSweeper(): void {
+  runPeriodically('sweep-sign-in-limits', 3_600_000, async () => {
+    await Promise.all([sweepSignInFailures(), sweepClientBudgets()])
+    return null
+  })
 }
 
 function tooManyFailures(waitMs: number): ApiError {

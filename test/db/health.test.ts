@@ -1,29 +1,16 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { newestBuild, ownBuildId, recordBuild } from '../../lib/builds'
-import { disconnectDb, getDb } from '../../lib/db'
+import { getDb } from '../../lib/db'
 import { checkHealth, markReady } from '../../lib/health'
-import { migrate } from '../../lib/migrate'
-import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
+import { migratedDatabaseOfThisRun } from '../support/databases'
 
 // GET /healthz's answer (lib/health.ts) on a real database: "starting" until the server says it is ready, then
 // "ok"; a server of an older build than the newest started; a store that does not answer is in
 // test/media/s3-storage.test.ts.
 
 // lib/ reads its configuration once per process: this file runs on SQLite, then itself again on PostgreSQL.
-const kind = databaseOfThisRun(import.meta.url)
-let database: TestDatabase
-
-before(async () => {
-  database = await createTestDatabase(kind)
-  process.env.DATABASE_URL = database.url
-  await migrate()
-})
-
-after(async () => {
-  await disconnectDb()
-  await database.drop()
-})
+const kind = migratedDatabaseOfThisRun(import.meta.url)
 
 test('starting until the server is ready, then ok; the database answers throughout', async () => {
   const [media, build] = [

@@ -47,8 +47,8 @@ const dmmf = JSON.parse(get_dmmf(JSON.stringify({ prismaSchema: [['schema.prisma
 const models = dmmf.datamodel.models
 
 const COLUMN_TYPES: Record<DatabaseKind, Record<string, string>> = {
-  sqlite: { Int: 'INTEGER', String: 'TEXT', Float: 'REAL', Boolean: 'BOOLEAN', DateTime: 'DATETIME' },
-  postgresql: { Int: 'integer', String: 'text', Float: 'double precision', Boolean: 'boolean', DateTime: 'timestamp(3) without time zone' },
+  sqlite: { Int: 'INTEGER', BigInt: 'BIGINT', String: 'TEXT', Float: 'REAL', Boolean: 'BOOLEAN', DateTime: 'DATETIME' },
+  postgresql: { Int: 'integer', BigInt: 'bigint', String: 'text', Float: 'double precision', Boolean: 'boolean', DateTime: 'timestamp(3) without time zone' },
 }
 const ON_DELETE: Record<string, string> = { Cascade: 'CASCADE', SetNull: 'SET NULL', Restrict: 'RESTRICT', NoAction: 'NO ACTION' }
 
@@ -184,6 +184,8 @@ for (const kind of databaseKinds) {
         '0017_post_old_paths.sql',
         '0018_site_settings.sql',
         '0019_server_builds.sql',
+        '0020_sign_in_limits.sql',
+        '0021_job_runs.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })
@@ -348,6 +350,8 @@ for (const kind of databaseKinds) {
         '0017_post_old_paths.sql',
         '0018_site_settings.sql',
         '0019_server_builds.sql',
+        '0020_sign_in_limits.sql',
+        '0021_job_runs.sql',
       ])
       const converted = await db.post.findFirstOrThrow({ where: { title: 'text' } })
       assert.equal(converted.content, '<p>Tom &amp; Jerry &lt;3 &lt;script&gt;x&lt;/script&gt;<br />\nline two</p>\n<p>Second &quot;paragraph&quot;</p>')

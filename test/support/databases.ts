@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { test } from 'node:test'
+import { after, before, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 
@@ -71,4 +71,23 @@ export function databaseOfThisRun(file: string): DatabaseKind {
     })
   }
   return 'sqlite'
+}
+
+/**
+ * A database of this run's kind (databaseOfThisRun) for a file that drives lib/ itself: made and migrated before its
+ * tests, as DATABASE_URL, dropped after them. Returns the kind. lib/ is loaded only then, for the files that use it.
+ */
+export function migratedDatabaseOfThisRun(file: string): DatabaseKind {
+  const kind = databaseOfThisRun(file)
+  let database: TestDatabase | undefined
+  before(async () => {
+    database = await createTestDatabase(kind)
+    process.env.DATABASE_URL = database.url
+    await (await import('../../lib/migrate')).migrate()
+  })
+  after(async () => {
+    await (await import('../../lib/db')).disconnectDb()
+    await database?.drop()
+  })
+  return kind
 }

@@ -1,0 +1,15 @@
+-- Failed sign-ins per account or device (lib/auth/throttle.ts) and per client address (lib/auth/client-limit.ts),
+-- kept here so that every instance counts the same failures and a restart forgives none. Times are milliseconds
+-- since 1970. Not data: no version bump.
+CREATE TABLE "sign_in_failures" (
+    "key" TEXT NOT NULL,
+    "failures" INTEGER NOT NULL,
+    "at" BIGINT NOT NULL,
+    "previous_at" BIGINT NOT NULL,
+    CONSTRAINT "sign_in_failures_pkey" PRIMARY KEY ("key")
+);
+CREATE TABLE "sign_in_budgets" (
+    "client" TEXT NOT NULL,
+    "full_at" BIGINT NOT NULL,
+    CONSTRAINT "sign_in_budgets_pkey" PRIMARY KEY ("client")
+);
