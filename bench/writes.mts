@@ -2,6 +2,7 @@
 // database connection of the bench's own, as another instance or the command line would write, so that the server
 // learns of it only from the data version and the change log (README.md, "The map's index after a write").
 //   - the first map view after one place moved: the index of every place must take the move in;
+//   - the first map view after `places import` of one post, beside the server: as an edit, not a whole new index;
 //   - one write a second for WRITE_SECONDS (a new title, a place moved, a new post, that post deleted, a place
 //     hidden), while one visitor asks for map views one after the other: their latencies.
 // Run by scripts/bench.mts, after the server has answered the map's first view.
@@ -13,6 +14,7 @@ import { percentile, round2 } from './stats.mts'
 /** The targets at 1,000,000 places: the first view after an edit, and the views' p99 under writes, under 50 ms. */
 export const WRITE_TARGET_MS = 50
 export const MOVES = 40
+const IMPORTS = 15
 /** The seed of the order of the public places' ids that the bench walks and moves (scripts/bench.mts, shuffle). */
 export const PUBLIC_IDS_SEED = 2
 const WRITE_SECONDS = 60
@@ -26,8 +28,10 @@ export const MAP_VIEWS: { zoom: number; bbox?: BBox }[] = [
 ]
 const VIEWS = MAP_VIEWS.map(({ zoom, bbox }) => `cluster=true&zoom=${zoom}${bbox ? `&bbox=${bbox.join(',')}` : ''}`)
 
+type FirstViews = { samples: number; p50Ms: number; p90Ms: number }
 export type WriteFigures = {
-  move: { samples: number; p50Ms: number; p90Ms: number }
+  move: FirstViews
+  smallImport: FirstViews
   underWrites: { writes: number; views: number; p50Ms: number; p99Ms: number; maxMs: number }
 }
 
@@ -67,7 +71,16 @@ const move = (writer: Writer, id: number, i: number) => {
   return writer.run('UPDATE posts SET latitude = latitude + $1, public_latitude = public_latitude + $2 WHERE id = $3', [by, by, id])
 }
 
-export async function writesBesideViews(baseUrl: string, dialect: 'sqlite' | 'postgres', databaseUrl: string, publicIds: number[]): Promise<WriteFigures> {
+const firstViews = (times: number[]): FirstViews => ({ samples: times.length, p50Ms: round2(percentile(times, 0.5)), p90Ms: round2(percentile(times, 0.9)) })
+
+/** `importOne` runs `places import` of a file of one post. */
+export async function writesBesideViews(
+  baseUrl: string,
+  dialect: 'sqlite' | 'postgres',
+  databaseUrl: string,
+  publicIds: number[],
+  importOne: () => Promise<unknown>,
+): Promise<WriteFigures> {
   const writer = await writerOf(dialect, databaseUrl)
   try {
     for (const query of VIEWS) await view(baseUrl, query)
@@ -75,6 +88,11 @@ export async function writesBesideViews(baseUrl: string, dialect: 'sqlite' | 'po
     for (let i = 0; i < MOVES; i++) {
       await move(writer, publicIds[i % publicIds.length]!, i)
       moves.push(await view(baseUrl, VIEWS[0]!))
+    }
+    const imports: number[] = []
+    for (let i = 0; i < IMPORTS; i++) {
+      await importOne()
+      imports.push(await view(baseUrl, VIEWS[0]!))
     }
 
     // One write a second, of each kind in turn; a visitor's views meanwhile, one after the other.
@@ -112,7 +130,8 @@ export async function writesBesideViews(baseUrl: string, dialect: 'sqlite' | 'po
       times.push(await view(baseUrl, VIEWS[times.length % VIEWS.length]!))
     }
     return {
-      move: { samples: MOVES, p50Ms: round2(percentile(moves, 0.5)), p90Ms: round2(percentile(moves, 0.9)) },
+      move: firstViews(moves),
+      smallImport: firstViews(imports),
       underWrites: {
         writes,
         views: times.length,
@@ -127,10 +146,11 @@ export async function writesBesideViews(baseUrl: string, dialect: 'sqlite' | 'po
 }
 
 /** The figures beside the targets (which are for 1,000,000 places), PASS or FAIL. */
-export function writeLines(places: number, { move, underWrites }: WriteFigures): string[] {
+export function writeLines(places: number, { move, smallImport, underWrites }: WriteFigures): string[] {
   const target = (ms: number) => (places === 1_000_000 ? `; target < ${WRITE_TARGET_MS} ms ${ms < WRITE_TARGET_MS ? 'PASS' : 'FAIL'}` : '')
   return [
     `  the first map view (the world, zoom 2) after one place moved (${move.samples} moves): p50 ${move.p50Ms} ms${target(move.p50Ms)}, p90 ${move.p90Ms} ms`,
+    `  the first map view (the world, zoom 2) after \`places import\` of one post (${smallImport.samples} imports): p50 ${smallImport.p50Ms} ms${target(smallImport.p50Ms)}, p90 ${smallImport.p90Ms} ms`,
     `  map views one after another, ${underWrites.writes} writes in ${WRITE_SECONDS} s (a title, a move, a new post, a deletion, a place hidden): ` +
       `${underWrites.views} views, p50 ${underWrites.p50Ms} ms, p99 ${underWrites.p99Ms} ms${target(underWrites.p99Ms)}, max ${underWrites.maxMs} ms`,
     ...(places === 1_000_000 ? [] : ['  (the targets are for 1,000,000 places)']),

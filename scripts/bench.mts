@@ -629,7 +629,17 @@ try {
   log(`cold (first request after a write) ${cold.path}: median ${cold.medianMs} ms`)
   const search = await timeSearches(BASE_URL, await rootCategoryIds(databaseUrl))
   log(`search: ${search.kinds.map((s) => `${s.kind} p50 ${s.p50Ms} ms`).join(', ')}`)
-  const writes = await writesBesideViews(BASE_URL, opts.db === 'postgres' ? 'postgres' : 'sqlite', databaseUrl, publicIds)
+  const onePost = path.join(scratch, 'one-post.geojson')
+  writeFileSync(
+    onePost,
+    JSON.stringify({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [2.35, 48.86] }, properties: { title: 'One more' } }],
+    }),
+  )
+  const writes = await writesBesideViews(BASE_URL, opts.db === 'postgres' ? 'postgres' : 'sqlite', databaseUrl, publicIds, () =>
+    cli(['import', onePost, '--author', ADMIN_EMAIL], {}),
+  )
   log(`map views under writes: p99 ${writes.underWrites.p99Ms} ms`)
   const gps = await gpsRoute(places, publicIds[1] ?? publicIds[0]!)
   log(`GET /attachment-exif-gps/{id}, 50 images, only the last with GPS: median ${gps.medianMs} ms`)

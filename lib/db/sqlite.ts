@@ -172,6 +172,8 @@ function asStored(value: unknown): unknown {
 const LEDGER = '_places_migrations'
 /** Runs of post ids indexed for search a statement after a bulk write (bulkInsert). */
 const SEARCH_INDEX_CHUNK = 50_000
+/** The most posts a bulk write names in the change log, as PostgreSQL's statement triggers (migration 0010). */
+const CHANGES_LOGGED = 500
 /** What FTS5 gathers before it writes a segment: its default, and a bulk write's (bulkInsert's finish). */
 const FTS5_DEFAULT_HASH_BYTES = 1 << 20
 const SEARCH_INDEX_HASH_BYTES = 16 << 20
@@ -291,6 +293,8 @@ export const sqlite: DialectDriver = {
     // The posts written, to index for search at the end, as runs of consecutive ids [first, last]: an import's ids
     // follow one another, and a million of them are one run, not a million numbers kept.
     const postRuns: [number, number][] = []
+    // The posts the write touched, for the change log, while they are as few as one statement's triggers log.
+    let touched: Set<number> | null = new Set()
     return Promise.resolve({
       insert: (table, columns, values) => {
         const key = `${table}(${columns.join()})`
@@ -304,8 +308,10 @@ export const sqlite: DialectDriver = {
         }
         const idAt = table === 'posts' ? columns.indexOf('id') : -1
         if (table === 'posts' && idAt < 0) throw new Error('bulkInsert: posts are written with their ids (finish indexes them for search by id)')
+        const postAt = table === 'posts' ? idAt : columns.indexOf('post_id')
         for (const row of values) {
           insert.run(row.map(asStored))
+          if (touched && postAt >= 0 && touched.add(row[postAt] as number).size > CHANGES_LOGGED) touched = null
           if (idAt < 0) continue
           const id = row[idAt] as number
           const run = postRuns.at(-1)
@@ -334,9 +340,13 @@ export const sqlite: DialectDriver = {
           hashSize(hashSizeBefore ?? FTS5_DEFAULT_HASH_BYTES)
         }
         for (const { sql } of triggers) database.exec(sql)
-        // The version moves once, and the map's indexes are read again whole (migration 0010: post 0).
+        // The version moves once. The change log names the posts written, as an edit's would, so that the map's
+        // indexes take them in; more than one statement's triggers name, and it says anything changed (post 0):
+        // the indexes are read again whole (migration 0010).
         database.exec('UPDATE "site_state" SET "data_version" = "data_version" + 1 WHERE "id" = 1')
-        database.exec('INSERT INTO "place_changes" SELECT "data_version", 0 FROM "site_state" WHERE "id" = 1')
+        database
+          .prepare('INSERT INTO "place_changes" SELECT s."data_version", j."value" FROM "site_state" s, json_each(?) j WHERE s."id" = 1')
+          .run(JSON.stringify(touched ? [...touched] : [0]))
         return Promise.resolve()
       },
     })

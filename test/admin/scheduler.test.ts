@@ -29,7 +29,7 @@ after(async () => {
   await database.drop()
 })
 
-const dataVersion = async () => (await getDb().siteState.findUniqueOrThrow({ where: { id: 1 } })).dataVersion
+const dataVersion = async () => Number((await getDb().siteState.findUniqueOrThrow({ where: { id: 1 } })).dataVersion)
 const statusOf = async (id: number) => (await getDb().post.findUniqueOrThrow({ where: { id } })).status
 const scheduled = async (slug: string, publishedAt: Date) =>
   (await getDb().post.create({ data: { title: slug, slug, status: 'future', publishedAt, authorId }, select: { id: true } })).id

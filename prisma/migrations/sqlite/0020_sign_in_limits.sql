@@ -4,10 +4,10 @@
 CREATE TABLE "sign_in_failures" (
     "key" TEXT NOT NULL PRIMARY KEY,
     "failures" INTEGER NOT NULL,
-    "at" BIGINT NOT NULL,
-    "previous_at" BIGINT NOT NULL
+    "at" INTEGER NOT NULL,
+    "previous_at" INTEGER NOT NULL
 );
 CREATE TABLE "sign_in_budgets" (
     "client" TEXT NOT NULL PRIMARY KEY,
-    "full_at" BIGINT NOT NULL
+    "full_at" INTEGER NOT NULL
 );

@@ -2,5 +2,5 @@
 -- job runs once a period on one of them. Milliseconds since 1970, by the database's clock. Not data: no version bump.
 CREATE TABLE "job_runs" (
     "job" TEXT NOT NULL PRIMARY KEY,
-    "started_at" BIGINT NOT NULL
+    "started_at" INTEGER NOT NULL
 );
