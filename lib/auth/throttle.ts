@@ -70,11 +70,17 @@ export async function signInWait(key: string, now = Date.now()): Promise<number>
   return Math.max(0, Number(row.at) + waitAfter(row.failures) - now)
 }
 
-/** Takes back a failure counted for an attempt that was never tried, if no other was counted since. */
+/**
+ * Takes back a failure counted for an attempt that was never tried, if no other was counted since; a count it began
+ * goes with it, so that attempts refused as too many at once leave no rows behind, whatever emails they name.
+ */
 export async function forgetFailedSignIn({ key, failures, at }: CountedFailure): Promise<void> {
-  await getDb().$executeRaw`
-    UPDATE "sign_in_failures" SET "failures" = "failures" - 1, "at" = "previous_at"
-    WHERE "key" = ${key} AND "failures" = ${failures} AND "at" = ${at}`
+  const db = getDb()
+  if (failures === 1) await db.signInFailure.deleteMany({ where: { key, failures, at } })
+  else
+    await db.$executeRaw`
+      UPDATE "sign_in_failures" SET "failures" = "failures" - 1, "at" = "previous_at"
+      WHERE "key" = ${key} AND "failures" = ${failures} AND "at" = ${at}`
 }
 
 export async function recordSuccessfulSignIn(key: string): Promise<void> {
