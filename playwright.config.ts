@@ -4,7 +4,8 @@ import type { E2EOptions } from './e2e/support/test'
 // HTTP tests against a built server (`next build` first; scripts/test.mts does it). Each `api*` project gets its own
 // server and database, reset and loaded by scripts/e2e-server.mts through the real command line:
 //   api           SQLite, always
-//   api-postgres  PostgreSQL at TEST_DATABASE_URL, only when that is set (a local database: it is emptied)
+//   api-postgres  PostgreSQL at TEST_DATABASE_URL, only when that is set (a local database: it is emptied); the
+//                 server's connections go through PgBouncer in transaction mode (E2E_PGBOUNCER), the tests' directly
 // Ports can be moved with E2E_SQLITE_PORT / E2E_POSTGRES_PORT when another run holds them.
 
 //   ui            real Chromium against a SQLite server with the demo places and a user of every role
@@ -50,6 +51,7 @@ const servers: Server[] = [
           databaseUrl: process.env.TEST_DATABASE_URL,
           dataset: 'api' as const,
           authSecret: 'e2e-api-postgres-auth-secret-0123456789ab',
+          env: { E2E_PGBOUNCER: '1' },
         },
       ]
     : []),

@@ -5,6 +5,9 @@
 //   api (default)  the hand-written fixture e2e/fixtures/places.geojson and 520 generated posts;
 //   ui             the demo places (prisma/demo/places.geojson) and a user of every role (ROLES below);
 //   shared         nothing reset nor loaded: a second app instance on the database of a server started before it.
+// E2E_PGBOUNCER=1 (PostgreSQL): the server's connections go through Debian's PgBouncer in transaction mode, its
+// migrations directly (MIGRATION_DATABASE_URL), as README's Deployment describes; directly, saying so, where
+// pgbouncer is not installed outside CI.
 //
 //   DATABASE_URL=file:./.test-data/e2e.db PORT=3101 node --import tsx scripts/e2e-server.mts
 //
@@ -16,6 +19,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { bulkFeatures } from '../e2e/fixtures/bulk.mts'
+import { pgBouncerMissing, startPgBouncer } from '../test/support/pgbouncer.ts'
 import { resetDatabase } from './reset-database.mts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -93,14 +97,17 @@ if (dataset !== 'shared') {
   if (dataset === 'ui') loadUiDataset()
   else loadApiDataset()
 }
-console.error(`e2e-server: ${databaseUrl} ready; starting next on port ${port}`)
+const missing = process.env.E2E_PGBOUNCER && pgBouncerMissing()
+if (missing) console.error(`e2e-server: ${missing}; the server connects to PostgreSQL directly`)
+const bouncer = process.env.E2E_PGBOUNCER && !missing ? await startPgBouncer(databaseUrl).catch((error: Error) => fail(error.message)) : null
+console.error(`e2e-server: ${databaseUrl} ready${bouncer ? `, through PgBouncer at ${bouncer.url}` : ''}; starting next on port ${port}`)
 
 // As `npm run serve` (package.json): idle connections kept 65 s, longer than clients and proxies keep theirs (nginx's
 // upstream connections idle up to 60 s), so that the server never closes one just as a request is sent on it.
 const KEEP_ALIVE_MS = '65000'
 const next = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', port, '--keepAliveTimeout', KEEP_ALIVE_MS], {
   cwd: root,
-  env,
+  env: bouncer ? { ...env, DATABASE_URL: bouncer.url, MIGRATION_DATABASE_URL: databaseUrl } : env,
   stdio: 'inherit',
 })
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
@@ -108,5 +115,7 @@ for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     if (next.exitCode === null && next.signalCode === null) next.kill(signal)
   })
 }
-next.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)))
+next.on('exit', (code, signal) => {
+  void (bouncer?.stop() ?? Promise.resolve()).finally(() => process.exit(code ?? (signal ? 0 : 1)))
+})
 next.on('error', (error) => fail(`cannot start next: ${error.message}`))

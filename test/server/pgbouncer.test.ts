@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -8,7 +7,8 @@ import pg from 'pg'
 import { ClientAt } from '../../e2e/support/sign-in-from'
 import { runPlaces } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
-import { freePort, startServer, type RunningServer } from '../support/server'
+import { pgBouncerMissing, startPgBouncer, type RunningPgBouncer } from '../support/pgbouncer'
+import { startServer, type RunningServer } from '../support/server'
 import { waitFor } from '../support/wait'
 
 // The app behind PgBouncer in transaction mode (README, Deployment), Debian's pgbouncer: each transaction may run on
@@ -16,16 +16,15 @@ import { waitFor } from '../support/wait'
 // (MIGRATION_DATABASE_URL); the command line's bulk import, the server's reads and writes, the data version's
 // deferred trigger, the sign-in limits and the scheduler's advisory lock all hold within one transaction.
 
-const PGBOUNCER = '/usr/sbin/pgbouncer'
 const PHOTO = path.join('test', 'fixtures', 'exif', 'gox_gps.jpg')
 const skip =
   (!databaseKinds.includes('postgresql') && 'TEST_DATABASE_URL is not set') ||
-  (!existsSync(PGBOUNCER) && !process.env.CI && 'pgbouncer is not installed (Debian package pgbouncer)')
+  pgBouncerMissing()
 
 describe('behind PgBouncer in transaction mode', { skip }, () => {
   let db: TestDatabase
   let dir: string
-  let bouncer: ChildProcess
+  let bouncer: RunningPgBouncer
   let server: RunningServer
   let direct: pg.Client
   let env: Record<string, string>
@@ -37,52 +36,8 @@ describe('behind PgBouncer in transaction mode', { skip }, () => {
   before(async () => {
     db = await createTestDatabase('postgresql')
     dir = mkdtempSync(path.join(tmpdir(), 'places-pgbouncer-test-'))
-    // Run as root, pgbouncer must drop to another user, who reads its files here.
-    chmodSync(dir, 0o755)
-    const postgres = new URL(db.url)
-    const port = await freePort()
-    writeFileSync(path.join(dir, 'users.txt'), `"${decodeURIComponent(postgres.username)}" "${decodeURIComponent(postgres.password)}"\n`)
-    writeFileSync(
-      path.join(dir, 'pgbouncer.ini'),
-      [
-        '[databases]',
-        `* = host=${postgres.hostname} port=${postgres.port || 5432}`,
-        '[pgbouncer]',
-        'listen_addr = 127.0.0.1',
-        `listen_port = ${port}`,
-        'unix_socket_dir =',
-        'auth_type = plain',
-        `auth_file = ${path.join(dir, 'users.txt')}`,
-        'pool_mode = transaction',
-        'default_pool_size = 8',
-        'max_client_conn = 500',
-        'log_connections = 0',
-        'log_disconnections = 0',
-        '',
-      ].join('\n'),
-    )
-    // Its log is shown only if it stops.
-    bouncer = spawn(PGBOUNCER, [...(process.getuid?.() === 0 ? ['-u', 'postgres'] : []), path.join(dir, 'pgbouncer.ini')], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    let log = ''
-    bouncer.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk))
-    const pooled = new URL(db.url)
-    pooled.port = String(port)
-    await waitFor('pgbouncer to answer', async () => {
-      if (bouncer.exitCode !== null) throw new Error(`pgbouncer exited with ${bouncer.exitCode}:\n${log}`)
-      const client = new pg.Client({ connectionString: pooled.href })
-      try {
-        await client.connect()
-        await client.query('SELECT 1')
-        return true
-      } catch {
-        return undefined
-      } finally {
-        await client.end().catch(() => {})
-      }
-    })
-    env = { DATABASE_URL: pooled.href, MIGRATION_DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'uploads') }
+    bouncer = await startPgBouncer(db.url)
+    env = { DATABASE_URL: bouncer.url, MIGRATION_DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'uploads') }
     const places = (...args: string[]) => runPlaces({ ...process.env, ...env }, ...args)
     places('user', 'create', '--email', 'pooled@example.org', '--password', 'long enough password', '--role', 'editor')
     const secret = places('app-password', 'create', '--user', 'pooled@example.org').split('\n').at(-1)!
@@ -104,10 +59,7 @@ describe('behind PgBouncer in transaction mode', { skip }, () => {
   after(async () => {
     await server?.stop()
     await direct?.end()
-    if (bouncer && bouncer.exitCode === null) {
-      bouncer.kill('SIGTERM')
-      await new Promise((resolve) => bouncer.once('exit', resolve))
-    }
+    await bouncer?.stop()
     await db?.drop()
     if (dir) rmSync(dir, { recursive: true, force: true })
   })
