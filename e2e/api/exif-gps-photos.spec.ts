@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises'
 import { ExifTool } from 'exiftool-vendored'
 import { readGps } from '../../lib/media/exif-gps'
 import { basic } from '../support/auth'
+import { execSql } from '../support/db'
 import { expectWordPressError } from '../support/http'
 import {
   corpusFile,
-  execSql,
   expectedMimeTypes,
   locationTags,
   originalPath,

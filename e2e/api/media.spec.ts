@@ -5,10 +5,10 @@ import type { APIRequestContext } from '@playwright/test'
 import sharp from 'sharp'
 import { readGps } from '../../lib/media/exif-gps'
 import { basic, expectPrivateNoStore, signInOrThrow } from '../support/auth'
+import { execSql } from '../support/db'
 import { expectWordPressError } from '../support/http'
 import {
   corpusFile,
-  execSql,
   filesContaining,
   filesContainingEach,
   originalPath,

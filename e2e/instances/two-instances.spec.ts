@@ -1,4 +1,6 @@
 import type { APIRequestContext } from '@playwright/test'
+import { startRoundRobin } from '../support/balancer'
+import { querySql } from '../support/db'
 import type { Feature } from '../support/places'
 import { expect, test } from '../support/test'
 import { createPost, save, signIn, uniqueTitle } from '../support/ui-admin'
@@ -36,12 +38,13 @@ test('a post published through one instance is served at once by the other, whos
   await page.getByLabel('Status').selectOption('publish')
   await save(page)
 
-  // …and at once through the second: the feature, the first of the newest, and a new ETag.
+  // …and at once through the second: the feature, among the newest, and a new ETag.
   const feature = await getJson<Feature>(request, second(`/places/v1/geojson/${id}`))
   expect(feature.body.properties).toMatchObject({ id, title, address: 'Bundesplatz, Bern' })
   expect(feature.body.geometry.coordinates).toEqual([7.4474, 46.948])
   const after = await getJson<Collection>(request, second(newest))
-  expect(after.body.features[0]?.properties).toMatchObject({ id, title })
+  // Among the newest, not surely the first: a repeat of this test (--repeat-each) may publish beside it.
+  expect(after.body.features.map((f) => f.properties.id)).toContain(id)
   expect(after.etag).not.toBe(before.etag)
   const revalidated = await request.get(second(newest), { headers: { 'If-None-Match': before.etag } })
   expect(revalidated.status(), 'the old ETag is no longer current on the second instance').toBe(200)
@@ -52,4 +55,28 @@ test('a post published through one instance is served at once by the other, whos
   await page.getByLabel('Title').fill(`${title} (renamed)`)
   await save(page)
   expect((await getJson<Feature>(request, `/places/v1/geojson/${id}`)).body.properties.title).toBe(`${title} (renamed)`)
+})
+
+test('admin saves through a round-robin balancer over two instances of one build all land', async ({ browser, baseURL, databaseUrl, secondInstanceURL }) => {
+  // Two builds apart lost 3 saves in 4 this way ("Failed to find Server Action"): README, One build on every machine.
+  const balancer = await startRoundRobin([baseURL!, secondInstanceURL])
+  const context = await browser.newContext({ baseURL: balancer.url })
+  try {
+    const page = await context.newPage()
+    await signIn(page, 'editor')
+    expect(new URL(page.url()).origin, 'still through the balancer').toBe(balancer.url)
+    const title = uniqueTitle('Balanced')
+    const id = await createPost(page, title)
+    // A draft: the first test reads the newest public places.
+    const saved = async () => (await querySql<{ title: string }>(databaseUrl, 'SELECT "title" FROM "posts" WHERE "id" = ?', [id]))[0]?.title
+    for (let n = 1; n <= 6; n++) {
+      await page.getByLabel('Title').fill(`${title} ${n}`)
+      await save(page)
+      expect(await saved(), `save ${n} landed`).toBe(`${title} ${n}`)
+    }
+    expect(Math.min(...balancer.actions), `each instance answered saves: ${balancer.actions.join(', ')}`).toBeGreaterThanOrEqual(2)
+  } finally {
+    await context.close()
+    await balancer.close()
+  }
 })

@@ -5,28 +5,41 @@ import pg from 'pg'
 export type CategoryRow = { id: number; name: string; parentId: number | null }
 
 /**
- * The categories table, read directly: there is no category route, and the specs must learn which ids the CLI gave
- * the fixture's categories.
+ * A statement on the project's database, for what no route or command can do or tell (the categories' ids the CLI
+ * gave, an attachment's explicit order); its rows, if it reads any. `?` placeholders, on SQLite and PostgreSQL alike.
  */
-export async function readCategories(databaseUrl: string): Promise<CategoryRow[]> {
-  const sql = 'SELECT "id", "name", "parent_id" AS "parentId" FROM "categories" ORDER BY "id"'
+export async function querySql<T>(databaseUrl: string, sql: string, params: (string | number)[] = []): Promise<T[]> {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    let n = 0
     const client = new pg.Client({ connectionString: databaseUrl })
     await client.connect()
     try {
-      const { rows } = await client.query<CategoryRow>(sql)
-      return rows.map((row) => ({ id: Number(row.id), name: row.name, parentId: row.parentId === null ? null : Number(row.parentId) }))
+      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as T[]
     } finally {
       await client.end()
     }
   }
-  const file = path.resolve(databaseUrl.replace(/^file:/, '').replace(/\?.*$/, ''))
-  const db = new Database(file, { readonly: true, fileMustExist: true })
+  const db = new Database(path.resolve(databaseUrl.replace(/^file:/, '').replace(/\?.*$/, '')), { fileMustExist: true, timeout: 15_000 })
   try {
-    return db.prepare(sql).all() as CategoryRow[]
+    const statement = db.prepare(sql)
+    if (statement.reader) return statement.all(...params) as T[]
+    statement.run(...params)
+    return []
   } finally {
     db.close()
   }
+}
+
+/** A statement that reads nothing (querySql). */
+export async function execSql(databaseUrl: string, sql: string, params: (string | number)[] = []): Promise<void> {
+  await querySql(databaseUrl, sql, params)
+}
+
+/** The categories table, read directly: there is no category route. */
+export async function readCategories(databaseUrl: string): Promise<CategoryRow[]> {
+  const rows = await querySql<CategoryRow>(databaseUrl, 'SELECT "id", "name", "parent_id" AS "parentId" FROM "categories" ORDER BY "id"')
+  // node-postgres reads a BIGINT as a string.
+  return rows.map((row) => ({ id: Number(row.id), name: row.name, parentId: row.parentId === null ? null : Number(row.parentId) }))
 }
 
 /** `"Europe > France > Paris"` → its id, for every category. */

@@ -2,11 +2,10 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import path from 'node:path'
-import Database from 'better-sqlite3'
-import pg from 'pg'
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test'
 import type { ExifTool } from 'exiftool-vendored'
 import type { AttachmentDto } from '../../lib/media/storage'
+import { querySql } from './db'
 
 // Uploads through POST /places/v1/media, the real-photo corpus of test/fixtures/exif, and what lands on disk.
 
@@ -243,33 +242,6 @@ export async function filesContainingEach(dir: string, markers: string[], depth 
   return found
 }
 
-/**
- * A statement on the project's database, for what no route or command can do (setting an attachment's explicit
- * order). `?` placeholders, on SQLite and PostgreSQL alike.
- */
-export async function execSql(databaseUrl: string, sql: string, params: (string | number)[] = []): Promise<void> {
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    let n = 0
-    const client = new pg.Client({ connectionString: databaseUrl })
-    await client.connect()
-    try {
-      await client.query(
-        sql.replace(/\?/g, () => `$${++n}`),
-        params,
-      )
-    } finally {
-      await client.end()
-    }
-    return
-  }
-  const db = new Database(path.resolve(databaseUrl.replace(/^file:/, '').replace(/\?.*$/, '')), { fileMustExist: true, timeout: 15_000 })
-  try {
-    db.prepare(sql).run(...params)
-  } finally {
-    db.close()
-  }
-}
-
 /** Tag names that carry where a photo was taken: GPS tags of any group, ISO 6709 strings, location names. */
 const LOCATION_TAG = /GPS|Location|ISO6709/i
 
@@ -286,20 +258,6 @@ export async function locationTags(exiftool: ExifTool, file: string): Promise<st
 
 /** The file names of an attachment's sizes (lib/media/renditions.ts), as served under /uploads/renditions/. */
 export async function renditionNames(databaseUrl: string, attachmentId: number): Promise<string[]> {
-  const sql = 'SELECT "file_name" AS "fileName" FROM "attachment_renditions" WHERE "attachment_id" = '
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    const client = new pg.Client({ connectionString: databaseUrl })
-    await client.connect()
-    try {
-      return (await client.query<{ fileName: string }>(`${sql}$1 ORDER BY "id"`, [attachmentId])).rows.map((row) => row.fileName)
-    } finally {
-      await client.end()
-    }
-  }
-  const db = new Database(path.resolve(databaseUrl.replace(/^file:/, '').replace(/\?.*$/, '')), { readonly: true, fileMustExist: true })
-  try {
-    return (db.prepare(`${sql}? ORDER BY "id"`).all(attachmentId) as { fileName: string }[]).map((row) => row.fileName)
-  } finally {
-    db.close()
-  }
+  const sql = 'SELECT "file_name" AS "fileName" FROM "attachment_renditions" WHERE "attachment_id" = ? ORDER BY "id"'
+  return (await querySql<{ fileName: string }>(databaseUrl, sql, [attachmentId])).map((row) => row.fileName)
 }
