@@ -11,8 +11,9 @@ import type { E2EOptions } from './e2e/support/test'
 //   ui            real Chromium against a SQLite server with the demo places and a user of every role
 //   ui-own-basemap  the same, with MAP_TILE_URL=none and an embed allow-list (e2e/ui-own-basemap); where the site's
 //                   settings are changed too, which every page of the ui server would show
-//   instances     with TEST_DATABASE_URL: two app instances on one PostgreSQL database (its name + `_instances`),
-//                 the ui project's data; Chromium writes through the first, the tests read through both
+//   instances     with TEST_DATABASE_URL: two app instances on one PostgreSQL database (its name + `_instances`) and
+//                 one bucket, each from a working directory of its own; the ui project's data; Chromium writes
+//                 through the first, the tests read through both
 const sqlitePort = Number(process.env.E2E_SQLITE_PORT ?? 3101)
 const postgresPort = Number(process.env.E2E_POSTGRES_PORT ?? 3102)
 const uiPort = Number(process.env.E2E_UI_PORT ?? 3103)
@@ -26,13 +27,26 @@ type Server = {
   dataset: 'api' | 'ui' | 'shared'
   /** several instances share one: sessions made by one are good on the other, as behind a load balancer */
   authSecret?: string
-  /** where uploads go; by default a folder of its own */
-  uploadsDir?: string
   /** more of its environment */
   env?: Record<string, string>
 }
 
 const INSTANCES_AUTH_SECRET = 'e2e-instances-auth-secret-0123456789abcdef'
+
+// The instances' photos are in a bucket of s3rver (an S3-compatible server in Node, started first), each instance
+// on a machine of its own (scripts/e2e-server.mts, E2E_MACHINE): they share the database and the bucket, no disk.
+const bucketPort = instancePorts[0]! + 2
+const INSTANCES_BUCKET = {
+  MEDIA_STORAGE: 's3',
+  S3_BUCKET: 'places',
+  S3_ENDPOINT: `http://127.0.0.1:${bucketPort}`,
+  S3_REGION: 'us-east-1',
+  S3_FORCE_PATH_STYLE: 'true',
+  // s3rver's own key pair.
+  S3_ACCESS_KEY_ID: 'S3RVER',
+  S3_SECRET_ACCESS_KEY: 'S3RVER',
+}
+const INSTANCE_MACHINE = { ...INSTANCES_BUCKET, E2E_MACHINE: '1' }
 
 function instancesDatabase(url: string): string {
   const parsed = new URL(url)
@@ -73,22 +87,23 @@ const servers: Server[] = [
           databaseUrl: instancesDatabase(process.env.TEST_DATABASE_URL),
           dataset: 'ui' as const,
           authSecret: INSTANCES_AUTH_SECRET,
+          env: INSTANCE_MACHINE,
         },
-        // The same database, secret and uploads (shared storage) as the first instance.
+        // The same database, secret and bucket as the first instance; nothing else.
         {
           name: 'second-instance',
           port: instancePorts[1]!,
           databaseUrl: instancesDatabase(process.env.TEST_DATABASE_URL),
           dataset: 'shared' as const,
           authSecret: INSTANCES_AUTH_SECRET,
-          uploadsDir: `.test-data/uploads-${instancePorts[0]}`,
+          env: INSTANCE_MACHINE,
         },
       ]
     : []),
 ]
 
 const baseUrlOf = (server: Server) => `http://127.0.0.1:${server.port}`
-const uploadsDirOf = (server: Server) => server.uploadsDir ?? `.test-data/uploads-${server.port}`
+const uploadsDirOf = (server: Server) => `.test-data/uploads-${server.port}`
 
 /**
  * Debian's Chromium (Playwright's own browser download does not work on these machines); CHROMIUM_PATH overrides it.
@@ -128,30 +143,44 @@ const projects: Project<E2EOptions>[] = servers
       baseURL: baseUrlOf(server),
       databaseUrl: server.databaseUrl,
       uploadsDir: uploadsDirOf(server),
-      ...(server.name === 'instances' ? { secondInstanceURL: `http://127.0.0.1:${instancePorts[1]}` } : {}),
+      ...(server.name === 'instances' ? { secondInstanceURL: `http://127.0.0.1:${instancePorts[1]}`, bucket: INSTANCES_BUCKET } : {}),
       ...(server.dataset === 'ui' ? { ...chromium, screenshot: 'on', trace: 'retain-on-failure' } : {}),
     },
   }))
 
-const webServer: NonNullable<PlaywrightTestConfig['webServer']> = servers.map((server) => ({
-  command: 'node --import tsx scripts/e2e-server.mts',
-  // Ready as a load balancer sees it (503 "starting" until the home map's index is built).
-  url: `${baseUrlOf(server)}/healthz`,
+const bucketFolder = `.test-data/s3-${bucketPort}`
+type WebServer = Extract<NonNullable<PlaywrightTestConfig['webServer']>, unknown[]>[number]
+
+const bucketServer: WebServer = {
+  command: `rm -rf ${bucketFolder} && node node_modules/s3rver/bin/s3rver.js -d ${bucketFolder} -a 127.0.0.1 -p ${bucketPort} -s --configure-bucket places`,
+  port: bucketPort,
   reuseExistingServer: false,
-  timeout: 120_000,
   stdout: 'ignore',
   stderr: 'pipe',
-  env: {
-    DATABASE_URL: server.databaseUrl,
-    PORT: String(server.port),
-    SITE_URL: baseUrlOf(server),
-    UPLOADS_DIR: uploadsDirOf(server),
-    E2E_DATASET: server.dataset,
-    ...(server.authSecret ? { AUTH_SECRET: server.authSecret } : {}),
-    ...server.env,
-    NEXT_TELEMETRY_DISABLED: '1',
-  },
-}))
+}
+
+const webServer: WebServer[] = [
+  ...(process.env.TEST_DATABASE_URL ? [bucketServer] : []),
+  ...servers.map((server): WebServer => ({
+    command: 'node --import tsx scripts/e2e-server.mts',
+    // Ready as a load balancer sees it (503 "starting" until the home map's index is built).
+    url: `${baseUrlOf(server)}/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      DATABASE_URL: server.databaseUrl,
+      PORT: String(server.port),
+      SITE_URL: baseUrlOf(server),
+      UPLOADS_DIR: uploadsDirOf(server),
+      E2E_DATASET: server.dataset,
+      ...(server.authSecret ? { AUTH_SECRET: server.authSecret } : {}),
+      ...server.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
+  })),
+]
 
 export default defineConfig<E2EOptions>({
   testDir: './e2e',

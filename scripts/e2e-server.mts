@@ -8,12 +8,15 @@
 // E2E_PGBOUNCER=1 (PostgreSQL): the server's connections go through Debian's PgBouncer in transaction mode, its
 // migrations directly (MIGRATION_DATABASE_URL), as README's Deployment describes; directly, saying so, where
 // pgbouncer is not installed outside CI.
+// E2E_MACHINE=1: the server runs as on a machine of its own, sharing only the database and the bucket with the
+// others: from a working directory of its own (.test-data/machine-PORT: the build copied, as a deploy ships it, and
+// the code linked), with its own TMPDIR.
 //
 //   DATABASE_URL=file:./.test-data/e2e.db PORT=3101 node --import tsx scripts/e2e-server.mts
 //
 // It empties the database it is given, so it refuses a PostgreSQL database that is not on this machine.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -102,12 +105,31 @@ if (missing) console.error(`e2e-server: ${missing}; the server connects to Postg
 const bouncer = process.env.E2E_PGBOUNCER && !missing ? await startPgBouncer(databaseUrl).catch((error: Error) => fail(error.message)) : null
 console.error(`e2e-server: ${databaseUrl} ready${bouncer ? `, through PgBouncer at ${bouncer.url}` : ''}; starting next on port ${port}`)
 
+/** A working directory as a machine of its own has (see above), made anew; returns it and its TMPDIR. */
+function machine(): { cwd: string; tmp: string } {
+  const dir = path.join(root, '.test-data', `machine-${port}`)
+  rmSync(dir, { recursive: true, force: true })
+  const cwd = path.join(dir, 'app')
+  const tmp = path.join(dir, 'tmp')
+  mkdirSync(tmp, { recursive: true })
+  const build = path.join(root, '.next')
+  cpSync(build, path.join(cwd, '.next'), { recursive: true, filter: (source) => source !== path.join(build, 'cache') })
+  for (const name of ['node_modules', 'prisma', 'public']) symlinkSync(path.join(root, name), path.join(cwd, name))
+  for (const name of ['package.json', 'next.config.mjs']) copyFileSync(path.join(root, name), path.join(cwd, name))
+  return { cwd, tmp }
+}
+const own = process.env.E2E_MACHINE ? machine() : null
+
 // As `npm run serve` (package.json): idle connections kept 65 s, longer than clients and proxies keep theirs (nginx's
 // upstream connections idle up to 60 s), so that the server never closes one just as a request is sent on it.
 const KEEP_ALIVE_MS = '65000'
 const next = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', port, '--keepAliveTimeout', KEEP_ALIVE_MS], {
-  cwd: root,
-  env: bouncer ? { ...env, DATABASE_URL: bouncer.url, MIGRATION_DATABASE_URL: databaseUrl } : env,
+  cwd: own?.cwd ?? root,
+  env: {
+    ...env,
+    ...(bouncer ? { DATABASE_URL: bouncer.url, MIGRATION_DATABASE_URL: databaseUrl } : {}),
+    ...(own ? { TMPDIR: own.tmp } : {}),
+  },
   stdio: 'inherit',
 })
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {

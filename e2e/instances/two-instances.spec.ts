@@ -1,13 +1,18 @@
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
 import type { APIRequestContext } from '@playwright/test'
+import { bucketOf } from '../../test/support/s3'
 import { startRoundRobin } from '../support/balancer'
 import { querySql } from '../support/db'
+import { renditionNames } from '../support/media'
 import type { Feature } from '../support/places'
 import { expect, test } from '../support/test'
-import { createPost, save, signIn, uniqueTitle } from '../support/ui-admin'
+import { createPost, save, signIn, uniqueTitle, uploadPhotos } from '../support/ui-admin'
 
-// Two app instances on one PostgreSQL database, as behind a load balancer (playwright.config.ts, project
-// `instances`): an editor writes through the first; the second answers with the write at once, although it had
-// answered the same URLs, and kept their bytes (lib/http/cache.ts), just before. No retry, no wait: "at once".
+// Two app instances on one PostgreSQL database and one bucket, as two machines behind a load balancer
+// (playwright.config.ts, project `instances`): an editor writes through the first; the second answers with the write
+// at once, although it had answered the same URLs, and kept their bytes (lib/http/cache.ts), just before. No retry,
+// no wait: "at once". Each runs from a working directory of its own with its own TMPDIR; they share no disk.
 
 type Collection = { features: Feature[] }
 
@@ -78,5 +83,67 @@ test('admin saves through a round-robin balancer over two instances of one build
   } finally {
     await context.close()
     await balancer.close()
+  }
+})
+
+/** The files a machine's working directory and TMPDIR hold (scripts/e2e-server.mts), but for the build and the code. */
+function filesOnMachine(url: string): string[] {
+  const dir = path.join('.test-data', `machine-${new URL(url).port}`)
+  const shipped = new Set(['.next', 'node_modules', 'prisma', 'public', 'package.json', 'next.config.mjs'].map((name) => path.join('app', name)))
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .filter((file) => ![...shipped].some((kept) => file === kept || file.startsWith(`${kept}${path.sep}`)))
+}
+
+test('a photo uploaded through one instance is served by the other, hidden from both when unpublished, and gone from the bucket when removed through the other', async ({
+  page,
+  request,
+  baseURL,
+  secondInstanceURL,
+  databaseUrl,
+  bucket,
+}) => {
+  const store = bucketOf(bucket)
+  try {
+    await signIn(page, 'editor')
+    const id = await createPost(page, uniqueTitle('Two machines'))
+    await uploadPhotos(page, 'gox_gps.jpg')
+    await page.getByLabel('Status').selectOption('publish')
+    await save(page)
+
+    // The public copy and its sizes, each in the bucket and served by both instances, the same bytes.
+    const [photo] = await querySql<{ id: number; filePath: string }>(databaseUrl, 'SELECT "id", "file_path" AS "filePath" FROM "attachments" WHERE "post_id" = ?', [id])
+    const files = [`public/${photo!.filePath}`, ...(await renditionNames(databaseUrl, Number(photo!.id))).map((name) => `renditions/${name}`)]
+    expect(files.length, 'the public copy and its sizes').toBeGreaterThan(4)
+    const keys = [`originals/${photo!.filePath}`, ...files]
+    expect(await store.keys()).toEqual(expect.arrayContaining(keys))
+    const urlOf = (instance: string, file: string) => `${instance}/uploads/${file.replace(/^public\//, '')}`
+    for (const file of files) {
+      const stored = await store.read(file)
+      for (const instance of [baseURL!, secondInstanceURL]) {
+        const served = await request.get(urlOf(instance, file))
+        expect(served.status(), urlOf(instance, file)).toBe(200)
+        expect(Buffer.compare(await served.body(), stored), `${urlOf(instance, file)}: the bucket's bytes`).toBe(0)
+      }
+    }
+    // Nothing of it on either machine: processed in its TMPDIR, then put in the bucket.
+    for (const instance of [baseURL!, secondInstanceURL]) expect(filesOnMachine(instance), instance).toEqual([])
+
+    // Unpublished through the first: a 404 on both at once.
+    await page.getByLabel('Status').selectOption('draft')
+    await save(page)
+    for (const file of files)
+      for (const instance of [baseURL!, secondInstanceURL]) expect((await request.get(urlOf(instance, file))).status(), urlOf(instance, file)).toBe(404)
+
+    // Removed through the second: its objects are gone from the bucket.
+    await page.goto(`${secondInstanceURL}/admin/posts/${id}`)
+    await page.getByRole('button', { name: 'Remove “gox_gps”…' }).click()
+    await page.getByRole('button', { name: 'Remove “gox_gps” for good' }).click()
+    await expect(page.getByRole('button', { name: 'Remove “gox_gps”…' })).toHaveCount(0)
+    const left = await store.keys()
+    expect(keys.filter((key) => left.includes(key))).toEqual([])
+  } finally {
+    store.destroy()
   }
 })

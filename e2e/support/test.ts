@@ -8,12 +8,15 @@ export type E2EOptions = {
   uploadsDir: string
   /** the `instances` project: the base URL of the second app instance on the same database */
   secondInstanceURL: string
+  /** the `instances` project: the settings of the bucket both instances keep their photos in (README, Configuration) */
+  bucket: Record<string, string>
 }
 
 export const test = base.extend<object, E2EOptions>({
   databaseUrl: ['', { option: true, scope: 'worker' }],
   uploadsDir: ['', { option: true, scope: 'worker' }],
   secondInstanceURL: ['', { option: true, scope: 'worker' }],
+  bucket: [{}, { option: true, scope: 'worker' }],
 })
 
 export { expect } from '@playwright/test'

@@ -18,29 +18,18 @@ export type TestS3 = {
   stop: () => Promise<void>
 }
 
-export async function startS3(bucket = 'places'): Promise<TestS3> {
-  const directory = mkdtempSync(path.join(tmpdir(), 'places-s3-'))
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] })
-  const { port } = await server.run()
-  const env = {
-    MEDIA_STORAGE: 's3',
-    S3_BUCKET: bucket,
-    S3_ENDPOINT: `http://127.0.0.1:${port}`,
-    S3_REGION: 'us-east-1',
-    S3_FORCE_PATH_STYLE: 'true',
-    // s3rver's own key pair.
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
-  }
+export type Bucket = Pick<TestS3, 'keys' | 'read'> & { destroy: () => void }
+
+/** The bucket these settings name (TestS3's env, or the e2e instances'), through the AWS SDK as the app sees it. */
+export function bucketOf(env: Record<string, string>): Bucket {
+  const bucket = env.S3_BUCKET!
   const client = new S3Client({
     endpoint: env.S3_ENDPOINT,
     region: env.S3_REGION,
     forcePathStyle: true,
-    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
+    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID!, secretAccessKey: env.S3_SECRET_ACCESS_KEY! },
   })
-  let stopped = false
   return {
-    env,
     async keys(prefix = '') {
       const keys: string[] = []
       let ContinuationToken: string | undefined
@@ -55,10 +44,34 @@ export async function startS3(bucket = 'places'): Promise<TestS3> {
       const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
       return Buffer.from(await object.Body!.transformToByteArray())
     },
+    destroy: () => client.destroy(),
+  }
+}
+
+export async function startS3(bucket = 'places'): Promise<TestS3> {
+  const directory = mkdtempSync(path.join(tmpdir(), 'places-s3-'))
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] })
+  const { port } = await server.run()
+  const env = {
+    MEDIA_STORAGE: 's3',
+    S3_BUCKET: bucket,
+    S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    S3_REGION: 'us-east-1',
+    S3_FORCE_PATH_STYLE: 'true',
+    // s3rver's own key pair.
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+  }
+  const bucketClient = bucketOf(env)
+  let stopped = false
+  return {
+    env,
+    keys: bucketClient.keys,
+    read: bucketClient.read,
     async stop() {
       if (stopped) return
       stopped = true
-      client.destroy()
+      bucketClient.destroy()
       await server.close()
       rmSync(directory, { recursive: true, force: true })
     },
