@@ -29,6 +29,15 @@ export type BulkInsert = {
   finish(): Promise<void>
 }
 
+/** How a stream of rows is read (index.ts, streamRows). */
+export type StreamOptions = {
+  /**
+   * On PostgreSQL, such reads take turns across every process on the database: each waits for the one before it to
+   * end, at most this long (milliseconds), then reads anyway. On SQLite, one machine's, they do not wait.
+   */
+  turnWaitMs?: number
+}
+
 /** What a dialect gives the app for one database URL. */
 export type Connection = {
   db: Db
@@ -36,7 +45,8 @@ export type Connection = {
   transaction: <T>(write: (tx: Tx) => Promise<T>, options: { maxWait: number; timeout?: number }) => Promise<T>
   /** reads the data version with the driver itself, not through Prisma (index.ts, readDataVersion) */
   readVersion: () => Promise<number | undefined>
-  stream: (query: Prisma.Sql, size: number) => AsyncGenerator<unknown[][]>
+  /** the rows of `query`, `size` at a time, from one snapshot (index.ts, streamRows) */
+  stream: (query: Prisma.Sql, size: number, options: StreamOptions) => AsyncGenerator<unknown[][]>
   /** the column `id` of every row of `query`, whole numbers below 2^31, in no particular order */
   readIds: (query: Prisma.Sql) => Promise<Int32Array>
   close: () => Promise<void>

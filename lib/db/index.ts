@@ -2,7 +2,7 @@ import 'server-only'
 import { getConfig } from '../config'
 import { closeBeforeExit } from '../on-exit'
 import { Prisma } from '../generated/sqlite/client'
-import type { BulkInsert, Connection, Db, Dialect, DialectDriver, Table, Tx } from './dialect'
+import type { BulkInsert, Connection, Db, Dialect, DialectDriver, StreamOptions, Table, Tx } from './dialect'
 import { postgresql } from './postgresql'
 import { sqlite, sqliteFile } from './sqlite'
 
@@ -62,8 +62,8 @@ export async function readDataVersion(): Promise<number> {
  * one snapshot of the data, read on a connection of its own. For more rows than should be held at once as objects
  * (the map's index of every place). Values must be numbers or strings (SQLite binds no booleans).
  */
-export function streamRows(query: Prisma.Sql, size: number): AsyncGenerator<unknown[][]> {
-  return connection().stream(query, size)
+export function streamRows(query: Prisma.Sql, size: number, options: StreamOptions = {}): AsyncGenerator<unknown[][]> {
+  return connection().stream(query, size, options)
 }
 
 /**

@@ -53,7 +53,7 @@ function connect(url: string, { poolMax }: { poolMax: number }): Connection {
       const version = (await pool.query<{ data_version: string }>(VERSION_SQL)).rows[0]?.data_version
       return version === undefined ? undefined : Number(version)
     },
-    stream: (query, size) => streamRows(pool, query, size),
+    stream: (query, size, { turnWaitMs }) => streamRows(pool, query, size, turnWaitMs),
     // The ids in one value, four bytes each (int4send's, big-endian), rather than a row each: tens of thousands of rows
     // cost the driver more than the query (the bench's texts at 1,000,000 places: p50 67 ms through a cursor, 41 ms so;
     // BENCHMARKS.md).
@@ -84,11 +84,12 @@ function asDb<C extends Comparable<Tx>>(client: C): Db & Tx {
   return client as unknown as Db & Tx
 }
 
-async function* streamRows(pool: pg.Pool, query: Prisma.Sql, size: number): AsyncGenerator<unknown[][]> {
+async function* streamRows(pool: pg.Pool, query: Prisma.Sql, size: number, turnWaitMs: number | undefined): AsyncGenerator<unknown[][]> {
   const client = await pool.connect()
   let done = false
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+    if (turnWaitMs !== undefined) await waitForTurn(client, turnWaitMs)
     // Every stream is read to its end, and planned so: a cursor is otherwise planned for its first tenth, and the
     // search's ids (when they were streamed) came from a walk of the primary key checking every row (200 ms rather
     // than 30 at 1,000,000 places). A random read costed as solid-state storage does (1.1, as PostgreSQL's documentation suggests for SSDs,
@@ -115,6 +116,28 @@ async function* streamRows(pool: pg.Pool, query: Prisma.Sql, size: number): Asyn
     client.release(broken)
   }
 }
+
+// The advisory lock of the reads that take turns (StreamOptions): held until the reader's transaction ends.
+const TURN_LOCK_KEY = 727_003
+
+/**
+ * Waits at most `ms` for the turn's lock, in the transaction of `client`; past that, goes on without it (a lock wait
+ * given up fails the statement, which its savepoint takes back). The snapshot is the one of the lock's statement:
+ * as new as the data version the reader read before it, if older than when its turn came.
+ */
+async function waitForTurn(client: pg.PoolClient, ms: number): Promise<void> {
+  await client.query(`SAVEPOINT turn; SET LOCAL lock_timeout = ${Math.max(1, Math.round(ms))}`)
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [TURN_LOCK_KEY])
+    await client.query('RELEASE SAVEPOINT turn; SET LOCAL lock_timeout = DEFAULT')
+  } catch (error) {
+    if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error
+    await client.query('ROLLBACK TO SAVEPOINT turn')
+  }
+}
+
+/** SQLSTATE of a lock not taken within lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03'
 
 const LEDGER = '_places_migrations'
 // Any fixed number: several app instances starting at once on one PostgreSQL migrate one after the other.

@@ -96,6 +96,7 @@ function connect(url: string): Connection {
     return Promise.resolve(reader.get())
   }
   const closeReader = () => reader?.database.close()
+  // One machine's: a turn is not waited for (StreamOptions).
   const stream = (query: Prisma.Sql, size: number) => streamRows(url, query, size)
   const readIds = (query: Prisma.Sql) => Promise.resolve(readIdsOf(url, query))
   const { client: transactions, connection } = transactionClient(url)

@@ -1,6 +1,7 @@
 import 'server-only'
 import { epochMillisSql, getDb, IDS_PER_QUERY, idsContainingSql, readIds, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
+import type { StreamOptions } from '../db/dialect'
 import { categoryTreeSql } from './categories'
 import { isPostTypeKey } from './post-fields'
 import { type CollectionQuery } from './schemas'
@@ -85,7 +86,7 @@ export type PlacePoint = [id: number, latitude: number, longitude: number, publi
  * Every published post of one type (and category and tag) with public geodata, in the collection's order (newest first,
  * ties by id descending), in chunks of `size`, all from one snapshot of the data.
  */
-export async function* streamPublicPlacePoints(query: PlaceFilter, size: number): AsyncGenerator<PlacePoint[]> {
+export async function* streamPublicPlacePoints(query: PlaceFilter, size: number, options: StreamOptions = {}): AsyncGenerator<PlacePoint[]> {
   const { postType, categoryId } = query
   if (!isPostTypeKey(postType)) return
   yield* streamRows(
@@ -97,6 +98,7 @@ export async function* streamPublicPlacePoints(query: PlaceFilter, size: number)
     ${inFilter(query)}
     ORDER BY p."published_at" DESC, p."id" DESC`,
     size,
+    options,
   ) as AsyncGenerator<PlacePoint[]>
 }
 

@@ -130,11 +130,18 @@ export class PlaceIndexes {
   }
 }
 
+/**
+ * Whole reads after a write the change log cannot tell (a large import, a category moved) take turns across the
+ * instances, each waiting at most this long for the one before: N instances then do not all scan the database at
+ * the moment they learn of the write (README, Deployment).
+ */
+const REREAD_TURN_WAIT_MS = 10_000
+
 /** The index of `query` made from `previous`, of an older version, and the changes since; read whole when it cannot be. */
 async function updated(query: PlaceIndexQuery, previous: CachedIndex): Promise<PlaceIndex> {
   const index = await previous.index.catch(() => null)
   const changes = index && (await readPlaceChanges(query, previous.version))
-  if (!index || !changes) return readPlaceIndex(query)
+  if (!index || !changes) return readPlaceIndex(query, { turnWaitMs: REREAD_TURN_WAIT_MS })
   return changes.ids.size === 0 ? index : withChanges(index, changes.ids, changes.places)
 }
 

@@ -1,6 +1,7 @@
 import 'server-only'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { hasPublicPlaces, streamPublicPlacePoints } from '../query'
+import type { StreamOptions } from '../../db/dialect'
 import type { CollectionQuery } from '../schemas'
 import { buildPlaceIndex, PlaceIndexBuilder, type PlaceIndex } from './place-index'
 
@@ -16,12 +17,13 @@ const EMPTY_INDEX = buildPlaceIndex([])
 
 /**
  * The index of the public places of `query`, read from one snapshot of the database in chunks. A type or category
- * with no public places costs one indexed query, and gets the empty index.
+ * with no public places costs one indexed query, and gets the empty index. `options`: whether the read takes turns
+ * with the other instances' (StreamOptions).
  */
-export async function readPlaceIndex(query: Omit<PlaceIndexQuery, 'search'>): Promise<PlaceIndex> {
+export async function readPlaceIndex(query: Omit<PlaceIndexQuery, 'search'>, options: StreamOptions = {}): Promise<PlaceIndex> {
   if (!(await hasPublicPlaces(query))) return EMPTY_INDEX
   const builder = new PlaceIndexBuilder()
-  for await (const chunk of streamPublicPlacePoints(query, CHUNK)) {
+  for await (const chunk of streamPublicPlacePoints(query, CHUNK, options)) {
     for (const [id, latitude, longitude, date] of chunk) builder.add(id, latitude, longitude, date)
     await nextTurn()
   }
