@@ -1,3 +1,4 @@
+import { preload } from 'react-dom'
 import type { Picture as PictureData } from '@/lib/api/contract'
 
 // A photo at the size the layout needs: the browser picks from `srcset` by `sizes`, WebP where it can. Plain markup,
@@ -14,6 +15,11 @@ type Props = {
 }
 
 export function Picture({ picture, sizes, className, loading = 'lazy', priority = false }: Props) {
+  // The main image is announced in the head, so the browser asks for it before it has read the body down to it.
+  if (priority) {
+    const [imageSrcSet, type] = picture.webpSrcset ? [picture.webpSrcset, 'image/webp'] : [picture.srcset, undefined]
+    preload(picture.src, { as: 'image', imageSrcSet, imageSizes: sizes, fetchPriority: 'high', type })
+  }
   return (
     <picture className={className}>
       {picture.webpSrcset && <source type="image/webp" srcSet={picture.webpSrcset} sizes={sizes} />}

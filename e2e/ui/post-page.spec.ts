@@ -68,6 +68,11 @@ test('a post page: map with its place and five nearby places, photos, categories
   await expect(images).toHaveCount(3)
   for (const image of await images.all()) await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
   await expect(page.locator('.post-lead figcaption')).toHaveText('The upper chapel')
+  // The lead, the page's largest paint, is announced in the head with the sizes its WebP source offers.
+  const preload = page.locator('head link[rel="preload"][as="image"]')
+  await expect(preload).toHaveCount(1)
+  expect(await preload.getAttribute('imagesrcset')).toBe(await page.locator('.post-lead source[type="image/webp"]').getAttribute('srcset'))
+  await expect(preload).toHaveAttribute('fetchpriority', 'high')
   await page.screenshot({ path: test.info().outputPath('post-page.png'), fullPage: true })
   expect(await axeViolations(page), 'axe, a post with photos').toEqual([])
 
