@@ -169,6 +169,10 @@ test('the change log cannot tell after a category moves, an import of more than 
   assert.ok(await readPlaceChanges(home, since - 10_000), 'kept')
   await db.category.update({ where: { id: categories[1]! }, data: { name: 'Renamed child' } })
   assert.deepEqual(await readPlaceChanges(home, since), { ids: new Set(), places: [] }, 'a new name changes no index')
+  // Saved with the parent it has (as the admin saves a new name), or a move that matches no category: nothing moved.
+  await db.category.update({ where: { id: categories[1]! }, data: { name: 'Renamed again', parentId: categories[0]! } })
+  await db.category.updateMany({ where: { id: -1 }, data: { parentId: categories[2]! } })
+  assert.deepEqual(await readPlaceChanges(home, since), { ids: new Set(), places: [] }, 'its own parent, or no category, moves nothing')
   await db.category.update({ where: { id: categories[1]! }, data: { parentId: categories[2]! } })
   assert.equal(await readPlaceChanges(home, since), null, 'a category moved')
   await db.category.update({ where: { id: categories[1]! }, data: { parentId: categories[0]! } })
