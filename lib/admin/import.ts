@@ -5,6 +5,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
 import { z } from 'zod'
 import { canImport, canManageUsers, type Actor } from '../auth/capabilities'
+import { bodyLimit } from '../http/body-limit'
 import { ApiError, forbidden } from '../http/errors'
 import { incomingPath } from '../media/store'
 import { CSV_FIELDS, DELIMITERS, type CsvField, type CsvLayout, type CsvOptions } from '../places/formats/csv'
@@ -65,26 +66,13 @@ export async function saveImportUpload(actor: Actor | null, body: AsyncIterable<
   const token = randomUUID()
   const file = fileOf(actor, token)
   try {
-    await pipeline(body, limited, createWriteStream(file, { flags: 'wx', mode: 0o600 }))
+    const tooBig = `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB, the most this screen takes: import it with places import on the server.`
+    await pipeline(body, bodyLimit(IMPORT_MAX_BYTES, tooBig), createWriteStream(file, { flags: 'wx', mode: 0o600 }))
   } catch (error) {
     await rm(file, { force: true })
     throw error
   }
   return token
-}
-
-async function* limited(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  let size = 0
-  for await (const chunk of source) {
-    size += chunk.byteLength
-    if (size > IMPORT_MAX_BYTES) {
-      throw new ApiError(
-        'rest_upload_file_too_big',
-        `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB, the most this screen takes: import it with places import on the server.`,
-      )
-    }
-    yield chunk
-  }
 }
 
 /** One upload a user: their earlier one goes (not one being imported); anyone's older than a day too. */

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises'
 import { fileTypeFromFile } from 'file-type'
 import { getConfig } from '../config'
 import { getDb } from '../db'
+import { bodyLimit } from '../http/body-limit'
 import { ApiError } from '../http/errors'
 import { slugify } from '../slugs'
 import { readGps, type Gps } from './exif-gps'
@@ -66,17 +67,6 @@ export function attachmentUrl(filePath: string): string {
 /** Where a size (lib/media/renditions.ts) is served: to anyone for a published post's, else to its editors. */
 export function renditionUrl(fileName: string): string {
   return `${getConfig().siteUrl}/uploads/renditions/${fileName}`
-}
-
-async function* limited(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
-  let size = 0
-  for await (const chunk of source) {
-    size += chunk.byteLength
-    if (size > maxBytes) {
-      throw new ApiError('rest_upload_file_too_big', `The file is larger than the upload limit of ${Math.floor(maxBytes / 1024 / 1024)} MB.`)
-    }
-    yield chunk
-  }
 }
 
 /**
@@ -158,7 +148,8 @@ export async function storeImage(
     for (const removal of removals) if (removal.status === 'rejected') console.error('An upload’s files could not all be removed:', removal.reason)
   }
   try {
-    await pipeline(body, (source) => limited(source, uploadMaxBytes), createWriteStream(incoming, { flags: 'wx', mode: 0o600 }))
+    const tooBig = `The file is larger than the upload limit of ${Math.floor(uploadMaxBytes / 1024 / 1024)} MB.`
+    await pipeline(body, bodyLimit(uploadMaxBytes, tooBig), createWriteStream(incoming, { flags: 'wx', mode: 0o600 }))
     const type = await fileTypeFromFile(incoming)
     const ext = type && IMAGE_TYPES[type.mime]
     if (!type || !ext) {

@@ -7,6 +7,7 @@ import type { CategoryOption } from '@/lib/admin/posts'
 import type { LocateReport } from '@/lib/places/locate'
 import { bulkEditAction, importLocationsFromMediaAction } from '../posts/bulk-actions'
 import { CategoryOptions } from './category-options'
+import { plural } from './format'
 
 // The posts list's selection (a checkbox a row, and one for the whole page) and its bulk actions. Native checkboxes
 // and a form: keyboard use and names come with them. The server decides what may be changed (lib/admin/bulk.ts,
@@ -65,8 +66,6 @@ export function SelectPost({ id, title }: { id: number; title: string }) {
   const { selected, toggle } = useSelection()
   return <input type="checkbox" aria-label={`Select “${title}”`} checked={selected.has(id)} onChange={(event) => toggle(id, event.target.checked)} />
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 type Report = { kind: 'locate'; data: LocateReport } | { kind: 'edit'; label: string; data: BulkReport }
 

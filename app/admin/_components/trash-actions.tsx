@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation'
 import { useRef, useState, useTransition } from 'react'
 import { deletePostPermanently, emptyTrashAction, restorePost, trashPost } from '../posts/actions'
+import { plural } from './format'
 
 // The posts list's row actions and Trash controls: each row's Edit, View (Preview while not published) and Move to
 // Trash, the "Moved to Trash. Undo" notice, each trashed row's Restore and "Delete permanently" (after a
@@ -129,8 +130,6 @@ export function TrashRowActions({ id, title }: { id: number; title: string }) {
     </span>
   )
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 /**
  * "Empty Trash": after a confirmation, deletes for good the `count` posts in the Trash (of `type`, or of every type)

@@ -2,6 +2,7 @@
 
 import { useRef, useState, useTransition } from 'react'
 import { Notice, type NoticeValue } from '@/app/admin/_components/notice'
+import { plural } from '@/app/admin/_components/format'
 import type { ImportPreview, ImportRequest, ImportResult } from '@/lib/admin/import'
 import { discardImportAction, previewImportAction, runImportAction } from '../actions'
 
@@ -45,8 +46,6 @@ function uploadFile(file: File, onProgress: (loaded: number, total: number) => v
     xhr.send(file)
   })
 }
-
-const plural = (count: number, word: string, words = `${word}s`) => `${count.toLocaleString('en')} ${count === 1 ? word : words}`
 
 /**
  * Tools → Import: a file is uploaded (with its progress), its summary shown before anything is written, a CSV
