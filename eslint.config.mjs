@@ -10,7 +10,16 @@ import { defineConfig, globalIgnores } from 'eslint/config'
 import tseslint from 'typescript-eslint'
 
 export default defineConfig([
-  globalIgnores(['.next/**', '.test-data/**', '.next-bench/**', 'lib/generated/**', 'test-results/**', 'playwright-report/**', 'bench/results/**', 'next-env.d.ts']),
+  globalIgnores([
+    '.next/**',
+    '.test-data/**',
+    '.next-bench/**',
+    'lib/generated/**',
+    'test-results/**',
+    'playwright-report/**',
+    'bench/results/**',
+    'next-env.d.ts',
+  ]),
   {
     files: ['**/*.{ts,tsx,mts}'],
     extends: [react.configs.flat.recommended, react.configs.flat['jsx-runtime'], reactHooks.configs.flat.recommended, jsxA11y.flatConfigs.recommended],

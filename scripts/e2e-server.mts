@@ -100,13 +100,8 @@ if (dataset !== 'shared') {
   if (dataset === 'ui') loadUiDataset()
   else loadApiDataset()
 }
-const missing = process.env.E2E_PGBOUNCER && pgBouncerMissing()
-if (missing) console.error(`e2e-server: ${missing}; the server connects to PostgreSQL directly`)
-const bouncer = process.env.E2E_PGBOUNCER && !missing ? await startPgBouncer(databaseUrl).catch((error: Error) => fail(error.message)) : null
-console.error(`e2e-server: ${databaseUrl} ready${bouncer ? `, through PgBouncer at ${bouncer.url}` : ''}; starting next on port ${port}`)
-
-/** A working directory as a machine of its own has (see above), made anew; returns it and its TMPDIR. */
-function machine(): { cwd: string; tmp: string } {
+/** A working directory as a machine of its own has (see above), made anew; returns it, its TMPDIR and its uploads. */
+function machine(): { cwd: string; tmp: string; uploads: string } {
   const dir = path.join(root, '.test-data', `machine-${port}`)
   rmSync(dir, { recursive: true, force: true })
   const cwd = path.join(dir, 'app')
@@ -116,9 +111,16 @@ function machine(): { cwd: string; tmp: string } {
   cpSync(build, path.join(cwd, '.next'), { recursive: true, filter: (source) => source !== path.join(build, 'cache') })
   for (const name of ['node_modules', 'prisma', 'public']) symlinkSync(path.join(root, name), path.join(cwd, name))
   for (const name of ['package.json', 'next.config.mjs']) copyFileSync(path.join(root, name), path.join(cwd, name))
-  return { cwd, tmp }
+  // Where an upload is received (UPLOADS_DIR/incoming) before it goes to the bucket.
+  return { cwd, tmp, uploads: path.join(dir, 'uploads') }
 }
 const own = process.env.E2E_MACHINE ? machine() : null
+
+// Last before the server: nothing above can fail and leave it running.
+const missing = process.env.E2E_PGBOUNCER && pgBouncerMissing()
+if (missing) console.error(`e2e-server: ${missing}; the server connects to PostgreSQL directly`)
+const bouncer = process.env.E2E_PGBOUNCER && !missing ? await startPgBouncer(databaseUrl).catch((error: Error) => fail(error.message)) : null
+console.error(`e2e-server: ${databaseUrl} ready${bouncer ? `, through PgBouncer at ${bouncer.url}` : ''}; starting next on port ${port}`)
 
 // As `npm run serve` (package.json): idle connections kept 65 s, longer than clients and proxies keep theirs (nginx's
 // upstream connections idle up to 60 s), so that the server never closes one just as a request is sent on it.
@@ -128,7 +130,7 @@ const next = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'st
   env: {
     ...env,
     ...(bouncer ? { DATABASE_URL: bouncer.url, MIGRATION_DATABASE_URL: databaseUrl } : {}),
-    ...(own ? { TMPDIR: own.tmp } : {}),
+    ...(own ? { TMPDIR: own.tmp, UPLOADS_DIR: own.uploads } : {}),
   },
   stdio: 'inherit',
 })
@@ -140,4 +142,6 @@ for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
 next.on('exit', (code, signal) => {
   void (bouncer?.stop() ?? Promise.resolve()).finally(() => process.exit(code ?? (signal ? 0 : 1)))
 })
-next.on('error', (error) => fail(`cannot start next: ${error.message}`))
+next.on('error', (error) => {
+  void (bouncer?.stop() ?? Promise.resolve()).finally(() => fail(`cannot start next: ${error.message}`))
+})

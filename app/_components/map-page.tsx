@@ -16,7 +16,7 @@ type Props = { searchParams: Record<string, string | string[] | undefined>; mode
 
 export async function MapPage({ searchParams, mode }: Props) {
   const state = parseMapState(searchParams)
-  const [categories, [tag], { title }] = await Promise.all([
+  const [categories, [tag], { title, timezone }] = await Promise.all([
     listPublicCategoryTree(state.postType),
     findPublicTags(state.tagId === null ? [] : [state.tagId], state.postType),
     getSiteSettings(),
@@ -41,6 +41,7 @@ export async function MapPage({ searchParams, mode }: Props) {
         categories={categories}
         tiles={getConfig().mapTiles}
         mode={mode}
+        timeZone={timezone}
       />
       <noscript>
         <p className="map-noscript">

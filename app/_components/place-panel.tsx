@@ -31,6 +31,8 @@ type Props = {
   isLoadingMore: boolean
   onShowOnMap: (place: ListedPlace, opener: HTMLElement) => void
   onShowMore: () => void
+  /** the site's time zone, for the places' dates */
+  timeZone: string
 }
 
 /** The map's element (places-map.tsx), which the list's skip link takes the focus to. */
@@ -46,7 +48,7 @@ const MAX_SEARCH = 200
  * screen readers. Every place links to its page and can be shown on the map (its popup).
  */
 export function PlacePanel(props: Props) {
-  const { id, isOpen, categories, filter, tagName, onFilterChange, list, status, isLoadingMore, onShowOnMap, onShowMore } = props
+  const { id, isOpen, categories, filter, tagName, onFilterChange, list, status, isLoadingMore, onShowOnMap, onShowMore, timeZone } = props
   const { categoryId, tagId, search } = filter
   const onSearch = (next: string) => onFilterChange({ search: next })
   const [draft, setDraft] = useState(search)
@@ -136,7 +138,7 @@ export function PlacePanel(props: Props) {
       <ul className="place-list" aria-busy={status === 'loading'}>
         {list?.places.map((place) => (
           <li key={place.id}>
-            <PlaceSummary place={place} sizes="4.5rem" />
+            <PlaceSummary place={place} sizes="4.5rem" timeZone={timeZone} />
             <button
               type="button"
               className="link-button"

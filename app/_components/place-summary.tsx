@@ -15,16 +15,33 @@ export type ListedPlace = {
   embedded?: PlaceEmbedded
 }
 
-const DATE = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' })
+// One format per time zone: a list draws many dates. A zone the server knows and this browser does not (a new one, an
+// old browser) is shown as UTC rather than break the map.
+const formats = new Map<string, Intl.DateTimeFormat>()
+const dateIn = (timeZone: string, date: string) => {
+  let format = formats.get(timeZone)
+  if (!format) {
+    const zoned = (zone: string) => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: zone })
+    try {
+      format = zoned(timeZone)
+    } catch {
+      format = zoned('UTC')
+    }
+    formats.set(timeZone, format)
+  }
+  return format.format(new Date(date))
+}
 
 type Props = {
   place: ListedPlace
   /** the `sizes` of the picture: how wide it is drawn */
   sizes: string
   titleRef?: (link: HTMLAnchorElement | null) => void
+  /** the site's time zone (lib/site.ts), in which the date is shown, as on the post's page */
+  timeZone: string
 }
 
-export function PlaceSummary({ place, sizes, titleRef }: Props) {
+export function PlaceSummary({ place, sizes, titleRef, timeZone }: Props) {
   const { embedded } = place
   return (
     <>
@@ -34,7 +51,7 @@ export function PlaceSummary({ place, sizes, titleRef }: Props) {
       </a>
       {embedded && (
         <time className="post-meta place-date" dateTime={embedded.date}>
-          {DATE.format(new Date(embedded.date))}
+          {dateIn(timeZone, embedded.date)}
         </time>
       )}
       {place.address && <span className="post-meta place-address">{place.address}</span>}

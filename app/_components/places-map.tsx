@@ -47,6 +47,8 @@ export type PlacesMapProps = {
   tiles: TileSource | null
   /** `embed`: the map alone, for other sites to frame (app/embed/page.tsx) */
   mode: 'home' | 'embed'
+  /** the site's time zone (lib/site.ts): the places' dates are shown in it */
+  timeZone: string
 }
 
 type Selection = { place: ListedPlace; latitude: number; longitude: number; focus: boolean; opener: HTMLElement | null }
@@ -100,7 +102,7 @@ function stacksOf(map: LeafletMap, features: PlaceFeature[], zoom: number, pixel
  * and beside it the search, the filter and the list of the places in view, as usePlacesMapData loads them. Drawn on
  * the site's own world layer, under the configured tiles if any. The only module that loads Leaflet for visitors.
  */
-export default function PlacesMap({ filter: initialFilter, tagName, view, categories, tiles, mode }: PlacesMapProps) {
+export default function PlacesMap({ filter: initialFilter, tagName, view, categories, tiles, mode, timeZone }: PlacesMapProps) {
   const [map, setMap] = useState<LeafletMap | null>(null)
   const withList = mode === 'home'
   const data = usePlacesMapData({ map, initialFilter, view, withList })
@@ -212,6 +214,7 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
           isLoadingMore={isLoadingMore}
           onShowOnMap={showOnMap}
           onShowMore={() => void showMore()}
+          timeZone={timeZone}
         />
       )}
       <section className="map-area" aria-label="Map of the places">
@@ -249,7 +252,7 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
                   <StackMarker key={`s${stack.map((f) => f.properties.id).join(',')}`} stack={stack} longitude={shown} mode={markerMode} onOpen={openGroup} />
                 )
               })}
-            {selection && <PlacePopup key={selection.place.id} selection={selection} onClosed={closed} />}
+            {selection && <PlacePopup key={selection.place.id} selection={selection} onClosed={closed} timeZone={timeZone} />}
             {group && <GroupPopup key={group.key} group={group} filter={params} onSelect={select} onClosed={groupClosed} />}
           </MapContainer>
         )}
@@ -481,7 +484,7 @@ function useFocusOnce<T extends HTMLElement>(focus: boolean): (element: T | null
 }
 
 /** The popup of one place: its picture, title (a link to its page), date, address and categories. */
-function PlacePopup({ selection, onClosed }: { selection: Selection; onClosed: (selection: Selection) => void }) {
+function PlacePopup({ selection, onClosed, timeZone }: { selection: Selection; onClosed: (selection: Selection) => void; timeZone: string }) {
   const position = useMemo<LatLngTuple>(() => [selection.latitude, selection.longitude], [selection])
   const handlers = useMemo(() => ({ remove: () => onClosed(selection) }), [selection, onClosed])
   // A marker gives the four properties only: the rest comes with the place's own `_embed`.
@@ -502,7 +505,7 @@ function PlacePopup({ selection, onClosed }: { selection: Selection; onClosed: (
     <Popup position={position} eventHandlers={handlers} className="place-popup" {...POPUP_PADDING} minWidth={200} maxWidth={260}>
       {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions -- Escape bubbles up from the link inside; the div itself takes no focus */}
       <div className="place-summary" onKeyDown={onEscape(() => onClosed(selection))}>
-        <PlaceSummary place={place} sizes="240px" titleRef={focusLink} />
+        <PlaceSummary place={place} sizes="240px" titleRef={focusLink} timeZone={timeZone} />
       </div>
     </Popup>
   )

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net'
 
 // A round-robin load balancer for the tests: each request (not each connection) goes to the next instance in turn, so
 // that a page, its scripts and the server actions it calls land on different instances, as they may behind any
-// balancer. The Host header is passed on: the instances see the address the browser used.
+// balancer. Server actions take turns of their own, so that saves alternate whatever other requests fall between
+// them. The Host header is passed on: the instances see the address the browser used.
 
 export type Balancer = {
   url: string
@@ -15,10 +16,11 @@ export type Balancer = {
 export async function startRoundRobin(upstreams: string[]): Promise<Balancer> {
   const agent = new http.Agent({ keepAlive: true })
   const actions = upstreams.map(() => 0)
-  let next = 0
+  let [next, nextAction] = [0, 0]
   const server = http.createServer((request, response) => {
-    const turn = next++ % upstreams.length
-    if (request.method === 'POST' && request.headers['next-action']) actions[turn]!++
+    const isAction = request.method === 'POST' && !!request.headers['next-action']
+    const turn = (isAction ? nextAction++ : next++) % upstreams.length
+    if (isAction) actions[turn]!++
     const upstream = new URL(upstreams[turn]!)
     const forwarded = http.request(
       { agent, hostname: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers },

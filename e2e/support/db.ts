@@ -14,7 +14,12 @@ export async function querySql<T>(databaseUrl: string, sql: string, params: (str
     const client = new pg.Client({ connectionString: databaseUrl })
     await client.connect()
     try {
-      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as T[]
+      return (
+        await client.query(
+          sql.replace(/\?/g, () => `$${++n}`),
+          params,
+        )
+      ).rows as T[]
     } finally {
       await client.end()
     }

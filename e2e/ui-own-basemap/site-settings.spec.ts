@@ -1,8 +1,9 @@
 import { axeViolations } from '../support/axe'
 import { readFeed } from '../support/feeds'
-import { places, type ServerEnv } from '../support/places-cli'
+import { importPosts, places, type ImportFeature, type ServerEnv } from '../support/places-cli'
 import { expect, test } from '../support/test'
 import { signIn } from '../support/ui-admin'
+import { uiUser } from '../support/users'
 
 // Settings → General at /admin/settings (lib/site.ts). On this server of its own: a new name is seen by every page
 // of the server, and the ui server's tests expect "Places". Every surface that names the site says the new one at once.
@@ -25,6 +26,7 @@ test('an administrator renames the site; the pages, feeds, REST index, oEmbed an
   expect(await axeViolations(page)).toEqual([])
   // The form's notices, not Next.js's route announcer (also an alert).
   const notices = page.locator('main [aria-live]')
+  let placeId: number | undefined
 
   try {
     // A bad language is refused beside its field, and nothing is saved, the good title neither.
@@ -92,8 +94,25 @@ test('an administrator renames the site; the pages, feeds, REST index, oEmbed an
     const oembed = await (await request.get(`/wp-json/oembed/1.0/embed?url=${encodeURIComponent(new URL('/', page.url()).href)}`)).json()
     expect(oembed.provider_name).toBe(title)
     expect((await (await request.get('/ogc?f=json')).json()).title).toBe(title)
+
+    // The map gives a place's date in the site's zone too, in its list and its popup: 20:00 UTC on 9 March is the 10th
+    // in Tokyo.
+    const postType = `zone-${Date.now().toString(36)}`
+    const feature: ImportFeature = {
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [139.7454, 35.6586] },
+      properties: { title: 'Tokyo Tower', type: postType, date: '2024-03-09T20:00:00Z' },
+    }
+    ;[placeId] = await importPosts(server, [feature], uiUser('administrator').email)
+    await page.goto(`/?post_type=${postType}&zoom=14&lat=35.6586&lng=139.7454`)
+    await expect(page.locator('.map-app')).toHaveAttribute('data-ready', 'true')
+    const item = page.locator('.place-list > li')
+    await expect(item.locator('.place-date')).toHaveText('Mar 10, 2024')
+    await item.getByRole('button', { name: /Show on map/ }).click()
+    await expect(page.locator('.leaflet-popup-content .place-date')).toHaveText('Mar 10, 2024')
   } finally {
     await places(server, 'site', 'set', ...Object.entries(DEFAULTS).flatMap(([name, value]) => [`--${name}`, value]))
+    if (placeId !== undefined) await places(server, 'post', 'delete', String(placeId), '--force')
   }
 })
 

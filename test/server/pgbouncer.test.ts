@@ -17,9 +17,7 @@ import { waitFor } from '../support/wait'
 // deferred trigger, the sign-in limits and the scheduler's advisory lock all hold within one transaction.
 
 const PHOTO = path.join('test', 'fixtures', 'exif', 'gox_gps.jpg')
-const skip =
-  (!databaseKinds.includes('postgresql') && 'TEST_DATABASE_URL is not set') ||
-  pgBouncerMissing()
+const skip = (!databaseKinds.includes('postgresql') && 'TEST_DATABASE_URL is not set') || pgBouncerMissing()
 
 describe('behind PgBouncer in transaction mode', { skip }, () => {
   let db: TestDatabase

@@ -12,8 +12,7 @@ import { waitFor } from './wait'
 
 export const PGBOUNCER = '/usr/sbin/pgbouncer'
 
-export const pgBouncerMissing = (): string | false =>
-  !existsSync(PGBOUNCER) && !process.env.CI && 'pgbouncer is not installed (Debian package pgbouncer)'
+export const pgBouncerMissing = (): string | false => !existsSync(PGBOUNCER) && !process.env.CI && 'pgbouncer is not installed (Debian package pgbouncer)'
 
 export type RunningPgBouncer = {
   /** `databaseUrl` with PgBouncer's port */
@@ -28,7 +27,9 @@ export async function startPgBouncer(databaseUrl: string): Promise<RunningPgBoun
   chmodSync(dir, 0o755)
   const postgres = new URL(databaseUrl)
   const port = await freePort()
-  writeFileSync(path.join(dir, 'users.txt'), `"${decodeURIComponent(postgres.username)}" "${decodeURIComponent(postgres.password)}"\n`)
+  // Its auth file's format: each name and password in double quotes, a quote in them doubled.
+  const quoted = (value: string) => `"${decodeURIComponent(value).replaceAll('"', '""')}"`
+  writeFileSync(path.join(dir, 'users.txt'), `${quoted(postgres.username)} ${quoted(postgres.password)}\n`)
   writeFileSync(
     path.join(dir, 'pgbouncer.ini'),
     [
@@ -53,7 +54,8 @@ export async function startPgBouncer(databaseUrl: string): Promise<RunningPgBoun
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let log = ''
-  bouncer.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk))
+  const keep = (chunk: string) => (log += chunk)
+  bouncer.stderr.setEncoding('utf8').on('data', keep)
   const stop = async () => {
     if (bouncer.exitCode === null && bouncer.signalCode === null) {
       bouncer.kill('SIGTERM')
@@ -82,6 +84,8 @@ export async function startPgBouncer(databaseUrl: string): Promise<RunningPgBoun
   } finally {
     // Read at its start: nothing is left behind, even when the process that started it is killed.
     rmSync(dir, { recursive: true, force: true })
+    // Its log is shown only if it stops before it answers; read and let go after.
+    bouncer.stderr.off('data', keep).resume()
   }
   return { url: pooled.href, stop }
 }

@@ -72,14 +72,19 @@ function lruOf(max: number, maxSize: number): LRUCache<string, CachedIndex> {
   })
 }
 
-/** The text index's reads of the searches, one after the other (see above). */
-let searchReads: Promise<unknown> = Promise.resolve()
+/** Reads that run one after the other in this process: each line's next read starts when its last has ended. */
+class Line {
+  private last: Promise<unknown> = Promise.resolve()
 
-function inLine<T>(read: () => Promise<T>): Promise<T> {
-  const result = searchReads.then(read)
-  searchReads = result.catch(() => undefined)
-  return result
+  run<T>(read: () => Promise<T>): Promise<T> {
+    const result = this.last.then(read)
+    this.last = result.catch(() => undefined)
+    return result
+  }
 }
+
+/** The text index's reads of the searches (see above). */
+const searchReads = new Line()
 
 /**
  * The maps' indexes of one server process (one instance of the app). An index of an older data version is not read
@@ -125,7 +130,7 @@ export class PlaceIndexes {
     const base = await this.get({ postType, categoryId, tagId }, version)
     if (base.size === 0) return base
     const unfiltered = categoryId == null && tagId === undefined
-    const matched = unfiltered ? await inLine(() => findIdsContaining(search)) : (await this.get({ postType, categoryId: null, search }, version)).ids
+    const matched = unfiltered ? await searchReads.run(() => findIdsContaining(search)) : (await this.get({ postType, categoryId: null, search }, version)).ids
     return subsetOf(base, matched)
   }
 }
@@ -133,15 +138,18 @@ export class PlaceIndexes {
 /**
  * Whole reads after a write the change log cannot tell (a large import, a category moved) take turns across the
  * instances, each waiting at most this long for the one before: N instances then do not all scan the database at
- * the moment they learn of the write (README, Deployment).
+ * the moment they learn of the write (README, Deployment). Within a process they run one after the other, so that one
+ * connection at most waits for the turn: the indexes a category move makes stale (the home map's and every category's
+ * kept) would otherwise each hold one of the pool's while they wait.
  */
 const REREAD_TURN_WAIT_MS = 10_000
+const rereads = new Line()
 
 /** The index of `query` made from `previous`, of an older version, and the changes since; read whole when it cannot be. */
 async function updated(query: PlaceIndexQuery, previous: CachedIndex): Promise<PlaceIndex> {
   const index = await previous.index.catch(() => null)
   const changes = index && (await readPlaceChanges(query, previous.version))
-  if (!index || !changes) return readPlaceIndex(query, { turnWaitMs: REREAD_TURN_WAIT_MS })
+  if (!index || !changes) return rereads.run(() => readPlaceIndex(query, { turnWaitMs: REREAD_TURN_WAIT_MS }))
   return changes.ids.size === 0 ? index : withChanges(index, changes.ids, changes.places)
 }
 
