@@ -1,5 +1,6 @@
 import { defineConfig, type PlaywrightTestConfig, type Project } from '@playwright/test'
 import type { E2EOptions } from './e2e/support/test'
+import { s3rverSettings } from './test/support/s3rver-settings'
 
 // HTTP tests against a built server (`next build` first; scripts/test.mts does it). Each `api*` project gets its own
 // server and database, reset and loaded by scripts/e2e-server.mts through the real command line:
@@ -36,16 +37,7 @@ const INSTANCES_AUTH_SECRET = 'e2e-instances-auth-secret-0123456789abcdef'
 // The instances' photos are in a bucket of s3rver (an S3-compatible server in Node, started first), each instance
 // on a machine of its own (scripts/e2e-server.mts, E2E_MACHINE): they share the database and the bucket, no disk.
 const bucketPort = instancePorts[0]! + 2
-const INSTANCES_BUCKET = {
-  MEDIA_STORAGE: 's3',
-  S3_BUCKET: 'places',
-  S3_ENDPOINT: `http://127.0.0.1:${bucketPort}`,
-  S3_REGION: 'us-east-1',
-  S3_FORCE_PATH_STYLE: 'true',
-  // s3rver's own key pair.
-  S3_ACCESS_KEY_ID: 'S3RVER',
-  S3_SECRET_ACCESS_KEY: 'S3RVER',
-}
+const INSTANCES_BUCKET = s3rverSettings(bucketPort)
 const INSTANCE_MACHINE = { ...INSTANCES_BUCKET, E2E_MACHINE: '1' }
 
 function instancesDatabase(url: string): string {

@@ -20,6 +20,7 @@ import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { median } from './stats.mts'
+import { s3rverSettings } from '../test/support/s3rver-settings.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const corpus = path.join(root, 'test', 'fixtures', 'exif')
@@ -60,14 +61,7 @@ const s3rver =
       )
     : null
 if (s3rver) {
-  Object.assign(process.env, {
-    MEDIA_STORAGE: 's3',
-    S3_BUCKET: 'places',
-    S3_ENDPOINT: `http://127.0.0.1:${S3_PORT}`,
-    S3_FORCE_PATH_STYLE: 'true',
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
-  })
+  Object.assign(process.env, s3rverSettings(S3_PORT))
   for (let i = 0; ; i++) {
     if (
       await fetch(`http://127.0.0.1:${S3_PORT}/places`).then(

@@ -10,7 +10,7 @@
 // pgbouncer is not installed outside CI.
 // E2E_MACHINE=1: the server runs as on a machine of its own, sharing only the database and the bucket with the
 // others: from a working directory of its own (.test-data/machine-PORT: the build copied, as a deploy ships it, and
-// the code linked), with its own TMPDIR.
+// the code linked), with its own TMPDIR and uploads folder.
 //
 //   DATABASE_URL=file:./.test-data/e2e.db PORT=3101 node --import tsx scripts/e2e-server.mts
 //

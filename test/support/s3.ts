@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
 import S3rver from 's3rver'
+import { s3rverSettings } from './s3rver-settings'
 
 // An S3-compatible server for the tests: s3rver, which keeps a bucket's objects in a folder and speaks S3's REST API
 // (signed requests, path-style addresses), so the app's AWS SDK talks to it as to any S3 service. Its folder goes
@@ -52,16 +53,7 @@ export async function startS3(bucket = 'places'): Promise<TestS3> {
   const directory = mkdtempSync(path.join(tmpdir(), 'places-s3-'))
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] })
   const { port } = await server.run()
-  const env = {
-    MEDIA_STORAGE: 's3',
-    S3_BUCKET: bucket,
-    S3_ENDPOINT: `http://127.0.0.1:${port}`,
-    S3_REGION: 'us-east-1',
-    S3_FORCE_PATH_STYLE: 'true',
-    // s3rver's own key pair.
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
-  }
+  const env = s3rverSettings(port, bucket)
   const bucketClient = bucketOf(env)
   let stopped = false
   return {
