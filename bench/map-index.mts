@@ -6,9 +6,10 @@
 // The index of the public places of bench/generate.mts's N places (ids as `places import` gives them: 1, 2… in the
 // file's order), then: each map view of bench/writes.mts (the mean of 300), and its 40 moves back to back (the same
 // places as the server bench's, by 0.001° of latitude, north and south in turn), each update (withChanges) and the
-// world view after it; then 40 new posts, each deleted after.
+// world view after it; then 40 new posts, each deleted after; then time intervals (after and before): each one's index
+// made from the whole (rangeOf, the mean of 20) and the world view of it (the mean of 300).
 import { mapItemsIn } from '../lib/places/map-index/clusters.ts'
-import { buildPlaceIndex, withChanges } from '../lib/places/map-index/place-index.ts'
+import { buildPlaceIndex, rangeOf, ranksBetween, withChanges } from '../lib/places/map-index/place-index.ts'
 import type { PlacePoint } from '../lib/places/query.ts'
 import { makeFeatures } from './generate.mts'
 import { shuffle } from './prng.ts'
@@ -79,3 +80,22 @@ console.log(
   `  ${MOVES} new posts, each deleted after: update p50 ${percentileMs(added, 0.5)} ms, p90 ${percentileMs(added, 0.9)} ms; ` +
     `deletion p50 ${percentileMs(deleted, 0.5)} ms, p90 ${percentileMs(deleted, 0.9)} ms`,
 )
+
+const DAY = 86_400_000
+for (const [name, first, last] of [
+  ['the year 2024', '2024-01-01', '2024-12-31'],
+  ['June 2024', '2024-06-01', '2024-06-30'],
+  ['15 June 2024', '2024-06-15', '2024-06-15'],
+  ['2016 to 2024', '2016-01-01', '2024-12-31'],
+] as const) {
+  const ranks = ranksBetween(index, Date.parse(first), Date.parse(last) + DAY - 1)
+  for (let i = 0; i < 5; i++) rangeOf(index, ranks)
+  started = performance.now()
+  for (let i = 0; i < 20; i++) rangeOf(index, ranks)
+  const made = ms(started) / 20
+  const interval = rangeOf(index, ranks)
+  for (let i = 0; i < 30; i++) mapItemsIn(interval, undefined, 2)
+  started = performance.now()
+  for (let i = 0; i < 300; i++) mapItemsIn(interval, undefined, 2)
+  console.log(`  interval ${name}, ${interval.size} places: its index made in ${round2(made)} ms; the world view zoom 2 of it ${round2(ms(started) / 300)} ms`)
+}

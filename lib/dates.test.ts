@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { formatMinute, offsetMinutes, withZoneOffset, zonedDateTime } from './dates'
+import { formatMinute, offsetMinutes, spanOf, withZoneOffset, zonedDateTime } from './dates'
 
 test('the offset of a zone at an instant, in minutes, summer time included', () => {
   assert.equal(offsetMinutes(new Date('2026-01-15T12:00:00Z'), 'UTC'), 0)
@@ -30,4 +30,21 @@ test('a wall clock typed without a zone gets the offset the zone has then; anyth
   assert.equal(withZoneOffset('2026-03-29T01:59:59', 'Europe/Berlin'), '2026-03-29T01:59:59+01:00')
   assert.equal(withZoneOffset('2026-03-29T03:00:00', 'Europe/Berlin'), '2026-03-29T03:00:00+02:00')
   for (const other of ['2026-01-01T09:00:00Z', '2026-01-01T09:00:00+05:00', 'yesterday', '']) assert.equal(withZoneOffset(other, 'Asia/Tokyo'), other)
+})
+
+test('the milliseconds a date or a date-time names: a whole day in the zone, or an instant', () => {
+  const at = (text: string) => Date.parse(text)
+  assert.deepEqual(spanOf('2024-05-01', 'UTC'), [at('2024-05-01T00:00:00Z'), at('2024-05-02T00:00:00Z') - 1])
+  assert.deepEqual(spanOf('2024-05-01', 'Asia/Tokyo'), [at('2024-04-30T15:00:00Z'), at('2024-05-01T15:00:00Z') - 1])
+  // Berlin's day of the change to summer time lasts 23 hours, the day back 25.
+  assert.deepEqual(spanOf('2026-03-29', 'Europe/Berlin'), [at('2026-03-28T23:00:00Z'), at('2026-03-29T22:00:00Z') - 1])
+  assert.deepEqual(spanOf('2026-10-25', 'Europe/Berlin'), [at('2026-10-24T22:00:00Z'), at('2026-10-25T23:00:00Z') - 1])
+  assert.deepEqual(spanOf('0050-01-01', 'UTC'), [Date.parse('0050-01-01T00:00:00Z'), Date.parse('0050-01-02T00:00:00Z') - 1])
+  assert.deepEqual(spanOf('9999-12-31', 'UTC'), [at('9999-12-31T00:00:00Z'), at('9999-12-31T23:59:59.999Z')])
+  assert.deepEqual(spanOf('2024-05-01T10:00:00Z', 'Asia/Tokyo'), [at('2024-05-01T10:00:00Z'), at('2024-05-01T10:00:00Z')])
+  assert.deepEqual(spanOf('2024-05-01T10:00', 'Asia/Tokyo'), [at('2024-05-01T01:00:00Z'), at('2024-05-01T01:00:00Z')])
+  assert.deepEqual(spanOf('2024-05-01T10:00:00.250+02:00', 'UTC'), [at('2024-05-01T08:00:00.250Z'), at('2024-05-01T08:00:00.250Z')])
+  // Between two milliseconds: none of them.
+  assert.deepEqual(spanOf('2024-05-01T10:00:00.2505Z', 'UTC'), [at('2024-05-01T10:00:00.251Z'), at('2024-05-01T10:00:00.250Z')])
+  assert.deepEqual(spanOf('2024-05-01T10:00:00.2500Z', 'UTC'), [at('2024-05-01T10:00:00.250Z'), at('2024-05-01T10:00:00.250Z')])
 })

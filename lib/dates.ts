@@ -21,11 +21,15 @@ function wallClock(instant: number, timeZone: string) {
   return parts as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>
 }
 
+/** A wall clock read as UTC, in milliseconds since 1970 (Date.UTC would take the years 0 to 99 for 1900 to 1999). */
+const utc = (year: number, month: number, day: number, hour = 0, minute = 0, second = 0): number =>
+  new Date(0).setUTCFullYear(year, month - 1, day) + ((hour * 60 + minute) * 60 + second) * 1000
+
 /** The offset of `timeZone` from UTC at `instant`, in minutes (330 for Asia/Kolkata). */
 export function offsetMinutes(instant: Date | number, timeZone: string): number {
   const time = Math.floor(Number(instant) / 1000) * 1000
   const { year, month, day, hour, minute, second } = wallClock(time, timeZone)
-  return Math.round((Date.UTC(year, month - 1, day, hour, minute, second) - time) / 60_000)
+  return Math.round((utc(year, month, day, hour, minute, second) - time) / 60_000)
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
@@ -46,6 +50,14 @@ export function formatMinute(date: Date | string, timeZone: string): string {
   return `${wallMinute(date, timeZone)} ${timeZone}`
 }
 
+/**
+ * The offset of `timeZone` when its wall clock shows `wall` (that wall clock read as UTC, in milliseconds), in minutes.
+ * Found from the offset at `wall` taken as an instant: right on both sides of a change of offset.
+ */
+function wallClockOffset(wall: number, timeZone: string): number {
+  return offsetMinutes(wall - offsetMinutes(wall, timeZone) * 60_000, timeZone)
+}
+
 const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?$/
 
 /**
@@ -57,9 +69,27 @@ export function withZoneOffset(text: string, timeZone: string): string {
   const match = WALL_CLOCK.exec(text)
   if (!match) return text
   const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = ''] = match
-  const asUtc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s))
-  // The offset at the instant, found from the offset at the wall clock read as UTC: right on both sides of a change.
-  const offset = offsetMinutes(asUtc - offsetMinutes(asUtc, timeZone) * 60_000, timeZone)
+  const offset = wallClockOffset(utc(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)), timeZone)
   const sign = offset < 0 ? '-' : '+'
   return `${y}-${mo}-${d}T${h}:${mi}:${s}${fraction}${sign}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`
+}
+
+const DAY_MS = 86_400_000
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/**
+ * The whole milliseconds a date or an RFC 3339 date-time names, as [first, last]: a date (`2024-05-01`) its whole day
+ * in `timeZone` (23 or 25 hours on a change of offset); a date-time its instant, in `timeZone` when it has no offset.
+ * Places' dates are whole milliseconds: a date-time between two (`…:00.0005`, whose last digits Date.parse drops)
+ * names none, and its first is then past its last. NaN for text that is neither.
+ */
+export function spanOf(text: string, timeZone: string): [first: number, last: number] {
+  const date = DATE.exec(text)
+  if (date) {
+    const wall = utc(Number(date[1]), Number(date[2]), Number(date[3]))
+    const startOf = (day: number) => day - wallClockOffset(day, timeZone) * 60_000
+    return [startOf(wall), startOf(wall + DAY_MS) - 1]
+  }
+  const at = Date.parse(withZoneOffset(text, timeZone))
+  return [/\.\d{3}\d*[1-9]/.test(text) ? at + 1 : at, at]
 }

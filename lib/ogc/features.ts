@@ -2,6 +2,7 @@ import 'server-only'
 import { z } from 'zod'
 import type { BBox, OgcCollection, OgcCollections, OgcConformance, OgcFeature, OgcItems, OgcLandingPage, OgcLink } from '../api/contract'
 import { getConfig } from '../config'
+import { spanOf } from '../dates'
 import { getDb } from '../db'
 import { ApiError } from '../http/errors'
 import { postUrl } from '../places/geojson'
@@ -148,7 +149,6 @@ export async function getCollection(id: string, version: number): Promise<OgcCol
 /** A time interval, both ends included, in milliseconds since 1970 (null: open), and as the request wrote it. */
 export type Interval = { start: number | null; end: number | null; text: string }
 
-const DAY = 86_400_000
 const instant = z.union([z.iso.datetime({ offset: true, local: false }), z.iso.date()])
 
 /**
@@ -161,10 +161,10 @@ type End = { first: number; last: number; from: [number, number]; to: [number, n
 function endOf(text: string): End | null | undefined {
   if (text === '' || text === '..') return null
   if (!instant.safeParse(text).success) return undefined
-  const at = Date.parse(text)
-  if (text.length === 10) return { first: at, last: at + DAY - 1, from: [at, 0], to: [at + DAY - 1, 1] }
+  const [first, last] = spanOf(text, 'UTC')
+  if (text.length === 10) return { first, last, from: [first, 0], to: [last, 1] }
   const fraction = Number(`0.${/\.\d{3}(\d+)/.exec(text)?.[1] ?? '0'}`)
-  return { first: fraction > 0 ? at + 1 : at, last: at, from: [at, fraction], to: [at, fraction] }
+  return { first, last, from: [last, fraction], to: [last, fraction] }
 }
 
 /**

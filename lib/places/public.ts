@@ -2,6 +2,7 @@ import 'server-only'
 import { keyedHash } from '../auth/secret'
 import { getConfig } from '../config'
 import { readDataVersion } from '../db'
+import { getSiteSettings } from '../site'
 import { cachedAnswer, type Built, type Bytes } from '../http/cache'
 import type { Coding } from '../http/encoding'
 import { ApiError } from '../http/errors'
@@ -10,7 +11,7 @@ import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceEm
 import { firstPictures } from '../media/pictures'
 import { toEmbedded, toEmbeddedFeature, toFeature } from './geojson'
 import { findPlaceDetails, findPublicPlace, findPublicPlacesByIds, listPublicPlaces, type Place, type PlaceFilter } from './query'
-import type { CollectionQuery } from './schemas'
+import { publishedWithin, type CollectionQuery, type Published } from './schemas'
 
 /** A public answer: its ETag, known before the body is sent, the body in a coding (identity unless asked), and the line its build kept beside it (the OGC answers' Link header, else ''). */
 export type PublicAnswer = { etag: string; body: (coding?: Coding) => Promise<Bytes>; head: string }
@@ -69,16 +70,22 @@ export async function getPlacesCollection(query: CollectionQuery): Promise<Geojs
 
 async function buildCollection(query: CollectionQuery, version: number): Promise<string> {
   const { clusterZoom, clusterId, bbox, search, embed } = query
-  if (clusterZoom === undefined && clusterId === undefined && !bbox && !search)
+  const published = await publishedOf(query)
+  if (clusterZoom === undefined && clusterId === undefined && !bbox && !search && !published)
     return JSON.stringify({ type: 'FeatureCollection', features: await toFeatures(await listPublicPlaces(query), embed) })
-  // A search is answered from an index of its own (lib/places/map-index), with a box or without.
-  const index = await getPlaceIndex(query, version)
+  // A search or a time interval is answered from an index of its own (lib/places/map-index), with a box or without.
+  const index = await getPlaceIndex({ ...query, published }, version)
   if (clusterZoom !== undefined) return JSON.stringify(await mapView(index, query, bbox, clusterZoom))
   if (clusterId !== undefined) return JSON.stringify(await placesOfCluster(index, query, clusterId))
   if (bbox) return JSON.stringify(await placesInBox(index, query, bbox))
   const offset = ((query.page ?? 1) - 1) * query.limit
   const ids = Array.from(index.ids.subarray(offset, offset + query.limit))
   return JSON.stringify({ type: 'FeatureCollection', features: await toFeatures(await findPublicPlacesByIds(ids), embed) })
+}
+
+/** The interval of `after` and `before` in the site's time zone; undefined without them (docs/api.md, after and before). */
+export async function publishedOf(query: Pick<CollectionQuery, 'after' | 'before'>): Promise<Published | undefined> {
+  return query.after || query.before ? publishedWithin(query, (await getSiteSettings()).timezone) : undefined
 }
 
 // GET /geojson?bbox=…: a page of the places in the box, newest first, as without it

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { ApiError } from '../http/errors'
 import { isoDateSchema, parseCategoryPath, postTypeSchema } from './post-fields'
-import { importFeatureSchema, parseBBox, parseCollectionQuery, parseMapState, parsePostId, queryValues, type BBoxProblem } from './schemas'
+import { importFeatureSchema, parseBBox, parseCollectionQuery, parseMapState, parsePostId, publishedWithin, queryValues, type BBoxProblem } from './schemas'
 
 const query = (qs: string) => parseCollectionQuery(new URLSearchParams(qs))
 const invalidParams = (qs: string) => {
@@ -162,6 +162,43 @@ describe('search and _embed', () => {
     assert.equal(query('_embed').embed, true)
     assert.equal(query('_embed=0').embed, true)
     assert.equal(query('').embed, undefined)
+  })
+})
+
+describe('after and before', () => {
+  test('dates and date-times, T and Z in either case or a space for T, kept upper-case', () => {
+    assert.equal(query('after=2024-05-01').after, '2024-05-01')
+    assert.equal(query('before=2024-05-01t10:00:00z').before, '2024-05-01T10:00:00Z')
+    assert.equal(query(`after=${encodeURIComponent('2024-05-01 10:00:00')}`).after, '2024-05-01T10:00:00')
+    assert.equal(query('after=2024-05-01T10:00&before=2024-05-01T10:00:00.5%2B02:00').before, '2024-05-01T10:00:00.5+02:00')
+    assert.equal(query('').after, undefined)
+  })
+  test('anything else is a 400 naming the parameter: an unencoded + of an offset among them', () => {
+    for (const bad of ['yesterday', '2024-02-30', '2024-05', '2024-05-01T25:00', '2024-05-01T10:00:00+05:30', '', '1714557600'])
+      assert.deepEqual(invalidParams(`after=${bad}`), ['after'], bad)
+    assert.deepEqual(invalidParams('after=x&before=y'), ['after', 'before'])
+  })
+  test('before earlier than after in one zone is a 400 naming before; a day or an instant with itself', () => {
+    assert.deepEqual(invalidParams('after=2024-05-02&before=2024-05-01'), ['before'])
+    assert.deepEqual(invalidParams('after=2024-05-01T10:00:00Z&before=2024-05-01T09:00:00Z'), ['before'])
+    // A date-time is excluded: nothing is after and before one instant.
+    assert.deepEqual(invalidParams('after=2024-05-01T10:00&before=2024-05-01T10:00'), ['before'])
+    assert.equal(query('after=2024-05-01&before=2024-05-01').before, '2024-05-01')
+    // In two zones (an offset and the site's), the order depends on the site's: no error, perhaps no places.
+    assert.equal(query('after=2024-05-01T10:00&before=2024-05-01T09:00:00%2B09:00').after, '2024-05-01T10:00')
+  })
+  test("the interval: a date's whole day included, a date-time's instant excluded, in the site's zone", () => {
+    const at = Date.parse
+    assert.equal(publishedWithin({}, 'UTC'), undefined)
+    assert.deepEqual(publishedWithin({ after: '2024-01-01', before: '2024-12-31' }, 'UTC'), [at('2024-01-01T00:00:00Z'), at('2025-01-01T00:00:00Z') - 1])
+    assert.deepEqual(publishedWithin({ after: '2024-01-01' }, 'Asia/Tokyo'), [at('2023-12-31T15:00:00Z'), null])
+    assert.deepEqual(publishedWithin({ before: '2024-05-01T10:00:00Z' }, 'Asia/Tokyo'), [null, at('2024-05-01T10:00:00Z') - 1])
+    assert.deepEqual(publishedWithin({ after: '2024-05-01T10:00:00' }, 'Asia/Tokyo'), [at('2024-05-01T01:00:00Z') + 1, null])
+    // Between two milliseconds: after takes the next, before the one below.
+    assert.deepEqual(publishedWithin({ after: '2024-05-01T10:00:00.0005Z', before: '2024-05-01T10:00:00.0015Z' }, 'UTC'), [
+      at('2024-05-01T10:00:00.001Z'),
+      at('2024-05-01T10:00:00.001Z'),
+    ])
   })
 })
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { bboxSchema, latitudeSchema, longitudeSchema, type BBox } from '../api/contract'
+import { spanOf } from '../dates'
 import { mercatorY } from '../geo/web-mercator'
 import { invalidParams } from '../http/errors'
 import { LOCATION_PRECISIONS } from './location-levels'
@@ -103,6 +104,57 @@ const zoomParam = z
   .refine((text) => Number(text) <= MAX_ZOOM, ZOOM_MESSAGE)
   .meta({ description: `With cluster=true (and required then): the map's zoom level, 0 to ${MAX_ZOOM}.` })
 
+/**
+ * `after` and `before` (WordPress's REST API names): a date (`2024-05-01`) or an RFC 3339 date-time, with an offset or
+ * in the site's time zone; `T` and `Z` in either case, or a space for `T`, as WordPress reads them. A date names its
+ * whole day, included: `after=2024-01-01&before=2024-12-31` is the year 2024. A date-time is an instant, excluded, as
+ * in WordPress (docs/api.md, after and before).
+ */
+const DATE_OR_DATE_TIME = z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })])
+
+function publishedParam(name: 'after' | 'before', description: string) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      const value = text.toUpperCase().replace(' ', 'T')
+      if (DATE_OR_DATE_TIME.safeParse(value).success) return value
+      // In a query string an unencoded + is a space: a date-time's offset then reads `10:00:00 05:30`.
+      const message = `${name} must be a date (2024-05-01) or a date-time (2024-05-01T10:00:00, in the site's time zone unless it ends with Z or an offset such as +02:00; in a URL, + is written %2B).`
+      ctx.addIssue({ code: 'custom', message, continue: true })
+      return z.NEVER
+    })
+    .meta({ description })
+}
+
+/** A time interval, both ends included, in milliseconds since 1970 (null: open): the places published within it. */
+export type Published = readonly [start: number | null, end: number | null]
+
+const isDate = (text: string) => text.length === 10
+
+/**
+ * The interval of `after` and `before` (publishedParam), either or both: a date's day included, a date-time's instant
+ * excluded, each in `timeZone` unless it has an offset. Undefined when neither is given.
+ */
+export function publishedWithin({ after, before }: { after?: string; before?: string }, timeZone: string): Published | undefined {
+  if (after === undefined && before === undefined) return undefined
+  const start = after === undefined ? null : isDate(after) ? spanOf(after, timeZone)[0] : spanOf(after, timeZone)[1] + 1
+  const end = before === undefined ? null : isDate(before) ? spanOf(before, timeZone)[1] : spanOf(before, timeZone)[0] - 1
+  return [start, end]
+}
+
+/**
+ * Whether `after` comes before `before`, when both are given in one zone (each with an offset, or neither: the
+ * site's); else an issue says so. An interval that holds no time is a mistake.
+ */
+export function publishedInOrder(query: { after?: string; before?: string }, ctx: z.RefinementCtx): boolean {
+  if (query.after === undefined || query.before === undefined) return true
+  const withOffset = (text: string) => !isDate(text) && /(Z|[+-]\d\d:\d\d)$/.test(text)
+  const [start, end] = publishedWithin(query, 'UTC')!
+  if (withOffset(query.after) !== withOffset(query.before) || start! <= end!) return true
+  ctx.addIssue({ code: 'custom', path: ['before'], message: 'before must be later than after: no place can be published between them.' })
+  return false
+}
+
 /** WordPress's `_embed`: present, whatever its value (even empty), it adds each place's `_embedded` member. */
 const embedParam = z.string().meta({
   description:
@@ -175,6 +227,14 @@ export const collectionParams = {
     .meta({
       description: `Only places whose title or address contains this text, ignoring case (as WordPress's \`search\`); with every other parameter. Spaces around it are ignored, and empty is as none; at most ${MAX_SEARCH_LENGTH} characters.`,
     }),
+  after: publishedParam(
+    'after',
+    "Only places published after this: a date (2024-05-01: from that day on, the day included) or a date-time (2024-05-01T10:00:00Z: later than that instant, as WordPress's `after`). Without an offset, in the site's time zone. With every other parameter.",
+  ),
+  before: publishedParam(
+    'before',
+    "Only places published before this: a date (2024-12-31: up to the end of that day, the day included) or a date-time (2024-12-31T18:00:00+01:00: earlier than that instant, as WordPress's `before`). Without an offset, in the site's time zone. With every other parameter.",
+  ),
   _embed: embedParam,
 }
 
@@ -195,6 +255,10 @@ export const collectionQueryOutput = z.object({
   clusterId: z.int().min(0).optional(),
   /** only the places whose title or address contains this, ignoring case (`search`; never empty) */
   search: z.string().min(1).max(MAX_SEARCH_LENGTH).optional(),
+  /** only the places published after this date or date-time, upper-case (`after`; publishedWithin) */
+  after: z.string().optional(),
+  /** only the places published before this date or date-time, upper-case (`before`; publishedWithin) */
+  before: z.string().optional(),
   /** each place with its `_embedded` member (`_embed`) */
   embed: z.boolean().optional(),
 })
@@ -205,6 +269,7 @@ export const collectionQuerySchema = z
   .partial()
   .superRefine(
     (query, ctx) => {
+      if (!publishedInOrder(query, ctx)) return
       if (query.cluster_id !== undefined && (query.cluster === true || query.bbox !== undefined)) {
         ctx.addIssue({ code: 'custom', path: ['cluster_id'], message: "cluster_id lists a cluster's places: it does not go with cluster=true or bbox." })
         return
@@ -243,7 +308,7 @@ export const collectionQuerySchema = z
     },
     { when: () => true },
   )
-  .transform(({ post_type, posts_per_page, category, tag, bbox, page, cluster, zoom, cluster_id, search, _embed }) => {
+  .transform(({ post_type, posts_per_page, category, tag, bbox, page, cluster, zoom, cluster_id, search, after, before, _embed }) => {
     const query: CollectionQuery = { postType: post_type || 'post', limit: posts_per_page ?? DEFAULT_PER_PAGE, categoryId: category ?? null }
     if (tag !== undefined) query.tagId = tag
     if (bbox) query.bbox = bbox
@@ -252,6 +317,8 @@ export const collectionQuerySchema = z
     if (cluster && zoom !== undefined) query.clusterZoom = Number(zoom)
     if (cluster_id !== undefined) query.clusterId = cluster_id
     if (search?.trim()) query.search = search.trim()
+    if (after !== undefined) query.after = after
+    if (before !== undefined) query.before = before
     if (_embed !== undefined) query.embed = true
     return query
   })

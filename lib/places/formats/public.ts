@@ -7,9 +7,10 @@ import { getSiteSettings } from '../../site'
 import { getCategoryPaths } from '../categories'
 import { EXPORT_SELECT, toExportedFeature, type ExportedFeature } from '../export'
 import { countPlacesIn, getPlaceIndex, placeIdsIn } from '../map-index'
+import { publishedOf } from '../public'
 import { streamPublicPlacePoints } from '../query'
 import { isPostTypeKey } from '../post-fields'
-import { collectionParams, parseQuery, queryValues, type CollectionQuery } from '../schemas'
+import { collectionParams, parseQuery, publishedInOrder, queryValues, type CollectionQuery } from '../schemas'
 import { PUBLIC_PLACE_WHERE } from '../visibility'
 import { EXPORT_FORMATS, MEDIA_TYPES, type ExportFormat } from './names'
 import { writePlaces } from './write'
@@ -25,21 +26,26 @@ export const exportParams = {
   category: collectionParams.category,
   tag: collectionParams.tag,
   search: collectionParams.search,
+  after: collectionParams.after,
+  before: collectionParams.before,
   bbox: collectionParams.bbox.meta({
     description: "Only places inside `west,south,east,north` (degrees; west > east crosses the antimeridian), as GET /geojson reads it: the map's view.",
   }),
 }
 
-export type ExportQuery = Pick<CollectionQuery, 'postType' | 'categoryId' | 'tagId' | 'bbox' | 'search'> & { format: ExportFormat }
+export type ExportQuery = Pick<CollectionQuery, 'postType' | 'categoryId' | 'tagId' | 'bbox' | 'search' | 'after' | 'before'> & { format: ExportFormat }
 
 const exportQuerySchema = z
   .object(exportParams)
   .partial()
-  .transform(({ format, post_type, category, tag, search, bbox }): ExportQuery => {
+  .superRefine((query, ctx) => void publishedInOrder(query, ctx))
+  .transform(({ format, post_type, category, tag, search, after, before, bbox }): ExportQuery => {
     const query: ExportQuery = { format: format ?? 'geojson', postType: post_type || 'post', categoryId: category ?? null }
     if (tag !== undefined) query.tagId = tag
     if (bbox) query.bbox = bbox
     if (search?.trim()) query.search = search.trim()
+    if (after !== undefined) query.after = after
+    if (before !== undefined) query.before = before
     return query
   })
 
@@ -53,9 +59,11 @@ const CHUNK = 1000
 /** The ids of the places of a map view, in the map's order (newest first), CHUNK at a time. */
 async function* idsOfView(query: ExportQuery): AsyncGenerator<number[]> {
   const { bbox } = query
-  if (bbox || query.search) {
-    // A box or a search is read from the map's index, as GET /geojson reads them: the same places, the same order.
-    const index = await getPlaceIndex(query, await readDataVersion())
+  const published = await publishedOf(query)
+  if (bbox || query.search || published) {
+    // A box, a search or an interval is read from the map's index, as GET /geojson reads them: the same places, the
+    // same order.
+    const index = await getPlaceIndex({ ...query, published }, await readDataVersion())
     const total = bbox ? countPlacesIn(index, bbox) : index.size
     for (let offset = 0; offset < total; offset += CHUNK)
       yield bbox ? placeIdsIn(index, bbox, offset, CHUNK, total) : Array.from(index.ids.subarray(offset, offset + CHUNK))
@@ -65,7 +73,7 @@ async function* idsOfView(query: ExportQuery): AsyncGenerator<number[]> {
 }
 
 /**
- * What the public sees of a map view (post type, category, tag, search, box: GET /geojson's filters) as import-format
+ * What the public sees of a map view (post type, category, tag, search, interval, box: GET /geojson's filters) as import-format
  * features: only published posts with a public location, each as lib/places/visibility.ts's rule shows it.
  */
 export async function* publicPlacesOfView(query: ExportQuery): AsyncGenerator<ExportedFeature> {

@@ -1,7 +1,8 @@
 import 'server-only'
 import { LRUCache } from 'lru-cache'
 import { findIdsContaining, readPlaceChanges } from '../query'
-import { BYTES_PER_PLACE, subsetOf, withChanges, type PlaceIndex } from './place-index'
+import { BYTES_PER_PLACE, rangeOf, ranksBetween, subsetOf, withChanges, type PlaceIndex } from './place-index'
+import type { Published } from '../schemas'
 import { readPlaceIndex, type PlaceIndexQuery } from './read'
 
 // Indexes of the filters (post type, category, tag) asked for lately, each for the data version it was built from.
@@ -9,32 +10,35 @@ import { readPlaceIndex, type PlaceIndexQuery } from './read'
 // others are kept while they fit in MAX_OTHER_INDEX_BYTES together and number at most MAX_OTHER_INDEXES (which also
 // bounds the builds under way), least recently used first out; the one used last is kept whatever its size. A filter
 // with no public places gets no index at all (one indexed query answers that). README.md, "Parameters for maps".
-// A `search` is one more part of the key: its index holds only the places it matches, taken from the index of its
-// filter, so that clusters, counts and pages of a search are those of any other index. Anyone can ask for any
-// search, so searches have a cache of their own, smaller (they cannot push out the categories' indexes), their keys
-// ignore ASCII case (the match does too), and their reads of the text index run one at a time: a flood of distinct
+// A `search` and a time interval (`after`, `before`) are more parts of the key: their index holds only the places
+// they match, taken from the index of its filter (of its search, for an interval), so that clusters, counts and pages
+// of a search or an interval are those of any other index. Anyone can ask for any search or interval, so these derived
+// indexes have a cache of their own, smaller (they cannot push out the categories' indexes); a search's key ignores
+// ASCII case (the match does too), and searches' reads of the text index run one at a time: a flood of distinct
 // searches waits in line instead of reading the database in parallel (docs/api.md, search).
 const BYTES_PER_INDEX = 4096 // the arrays' and objects' own overhead, however few the places; a build's size until it ends
 const MAX_OTHER_INDEX_BYTES = 48 * 1024 * 1024
 const MAX_OTHER_INDEXES = 64
-const MAX_SEARCH_INDEX_BYTES = 16 * 1024 * 1024
-const MAX_SEARCH_INDEXES = 16
+const MAX_DERIVED_INDEX_BYTES = 16 * 1024 * 1024
+const MAX_DERIVED_INDEXES = 16
 
 type CachedIndex = { version: number; index: Promise<PlaceIndex>; bytes: number }
 
-const indexKey = (query: PlaceIndexQuery): string =>
-  `${query.postType}\n${query.categoryId ?? ''}\n${query.tagId ?? ''}${query.search ? `\n${query.search.replace(/[A-Z]/g, (c) => c.toLowerCase())}` : ''}`
-const isSearchKey = (key: string): boolean => key.split('\n').length > 3
+function indexKey({ postType, categoryId, tagId, search, published }: PlaceIndexQuery): string {
+  const filter = `${postType}\n${categoryId ?? ''}\n${tagId ?? ''}`
+  return search || published ? `${filter}\n${JSON.stringify([search?.replace(/[A-Z]/g, (c) => c.toLowerCase()) ?? null, published ?? null])}` : filter
+}
+const isDerivedKey = (key: string): boolean => key.split('\n').length > 3
 const HOME_KEY = indexKey({ postType: 'post', categoryId: null })
 
 /** The home map's index in a slot of its own, the others in an LRU cache (the same package as the answers'). */
 class PlaceIndexCache {
   private home: CachedIndex | undefined
   private readonly others = lruOf(MAX_OTHER_INDEXES, MAX_OTHER_INDEX_BYTES)
-  private readonly searches = lruOf(MAX_SEARCH_INDEXES, MAX_SEARCH_INDEX_BYTES)
+  private readonly derived = lruOf(MAX_DERIVED_INDEXES, MAX_DERIVED_INDEX_BYTES)
 
   private lru(key: string): LRUCache<string, CachedIndex> {
-    return isSearchKey(key) ? this.searches : this.others
+    return isDerivedKey(key) ? this.derived : this.others
   }
 
   /** The entry of `key`, now the most recently used. */
@@ -55,11 +59,11 @@ class PlaceIndexCache {
     else this.lru(key).delete(key)
   }
 
-  /** The filters kept (or being built), as `postType\ncategoryId\ntagId` (and `\nsearch`). */
+  /** The filters kept (or being built), as `postType\ncategoryId\ntagId` (and `\n[search, published]`). */
   *keys(): Generator<string> {
     if (this.home) yield HOME_KEY
     yield* this.others.keys()
-    yield* this.searches.keys()
+    yield* this.derived.keys()
   }
 }
 
@@ -89,7 +93,7 @@ const searchReads = new Line()
 /**
  * The maps' indexes of one server process (one instance of the app). An index of an older data version is not read
  * again whole: it is updated from the change log, with the places written since (withChanges), unless the log cannot
- * tell (README.md, "The map's index after a write"). A search's index is made again from its type's index.
+ * tell (README.md, "The map's index after a write"). A search's or an interval's index is made again from its filter's.
  */
 export class PlaceIndexes {
   private readonly cache = new PlaceIndexCache()
@@ -109,7 +113,13 @@ export class PlaceIndexes {
     const cached = this.cache.get(key)
     // One made from a version at least as new is as good: the data it was read from is no older than the caller's.
     if (cached && cached.version >= version) return cached.index
-    const index = query.search ? this.searchIndex({ ...query, search: query.search }, version) : cached ? updated(query, cached) : readPlaceIndex(query)
+    const index = query.published
+      ? this.intervalIndex({ ...query, published: query.published }, version)
+      : query.search
+        ? this.searchIndex({ ...query, search: query.search }, version)
+        : cached
+          ? updated(query, cached)
+          : readPlaceIndex(query)
     const entry: CachedIndex = { version, index, bytes: BYTES_PER_INDEX }
     this.cache.set(key, entry)
     entry.index.then(
@@ -118,6 +128,12 @@ export class PlaceIndexes {
       () => this.cache.replace(key, entry, null),
     )
     return entry.index
+  }
+
+  /** The index of the places of a time interval: one run of its filter's (and search's) order (rangeOf). */
+  private async intervalIndex({ published, ...query }: PlaceIndexQuery & { published: Published }, version: number): Promise<PlaceIndex> {
+    const base = await this.get(query, version)
+    return rangeOf(base, ranksBetween(base, ...published))
   }
 
   /**

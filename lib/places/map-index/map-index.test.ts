@@ -8,7 +8,7 @@ import { BLOCK, Column } from './blocks'
 import { parseClusterId } from './cluster-id'
 import { clusterPage, mapItemsIn, type MapItem } from './clusters'
 import { CLUSTER_MAX_ZOOM } from './grid'
-import { buildPlaceIndex, extentOf, ranksBetween, subsetOf, withChanges } from './place-index'
+import { buildPlaceIndex, extentOf, rangeOf, ranksBetween, subsetOf, withChanges } from './place-index'
 
 // Here the higher ids are the newer: published at second `id`.
 const point = (id: number, longitude: number, latitude: number): PlacePoint => [id, latitude, longitude, id * 1000]
@@ -277,6 +277,8 @@ describe('the index against a plain scan of its places', () => {
       const ranks = ranksBetween(datedIndex, start, end)
       const expectedRanks = dated.flatMap((p, rank) => (within(p) ? [rank] : []))
       assert.deepEqual(ranks, expectedRanks.length ? [expectedRanks[0], expectedRanks.at(-1)! + 1] : [ranks[0], ranks[0]], `${start}/${end}`)
+      // The interval's own index (after and before on GET /geojson): the index a build of its places gives.
+      assert.deepEqual(rangeOf(datedIndex, ranks), buildPlaceIndex(dated.filter(within)), `the index of ${start}/${end}`)
       for (const box of boxes.slice(0, 20)) {
         const expected = dated.filter((p) => within(p) && inBox(box, p)).map(([id]) => id)
         assert.equal(countPlacesIn(datedIndex, box, ranks), expected.length, `count in ${box.join()}, ${start}/${end}`)
@@ -291,6 +293,25 @@ describe('the index against a plain scan of its places', () => {
             `${box.join()}, ${start}/${end}`,
           )
       }
+    }
+  })
+
+  test("a time interval's index over several blocks of each column: the index a build of its places gives", () => {
+    // Places in the collection's order (newest first), dates a second apart, enough for four blocks (blocks.ts).
+    const many = Array.from({ length: 3 * BLOCK + 100 }, (_, i): PlacePoint => [
+      4 * BLOCK - i,
+      round(next() * 170 - 85),
+      round(next() * 360 - 180),
+      (4 * BLOCK - i) * 1000,
+    ])
+    const manyIndex = buildPlaceIndex(many)
+    for (const [start, end] of [
+      [null, BLOCK * 1000],
+      [2 * BLOCK * 1000 + 7_000, 3 * BLOCK * 1000 + 15_000],
+      [BLOCK * 1000 + 1, null],
+    ] as const) {
+      const within = ([, , , date]: PlacePoint) => (start === null || date >= start) && (end === null || date <= end)
+      assert.deepEqual(rangeOf(manyIndex, ranksBetween(manyIndex, start, end)), buildPlaceIndex(many.filter(within)), `${start}/${end}`)
     }
   })
 

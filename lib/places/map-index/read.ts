@@ -2,14 +2,14 @@ import 'server-only'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { hasPublicPlaces, streamPublicPlacePoints } from '../query'
 import type { StreamOptions } from '../../db/dialect'
-import type { CollectionQuery } from '../schemas'
+import type { CollectionQuery, Published } from '../schemas'
 import { buildPlaceIndex, PlaceIndexBuilder, type PlaceIndex } from './place-index'
 
 /**
  * Which places an index holds: the public places of one post type, of one category (with its descendants) or all, of
- * one tag or all, and of one search or all.
+ * one tag or all, of one search or all, and published within a time interval or at any time.
  */
-export type PlaceIndexQuery = Pick<CollectionQuery, 'postType' | 'categoryId' | 'tagId' | 'search'>
+export type PlaceIndexQuery = Pick<CollectionQuery, 'postType' | 'categoryId' | 'tagId' | 'search'> & { published?: Published }
 
 // Rows read from the database at a time: between chunks, other requests get a turn.
 const CHUNK = 20_000
@@ -20,7 +20,7 @@ const EMPTY_INDEX = buildPlaceIndex([])
  * with no public places costs one indexed query, and gets the empty index. `options`: whether the read takes turns
  * with the other instances' (StreamOptions).
  */
-export async function readPlaceIndex(query: Omit<PlaceIndexQuery, 'search'>, options: StreamOptions = {}): Promise<PlaceIndex> {
+export async function readPlaceIndex(query: Omit<PlaceIndexQuery, 'search' | 'published'>, options: StreamOptions = {}): Promise<PlaceIndex> {
   if (!(await hasPublicPlaces(query))) return EMPTY_INDEX
   const builder = new PlaceIndexBuilder()
   for await (const chunk of streamPublicPlacePoints(query, CHUNK, options)) {
