@@ -7,8 +7,10 @@
 // file's order), then: each map view of bench/writes.mts (the mean of 300), and its 40 moves back to back (the same
 // places as the server bench's, by 0.001° of latitude, north and south in turn), each update (withChanges) and the
 // world view after it; then 40 new posts, each deleted after; then time intervals (after and before): each one's index
-// made from the whole (rangeOf, the mean of 20) and the world view of it (the mean of 300).
+// made from the whole (rangeOf, the mean of 20) and the world view of it (the mean of 300); then the timeline's counts
+// by year of the world and of three views (datesIn and timelineOf, the mean of 20).
 import { mapItemsIn } from '../lib/places/map-index/clusters.ts'
+import { datesIn, timelineOf } from '../lib/places/map-index/periods.ts'
 import { buildPlaceIndex, rangeOf, ranksBetween, withChanges } from '../lib/places/map-index/place-index.ts'
 import type { PlacePoint } from '../lib/places/query.ts'
 import { makeFeatures } from './generate.mts'
@@ -98,4 +100,15 @@ for (const [name, first, last] of [
   started = performance.now()
   for (let i = 0; i < 300; i++) mapItemsIn(interval, undefined, 2)
   console.log(`  interval ${name}, ${interval.size} places: its index made in ${round2(made)} ms; the world view zoom 2 of it ${round2(ms(started) / 300)} ms`)
+}
+
+for (const { zoom, bbox } of MAP_VIEWS) {
+  const counts = () => timelineOf(datesIn(index, bbox), 'Europe/Paris')
+  for (let i = 0; i < 5; i++) counts()
+  started = performance.now()
+  for (let i = 0; i < 20; i++) counts()
+  const { unit, total, periods } = counts()
+  console.log(
+    `  timeline of view zoom ${zoom}${bbox ? ` bbox ${bbox.join(',')}` : ''}: ${total} places, ${periods.length} ${unit}s in ${round2(ms(started) / 20)} ms`,
+  )
 }

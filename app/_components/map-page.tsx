@@ -35,7 +35,7 @@ export async function MapPage({ searchParams, mode }: Props) {
     <main className={`map-page${mode === 'embed' ? ' embed-page' : ''}`}>
       <h1 className="visually-hidden">{title}</h1>
       <PlacesMapLoader
-        filter={{ postType: state.postType, categoryId, tagId, search: state.search }}
+        filter={{ postType: state.postType, categoryId, tagId, search: state.search, after: state.after, before: state.before }}
         tagName={tag?.name ?? null}
         view={state.view}
         categories={categories}

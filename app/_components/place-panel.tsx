@@ -1,7 +1,9 @@
 'use client'
 import { useState } from 'react'
 import type { CategoryNode } from '@/lib/places/categories'
+import type { Timeline as TimelineCounts } from '@/lib/api/contract'
 import { PlaceSummary, type ListedPlace } from './place-summary'
+import { Timeline } from './timeline'
 import type { MapState } from '@/lib/places/schemas'
 
 export type { ListedPlace }
@@ -15,7 +17,7 @@ export type PlaceListState = {
 }
 
 /** What the visitor may change of the map's filter (use-places-map-data.ts, MapFilter). */
-type Filter = Pick<MapState, 'categoryId' | 'tagId' | 'search'>
+type Filter = Pick<MapState, 'categoryId' | 'tagId' | 'search' | 'after' | 'before'>
 
 type Props = {
   id: string
@@ -27,6 +29,8 @@ type Props = {
   tagName: string | null
   onFilterChange: (change: Partial<Filter>) => void
   list: PlaceListState | null
+  /** how many places in view were published in each year or month (the timeline) */
+  timeline: TimelineCounts | null
   status: 'loading' | 'ready' | 'error'
   isLoadingMore: boolean
   onShowOnMap: (place: ListedPlace, opener: HTMLElement) => void
@@ -48,8 +52,8 @@ const MAX_SEARCH = 200
  * screen readers. Every place links to its page and can be shown on the map (its popup).
  */
 export function PlacePanel(props: Props) {
-  const { id, isOpen, categories, filter, tagName, onFilterChange, list, status, isLoadingMore, onShowOnMap, onShowMore, timeZone } = props
-  const { categoryId, tagId, search } = filter
+  const { id, isOpen, categories, filter, tagName, onFilterChange, list, timeline, status, isLoadingMore, onShowOnMap, onShowMore, timeZone } = props
+  const { categoryId, tagId, search, after, before } = filter
   const onSearch = (next: string) => onFilterChange({ search: next })
   const [draft, setDraft] = useState(search)
   const count = list?.total ?? 0
@@ -67,6 +71,8 @@ export function PlacePanel(props: Props) {
         : `No places of this ${categoryId === null ? 'tag' : 'category'}${where}.`
   } else
     summary = `${count.toLocaleString('en')} ${count === 1 ? 'place' : 'places'} in view${search ? ` match “${search}”` : ''}${shown < count ? `, the ${shown.toLocaleString('en')} newest listed` : ''}.`
+  if (status !== 'error' && list && (after || before))
+    summary = `${summary.slice(0, -1)}, published ${after && before ? `${after} to ${before}` : after ? `from ${after}` : `until ${before}`}.`
 
   return (
     <aside id={id} className={`place-panel${isOpen ? ' is-open' : ''}`} aria-labelledby="place-panel-heading">
@@ -135,6 +141,8 @@ export function PlacePanel(props: Props) {
       >
         Skip the list, to the map
       </a>
+      {/* After the skip link: the days are many Tab stops (a date input is three), and the list many more. */}
+      <Timeline counts={timeline} days={{ after, before }} onChange={onFilterChange} />
       <ul className="place-list" aria-busy={status === 'loading'}>
         {list?.places.map((place) => (
           <li key={place.id}>

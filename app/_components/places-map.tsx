@@ -106,7 +106,7 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
   const [map, setMap] = useState<LeafletMap | null>(null)
   const withList = mode === 'home'
   const data = usePlacesMapData({ map, initialFilter, view, withList })
-  const { initial, filter, changeFilter, markers, list, status, isLoadingMore, showMore } = data
+  const { initial, filter, changeFilter, markers, list, timeline, status, isLoadingMore, showMore } = data
   const [selection, setSelection] = useState<Selection | null>(null)
   const [group, setGroup] = useState<Group | null>(null)
   const [tileState, setTileState] = useState({ loaded: 0, failed: 0 })
@@ -210,6 +210,7 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
           tagName={tagName}
           onFilterChange={onFilterChange}
           list={list}
+          timeline={timeline}
           status={status}
           isLoadingMore={isLoadingMore}
           onShowOnMap={showOnMap}

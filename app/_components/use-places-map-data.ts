@@ -3,7 +3,7 @@ import { latLngBounds, type FitBoundsOptions, type LatLngBounds, type LatLngTupl
 import { startTransition, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react'
 import { titleText } from '@/lib/content/title'
 import { MAX_MERCATOR_LATITUDE } from '@/lib/geo/web-mercator'
-import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
+import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature, Timeline } from '@/lib/api/contract'
 import type { MapState } from '@/lib/places/schemas'
 import type { ListedPlace, PlaceListState } from './place-panel'
 
@@ -54,9 +54,15 @@ export function toBounds([west, south, east, north]: BBox): LatLngBounds {
   return latLngBounds([south, west], [north, east >= west ? east : east + 360])
 }
 
+/** The parameters that have a value, as strings. */
+function definedOf(params: Record<string, string | number | null | undefined>): Record<string, string> {
+  const defined: Record<string, string> = {}
+  for (const [name, value] of Object.entries(params)) if (value !== null && value !== undefined) defined[name] = String(value)
+  return defined
+}
+
 export function geojsonUrl(params: Record<string, string | number | null | undefined>): string {
-  const search = new URLSearchParams()
-  for (const [name, value] of Object.entries(params)) if (value !== null && value !== undefined) search.set(name, String(value))
+  const search = new URLSearchParams(definedOf(params))
   // `_embed` takes no value, as WordPress writes it.
   return `/places/v1/geojson?${search}`.replace('_embed=&', '_embed&').replace(/_embed=$/, '_embed')
 }
@@ -77,22 +83,34 @@ export function toListedPlace({ geometry, properties, ...rest }: PlaceFeature | 
   return { ...properties, title: titleText(properties.title), longitude: geometry.coordinates[0], latitude: geometry.coordinates[1], embedded }
 }
 
-/** What the map shows: a post type, and the category, tag and search chosen (the address keeps them: MapState). */
-export type MapFilter = Pick<MapState, 'postType' | 'categoryId' | 'tagId' | 'search'>
+/**
+ * What the map shows: a post type, and the category, tag, search and days of publication chosen (the address keeps
+ * them: MapState).
+ */
+export type MapFilter = Pick<MapState, 'postType' | 'categoryId' | 'tagId' | 'search' | 'after' | 'before'>
 
 /** The filter as GET /places/v1/geojson's (and /export's) parameters. */
-export function filterParams({ postType, categoryId, tagId, search }: MapFilter): Record<string, string | undefined> {
-  return { post_type: postType, category: categoryId?.toString(), tag: tagId?.toString(), search: search || undefined }
+export function filterParams({ postType, categoryId, tagId, search, after, before }: MapFilter): Record<string, string | undefined> {
+  return {
+    post_type: postType,
+    category: categoryId?.toString(),
+    tag: tagId?.toString(),
+    search: search || undefined,
+    after: after || undefined,
+    before: before || undefined,
+  }
 }
 
 /** The map's parameters as the home page and /embed read them (parseMapState): a link to the same map. */
-export function mapParams(map: LeafletMap, { postType, categoryId, tagId, search }: MapFilter): URLSearchParams {
+export function mapParams(map: LeafletMap, { postType, categoryId, tagId, search, after, before }: MapFilter): URLSearchParams {
   const centre = map.getCenter().wrap()
   const params = new URLSearchParams()
   if (postType !== 'post') params.set('post_type', postType)
   if (categoryId !== null) params.set('category', String(categoryId))
   if (tagId !== null) params.set('tag', String(tagId))
   if (search) params.set('search', search)
+  if (after) params.set('after', after)
+  if (before) params.set('before', before)
   params.set('zoom', String(map.getZoom()))
   params.set('lat', centre.lat.toFixed(5))
   params.set('lng', centre.lng.toFixed(5))
@@ -124,6 +142,7 @@ export function usePlacesMapData({ map, initialFilter, view, withList }: Options
   const [filter, setFilter] = useState(initialFilter)
   const [markers, setMarkers] = useState<Markers | null>(null)
   const [list, setList] = useState<(PlaceListState & { bbox: BBox; page: number }) | null>(null)
+  const [timeline, setTimeline] = useState<Timeline | null>(null)
   const [status, setStatus] = useState<MapStatus>('loading')
   const [isLoadingMore, setIsLoadingMore] = useState(false)
   const loading = useRef<AbortController | null>(null)
@@ -139,7 +158,7 @@ export function usePlacesMapData({ map, initialFilter, view, withList }: Options
       const inView = toBBox(bounds)
       const params = filterParams(filter)
       try {
-        const [clusters, page] = await Promise.all([
+        const [clusters, page, periods] = await Promise.all([
           getJson<MapCollection<ClusterFeature | PlaceFeature>>(
             geojsonUrl({ ...params, cluster: 'true', zoom, bbox: toBBox(bounds.pad(CLUSTER_MARGIN)).join(',') }),
             controller.signal,
@@ -150,15 +169,23 @@ export function usePlacesMapData({ map, initialFilter, view, withList }: Options
                 controller.signal,
               )
             : null,
+          // The timeline counts the view's places whenever published: the days chosen are a part of it.
+          withList
+            ? getJson<Timeline>(
+                `/places/v1/timeline?${new URLSearchParams(definedOf({ ...params, after: undefined, before: undefined, bbox: inView.join(',') }))}`,
+                controller.signal,
+              )
+            : null,
         ])
         // A transition: React renders the markers and the list in slices that leave the page's thread free between
         // them (a phone's thread would otherwise be held for a tenth of a second or more).
         startTransition(() => {
           setMarkers({ centre: map.getCenter().lng, zoom, features: clusters.features.map(withTitleText) })
           if (page) setList({ places: page.features.map(toListedPlace), total: page.total, anywhere: page.extent !== null, bbox: inView, page: 1 })
+          if (periods) setTimeline(periods)
           setStatus('ready')
         })
-        // A new category, tag or search: show all its places (the move loads them).
+        // A new category, tag or search: show all its places (the move loads them). New days keep the view.
         if (fitToExtent && clusters.extent) map.fitBounds(toBounds(clusters.extent), FIT)
       } catch (error) {
         if (controller.signal.aborted) return
@@ -190,14 +217,17 @@ export function usePlacesMapData({ map, initialFilter, view, withList }: Options
     }
   }, [map, load, withList])
 
-  /** A new category, tag or search (empty: none): the list shows its places, the map fits them. */
+  /**
+   * A new category, tag or search (empty: none): the list shows its places, the map fits them. New days (the
+   * timeline's) keep the view: the visitor is looking at a part of the map in time.
+   */
   const changeFilter = useCallback(
-    (change: Partial<Pick<MapFilter, 'categoryId' | 'tagId' | 'search'>>) => {
+    (change: Partial<Pick<MapFilter, 'categoryId' | 'tagId' | 'search' | 'after' | 'before'>>) => {
       const next = { ...filter, ...change }
       setFilter(next)
       if (!map) return
       writeAddress(map, next)
-      void load(map, next, true)
+      void load(map, next, !('after' in change || 'before' in change))
     },
     [map, load, filter],
   )
@@ -255,5 +285,5 @@ export function usePlacesMapData({ map, initialFilter, view, withList }: Options
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once: the first view only; later changes move the map, not this
   }, [])
 
-  return { initial, filter, changeFilter, markers, list, status, isLoadingMore, showMore }
+  return { initial, filter, changeFilter, markers, list, timeline, status, isLoadingMore, showMore }
 }

@@ -115,6 +115,10 @@ test.describe('OpenAPI', () => {
     await check('/places/v1/export', 'get', await request.get('/places/v1/export?bbox=-20,30,40,60'))
     await check('/places/v1/export', 'get', await request.get('/places/v1/export?format=shp'))
 
+    await check('/places/v1/timeline', 'get', await request.get('/places/v1/timeline?bbox=-20,30,40,60'))
+    await check('/places/v1/timeline', 'get', await notModified('/places/v1/timeline'))
+    await check('/places/v1/timeline', 'get', await request.get('/places/v1/timeline?unit=week'))
+
     const id = ((await collection.json()) as { features: { properties: { id: number } }[] }).features[0]!.properties.id
     const feature = await request.get(`/places/v1/geojson/${id}`)
     await check('/places/v1/geojson/{id}', 'get', feature)

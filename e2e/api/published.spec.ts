@@ -1,4 +1,4 @@
-import { expectFeatureShape, expectWordPressError, getCollection, type Collection } from '../support/http'
+import { expectFeatureShape, expectWordPressError, getCollection } from '../support/http'
 import { byDateThenIdDesc, publicPlaces } from '../support/places'
 import { expect, test } from '../support/test'
 
@@ -7,7 +7,7 @@ import { expect, test } from '../support/test'
 // site's time zone is test/places/published.test.ts's.
 
 type BBox = [number, number, number, number]
-type MapCollection = Collection & { total: number; features: { properties: { id?: number; cluster?: true; point_count?: number } }[] }
+type MapCollection = { total: number; features: { properties: { id?: number; cluster?: true; cluster_id?: number; point_count?: number } }[] }
 
 /** The public posts published within [start, end] (milliseconds, ends included), newest first. */
 function expectedWithin(start: number, end: number, where: (coordinates: [number, number]) => boolean = () => true): number[] {
@@ -17,7 +17,7 @@ function expectedWithin(start: number, end: number, where: (coordinates: [number
     .map((p) => p.id)
 }
 
-const ids = (collection: Collection) => collection.features.map((f) => f.properties.id)
+const ids = (collection: { features: { properties: { id?: number } }[] }) => collection.features.map((f) => f.properties.id)
 
 test.describe('GET /geojson?after=&before=', () => {
   test('dates include their whole day; newest first, a page at a time', async ({ request }) => {
@@ -56,19 +56,19 @@ test.describe('GET /geojson?after=&before=', () => {
     const [start, end] = [Date.parse('2001-01-02T00:00:00Z'), Date.parse('2001-01-06T00:00:00Z') - 1]
     const expected = expectedWithin(start, end, inBox)
     const interval = 'after=2001-01-02&before=2001-01-05'
-    const boxed = (await getCollection(request, `?${interval}&bbox=${box.join()}&posts_per_page=10&page=2`)) as MapCollection
+    const boxed = (await getCollection(request, `?${interval}&bbox=${box.join()}&posts_per_page=10&page=2`)) as unknown as MapCollection
     expect(boxed.total).toBe(expected.length)
     expect(ids(boxed)).toEqual(expected.slice(10, 20))
-    const clustered = (await getCollection(request, `?${interval}&cluster=true&zoom=2&bbox=${box.join()}`)) as MapCollection
+    const clustered = (await getCollection(request, `?${interval}&cluster=true&zoom=2&bbox=${box.join()}`)) as unknown as MapCollection
     expect(clustered.total).toBe(expected.length)
     const drawn = clustered.features.reduce((sum, f) => sum + (f.properties.cluster ? f.properties.point_count! : 1), 0)
     expect(drawn, 'each place of the interval in the box is drawn once').toBe(expected.length)
     const cluster = clustered.features.find((f) => f.properties.cluster)!
-    const ofCluster = (await getCollection(request, `?${interval}&cluster_id=${cluster.properties.cluster_id}&posts_per_page=500`)) as MapCollection
+    const ofCluster = (await getCollection(request, `?${interval}&cluster_id=${cluster.properties.cluster_id}&posts_per_page=500`)) as unknown as MapCollection
     expect(ofCluster.total).toBe(cluster.properties.point_count)
     for (const id of ids(ofCluster)) expect(expected).toContain(id)
     // Without the interval the same view holds more: the answer is the interval's, not a cached other one.
-    expect(((await getCollection(request, `?cluster=true&zoom=2&bbox=${box.join()}`)) as MapCollection).total).toBeGreaterThan(expected.length)
+    expect(((await getCollection(request, `?cluster=true&zoom=2&bbox=${box.join()}`)) as unknown as MapCollection).total).toBeGreaterThan(expected.length)
   })
 
   test('anything but a date or a date-time is a 400 naming it; so is before earlier than after', async ({ request }) => {
@@ -98,5 +98,44 @@ test.describe('GET /export?after=&before=', () => {
     expect(rows.map((row) => Number(row.split(',')[0]))).toEqual(expected)
     const body = await expectWordPressError(await request.get('/places/v1/export?after=soon'), 400, 'rest_invalid_param')
     expect(Object.keys(body.data.params as object)).toEqual(['after'])
+  })
+})
+
+type Timeline = { unit: 'year' | 'month'; total: number; periods: { start: string; end: string; count: number }[] }
+
+test.describe('GET /timeline', () => {
+  /** The fixtures' public posts of a box counted by the UTC year or month of their dates, oldest first. */
+  function expectedPeriods(unit: 'year' | 'month', where: (coordinates: [number, number]) => boolean = () => true): [string, number][] {
+    const counts = new Map<string, number>()
+    for (const p of publicPlaces.filter((p) => p.type === 'post' && where(p.coordinates!))) {
+      const start = unit === 'year' ? `${new Date(p.date).toISOString().slice(0, 4)}-01-01` : `${new Date(p.date).toISOString().slice(0, 7)}-01`
+      counts.set(start, (counts.get(start) ?? 0) + 1)
+    }
+    return [...counts].sort(([a], [b]) => a.localeCompare(b))
+  }
+
+  test('the places of a view counted by year (they span decades), each period listed by after and before', async ({ request }) => {
+    const response = await request.get('/places/v1/timeline')
+    expect(response.status()).toBe(200)
+    expect(response.headers()['content-type']).toMatch(/^application\/json/)
+    const timeline = (await response.json()) as Timeline
+    expect(timeline.unit).toBe('year')
+    expect(timeline.periods.map((p) => [p.start, p.count])).toEqual(expectedPeriods('year'))
+    expect(timeline.total).toBe(publicPlaces.filter((p) => p.type === 'post').length)
+    // A period's after and before list its places: the timeline and the map agree.
+    const period = timeline.periods.find((p) => p.count > 1 && p.count <= 500)!
+    expect(period.end).toBe(`${period.start.slice(0, 4)}-12-31`)
+    expect(ids(await getCollection(request, `?after=${period.start}&before=${period.end}&posts_per_page=500`))).toHaveLength(period.count)
+  })
+
+  test('in a box, by month when asked; a bad unit or box is a 400 naming it', async ({ request }) => {
+    const box: BBox = [-180, 0, 180, 90]
+    const north = ([, latitude]: [number, number]) => latitude >= 0
+    const timeline = (await (await request.get(`/places/v1/timeline?bbox=${box.join()}&unit=month`)).json()) as Timeline
+    expect(timeline.unit).toBe('month')
+    expect(timeline.periods.map((p) => [p.start, p.count])).toEqual(expectedPeriods('month', north))
+    expect(timeline.periods.find((p) => p.start === '2024-02-01')?.end ?? '2024-02-29').toBe('2024-02-29')
+    const body = await expectWordPressError(await request.get('/places/v1/timeline?unit=day&bbox=1,2,3'), 400, 'rest_invalid_param')
+    expect(Object.keys(body.data.params as object).sort()).toEqual(['bbox', 'unit'])
   })
 })

@@ -32,7 +32,7 @@ test('Download gives the places in view, with the search, as GeoJSON, KML, GPX a
   // With the keyboard: Tab to Download, Enter opens the formats, Tab reaches them, Escape closes and comes back.
   const button = page.getByRole('button', { name: 'Download' })
   await page.locator('body').focus()
-  for (let tabs = 0; tabs < 30 && !(await button.evaluate((el) => el === document.activeElement)); tabs++) await page.keyboard.press('Tab')
+  for (let tabs = 0; tabs < 38 && !(await button.evaluate((el) => el === document.activeElement)); tabs++) await page.keyboard.press('Tab')
   await expect(button).toBeFocused()
   await expect(button).toHaveAttribute('aria-expanded', 'false')
   await page.keyboard.press('Enter')

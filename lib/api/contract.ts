@@ -216,6 +216,24 @@ export const oembedSchema = z
   ])
   .meta({ id: 'OEmbed' })
 
+/** GET /places/v1/timeline: how many places of a map view were published in each year or month (docs/api.md, Timeline). */
+export const timelineSchema = z
+  .strictObject({
+    unit: z.enum(['year', 'month']).meta({ description: 'The length of each period' }),
+    total: z.int().min(0).meta({ description: 'How many places the view holds, whenever published' }),
+    periods: z
+      .array(
+        z.strictObject({
+          start: z.iso.date().meta({ description: "The period's first day, in the site's time zone" }),
+          end: z.iso.date().meta({ description: "The period's last day" }),
+          count: z.int().min(1),
+        }),
+      )
+      .meta({ description: 'The periods with places, oldest first: `after=start&before=end` lists them' }),
+  })
+  .meta({ id: 'Timeline' })
+export type Timeline = z.output<typeof timelineSchema>
+
 // OGC API – Features, Part 1: Core: the documents of /ogc, as far as this site fills them.
 
 export const ogcLinkSchema = z

@@ -5,6 +5,7 @@ import { formatParam, itemsParams, OAS30_TYPE } from '../ogc/features'
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from '../ogc/limits'
 import { collectionParams, featureParams, postIdSchema } from '../places/schemas'
 import { exportParams } from '../places/formats/public'
+import { timelineParams } from '../places/timeline'
 import { MEDIA_TYPES } from '../places/formats/names'
 import {
   attachmentGpsSchema,
@@ -26,6 +27,7 @@ import {
   placeCollectionSchema,
   placeFeatureSchema,
   restIndexSchema,
+  timelineSchema,
 } from './contract'
 
 // The OpenAPI 3.1 description of every route of places/v1 and of the OGC API – Features (/ogc): served at
@@ -254,6 +256,20 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
                 ),
               },
             },
+            400: error('An invalid parameter (`rest_invalid_param`, `data.params` names each)'),
+          },
+        },
+      }),
+      '/places/v1/timeline': places({
+        get: {
+          operationId: 'getTimeline',
+          summary: 'How many places of a map view were published in each year or month',
+          description:
+            "The places GET /geojson would list for the same post_type, category, tag, search and bbox, counted by period of the site's time zone: the map's timeline (docs/api.md, Timeline). A repeated parameter keeps its last value; unknown parameters are ignored.",
+          parameters: queryParameters(timelineParams),
+          responses: {
+            200: json('The periods that hold places, oldest first', timelineSchema),
+            304: notModified,
             400: error('An invalid parameter (`rest_invalid_param`, `data.params` names each)'),
           },
         },

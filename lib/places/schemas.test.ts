@@ -203,17 +203,43 @@ describe('after and before', () => {
 })
 
 describe('parseMapState: the map page address', () => {
-  test('zoom, lat, lng, category, tag, post_type and search', () => {
-    assert.deepEqual(parseMapState({ zoom: '12', lat: '48.8566', lng: '-2.35', category: '7', tag: '9', post_type: 'landmark', search: ' tower ' }), {
+  test('zoom, lat, lng, category, tag, post_type, search, after and before', () => {
+    const address = {
+      zoom: '12',
+      lat: '48.8566',
+      lng: '-2.35',
+      category: '7',
+      tag: '9',
+      post_type: 'landmark',
+      search: ' tower ',
+      after: '2024-01-01',
+      before: '2024-12-31',
+    }
+    assert.deepEqual(parseMapState(address), {
       postType: 'landmark',
       categoryId: 7,
       tagId: 9,
       search: 'tower',
+      after: '2024-01-01',
+      before: '2024-12-31',
       view: { zoom: 12, latitude: 48.8566, longitude: -2.35 },
     })
   })
   test('anything invalid is left out, never an error', () => {
-    assert.deepEqual(parseMapState({}), { postType: 'post', categoryId: null, tagId: null, search: '', view: null })
+    assert.deepEqual(parseMapState({}), { postType: 'post', categoryId: null, tagId: null, search: '', after: '', before: '', view: null })
+    // The timeline's days only, and in order.
+    assert.deepEqual(
+      [parseMapState({ after: '2024-02-30', before: '2024-05-01T10:00:00Z' })].map((s) => [s.after, s.before]),
+      [['', '']],
+    )
+    assert.deepEqual(
+      [parseMapState({ after: '2024-05-02', before: '2024-05-01' })].map((s) => [s.after, s.before]),
+      [['', '']],
+    )
+    assert.deepEqual(
+      [parseMapState({ before: '2024-05-01' })].map((s) => [s.after, s.before]),
+      [['', '2024-05-01']],
+    )
     assert.equal(parseMapState({ search: 'x'.repeat(201) }).search, '')
     assert.deepEqual(parseMapState({ zoom: '99', lat: '1', lng: '1' }).view, null)
     assert.deepEqual(parseMapState({ zoom: '3', lat: '91', lng: '1' }).view, null)
@@ -223,6 +249,8 @@ describe('parseMapState: the map page address', () => {
       categoryId: null,
       tagId: null,
       search: '',
+      after: '',
+      before: '',
       view: null,
     })
     assert.deepEqual(parseMapState({ zoom: ['1', '4'], lat: '0', lng: '0' }).view, { zoom: 4, latitude: 0, longitude: 0 })

@@ -388,13 +388,16 @@ export const importCollectionSchema = z.object({
   features: z.array(z.unknown()),
 })
 
-/** What the home page's (and /embed's) address keeps: `?zoom=&lat=&lng=&category=&tag=&post_type=&search=`. */
+/** What the home page's (and /embed's) address keeps: `?zoom=&lat=&lng=&category=&tag=&post_type=&search=&after=&before=`. */
 export type MapState = {
   postType: string
   categoryId: number | null
   tagId: number | null
   /** the search, trimmed; empty for none */
   search: string
+  /** the first and last days of the places' publication (the timeline: `after`, `before`); empty for none */
+  after: string
+  before: string
   /** the view to open on; null to fit the places */
   view: { zoom: number; latitude: number; longitude: number } | null
 }
@@ -414,11 +417,16 @@ export function parseMapState(params: Record<string, string | string[] | undefin
   const longitude = Number(one('lng') || Number.NaN)
   const hasView =
     positiveInteger.test(zoom) && Number(zoom) <= MAX_ZOOM && latitudeSchema.safeParse(latitude).success && longitudeSchema.safeParse(longitude).success
+  // Days only (the timeline's), both kept only in order.
+  const [after, before] = [one('after') ?? '', one('before') ?? ''].map((text) => (z.iso.date().safeParse(text).success ? text : ''))
+  const inOrder = !after || !before || after <= before
   return {
     postType: postType && isPostTypeKey(postType) ? postType : 'post',
     categoryId: positiveInteger.test(category) && Number(category) > 0 && Number(category) <= MAX_ID ? Number(category) : null,
     tagId: positiveInteger.test(tag) && Number(tag) > 0 && Number(tag) <= MAX_ID ? Number(tag) : null,
     search: search.length <= MAX_SEARCH_LENGTH && NO_NUL.test(search) ? search : '',
+    after: inOrder ? after! : '',
+    before: inOrder ? before! : '',
     view: hasView ? { zoom: Number(zoom), latitude, longitude } : null,
   }
 }
