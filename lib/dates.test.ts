@@ -29,6 +29,11 @@ test('a wall clock typed without a zone gets the offset the zone has then; anyth
   // Either side of the change to summer time in Berlin (02:00 becomes 03:00 on 29 March 2026).
   assert.equal(withZoneOffset('2026-03-29T01:59:59', 'Europe/Berlin'), '2026-03-29T01:59:59+01:00')
   assert.equal(withZoneOffset('2026-03-29T03:00:00', 'Europe/Berlin'), '2026-03-29T03:00:00+02:00')
+  // The same west of UTC: New York skips 02:00–03:00 on 8 March 2026, and repeats 01:00–02:00 on 1 November.
+  assert.equal(withZoneOffset('2026-03-08T02:30:00', 'America/New_York'), '2026-03-08T02:30:00-05:00')
+  assert.equal(withZoneOffset('2026-03-08T03:00:00', 'America/New_York'), '2026-03-08T03:00:00-04:00')
+  assert.equal(withZoneOffset('2026-11-01T01:30:00', 'America/New_York'), '2026-11-01T01:30:00-04:00')
+  assert.equal(withZoneOffset('2026-11-01T02:00:00', 'America/New_York'), '2026-11-01T02:00:00-05:00')
   for (const other of ['2026-01-01T09:00:00Z', '2026-01-01T09:00:00+05:00', 'yesterday', '']) assert.equal(withZoneOffset(other, 'Asia/Tokyo'), other)
 })
 
@@ -39,6 +44,12 @@ test('the milliseconds a date or a date-time names: a whole day in the zone, or 
   // Berlin's day of the change to summer time lasts 23 hours, the day back 25.
   assert.deepEqual(spanOf('2026-03-29', 'Europe/Berlin'), [at('2026-03-28T23:00:00Z'), at('2026-03-29T22:00:00Z') - 1])
   assert.deepEqual(spanOf('2026-10-25', 'Europe/Berlin'), [at('2026-10-24T22:00:00Z'), at('2026-10-25T23:00:00Z') - 1])
+  // West of UTC, clocks that skip midnight (Santiago 2019-09-08, Havana 2012-04-01): the day begins when it begins.
+  assert.deepEqual(spanOf('2019-09-08', 'America/Santiago'), [at('2019-09-08T04:00:00Z'), at('2019-09-09T03:00:00Z') - 1])
+  assert.deepEqual(spanOf('2019-09-07', 'America/Santiago'), [at('2019-09-07T04:00:00Z'), at('2019-09-08T04:00:00Z') - 1])
+  assert.deepEqual(spanOf('2012-04-01', 'America/Havana'), [at('2012-04-01T05:00:00Z'), at('2012-04-02T04:00:00Z') - 1])
+  // And back (Santiago, 2019-04-07: at midnight, 03:00 UTC, the clock goes back to 23:00 on the 6th).
+  assert.deepEqual(spanOf('2019-04-06', 'America/Santiago'), [at('2019-04-06T03:00:00Z'), at('2019-04-07T04:00:00Z') - 1])
   assert.deepEqual(spanOf('0050-01-01', 'UTC'), [Date.parse('0050-01-01T00:00:00Z'), Date.parse('0050-01-02T00:00:00Z') - 1])
   assert.deepEqual(spanOf('9999-12-31', 'UTC'), [at('9999-12-31T00:00:00Z'), at('9999-12-31T23:59:59.999Z')])
   assert.deepEqual(spanOf('2024-05-01T10:00:00Z', 'Asia/Tokyo'), [at('2024-05-01T10:00:00Z'), at('2024-05-01T10:00:00Z')])

@@ -32,7 +32,23 @@ export function offsetMinutes(instant: Date | number, timeZone: string): number 
   return Math.round((utc(year, month, day, hour, minute, second) - time) / 60_000)
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+/** `n` with leading zeros to `width` digits: 05, 0050. */
+export const pad = (n: number, width = 2): string => String(n).padStart(width, '0')
+
+/** How many days a month has (1 to 12), in the proleptic Gregorian calendar. */
+export const daysInMonth = (year: number, month: number): number => new Date(new Date(0).setUTCFullYear(year, month, 0)).getUTCDate()
+
+/** The month of `instant` in `timeZone`, counted from January of year 0: year × 12 + month − 1. */
+export function zonedMonth(instant: number, timeZone: string): number {
+  const { year, month } = wallClock(instant, timeZone)
+  return year * 12 + month - 1
+}
+
+/** The first millisecond of a day (month 1 to 12; a day past the month's end rolls over) in `timeZone`. */
+export function dayStart(year: number, month: number, day: number, timeZone: string): number {
+  const wall = utc(year, month, day)
+  return wall - wallClockOffset(wall, timeZone) * 60_000
+}
 
 /** `date` as the zone's wall clock, `2026-12-05T22:30:00`: what `<input type="datetime-local" step="1">` shows. */
 export function zonedDateTime(date: Date, timeZone: string): string {
@@ -50,12 +66,19 @@ export function formatMinute(date: Date | string, timeZone: string): string {
   return `${wallMinute(date, timeZone)} ${timeZone}`
 }
 
+const DAY_MS = 86_400_000
+
 /**
- * The offset of `timeZone` when its wall clock shows `wall` (that wall clock read as UTC, in milliseconds), in minutes.
- * Found from the offset at `wall` taken as an instant: right on both sides of a change of offset.
+ * The offset of `timeZone` when its wall clock shows `wall` (that wall clock read as UTC, in milliseconds), in minutes:
+ * of the offsets a day either side, the one under which the clock shows `wall`; the earlier instant when both do (the
+ * hour a change back to winter time repeats); the offset before the change when neither does (the hour a change to
+ * summer time skips, east or west of UTC, midnight included).
  */
 function wallClockOffset(wall: number, timeZone: string): number {
-  return offsetMinutes(wall - offsetMinutes(wall, timeZone) * 60_000, timeZone)
+  const [before, after] = [offsetMinutes(wall - DAY_MS, timeZone), offsetMinutes(wall + DAY_MS, timeZone)]
+  if (before === after) return before
+  const shows = (offset: number) => offsetMinutes(wall - offset * 60_000, timeZone) === offset
+  return shows(before) || !shows(after) ? before : after
 }
 
 const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?$/
@@ -74,7 +97,6 @@ export function withZoneOffset(text: string, timeZone: string): string {
   return `${y}-${mo}-${d}T${h}:${mi}:${s}${fraction}${sign}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`
 }
 
-const DAY_MS = 86_400_000
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
 /**
@@ -86,9 +108,8 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 export function spanOf(text: string, timeZone: string): [first: number, last: number] {
   const date = DATE.exec(text)
   if (date) {
-    const wall = utc(Number(date[1]), Number(date[2]), Number(date[3]))
-    const startOf = (day: number) => day - wallClockOffset(day, timeZone) * 60_000
-    return [startOf(wall), startOf(wall + DAY_MS) - 1]
+    const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])]
+    return [dayStart(year, month, day, timeZone), dayStart(year, month, day + 1, timeZone) - 1]
   }
   const at = Date.parse(withZoneOffset(text, timeZone))
   return [/\.\d{3}\d*[1-9]/.test(text) ? at + 1 : at, at]

@@ -1,7 +1,10 @@
 import { setTimeout as wait } from 'node:timers/promises'
 import { after } from 'next/server'
 import { getConfig } from '@/lib/config'
+import { readDataVersion } from '@/lib/db'
 import { listPublicCategoryTree } from '@/lib/places/categories'
+import { postTypeLabel } from '@/lib/places/post-fields'
+import { publicPostTypes } from '@/lib/places/post-types'
 import { warmPlaceIndex } from '@/lib/places/public'
 import { parseMapState } from '@/lib/places/schemas'
 import { findPublicTags } from '@/lib/places/tags'
@@ -16,10 +19,11 @@ type Props = { searchParams: Record<string, string | string[] | undefined>; mode
 
 export async function MapPage({ searchParams, mode }: Props) {
   const state = parseMapState(searchParams)
-  const [categories, [tag], { title, timezone }] = await Promise.all([
+  const [categories, [tag], { title, timezone }, types] = await Promise.all([
     listPublicCategoryTree(state.postType),
     findPublicTags(state.tagId === null ? [] : [state.tagId], state.postType),
     getSiteSettings(),
+    readDataVersion().then(publicPostTypes),
   ])
   // A category or tag the public map has no place with is left out, as if the address had not named it.
   const categoryId = categories.some((c) => c.id === state.categoryId) ? state.categoryId : null
@@ -39,6 +43,10 @@ export async function MapPage({ searchParams, mode }: Props) {
         tagName={tag?.name ?? null}
         view={state.view}
         categories={categories}
+        postTypes={types
+          .map(({ type, count }) => ({ type, label: postTypeLabel(type), count }))
+          // Posts first, as WordPress lists them; then by name.
+          .sort((a, b) => Number(b.type === 'post') - Number(a.type === 'post') || a.label.localeCompare(b.label, 'en'))}
         tiles={getConfig().mapTiles}
         mode={mode}
         timeZone={timezone}

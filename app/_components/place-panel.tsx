@@ -16,18 +16,22 @@ export type PlaceListState = {
   anywhere: boolean
 }
 
-/** What the visitor may change of the map's filter (use-places-map-data.ts, MapFilter). */
-type Filter = Pick<MapState, 'categoryId' | 'tagId' | 'search' | 'after' | 'before'>
+/** The map's filter (use-places-map-data.ts, MapFilter): the visitor changes all but the post type here. */
+type Filter = Pick<MapState, 'postType' | 'categoryId' | 'tagId' | 'search' | 'after' | 'before'>
+
+/** A post type with public places: its key, its name for visitors (plural), how many. */
+export type PostTypeChoice = { type: string; label: string; count: number }
 
 type Props = {
   id: string
   /** on a phone, the panel is shown over the map only when opened */
   isOpen: boolean
   categories: CategoryNode[]
+  postTypes: PostTypeChoice[]
   filter: Filter
   /** the name of the filter's tag (none: null) */
   tagName: string | null
-  onFilterChange: (change: Partial<Filter>) => void
+  onFilterChange: (change: Partial<Omit<Filter, 'postType'>>) => void
   list: PlaceListState | null
   /** how many places in view were published in each year or month (the timeline) */
   timeline: TimelineCounts | null
@@ -52,8 +56,10 @@ const MAX_SEARCH = 200
  * screen readers. Every place links to its page and can be shown on the map (its popup).
  */
 export function PlacePanel(props: Props) {
-  const { id, isOpen, categories, filter, tagName, onFilterChange, list, timeline, status, isLoadingMore, onShowOnMap, onShowMore, timeZone } = props
-  const { categoryId, tagId, search, after, before } = filter
+  const { id, isOpen, categories, postTypes, filter, tagName, onFilterChange, list, timeline, status, isLoadingMore, onShowOnMap, onShowMore, timeZone } = props
+  const { postType, categoryId, tagId, search, after, before } = filter
+  // Several types: each is a map of its own (its categories and tags), a link away; the search covers the one shown.
+  const shownType = postTypes.length > 1 ? postTypes.find((choice) => choice.type === postType) : undefined
   const onSearch = (next: string) => onFilterChange({ search: next })
   const [draft, setDraft] = useState(search)
   const count = list?.total ?? 0
@@ -65,17 +71,26 @@ export function PlacePanel(props: Props) {
     // A search looks everywhere: none in view is not none at all.
     const where = list.anywhere ? ' in view' : ''
     summary = search
-      ? `No places${where} match “${search}”.`
+      ? `No ${shownType ? shownType.label.toLowerCase() : 'places'}${where} match “${search}”.`
       : categoryId === null && tagId === null
         ? `No places${where}.`
         : `No places of this ${categoryId === null ? 'tag' : 'category'}${where}.`
   } else
-    summary = `${count.toLocaleString('en')} ${count === 1 ? 'place' : 'places'} in view${search ? ` match “${search}”` : ''}${shown < count ? `, the ${shown.toLocaleString('en')} newest listed` : ''}.`
+    summary = `${count.toLocaleString('en')} ${count === 1 ? 'place' : 'places'} in view${search ? ` ${count === 1 ? 'matches' : 'match'} “${search}”` : ''}${shown < count ? `, the ${shown.toLocaleString('en')} newest listed` : ''}.`
   if (status !== 'error' && list && (after || before))
     summary = `${summary.slice(0, -1)}, published ${after && before ? `${after} to ${before}` : after ? `from ${after}` : `until ${before}`}.`
 
   return (
     <aside id={id} className={`place-panel${isOpen ? ' is-open' : ''}`} aria-labelledby="place-panel-heading">
+      {shownType && (
+        <nav className="post-types" aria-label="Kinds of places">
+          {postTypes.map((choice) => (
+            <a key={choice.type} href={typeHref(choice.type, filter)} aria-current={choice.type === postType ? 'page' : undefined}>
+              {choice.label} <span className="post-meta">{choice.count.toLocaleString('en')}</span>
+            </a>
+          ))}
+        </nav>
+      )}
       <form
         role="search"
         className="place-search"
@@ -84,7 +99,7 @@ export function PlacePanel(props: Props) {
           onSearch(draft.trim())
         }}
       >
-        <label htmlFor="place-search">Search titles and addresses</label>
+        <label htmlFor="place-search">Search titles and addresses{shownType && ` of ${shownType.label}`}</label>
         <div className="place-search-row">
           <input id="place-search" type="search" name="search" maxLength={MAX_SEARCH} value={draft} onChange={(event) => setDraft(event.target.value)} />
           <button type="submit">Search</button>
@@ -165,4 +180,14 @@ export function PlacePanel(props: Props) {
       )}
     </aside>
   )
+}
+
+/** The map of another post type, with the same search and days (its categories and tags are its own). */
+function typeHref(type: string, { search, after, before }: Filter): string {
+  const params = new URLSearchParams()
+  if (type !== 'post') params.set('post_type', type)
+  if (search) params.set('search', search)
+  if (after) params.set('after', after)
+  if (before) params.set('before', before)
+  return `/${params.toString() ? `?${params}` : ''}`
 }

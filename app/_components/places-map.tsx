@@ -17,7 +17,7 @@ import type { ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature 
 import type { CategoryNode } from '@/lib/places/categories'
 import type { MapState } from '@/lib/places/schemas'
 import { DownloadMenu } from './download-menu'
-import { MAP_ID, PlacePanel } from './place-panel'
+import { MAP_ID, PlacePanel, type PostTypeChoice } from './place-panel'
 import { PlaceSummary, type ListedPlace } from './place-summary'
 import { ShareDialog } from './share-dialog'
 import {
@@ -43,6 +43,8 @@ export type PlacesMapProps = {
   /** the view the address asked for; null to fit the places */
   view: MapState['view']
   categories: CategoryNode[]
+  /** the post types with public places, and their names for visitors: the map offers them when there are several */
+  postTypes: PostTypeChoice[]
   /** a Leaflet URL template and its attribution (HTML from the site's configuration); null: the world layer alone */
   tiles: TileSource | null
   /** `embed`: the map alone, for other sites to frame (app/embed/page.tsx) */
@@ -102,7 +104,7 @@ function stacksOf(map: LeafletMap, features: PlaceFeature[], zoom: number, pixel
  * and beside it the search, the filter and the list of the places in view, as usePlacesMapData loads them. Drawn on
  * the site's own world layer, under the configured tiles if any. The only module that loads Leaflet for visitors.
  */
-export default function PlacesMap({ filter: initialFilter, tagName, view, categories, tiles, mode, timeZone }: PlacesMapProps) {
+export default function PlacesMap({ filter: initialFilter, tagName, view, categories, postTypes, tiles, mode, timeZone }: PlacesMapProps) {
   const [map, setMap] = useState<LeafletMap | null>(null)
   const withList = mode === 'home'
   const data = usePlacesMapData({ map, initialFilter, view, withList })
@@ -206,6 +208,7 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
           id="place-panel"
           isOpen={isPanelOpen}
           categories={categories}
+          postTypes={postTypes}
           filter={filter}
           tagName={tagName}
           onFilterChange={onFilterChange}

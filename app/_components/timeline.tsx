@@ -1,6 +1,7 @@
 'use client'
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import type { Timeline as TimelineCounts } from '@/lib/api/contract'
+import { daysInMonth, pad } from '@/lib/dates'
 
 // The map's timeline (issue 53, "places in time"): how many places in view were published in each year or month
 // (GET /places/v1/timeline), as bars; a period chosen by a click, a range by dragging across the bars or by typing its
@@ -12,6 +13,10 @@ type Props = { counts: TimelineCounts | null; days: Days; onChange: (days: Days)
 
 type Bar = { start: string; end: string; count: number }
 
+// Days typed go to the map this long after the last key (or when the field is left): a date input makes a valid date
+// of each digit of a year as it is typed (0002, 0020, 0202, 2024), and each would load the map.
+const TYPING_MS = 600
+
 // Past this many periods from the first to the last, only those with places are drawn: no bar is thinner than a pixel.
 const MAX_BARS = 120
 
@@ -22,8 +27,6 @@ const monthShort = new Intl.DateTimeFormat('en', { month: 'short', year: 'numeri
 function periodName(start: string, unit: TimelineCounts['unit'], format = monthName): string {
   return unit === 'year' ? start.slice(0, 4) : format.format(Date.parse(`${start}T00:00:00Z`))
 }
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
 /** Every period from the first with places to the last, those without places counted 0 (up to MAX_BARS). */
 function barsOf({ unit, periods }: TimelineCounts): Bar[] {
@@ -37,8 +40,7 @@ function barsOf({ unit, periods }: TimelineCounts): Bar[] {
   for (let months = first; months <= last; months += step) {
     const [year, month] = [Math.floor(months / 12), (months % 12) + 1]
     const start = `${pad(year, 4)}-${pad(month)}-01`
-    const lastDay = new Date(new Date(0).setUTCFullYear(year, month - 1 + step, 0)).getUTCDate()
-    const end = unit === 'year' ? `${pad(year, 4)}-12-31` : `${pad(year, 4)}-${pad(month)}-${pad(lastDay)}`
+    const end = unit === 'year' ? `${pad(year, 4)}-12-31` : `${pad(year, 4)}-${pad(month)}-${pad(daysInMonth(year, month))}`
     bars.push(counted.get(start) ?? { start, end, count: 0 })
   }
   return bars
@@ -55,13 +57,35 @@ export function Timeline({ counts, days, onChange }: Props) {
   // One Tab stop for the bars, arrows between them (the list after them is many Tabs already).
   const [focused, setFocused] = useState(0)
   const buttons = useRef<(HTMLButtonElement | null)[]>([])
+  // The days in the two fields: the map's, or as they are being typed.
+  const [typed, setTyped] = useState(days)
+  const [shown, setShown] = useState(days)
+  if (shown.after !== days.after || shown.before !== days.before) {
+    setShown(days)
+    setTyped(days)
+  }
+  const typing = useRef<ReturnType<typeof setTimeout>>(undefined)
+  useEffect(() => () => clearTimeout(typing.current), [])
+  // A bar or Any time: what was being typed is dropped.
+  const apply = (next: Days) => {
+    clearTimeout(typing.current)
+    onChange(next)
+  }
+  const type = (next: Days) => {
+    setTyped(next)
+    clearTimeout(typing.current)
+    typing.current = setTimeout(() => onChange(next), TYPING_MS)
+  }
+  const commitTyped = () => {
+    if (typed.after !== days.after || typed.before !== days.before) apply(typed)
+  }
 
   const choose = (from: number, to: number) => {
     const [first, last] = [bars[Math.min(from, to)], bars[Math.max(from, to)]]
     if (!first || !last) return
     // The one period already chosen, chosen again: any time.
     const same = days.after === first.start && days.before === last.end
-    onChange(same ? { after: '', before: '' } : { after: first.start, before: last.end })
+    apply(same ? { after: '', before: '' } : { after: first.start, before: last.end })
   }
 
   useEffect(() => {
@@ -70,11 +94,13 @@ export function Timeline({ counts, days, onChange }: Props) {
       choose(drag.from, drag.to)
       setDrag(null)
     }
+    // A swipe the browser takes over (the panel scrolled up or down across the bars) chooses nothing.
+    const cancel = () => setDrag(null)
     window.addEventListener('pointerup', end)
-    window.addEventListener('pointercancel', end)
+    window.addEventListener('pointercancel', cancel)
     return () => {
       window.removeEventListener('pointerup', end)
-      window.removeEventListener('pointercancel', end)
+      window.removeEventListener('pointercancel', cancel)
     }
   })
 
@@ -105,7 +131,8 @@ export function Timeline({ counts, days, onChange }: Props) {
                 type="button"
                 className={`timeline-bar${chosen(bar, i) ? ' is-chosen' : ''}`}
                 tabIndex={i === Math.min(focused, bars.length - 1) ? 0 : -1}
-                aria-pressed={isChosen(bar, days)}
+                // Pressed: this period is the one shown (pressing it again shows any time); a range shows in the count.
+                aria-pressed={days.after === bar.start && days.before === bar.end}
                 aria-label={`${periodName(bar.start, unit)}: ${bar.count.toLocaleString('en')} ${bar.count === 1 ? 'place' : 'places'}`}
                 title={`${periodName(bar.start, unit)}: ${bar.count.toLocaleString('en')}`}
                 onPointerDown={(event) => {
@@ -136,24 +163,26 @@ export function Timeline({ counts, days, onChange }: Props) {
           From
           <input
             type="date"
-            value={days.after}
-            max={days.before || undefined}
+            value={typed.after}
+            max={typed.before || undefined}
             // A first day typed past the last moves the last: the range is never empty.
-            onChange={({ target: { value } }) => onChange({ after: value, before: value && days.before && value > days.before ? value : days.before })}
+            onChange={({ target: { value } }) => type({ after: value, before: value && typed.before && value > typed.before ? value : typed.before })}
+            onBlur={commitTyped}
           />
         </label>
         <label>
           To
           <input
             type="date"
-            value={days.before}
-            min={days.after || undefined}
-            onChange={({ target: { value } }) => onChange({ after: value && days.after && value < days.after ? value : days.after, before: value })}
+            value={typed.before}
+            min={typed.after || undefined}
+            onChange={({ target: { value } }) => type({ after: value && typed.after && value < typed.after ? value : typed.after, before: value })}
+            onBlur={commitTyped}
           />
         </label>
       </div>
       {(days.after || days.before) && (
-        <button type="button" className="link-button" onClick={() => onChange({ after: '', before: '' })}>
+        <button type="button" className="link-button" onClick={() => apply({ after: '', before: '' })}>
           Any time
         </button>
       )}

@@ -158,7 +158,19 @@ export function usePlacesMapData({ map, initialFilter, view, withList }: Options
       const inView = toBBox(bounds)
       const params = filterParams(filter)
       try {
-        const [clusters, page, periods] = await Promise.all([
+        // The timeline counts the view's places whenever published (the days chosen are a part of it); apart, so that
+        // the map never waits for it nor fails with it.
+        if (withList) {
+          const timelineParams = definedOf({ ...params, after: undefined, before: undefined, bbox: inView.join(',') })
+          getJson<Timeline>(`/places/v1/timeline?${new URLSearchParams(timelineParams)}`, controller.signal)
+            .then((counts) => startTransition(() => setTimeline(counts)))
+            .catch((error: unknown) => {
+              if (controller.signal.aborted) return
+              console.error(error)
+              setTimeline(null)
+            })
+        }
+        const [clusters, page] = await Promise.all([
           getJson<MapCollection<ClusterFeature | PlaceFeature>>(
             geojsonUrl({ ...params, cluster: 'true', zoom, bbox: toBBox(bounds.pad(CLUSTER_MARGIN)).join(',') }),
             controller.signal,
@@ -169,20 +181,12 @@ export function usePlacesMapData({ map, initialFilter, view, withList }: Options
                 controller.signal,
               )
             : null,
-          // The timeline counts the view's places whenever published: the days chosen are a part of it.
-          withList
-            ? getJson<Timeline>(
-                `/places/v1/timeline?${new URLSearchParams(definedOf({ ...params, after: undefined, before: undefined, bbox: inView.join(',') }))}`,
-                controller.signal,
-              )
-            : null,
         ])
         // A transition: React renders the markers and the list in slices that leave the page's thread free between
         // them (a phone's thread would otherwise be held for a tenth of a second or more).
         startTransition(() => {
           setMarkers({ centre: map.getCenter().lng, zoom, features: clusters.features.map(withTitleText) })
           if (page) setList({ places: page.features.map(toListedPlace), total: page.total, anywhere: page.extent !== null, bbox: inView, page: 1 })
-          if (periods) setTimeline(periods)
           setStatus('ready')
         })
         // A new category, tag or search: show all its places (the move loads them). New days keep the view.

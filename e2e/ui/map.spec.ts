@@ -439,7 +439,8 @@ test('a search that nothing matches anywhere says so, not "in view"', async ({ p
   await search.fill('no-such-place-anywhere')
   await search.press('Enter')
   await expectReady(page)
-  await expect(count(page)).toHaveText('No places match “no-such-place-anywhere”.')
+  // The demo has two kinds of places (posts and landmarks): the count names the one searched.
+  await expect(count(page)).toHaveText('No posts match “no-such-place-anywhere”.')
   // One that matches elsewhere only: the map goes there, and the count is of the places in view.
   await search.fill('london')
   await search.press('Enter')

@@ -3,14 +3,13 @@ import { z } from 'zod'
 import type { BBox, OgcCollection, OgcCollections, OgcConformance, OgcFeature, OgcItems, OgcLandingPage, OgcLink } from '../api/contract'
 import { getConfig } from '../config'
 import { spanOf } from '../dates'
-import { getDb } from '../db'
 import { ApiError } from '../http/errors'
 import { postUrl } from '../places/geojson'
 import { countPlacesIn, getPlaceIndex, placeIdsIn, ranksBetween, type RankRange } from '../places/map-index'
 import { findPublicPlacesByIds, type Place } from '../places/query'
 import { isPostTypeKey } from '../places/post-fields'
+import { publicPostTypes } from '../places/post-types'
 import { bboxParam, parseQuery, queryValues } from '../places/schemas'
-import { PUBLIC_PLACE_WHERE } from '../places/visibility'
 import { withFormat } from './html'
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from './limits'
 
@@ -93,42 +92,9 @@ function collectionDocument(type: string, count: number, bbox: BBox, dates: [fir
   }
 }
 
-let summaries: { version: number; collections: Promise<OgcCollection[]> } | undefined
-
-/**
- * Every collection with its count and extent, read once per data version (every write bumps it): a scan of the
- * public places, then nothing until the next write.
- */
-function collectionSummaries(version: number): Promise<OgcCollection[]> {
-  // A request of an older version takes the newer summaries: never older than its version, as answers must be.
-  if (!summaries || summaries.version < version) {
-    const collections = readCollectionSummaries()
-    summaries = { version, collections }
-    // A failed read is not kept: the next request tries again.
-    collections.catch(() => {
-      if (summaries?.collections === collections) summaries = undefined
-    })
-  }
-  return summaries.collections
-}
-
-async function readCollectionSummaries(): Promise<OgcCollection[]> {
-  const groups = await getDb().post.groupBy({
-    by: ['type'],
-    where: PUBLIC_PLACE_WHERE,
-    _count: { _all: true },
-    _min: { publicLatitude: true, publicLongitude: true, publishedAt: true },
-    _max: { publicLatitude: true, publicLongitude: true, publishedAt: true },
-    orderBy: { type: 'asc' },
-  })
-  return groups.map((g) =>
-    collectionDocument(
-      g.type,
-      g._count._all,
-      [g._min.publicLongitude ?? -180, g._min.publicLatitude ?? -90, g._max.publicLongitude ?? 180, g._max.publicLatitude ?? 90],
-      [g._min.publishedAt!, g._max.publishedAt!],
-    ),
-  )
+/** Every collection with its count and extent (lib/places/post-types.ts: read once per data version). */
+async function collectionSummaries(version: number): Promise<OgcCollection[]> {
+  return (await publicPostTypes(version)).map(({ type, count, bbox, dates }) => collectionDocument(type, count, bbox, dates))
 }
 
 export async function getCollections(version: number): Promise<OgcCollections> {

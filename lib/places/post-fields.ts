@@ -46,6 +46,13 @@ export function isPostTypeKey(value: string): boolean {
   return POST_TYPE_KEY.test(value)
 }
 
+/** A post type's name for visitors, plural: `post` is Posts, `landmark` Landmarks, `city_walk` City walks. */
+export function postTypeLabel(type: string): string {
+  const words = type.replace(/[_-]+/g, ' ').trim()
+  const capital = words.charAt(0).toUpperCase() + words.slice(1)
+  return /s$/i.test(capital) ? capital : `${capital}s`
+}
+
 export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
 
 // Paths the app itself serves, which a post type's pages (/{type}/{slug}) must not shadow.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { ApiError } from '../http/errors'
-import { isoDateSchema, parseCategoryPath, postTypeSchema } from './post-fields'
+import { isoDateSchema, parseCategoryPath, postTypeLabel, postTypeSchema } from './post-fields'
 import { importFeatureSchema, parseBBox, parseCollectionQuery, parseMapState, parsePostId, publishedWithin, queryValues, type BBoxProblem } from './schemas'
 
 const query = (qs: string) => parseCollectionQuery(new URLSearchParams(qs))
@@ -79,6 +79,10 @@ test('isoDateSchema takes ISO 8601 dates and date-times, zoneless as UTC', () =>
   assert.equal(isoDateSchema.parse('2024-05-01T12:30').toISOString(), '2024-05-01T12:30:00.000Z')
   assert.equal(isoDateSchema.parse('2024-05-01T12:30:15+02:00').toISOString(), '2024-05-01T10:30:15.000Z')
   for (const bad of ['yesterday', '2024-13-45', '01/05/2024', '2024-02-30T00:00:00Z']) assert.equal(isoDateSchema.safeParse(bad).success, false, bad)
+})
+
+test('postTypeLabel: a type as visitors read it, plural', () => {
+  assert.deepEqual(['post', 'landmark', 'city_walk', 'bus', 'trip-2'].map(postTypeLabel), ['Posts', 'Landmarks', 'City walks', 'Bus', 'Trip 2s'])
 })
 
 test('postTypeSchema: WordPress post type keys, not the paths the app uses', () => {
@@ -174,7 +178,17 @@ describe('after and before', () => {
     assert.equal(query('').after, undefined)
   })
   test('anything else is a 400 naming the parameter: an unencoded + of an offset among them', () => {
-    for (const bad of ['yesterday', '2024-02-30', '2024-05', '2024-05-01T25:00', '2024-05-01T10:00:00+05:30', '', '1714557600'])
+    for (const bad of [
+      'yesterday',
+      '2024-02-30',
+      '2024-05',
+      '2024-05-01T25:00',
+      '2024-05-01T10:00:00+05:30',
+      '',
+      '1714557600',
+      '0000-06-01T00:00',
+      '0000-01-01',
+    ])
       assert.deepEqual(invalidParams(`after=${bad}`), ['after'], bad)
     assert.deepEqual(invalidParams('after=x&before=y'), ['after', 'before'])
   })

@@ -117,7 +117,8 @@ function publishedParam(name: 'after' | 'before', description: string) {
     .string()
     .transform((text, ctx) => {
       const value = text.toUpperCase().replace(' ', 'T')
-      if (DATE_OR_DATE_TIME.safeParse(value).success) return value
+      // Year 0 is no year of the calendar the dates are written in (the one before 1 is 1 BC).
+      if (DATE_OR_DATE_TIME.safeParse(value).success && !value.startsWith('0000') && Number.isFinite(spanOf(value, 'UTC')[0])) return value
       // In a query string an unencoded + is a space: a date-time's offset then reads `10:00:00 05:30`.
       const message = `${name} must be a date (2024-05-01) or a date-time (2024-05-01T10:00:00, in the site's time zone unless it ends with Z or an offset such as +02:00; in a URL, + is written %2B).`
       ctx.addIssue({ code: 'custom', message, continue: true })

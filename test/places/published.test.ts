@@ -7,6 +7,8 @@ import { getPlacesCollection } from '../../lib/places/public'
 import { parseCollectionQuery } from '../../lib/places/schemas'
 import { publicColumnsOf } from '../../lib/places/visibility'
 import { updateSiteSettings } from '../../lib/site'
+import type { Timeline } from '../../lib/api/contract'
+import { getTimeline, parseTimelineQuery } from '../../lib/places/timeline'
 import { migratedDatabaseOfThisRun } from '../support/databases'
 
 // `after` and `before` on GET /geojson and /export (docs/api.md, after and before) against a real database: the
@@ -25,12 +27,12 @@ async function collection(query: string): Promise<Answer> {
 const titles = async (query: string) => (await collection(query)).features.map((f) => f.properties.title)
 
 let authorId: number
-/** A public place in Paris (two streets apart), published at `date`. */
-async function place(title: string, date: string, longitude = 2.35): Promise<number> {
+/** A place in Paris (two streets apart), published at `date`: public, unless `status` or `geoPublic` say otherwise. */
+async function place(title: string, date: string, longitude = 2.35, { status = 'publish', geoPublic = true } = {}): Promise<number> {
   const db = getDb()
   authorId ??= (await db.user.create({ data: { email: 'published@example.org', role: 'editor' }, select: { id: true } })).id
-  const location = { latitude: 48.85, longitude, address: title, locationPrecision: 'exact' }
-  const data = { title, slug: title.toLowerCase().replaceAll(' ', '-'), status: 'publish', publishedAt: new Date(date), authorId, ...location }
+  const location = { latitude: 48.85, longitude, address: title, locationPrecision: geoPublic ? 'exact' : 'hidden' }
+  const data = { title, slug: title.toLowerCase().replaceAll(' ', '-'), status, publishedAt: new Date(date), authorId, ...location }
   return (await db.post.create({ data: { ...data, ...(await publicColumnsOf(db, location)) }, select: { id: true } })).id
 }
 
@@ -45,6 +47,10 @@ const PLACES = [
 
 test('places of an interval, newest first: a date includes its day, a date-time excludes its instant (UTC site)', async () => {
   for (const [title, date] of [...PLACES].reverse()) await place(title, date)
+  // Within every interval below, none of them the public may see.
+  await place('Draft', '2024-04-20T00:00:00Z', 2.35, { status: 'draft' })
+  await place('Private', '2024-04-21T00:00:00Z', 2.35, { status: 'private' })
+  await place('Hidden', '2024-04-22T00:00:00Z', 2.35, { geoPublic: false })
   assert.deepEqual(await titles('after=2024-01-01&before=2024-12-31'), ['Tokyo May Day', 'Ten o’clock', 'April'])
   assert.deepEqual(await titles('after=2024-04-30&before=2024-04-30'), ['Tokyo May Day', 'Ten o’clock'])
   assert.deepEqual(await titles('before=2024-04-15'), ['April', 'Last year'])
@@ -93,5 +99,38 @@ test('the export of an interval holds what GET /geojson lists for it, with a box
     for await (const feature of publicPlacesOfView(parseExportQuery(new URLSearchParams(query)))) exported.push(feature.properties.title)
     assert.deepEqual(exported, await titles(`${query}&posts_per_page=100`), query)
     assert.ok(exported.length > 0, query)
+  }
+})
+
+test("the timeline counts the public places by period, in the site's zone, with a box or without", async () => {
+  const counts = async (query: string) => {
+    const answer = await getTimeline(parseTimelineQuery(new URLSearchParams(query)))
+    return JSON.parse(new TextDecoder().decode(await answer.body())) as Timeline
+  }
+  // After the writes above: Last year (2023-06), Late April moved to 2023-01, April, Ten o'clock, Tokyo May Day
+  // (2024-04), New Year (2025-01); no draft, private or hidden place.
+  assert.deepEqual(await counts(''), {
+    unit: 'month',
+    total: 6,
+    periods: [
+      { start: '2023-01-01', end: '2023-01-31', count: 1 },
+      { start: '2023-06-01', end: '2023-06-30', count: 1 },
+      { start: '2024-04-01', end: '2024-04-30', count: 3 },
+      { start: '2025-01-01', end: '2025-01-31', count: 1 },
+    ],
+  })
+  assert.deepEqual((await counts('unit=year&bbox=2.355,48,3,49')).periods, [{ start: '2023-01-01', end: '2023-12-31', count: 1 }])
+  await updateSiteSettings(OPERATOR, { timezone: 'Asia/Tokyo' })
+  try {
+    const tokyo = (await counts('')).periods.map((p) => [p.start, p.count])
+    assert.deepEqual(tokyo, [
+      ['2023-01-01', 1],
+      ['2023-06-01', 1],
+      ['2024-04-01', 2],
+      ['2024-05-01', 1],
+      ['2025-01-01', 1],
+    ])
+  } finally {
+    await updateSiteSettings(OPERATOR, { timezone: 'UTC' })
   }
 })

@@ -12,33 +12,39 @@ import { readPlaceIndex, type PlaceIndexQuery } from './read'
 // with no public places gets no index at all (one indexed query answers that). README.md, "Parameters for maps".
 // A `search` and a time interval (`after`, `before`) are more parts of the key: their index holds only the places
 // they match, taken from the index of its filter (of its search, for an interval), so that clusters, counts and pages
-// of a search or an interval are those of any other index. Anyone can ask for any search or interval, so these derived
-// indexes have a cache of their own, smaller (they cannot push out the categories' indexes); a search's key ignores
-// ASCII case (the match does too), and searches' reads of the text index run one at a time: a flood of distinct
-// searches waits in line instead of reading the database in parallel (docs/api.md, search).
+// of a search or an interval are those of any other index. Anyone can ask for any search or interval, so each kind
+// has a cache of its own, smaller (they cannot push out the categories' indexes, nor intervals, which cost no read
+// of the database, the searches'); a search's key ignores ASCII case (the match does too), and searches' reads of the
+// text index run one at a time: a flood of distinct searches waits in line instead of reading the database in
+// parallel (docs/api.md, search).
 const BYTES_PER_INDEX = 4096 // the arrays' and objects' own overhead, however few the places; a build's size until it ends
 const MAX_OTHER_INDEX_BYTES = 48 * 1024 * 1024
 const MAX_OTHER_INDEXES = 64
 const MAX_DERIVED_INDEX_BYTES = 16 * 1024 * 1024
-const MAX_DERIVED_INDEXES = 16
+const MAX_DERIVED_INDEXES = 16 // of each kind
 
 type CachedIndex = { version: number; index: Promise<PlaceIndex>; bytes: number }
 
+/** `postType\ncategoryId\ntagId`, and for a derived index `\n` and its kind (`s`earch or `i`nterval) before `[search, published]`. */
 function indexKey({ postType, categoryId, tagId, search, published }: PlaceIndexQuery): string {
   const filter = `${postType}\n${categoryId ?? ''}\n${tagId ?? ''}`
-  return search || published ? `${filter}\n${JSON.stringify([search?.replace(/[A-Z]/g, (c) => c.toLowerCase()) ?? null, published ?? null])}` : filter
+  if (!search && !published) return filter
+  return `${filter}\n${published ? 'i' : 's'}${JSON.stringify([search?.replace(/[A-Z]/g, (c) => c.toLowerCase()) ?? null, published ?? null])}`
 }
-const isDerivedKey = (key: string): boolean => key.split('\n').length > 3
+/** Which kind of derived index a key names (the JSON after it holds no line break), or none. */
+const derivedKind = (key: string): string | undefined => key.split('\n')[3]?.[0]
 const HOME_KEY = indexKey({ postType: 'post', categoryId: null })
 
 /** The home map's index in a slot of its own, the others in an LRU cache (the same package as the answers'). */
 class PlaceIndexCache {
   private home: CachedIndex | undefined
   private readonly others = lruOf(MAX_OTHER_INDEXES, MAX_OTHER_INDEX_BYTES)
-  private readonly derived = lruOf(MAX_DERIVED_INDEXES, MAX_DERIVED_INDEX_BYTES)
+  private readonly searches = lruOf(MAX_DERIVED_INDEXES, MAX_DERIVED_INDEX_BYTES)
+  private readonly intervals = lruOf(MAX_DERIVED_INDEXES, MAX_DERIVED_INDEX_BYTES)
 
   private lru(key: string): LRUCache<string, CachedIndex> {
-    return isDerivedKey(key) ? this.derived : this.others
+    const kind = derivedKind(key)
+    return kind === 'i' ? this.intervals : kind === 's' ? this.searches : this.others
   }
 
   /** The entry of `key`, now the most recently used. */
@@ -59,11 +65,12 @@ class PlaceIndexCache {
     else this.lru(key).delete(key)
   }
 
-  /** The filters kept (or being built), as `postType\ncategoryId\ntagId` (and `\n[search, published]`). */
+  /** The filters kept (or being built), as indexKey writes them. */
   *keys(): Generator<string> {
     if (this.home) yield HOME_KEY
     yield* this.others.keys()
-    yield* this.derived.keys()
+    yield* this.searches.keys()
+    yield* this.intervals.keys()
   }
 }
 

@@ -436,6 +436,12 @@ describe('withChanges', () => {
         const [before, expected] = [index, build(places)]
         index = withChanges(index, changed, added)
         assert.deepEqual(index, expected, `after write ${write}`)
+        // A time interval of an index a write made (its blocks shared with the one before), as of a build.
+        if (write % 20 === 0) {
+          const [start, end] = [Math.floor(next() * 20) * 1000, 20_000 + Math.floor(next() * 20) * 1000]
+          const interval = build(new Map([...places].filter(([, [, , , date]]) => date >= start && date <= end)))
+          assert.deepEqual(rangeOf(index, ranksBetween(index, start, end)), interval, `an interval after write ${write}`)
+        }
         // The index before, which shares blocks with this one, as it was: requests may still be reading it.
         assert.deepEqual(before, beforeExpected, `the index before write ${write}`)
         beforeExpected = expected

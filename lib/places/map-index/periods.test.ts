@@ -69,3 +69,23 @@ test("in the site's time zone: a place at 20:00 UTC on 31 December is in January
     ],
   )
 })
+
+test('a year past 9999 in the zone, and a clock that skips midnight west of UTC', () => {
+  // 9999-12-31T20:00Z is 10000-01-01 in Tokyo: a period of its own, not a walk through every month since.
+  assert.deepEqual(
+    timelineOf(dates('9999-12-31T20:00:00Z', '9999-06-01T00:00:00Z'), 'Asia/Tokyo').periods.map((p) => [p.start, p.count]),
+    [
+      ['9999-06-01', 1],
+      ['10000-01-01', 1],
+    ],
+  )
+  // Havana's clocks skipped from midnight to 01:00 on 1 April 2012: April began at 05:00 UTC, and a place at 04:30 UTC
+  // (23:30 on 31 March) is March's.
+  assert.deepEqual(
+    timelineOf(dates('2012-04-01T04:30:00Z', '2012-04-01T05:00:00Z'), 'America/Havana').periods.map((p) => [p.start, p.count]),
+    [
+      ['2012-03-01', 1],
+      ['2012-04-01', 1],
+    ],
+  )
+})

@@ -1,5 +1,5 @@
 import type { BBox, Timeline } from '../../api/contract'
-import { spanOf, zonedDateTime } from '../../dates'
+import { dayStart, daysInMonth, pad, zonedMonth } from '../../dates'
 import { countPlacesIn, ranksIn } from './box'
 import { firstWhere } from './grid'
 import type { PlaceIndex } from './place-index'
@@ -10,9 +10,7 @@ import type { PlaceIndex } from './place-index'
 /** Places spanning at most this many months are counted by month; more, by year (unless the caller says). */
 export const MAX_MONTHS = 36
 
-const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 const day = (year: number, month: number, date = 1) => `${pad(year, 4)}-${pad(month)}-${pad(date)}`
-const daysIn = (year: number, month: number) => new Date(new Date(0).setUTCFullYear(year, month, 0)).getUTCDate()
 
 /**
  * The periods of `dates` (milliseconds, descending) in `timeZone` that hold places, oldest first, each with its count:
@@ -22,15 +20,12 @@ export function timelineOf(dates: Float64Array, timeZone: string, unit?: Timelin
   const total = dates.length
   if (total === 0) return { unit: unit ?? 'month', total, periods: [] }
   // Months counted from year 0 (a year is 12 of them), in the zone.
-  const monthOf = (instant: number) => {
-    const wall = zonedDateTime(new Date(instant), timeZone)
-    return Number(wall.slice(0, 4)) * 12 + Number(wall.slice(5, 7)) - 1
-  }
+  const monthOf = (instant: number) => zonedMonth(instant, timeZone)
   const [oldest, newest] = [monthOf(dates[total - 1]!), monthOf(dates[0]!)]
   const by = unit ?? (newest - oldest < MAX_MONTHS ? 'month' : 'year')
   const step = by === 'year' ? 12 : 1
   const periodOf = (instant: number) => monthOf(instant) - (by === 'year' ? monthOf(instant) % 12 : 0)
-  const startOf = (months: number) => spanOf(day(Math.floor(months / 12), (months % 12) + 1), timeZone)[0]
+  const startOf = (months: number) => dayStart(Math.floor(months / 12), (months % 12) + 1, 1, timeZone)
   // How many dates are at or after `instant`: the first index whose date is earlier.
   const atOrAfter = (instant: number) => firstWhere(0, total, (i) => dates[i]! < instant)
   const periods: Timeline['periods'] = []
@@ -41,7 +36,7 @@ export function timelineOf(dates: Float64Array, timeZone: string, unit?: Timelin
     const [year, month] = [Math.floor(months / 12), (months % 12) + 1]
     const later = atOrAfter(until)
     const count = atOrAfter(from) - later
-    if (count > 0) periods.push({ start: day(year, month), end: by === 'year' ? day(year, 12, 31) : day(year, month, daysIn(year, month)), count })
+    if (count > 0) periods.push({ start: day(year, month), end: by === 'year' ? day(year, 12, 31) : day(year, month, daysInMonth(year, month)), count })
     if (later === 0) break
     months = Math.max(months + step, periodOf(dates[later - 1]!))
     from = startOf(months)
