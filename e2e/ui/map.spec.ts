@@ -115,10 +115,11 @@ test('the list of places in view works with the keyboard alone', async ({ page }
     .first()
   const show = item.getByRole('button', { name: `Show on map: ${title}` })
 
-  // From the top of the page, Tab reaches the filter, the skip link past the list, the timeline (its bars, one stop, and
-  // two days of three fields each), then the first place's link and its button.
-  await page.locator('body').focus()
-  for (let tabs = 0; tabs < 20 && !(await show.evaluate((el) => el === document.activeElement)); tabs++) await page.keyboard.press('Tab')
+  // From the search (the kinds of places before it are a Tab stop each, and other specs add kinds), Tab reaches the
+  // filter, the skip link past the list, the timeline (its bars, one stop, and two days of three fields each), then the
+  // first place's link and its button.
+  await page.getByRole('searchbox', { name: 'Search titles and addresses' }).focus()
+  for (let tabs = 0; tabs < 16 && !(await show.evaluate((el) => el === document.activeElement)); tabs++) await page.keyboard.press('Tab')
   await expect(show).toBeFocused()
 
   // Enter opens the place's popup and moves into it; Escape closes it and comes back.
