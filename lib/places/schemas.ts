@@ -325,6 +325,18 @@ export const collectionQuerySchema = z
   })
   .pipe(collectionQueryOutput)
 
+/** A map view's filters as GET /geojson parses them: what /export and /timeline read of the same parameters. */
+export type ViewFilter = Pick<CollectionQuery, 'postType' | 'categoryId' | 'tagId' | 'search' | 'bbox'>
+
+/** The parsed values of `post_type`, `category`, `tag`, `search` and `bbox` as a ViewFilter, by GET /geojson's rules. */
+export function viewFilterOf(values: { post_type?: string; category?: number; tag?: number; search?: string; bbox?: BBox }): ViewFilter {
+  const filter: ViewFilter = { postType: values.post_type || 'post', categoryId: values.category ?? null }
+  if (values.tag !== undefined) filter.tagId = values.tag
+  if (values.bbox) filter.bbox = values.bbox
+  if (values.search?.trim()) filter.search = values.search.trim()
+  return filter
+}
+
 /** GET /geojson's query; throws 400 `rest_invalid_param` naming every invalid parameter. */
 export function parseCollectionQuery(params: URLSearchParams): CollectionQuery {
   return parseQuery(collectionQuerySchema, queryValues(params, 'last'))

@@ -5,7 +5,7 @@ import { getSiteSettings } from '../site'
 import { getPlaceIndex } from './map-index'
 import { datesIn, MAX_MONTHS, timelineOf } from './map-index/periods'
 import { publicAnswer, type PublicAnswer } from './public'
-import { collectionParams, parseQuery, queryValues, type CollectionQuery } from './schemas'
+import { collectionParams, parseQuery, queryValues, viewFilterOf, type ViewFilter } from './schemas'
 
 // GET /places/v1/timeline: how many places of a map view (GET /geojson's filters and box) were published in each
 // year or month, for the map's timeline (docs/api.md, Timeline). Read from the map's index: its dates descend with its
@@ -22,19 +22,12 @@ export const timelineParams = {
   }),
 }
 
-export type TimelineQuery = Pick<CollectionQuery, 'postType' | 'categoryId' | 'tagId' | 'search' | 'bbox'> & { unit?: Timeline['unit'] }
+export type TimelineQuery = ViewFilter & { unit?: Timeline['unit'] }
 
 const timelineQuerySchema = z
   .object(timelineParams)
   .partial()
-  .transform(({ post_type, category, tag, search, bbox, unit }): TimelineQuery => {
-    const query: TimelineQuery = { postType: post_type || 'post', categoryId: category ?? null }
-    if (tag !== undefined) query.tagId = tag
-    if (search?.trim()) query.search = search.trim()
-    if (bbox) query.bbox = bbox
-    if (unit) query.unit = unit
-    return query
-  })
+  .transform(({ unit, ...filter }): TimelineQuery => (unit ? { ...viewFilterOf(filter), unit } : viewFilterOf(filter)))
 
 /** GET /places/v1/timeline's query; throws 400 `rest_invalid_param` naming every invalid parameter. */
 export function parseTimelineQuery(params: URLSearchParams): TimelineQuery {

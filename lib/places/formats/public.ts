@@ -10,7 +10,7 @@ import { countPlacesIn, getPlaceIndex, placeIdsIn } from '../map-index'
 import { publishedOf } from '../public'
 import { streamPublicPlacePoints } from '../query'
 import { isPostTypeKey } from '../post-fields'
-import { collectionParams, parseQuery, publishedInOrder, queryValues, type CollectionQuery } from '../schemas'
+import { collectionParams, parseQuery, publishedInOrder, queryValues, viewFilterOf, type CollectionQuery } from '../schemas'
 import { PUBLIC_PLACE_WHERE } from '../visibility'
 import { EXPORT_FORMATS, MEDIA_TYPES, type ExportFormat } from './names'
 import { writePlaces } from './write'
@@ -39,11 +39,8 @@ const exportQuerySchema = z
   .object(exportParams)
   .partial()
   .superRefine((query, ctx) => void publishedInOrder(query, ctx))
-  .transform(({ format, post_type, category, tag, search, after, before, bbox }): ExportQuery => {
-    const query: ExportQuery = { format: format ?? 'geojson', postType: post_type || 'post', categoryId: category ?? null }
-    if (tag !== undefined) query.tagId = tag
-    if (bbox) query.bbox = bbox
-    if (search?.trim()) query.search = search.trim()
+  .transform(({ format, after, before, ...filter }): ExportQuery => {
+    const query: ExportQuery = { format: format ?? 'geojson', ...viewFilterOf(filter) }
     if (after !== undefined) query.after = after
     if (before !== undefined) query.before = before
     return query
