@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     }
     zooms.push(figures)
     console.log(
-      `zoom ${zoom}: ${named} names in the world placed in ${placeMs} ms (longest stall ${figures.longestStallMs} ms); a tile of names ${figures.tileMs} ms, ${names} names in a view over Paris`,
+      `zoom ${zoom}: ${named} names in the world placed in ${placeMs} ms (longest stall ${figures.longestStallMs} ms); a tile of names ${figures.tileMs} ms, ${names} names in the tiles a view over Paris asks for`,
     )
   }
   console.log(JSON.stringify({ gazetteerMs, rankMs, zooms }))

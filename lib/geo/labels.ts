@@ -75,8 +75,8 @@ export type Towns = {
 export function rankTowns(cities: Cities): Towns {
   const { size, names, longitudes, latitudes, populations, kinds } = cities
   const weights = new Float64Array(size)
-  // Sorted as numbers, the weight above the place's index (in 2^18): the typed array's own sort, 20 times a compare
-  // function's speed. Weights are whole numbers below 2^34.
+  // Sorted as numbers, the weight above the place's index (in 2^18): the typed array's own numeric sort, with no
+  // compare function to call 2 million times. Weights are whole numbers below 2^34.
   if (size > 2 ** 18) throw new RangeError(`${size} places: more than the sort's keys hold`)
   const keys: number[] = []
   for (let i = 0; i < size; i++) {
