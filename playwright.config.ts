@@ -10,8 +10,9 @@ import { s3rverSettings } from './test/support/s3rver-settings'
 // Ports can be moved with E2E_SQLITE_PORT / E2E_POSTGRES_PORT when another run holds them.
 
 //   ui            real Chromium against a SQLite server with the demo places and a user of every role
-//   ui-own-basemap  the same, with MAP_TILE_URL=none and an embed allow-list (e2e/ui-own-basemap); where the site's
-//                   settings are changed too, which every page of the ui server would show
+//   ui-own-basemap  the same, with MAP_TILE_URL=none, a small region's MAP_PMTILES and an embed allow-list
+//                   (e2e/ui-own-basemap); where the site's settings are changed too, which every page of the ui
+//                   server would show
 //   instances     with TEST_DATABASE_URL: two app instances on one PostgreSQL database (its name + `_instances`) and
 //                 one bucket, each from a working directory of its own; the ui project's data; Chromium writes
 //                 through the first, the tests read through both
@@ -68,7 +69,12 @@ const servers: Server[] = [
     port: ownBasemapPort,
     databaseUrl: `file:./.test-data/e2e-${ownBasemapPort}.db`,
     dataset: 'ui',
-    env: { MAP_TILE_URL: 'none', EMBED_ALLOWED_ORIGINS: 'https://framing.example, https://other.example' },
+    env: {
+      MAP_TILE_URL: 'none',
+      EMBED_ALLOWED_ORIGINS: 'https://framing.example, https://other.example',
+      // A vector basemap of a small region (test/support/pmtiles.ts) far from the places of the tests' views.
+      MAP_PMTILES: `.test-data/basemap-${ownBasemapPort}.pmtiles`,
+    },
   },
   // Started in this order (Playwright starts its web servers one after the other): the second finds the data loaded.
   ...(process.env.TEST_DATABASE_URL

@@ -60,7 +60,7 @@ function restRoute(request: NextRequest): NextResponse {
 }
 
 function isPage(pathname: string): boolean {
-  return !/^\/(places\/|basemap\/|wp-json(\/|$)|ogc(\/|$)|uploads\/|api\/|healthz$|_next\/|admin\/import\/file$|feed(\/atom)?\/?$|(category|tag)\/[^/]+\/feed(\/atom)?\/?$)/.test(
+  return !/^\/(places\/|basemap(\/|\.pmtiles$)|wp-json(\/|$)|ogc(\/|$)|uploads\/|api\/|healthz$|_next\/|admin\/import\/file$|feed(\/atom)?\/?$|(category|tag)\/[^/]+\/feed(\/atom)?\/?$)/.test(
     pathname,
   )
 }
@@ -104,14 +104,14 @@ function contentSecurityPolicy(nonce: string, embed: boolean): string {
   ].join('; ')
 }
 
-// Paths with percent-escapes, and pages (everything but the REST and OGC routes, the basemap's names, the feeds' own
-// paths, uploads, /api/, Next's files, and the Import screen's upload: the proxy would hold a body in memory, and cut
-// it off at 10 MB).
+// Paths with percent-escapes, and pages (everything but the REST and OGC routes, the basemap's names and archive, the
+// feeds' own paths, uploads, /api/, Next's files, and the Import screen's upload: the proxy would hold a body in
+// memory, and cut it off at 10 MB).
 // As isPage(): `wp-json` (the REST index), `ogc` and `healthz` only as whole segments, so that pages of post types such
 // as `ogcx` get a CSP too.
 export const config = {
   matcher: [
     '/:path(.*%.*)',
-    '/((?!places/|basemap/|wp-json(?:/|$)|ogc(?:/|$)|uploads/|api/|healthz$|_next/|admin/import/file$|feed(?:/atom)?/?$|(?:category|tag)/[^/]+/feed(?:/atom)?/?$).*)',
+    '/((?!places/|basemap/|basemap\\.pmtiles$|wp-json(?:/|$)|ogc(?:/|$)|uploads/|api/|healthz$|_next/|admin/import/file$|feed(?:/atom)?/?$|(?:category|tag)/[^/]+/feed(?:/atom)?/?$).*)',
   ],
 }

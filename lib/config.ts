@@ -1,10 +1,13 @@
 import 'server-only'
+import { existsSync } from 'node:fs'
 import { BlockList, isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 import { LOCATION_PRECISIONS, type LocationPrecision } from './places/location-levels'
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//
+const OPENSTREETMAP = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
+const PROTOMAPS = '<a href="https://protomaps.com">Protomaps</a>'
 
 // Every setting, with its default; README.md "Configuration" lists the same.
 const schema = z.object({
@@ -46,7 +49,15 @@ const schema = z.object({
   EMPTY_TRASH_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   // `none`: no tiles at all, the map draws its own world layer alone and asks no third party for anything.
   MAP_TILE_URL: z.string().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
-  MAP_TILE_ATTRIBUTION: z.string().default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
+  // The tiles' credit; without it, OpenStreetMap's (and Protomaps' with MAP_PMTILES).
+  MAP_TILE_ATTRIBUTION: z.string().optional(),
+  // A vector basemap archive (PMTiles) on this machine, served from /basemap.pmtiles and drawn instead of MAP_TILE_URL.
+  MAP_PMTILES: z
+    .string()
+    .min(1)
+    .optional()
+    .transform((file) => file && path.resolve(file))
+    .refine((file) => !file || existsSync(file), 'no such file'),
   EMBED_ALLOWED_ORIGINS: z
     .string()
     .default('*')
@@ -146,8 +157,13 @@ export type Config = {
   keepImageMetadata: boolean
   /** signs session cookies; from AUTH_SECRET, else made once and kept in ./data/auth-secret (lib/auth/secret.ts) */
   authSecret: string | undefined
-  /** the map's tile layer: a Leaflet URL template and its attribution (HTML, from the operator); null for `none` */
-  mapTiles: { url: string; attribution: string } | null
+  /**
+   * the map's tiles: a Leaflet URL template of raster tiles, or (`vector`) the site's own PMTiles archive, and their
+   * attribution (HTML, from the operator); null for MAP_TILE_URL=none
+   */
+  mapTiles: { url: string; attribution: string; vector?: boolean } | null
+  /** MAP_PMTILES: the archive's path */
+  mapPmtiles: string | undefined
   /** who may frame /embed: its `frame-ancestors` (`*` for any) */
   embedAllowedOrigins: string[]
   /** memory for the public routes' serialised answers (lib/http/cache.ts); 0 turns the cache off */
@@ -201,7 +217,12 @@ export function getConfig(): Config {
     incomingStaleSeconds: env.INCOMING_STALE_SECONDS,
     keepImageMetadata: env.KEEP_IMAGE_METADATA === 'true' || env.KEEP_IMAGE_METADATA === '1',
     authSecret: env.AUTH_SECRET,
-    mapTiles: env.MAP_TILE_URL === 'none' ? null : { url: env.MAP_TILE_URL, attribution: env.MAP_TILE_ATTRIBUTION },
+    mapTiles: env.MAP_PMTILES
+      ? { url: '/basemap.pmtiles', attribution: env.MAP_TILE_ATTRIBUTION ?? `${PROTOMAPS} ${OPENSTREETMAP}`, vector: true }
+      : env.MAP_TILE_URL === 'none'
+        ? null
+        : { url: env.MAP_TILE_URL, attribution: env.MAP_TILE_ATTRIBUTION ?? OPENSTREETMAP },
+    mapPmtiles: env.MAP_PMTILES,
     embedAllowedOrigins: env.EMBED_ALLOWED_ORIGINS,
     responseCacheBytes: Math.round(env.RESPONSE_CACHE_MB * 1024 * 1024),
     sharedCacheSeconds: env.SHARED_CACHE_SECONDS,

@@ -8,6 +8,8 @@
 // E2E_PGBOUNCER=1 (PostgreSQL): the server's connections go through Debian's PgBouncer in transaction mode, its
 // migrations directly (MIGRATION_DATABASE_URL), as README's Deployment describes; directly, saying so, where
 // pgbouncer is not installed outside CI.
+// MAP_PMTILES=FILE: the file is written first, the tests' small region (test/support/pmtiles.ts), as an operator would
+// download one.
 // E2E_MACHINE=1: the server runs as on a machine of its own, sharing only the database and the bucket with the
 // others: from a working directory of its own (.test-data/machine-PORT: the build copied, as a deploy ships it, and
 // the code linked), with its own TMPDIR and uploads folder.
@@ -23,6 +25,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { bulkFeatures } from '../e2e/fixtures/bulk.mts'
 import { pgBouncerMissing, startPgBouncer } from '../test/support/pgbouncer.ts'
+import { testBasemap } from '../test/support/pmtiles.ts'
 import { resetDatabase } from './reset-database.mts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -46,6 +49,8 @@ if (!databaseUrl) fail('DATABASE_URL is required')
 if (!port || !/^\d+$/.test(port)) fail('PORT is required (a number)')
 
 const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: port, NEXT_TELEMETRY_DISABLED: '1' }
+// Before any command: each reads the settings, and MAP_PMTILES must name a file.
+if (process.env.MAP_PMTILES) writeFileSync(process.env.MAP_PMTILES, testBasemap())
 
 /** Runs `places <args>` as an operator would; returns its stdout. */
 function places(...args: string[]): string {

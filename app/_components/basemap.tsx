@@ -1,17 +1,22 @@
 'use client'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { TileLayer, useMap } from 'react-leaflet'
+import type { LatLngBounds } from 'leaflet'
 import { TownLabelsLayer } from './town-labels'
+import { VectorTiles } from './vector-tiles'
 import { WorldLayer } from './world-layer'
 
-export type TileSource = { url: string; attribution: string }
+export type TileSource = { url: string; attribution: string; vector?: boolean }
 
 /**
- * Every map's basemap: the site's own world layer, the configured tile server's tiles over it, and where the tiles are
- * not there (MAP_TILE_URL=none, or none of them loaded) the world layer's finer outlines and the site's own town names.
+ * Every map's basemap: the site's own world layer; over it the configured tiles, raster from a tile server or the
+ * site's own vector archive (MAP_PMTILES); and the site's own town names and finer outlines wherever the tiles do not
+ * cover the map: everywhere with MAP_TILE_URL=none or raster tiles that all fail, beyond its bounds for an archive.
  */
 export function Basemap({ tiles, maxZoom, onLoad, onError }: { tiles: TileSource | null; maxZoom?: number; onLoad?: () => void; onError?: () => void }) {
   const [state, setState] = useState({ loaded: false, failed: false })
+  /** the vector archive's bounds: undefined until its header is read, null when it cannot be */
+  const [region, setRegion] = useState<LatLngBounds | null>()
   const loaded = useCallback(() => {
     setState((s) => (s.loaded ? s : { ...s, loaded: true }))
     onLoad?.()
@@ -20,12 +25,13 @@ export function Basemap({ tiles, maxZoom, onLoad, onError }: { tiles: TileSource
     setState((s) => (s.failed ? s : { ...s, failed: true }))
     onError?.()
   }, [onError])
-  const uncovered = !tiles || (state.failed && !state.loaded)
+  const uncovered = !tiles || tiles.vector || (state.failed && !state.loaded)
   return (
     <>
       <WorldLayer detailed={uncovered} />
-      {tiles && <BasemapTiles tiles={tiles} maxZoom={maxZoom} onLoad={loaded} onError={failed} />}
-      {uncovered && <TownLabelsLayer />}
+      {tiles?.vector && <VectorTiles url={tiles.url} attribution={tiles.attribution} maxZoom={maxZoom} onLoad={loaded} onError={failed} onRegion={setRegion} />}
+      {tiles && !tiles.vector && <BasemapTiles tiles={tiles} maxZoom={maxZoom} onLoad={loaded} onError={failed} />}
+      {uncovered && (!tiles?.vector || region !== undefined) && <TownLabelsLayer except={region ?? undefined} />}
     </>
   )
 }

@@ -1,5 +1,5 @@
 'use client'
-import { Layer, Util, type LeafletEventHandlerFn, type Map as LeafletMap } from 'leaflet'
+import { Layer, Util, type LatLngBounds, type LeafletEventHandlerFn, type Map as LeafletMap } from 'leaflet'
 import { useEffect } from 'react'
 import { useMap } from 'react-leaflet'
 import { DOT, LABEL_TILE_PX, labelTilesAt, MAX_LABEL_ZOOM, MIN_LABEL_ZOOM, TOWN_LABELS_PATH, type TownLabel } from '@/lib/geo/label-tiles'
@@ -28,7 +28,8 @@ class TownLabels extends Layer {
   /** The drawing a late answer belongs to: only the latest view's is drawn. */
   private drawing = 0
 
-  constructor() {
+  /** Where another layer names the towns (a vector archive's region): no name there. */
+  constructor(private readonly except: LatLngBounds | undefined) {
     super()
     Util.setOptions(this, { pane: PANE, attribution: GEONAMES }) // L.Layer's constructor takes no options
     this.container.className = 'town-labels'
@@ -101,6 +102,7 @@ class TownLabels extends Layer {
     const origin = map.getPixelOrigin()
     for (const [shift, names] of answers) {
       for (const [name, longitude, latitude, px, anchor] of names) {
+        if (this.except?.contains([latitude, longitude])) continue
         // A tile of names reaches well past the view: only the names in it (and its margin) are drawn.
         const point = map.project([latitude, longitude + shift], mapZoom)
         if (point.x < min!.x - MARGIN_PX || point.x > max!.x + MARGIN_PX || point.y < min!.y - MARGIN_PX || point.y > max!.y + MARGIN_PX) continue
@@ -120,8 +122,8 @@ class TownLabels extends Layer {
   }
 }
 
-/** The town names, in a pane over the tiles and under the places' markers. */
-export function TownLabelsLayer() {
+/** The town names, in a pane over the tiles and under the places' markers; none within `except`. */
+export function TownLabelsLayer({ except }: { except?: LatLngBounds }) {
   const map = useMap()
   useEffect(() => {
     if (!map.getPane(PANE)) {
@@ -130,8 +132,8 @@ export function TownLabelsLayer() {
       pane.style.pointerEvents = 'none'
       pane.setAttribute('aria-hidden', 'true')
     }
-    const layer = new TownLabels().addTo(map)
+    const layer = new TownLabels(except).addTo(map)
     return () => void layer.remove()
-  }, [map])
+  }, [map, except])
   return null
 }

@@ -1,7 +1,10 @@
+import { namedFlavor } from '@protomaps/basemaps'
+import { TEST_BASEMAP } from '../../test/support/pmtiles'
 import { expect, test } from '../support/test'
 
-// The ui-own-basemap server: MAP_TILE_URL=none and EMBED_ALLOWED_ORIGINS set (playwright.config.ts). The map draws
-// its own world layer alone, and the browser asks nothing of anyone but the site: visitors' addresses stay private.
+// The ui-own-basemap server: MAP_TILE_URL=none, MAP_PMTILES a small region's archive, and EMBED_ALLOWED_ORIGINS set
+// (playwright.config.ts). Away from that region the map draws its own world layer alone, and the browser asks nothing
+// of anyone but the site: visitors' addresses stay private.
 
 test('MAP_TILE_URL=none: the world layer alone, Natural Earth credited, no request outside the site', async ({ page, baseURL }, testInfo) => {
   const requests: string[] = []
@@ -94,6 +97,97 @@ test('the town names answer as tiles, kept for good; a tile outside them is a 40
   for (const path of ['1/0/0', '14/0/0', '2/1/0', '3/0/2', '3/a/0', '3/-1/0', '02.5/0/0', '10/256/0']) {
     expect((await request.get(`/basemap/labels/v1/${path}`)).status(), path).toBe(404)
   }
+})
+
+test('MAP_PMTILES: the archive is served in parts, as range requests ask', async ({ request }) => {
+  const whole = await request.get('/basemap.pmtiles')
+  expect(whole.status()).toBe(200)
+  expect(whole.headers()['accept-ranges']).toBe('bytes')
+  expect(whole.headers()['content-security-policy']).toBeUndefined() // a file, not a page
+  const archive = await whole.body()
+  expect(archive.subarray(0, 7).toString('latin1')).toBe('PMTiles')
+  const size = archive.length
+  const etag = whole.headers().etag!
+
+  const header = await request.get('/basemap.pmtiles', { headers: { Range: 'bytes=0-126' } })
+  expect(header.status()).toBe(206)
+  expect(header.headers()['content-range']).toBe(`bytes 0-126/${size}`)
+  expect(Buffer.compare(await header.body(), archive.subarray(0, 127))).toBe(0)
+  const tail = await request.get('/basemap.pmtiles', { headers: { Range: 'bytes=-10' } })
+  expect(tail.status()).toBe(206)
+  expect(Buffer.compare(await tail.body(), archive.subarray(size - 10))).toBe(0)
+  const past = await request.get('/basemap.pmtiles', { headers: { Range: `bytes=${size}-` } })
+  expect(past.status()).toBe(416)
+  expect(past.headers()['content-range']).toBe(`bytes */${size}`)
+  // Parts of another version of the file: the client gets this one whole.
+  const changed = await request.get('/basemap.pmtiles', { headers: { Range: 'bytes=0-126', 'If-Range': '"another"' } })
+  expect(changed.status()).toBe(200)
+  expect((await changed.body()).length).toBe(size)
+  expect((await request.get('/basemap.pmtiles', { headers: { Range: 'bytes=0-126', 'If-Range': etag } })).status()).toBe(206)
+  expect((await request.get('/basemap.pmtiles', { headers: { 'If-None-Match': etag } })).status()).toBe(304)
+  const head = await request.head('/basemap.pmtiles', { headers: { Range: 'bytes=0-126' } })
+  expect(head.status()).toBe(206)
+  expect(head.headers()['content-range']).toBe(`bytes 0-126/${size}`)
+  expect((await head.body()).length).toBe(0)
+})
+
+test("MAP_PMTILES: the region's land, lake, roads and names drawn from the site's own archive, and beyond it the world layer and the site's town names", async ({
+  page,
+  baseURL,
+}, testInfo) => {
+  const requests: string[] = []
+  const archiveAnswers: number[] = []
+  page.on('request', (request) => requests.push(request.url()))
+  page.on('response', (response) => void (new URL(response.url()).pathname === '/basemap.pmtiles' && archiveAnswers.push(response.status())))
+  const { west, south, east, north } = TEST_BASEMAP
+  await page.goto(`/?zoom=14&lat=${(south + north) / 2}&lng=${(west + east) / 2}`)
+  await expect(page.locator('.map-app')).toHaveAttribute('data-ready', 'true')
+  const tiles = page.locator('.leaflet-tile-pane canvas.leaflet-tile-loaded')
+  await expect(tiles.first()).toBeAttached()
+  await expect(page.locator('.leaflet-control-attribution')).toContainText('Protomaps')
+  // The light flavor's colours (@protomaps/basemaps): the land, the lake, the roads (white), the names (dark grey,
+  // anti-aliased: any pixel near it).
+  const light = namedFlavor('light')
+  const counted = () =>
+    tiles.evaluateAll(
+      (canvases, colours) => {
+        const counts = { earth: 0, water: 0, roads: 0, names: 0 }
+        const rgb = (hex: string) => [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16))
+        const [earth, water, road, name] = [colours.earth, colours.water, colours.road, colours.name].map(rgb) as [number[], number[], number[], number[]]
+        for (const canvas of canvases as HTMLCanvasElement[]) {
+          const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height)
+          for (let i = 0; i < data.length; i += 4) {
+            const near = (colour: number[], by: number) =>
+              Math.abs(data[i]! - colour[0]!) <= by && Math.abs(data[i + 1]! - colour[1]!) <= by && Math.abs(data[i + 2]! - colour[2]!) <= by
+            if (near(earth, 2)) counts.earth++
+            else if (near(water, 2)) counts.water++
+            else if (near(road, 2)) counts.roads++
+            else if (near(name, 24)) counts.names++
+          }
+        }
+        return counts
+      },
+      { earth: light.earth, water: light.water, road: light.major, name: light.city_label },
+    )
+  await expect
+    .poll(async () => Object.values(await counted()).every((count) => count > 50), {
+      message: 'the land, the lake, the roads and the names drawn',
+      timeout: 15_000,
+    })
+    .toBe(true)
+  const file = testInfo.outputPath('own-vector-basemap.png')
+  await page.screenshot({ path: file })
+  await testInfo.attach('own-vector-basemap', { path: file, contentType: 'image/png' })
+  expect(archiveAnswers.length).toBeGreaterThan(1)
+  expect(archiveAnswers.every((status) => status === 206)).toBe(true)
+
+  // Beyond the region, the site's own names: the towns of the plains around it.
+  await page.goto(`/?zoom=8&lat=${south}&lng=${west}`)
+  await expect(page.locator('.map-app')).toHaveAttribute('data-ready', 'true')
+  await expect(page.locator('.town-labels > span').first()).toBeVisible()
+  await expect(page.locator('.leaflet-control-attribution')).toContainText('GeoNames')
+  const origin = new URL(baseURL!).origin
+  expect(requests.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('blob:'))).toEqual([])
 })
 
 test('EMBED_ALLOWED_ORIGINS: those origins, and only they, may frame /embed', async ({ request }) => {
