@@ -60,7 +60,7 @@ function restRoute(request: NextRequest): NextResponse {
 }
 
 function isPage(pathname: string): boolean {
-  return !/^\/(places\/|basemap(\/|\.pmtiles$)|wp-json(\/|$)|ogc(\/|$)|uploads\/|api\/|healthz$|_next\/|admin\/import\/file$|feed(\/atom)?\/?$|(category|tag)\/[^/]+\/feed(\/atom)?\/?$)/.test(
+  return !/^\/(places\/|basemap(\/labels\/|\.pmtiles$)|wp-json(\/|$)|ogc(\/|$)|uploads\/|api\/|healthz$|_next\/|admin\/import\/file$|feed(\/atom)?\/?$|(category|tag)\/[^/]+\/feed(\/atom)?\/?$)/.test(
     pathname,
   )
 }
@@ -112,6 +112,6 @@ function contentSecurityPolicy(nonce: string, embed: boolean): string {
 export const config = {
   matcher: [
     '/:path(.*%.*)',
-    '/((?!places/|basemap/|basemap\\.pmtiles$|wp-json(?:/|$)|ogc(?:/|$)|uploads/|api/|healthz$|_next/|admin/import/file$|feed(?:/atom)?/?$|(?:category|tag)/[^/]+/feed(?:/atom)?/?$).*)',
+    '/((?!places/|basemap/labels/|basemap\\.pmtiles$|wp-json(?:/|$)|ogc(?:/|$)|uploads/|api/|healthz$|_next/|admin/import/file$|feed(?:/atom)?/?$|(?:category|tag)/[^/]+/feed(?:/atom)?/?$).*)',
   ],
 }

@@ -1,5 +1,5 @@
 import 'server-only'
-import { existsSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { BlockList, isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
@@ -57,7 +57,7 @@ const schema = z.object({
     .min(1)
     .optional()
     .transform((file) => file && path.resolve(file))
-    .refine((file) => !file || existsSync(file), 'no such file'),
+    .refine((file) => !file || statSync(file, { throwIfNoEntry: false })?.isFile(), 'no such file'),
   EMBED_ALLOWED_ORIGINS: z
     .string()
     .default('*')

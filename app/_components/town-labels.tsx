@@ -49,8 +49,12 @@ class TownLabels extends Layer {
 
   override getEvents(): Record<string, LeafletEventHandlerFn> {
     return {
-      // Drawn for a zoom, the names would drift while the map scales: hidden until the next view is drawn.
+      // Drawn for a zoom and a pixel origin, the names would drift while the map scales, or sit where they were when a
+      // jump resets the origin: hidden until the next view is drawn.
       zoomstart: () => {
+        this.container.hidden = true
+      },
+      viewreset: () => {
         this.container.hidden = true
       },
       moveend: () => void this.draw(this._map),

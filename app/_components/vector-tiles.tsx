@@ -1,6 +1,6 @@
 'use client'
 import { latLngBounds, type GridLayer, type LatLngBounds } from 'leaflet'
-import { useEffect } from 'react'
+import { useEffect, useEffectEvent } from 'react'
 import { useMap } from 'react-leaflet'
 
 // The site's own vector basemap (MAP_PMTILES, README "The map"): the PMTiles archive at /basemap.pmtiles, read in
@@ -26,6 +26,10 @@ export function VectorTiles({
   onRegion: (region: LatLngBounds | null) => void
 }) {
   const map = useMap()
+  // The parent's callbacks, as they are when called: a new function from a render does not read the archive again.
+  const loaded = useEffectEvent(onLoad)
+  const failed = useEffectEvent(onError)
+  const found = useEffectEvent(onRegion)
   useEffect(() => {
     let cancelled = false
     let layer: GridLayer | undefined
@@ -56,16 +60,16 @@ export function VectorTiles({
         grid.on('tileload', () => {
           if (!credited) map.attributionControl?.addAttribution(attribution)
           credited = true
-          onLoad()
+          loaded()
         })
-        grid.on('tileerror', onError)
+        grid.on('tileerror', () => failed())
         layer = grid.addTo(map)
-        onRegion(region)
+        found(region)
       } catch (error) {
         if (cancelled) return
         console.error('the basemap archive could not be read:', error)
-        onRegion(null)
-        onError()
+        found(null)
+        failed()
       }
     })()
     return () => {
@@ -73,6 +77,6 @@ export function VectorTiles({
       layer?.remove()
       if (credited) map.attributionControl?.removeAttribution(attribution)
     }
-  }, [map, url, attribution, maxZoom, onLoad, onError, onRegion])
+  }, [map, url, attribution, maxZoom])
   return null
 }

@@ -130,18 +130,18 @@ export function WorldLayer({ detailed }: { detailed: boolean }) {
   useEffect(() => {
     if (!layer || !detailed) return
     const loading = new Set<number>()
+    // The scale the view's zoom draws, once: a page opened at zoom 10 fetches 1:10m alone, not 1:50m first.
     const load = () => {
-      for (let scale = 1; scale < SCALES.length; scale++) {
-        if (map.getZoom() < SCALES[scale]!.fromZoom || layer.scales[scale] || loading.has(scale)) continue
-        loading.add(scale)
-        loadWorld(scale)
-          .then((rings) => {
-            layer.scales[scale] = rings
-            layer.redraw()
-            map.getContainer().dataset.worldScale = String(Math.max(scale, Number(map.getContainer().dataset.worldScale ?? 0)))
-          })
-          .catch((error: unknown) => console.error(error))
-      }
+      const scale = SCALES.findLastIndex(({ fromZoom }) => map.getZoom() >= fromZoom)
+      if (scale === 0 || layer.scales[scale] || loading.has(scale)) return
+      loading.add(scale)
+      loadWorld(scale)
+        .then((rings) => {
+          layer.scales[scale] = rings
+          layer.redraw()
+          map.getContainer().dataset.worldScale = String(Math.max(scale, Number(map.getContainer().dataset.worldScale ?? 0)))
+        })
+        .catch((error: unknown) => console.error(error))
     }
     load()
     map.on('zoomend', load)

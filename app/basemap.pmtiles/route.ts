@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { open } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { getConfig } from '@/lib/config'
 import { byteRange } from '@/lib/http/range'
@@ -10,7 +9,10 @@ import { matchesEtag, route } from '@/lib/http/route'
 export const GET = route(async (request: Request) => {
   const file = getConfig().mapPmtiles
   if (!file) return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
-  const { size, mtimeMs } = await stat(file)
+  // One open file for the whole answer: an archive replaced meanwhile (`mv new.pmtiles …`) cannot mix its tag with
+  // another file's bytes.
+  const handle = await open(file)
+  const { size, mtimeMs } = await handle.stat()
   // The archive's version: a new file (a region updated) is a new tag, and the browser's reader starts again from its
   // header when the tag changes under it.
   const etag = `"${size.toString(36)}-${Math.round(mtimeMs).toString(36)}"`
@@ -20,18 +22,16 @@ export const GET = route(async (request: Request) => {
     ETag: etag,
     'Cache-Control': 'public, max-age=3600',
   })
-  if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
   // If-Range names the version the client has parts of: another version is sent whole.
   const ifRange = request.headers.get('if-range')
   const range = ifRange === null || ifRange === etag ? byteRange(request.headers.get('range'), size) : null
-  if (range === 'unsatisfiable') {
-    headers.set('Content-Range', `bytes */${size}`)
-    return new Response(null, { status: 416, headers })
+  const [first, last] = range === 'unsatisfiable' ? [0, -1] : (range ?? [0, size - 1])
+  const status = matchesEtag(request.headers.get('if-none-match'), etag) ? 304 : range === 'unsatisfiable' ? 416 : range ? 206 : 200
+  if (status === 206 || status === 416) headers.set('Content-Range', status === 416 ? `bytes */${size}` : `bytes ${first}-${last}/${size}`)
+  // Next answers HEAD through GET and never reads the body.
+  if (status === 304 || status === 416 || request.method === 'HEAD' || size === 0) {
+    await handle.close()
+    return new Response(null, { status, headers })
   }
-  const [first, last] = range ?? [0, size - 1]
-  headers.set('Content-Length', String(last - first + 1))
-  if (range) headers.set('Content-Range', `bytes ${first}-${last}/${size}`)
-  const body =
-    request.method === 'HEAD' || size === 0 ? null : (Readable.toWeb(createReadStream(file, { start: first, end: last })) as ReadableStream<Uint8Array>)
-  return new Response(body, { status: range ? 206 : 200, headers })
+  return new Response(Readable.toWeb(handle.createReadStream({ start: first, end: last })) as ReadableStream<Uint8Array>, { status, headers })
 })

@@ -97,6 +97,8 @@ test('the town names answer as tiles, kept for good; a tile outside them is a 40
   for (const path of ['1/0/0', '14/0/0', '2/1/0', '3/0/2', '3/a/0', '3/-1/0', '02.5/0/0', '10/256/0']) {
     expect((await request.get(`/basemap/labels/v1/${path}`)).status(), path).toBe(404)
   }
+  // Only the names' route is outside the pages: any other path under /basemap is a page, with its CSP.
+  expect((await request.get('/basemap/some-post')).headers()['content-security-policy']).toContain("default-src 'self'")
 })
 
 test('MAP_PMTILES: the archive is served in parts, as range requests ask', async ({ request }) => {

@@ -123,6 +123,7 @@ export async function placeLabels({ cities, ranked, weights, sizes, unitX, unitY
     return false
   }
   const least = LEAST_AT_ZOOM[zoom - MIN_LABEL_ZOOM]!
+  // The towns down to the zoom's least weight (all of them when none is below it: -1 >>> 0 is past the end).
   const eligible = ranked.subarray(0, ranked.findIndex((i) => weights[i]! < least) >>> 0)
   // The towns' points, by cell: of the free places around a dot, a name takes the one whose largest town nearby (a
   // point within NEAR of it) is the smallest, so that Argenteuil's name goes west, leaving room for Saint-Denis's.
@@ -191,7 +192,7 @@ async function nameTowns(ranking: Towns, zoom: number): Promise<Named> {
 }
 
 /** Made on first use and kept for the life of the process; a failure is tried again on the next question. */
-function kept<T>(make: () => Promise<T>): () => Promise<T> {
+function memo<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined
   return () =>
     (made ??= make().catch((error: unknown) => {
@@ -200,9 +201,9 @@ function kept<T>(make: () => Promise<T>): () => Promise<T> {
     }))
 }
 
-const ranking = kept(async () => rankTowns((await getGazetteer()).cities))
+const ranking = memo(async () => rankTowns((await getGazetteer()).cities))
 /** By zoom, its names: each placed the first time a tile of that zoom is asked for. */
-const zooms = Array.from({ length: MAX_LABEL_ZOOM + 1 }, (_, zoom) => kept(async () => nameTowns(await ranking(), zoom)))
+const zooms = Array.from({ length: MAX_LABEL_ZOOM + 1 }, (_, zoom) => memo(async () => nameTowns(await ranking(), zoom)))
 
 /** The names a tile of names shows at its zoom, most important first: those of the towns whose point is in it. */
 export async function townLabels(zoom: number, x: number, y: number): Promise<TownLabel[]> {

@@ -43,7 +43,10 @@ export function pmtilesArchive(layers: Record<string, GeoJSON.FeatureCollection>
     for (let x = column(west); x <= column(east); x++) {
       for (let y = row(north); y <= row(south); y++) {
         const tile = Object.fromEntries(
-          indexes.flatMap(([name, index]) => (index.getTile(zoom, x, y)?.features.length ? [[name, index.getTile(zoom, x, y)!]] : [])),
+          indexes.flatMap(([name, index]) => {
+            const cut = index.getTile(zoom, x, y)
+            return cut?.features.length ? [[name, cut]] : []
+          }),
         )
         if (Object.keys(tile).length > 0) tiles.push({ id: zxyToTileId(zoom, x, y), data: gzipSync(fromGeojsonVt(tile, { version: 2 })) })
       }
@@ -58,6 +61,8 @@ export function pmtilesArchive(layers: Record<string, GeoJSON.FeatureCollection>
     varints(tiles.map((tile) => tile.data.length)),
     varints(offsets.map((offset, i) => (i > 0 ? 0 : offset + 1))), // 0: right after the one before
   ])
+  // The spec's limit: the header and root directory in the first 16 KiB (this writer makes no leaf directories).
+  if (127 + directory.length > 16_384) throw new RangeError(`${tiles.length} tiles: the root directory would pass 16 KiB`)
   const metadata = Buffer.from(JSON.stringify({ vector_layers: Object.keys(layers).map((id) => ({ id, fields: {} })) }))
   const data = Buffer.concat(tiles.map((tile) => tile.data))
 
