@@ -54,8 +54,10 @@ export function Timeline({ counts, days, onChange }: Props) {
   const most = Math.max(1, ...bars.map((bar) => bar.count))
   // A drag across the bars: where it began and where the pointer is now (indexes of bars).
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null)
-  // One Tab stop for the bars, arrows between them (the list after them is many Tabs already).
+  // One Tab stop for the bars, arrows between them (the list after them is many Tabs already): from outside, the
+  // chosen period's first bar, else the one focused last; among them, the one focused.
   const [focused, setFocused] = useState(0)
+  const [within, setWithin] = useState(false)
   const buttons = useRef<(HTMLButtonElement | null)[]>([])
   // The days in the two fields: the map's, or as they are being typed.
   const [typed, setTyped] = useState(days)
@@ -113,6 +115,9 @@ export function Timeline({ counts, days, onChange }: Props) {
     buttons.current[next]?.focus()
   }
 
+  const chosenBar = bars.findIndex((bar) => isChosen(bar, days))
+  const stop = !within && chosenBar >= 0 ? chosenBar : Math.min(focused, bars.length - 1)
+
   const chosen = (bar: Bar, i: number) => (drag ? i >= Math.min(drag.from, drag.to) && i <= Math.max(drag.from, drag.to) : isChosen(bar, days))
 
   return (
@@ -121,7 +126,15 @@ export function Timeline({ counts, days, onChange }: Props) {
       {bars.length > 0 && (
         <>
           {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- arrow keys between the bars, each a button */}
-          <div className="timeline-bars" role="group" aria-label={`Places in view per ${unit}: choose one, or drag across several`} onKeyDown={onKeyDown}>
+          <div
+            className="timeline-bars"
+            role="group"
+            aria-label={`Places in view per ${unit}: choose one, or drag across several`}
+            onKeyDown={onKeyDown}
+            onBlur={(event) => {
+              if (!event.currentTarget.contains(event.relatedTarget)) setWithin(false)
+            }}
+          >
             {bars.map((bar, i) => (
               <button
                 key={bar.start}
@@ -130,7 +143,7 @@ export function Timeline({ counts, days, onChange }: Props) {
                 }}
                 type="button"
                 className={`timeline-bar${chosen(bar, i) ? ' is-chosen' : ''}`}
-                tabIndex={i === Math.min(focused, bars.length - 1) ? 0 : -1}
+                tabIndex={i === stop ? 0 : -1}
                 // Pressed: this period is the one shown (pressing it again shows any time); a range shows in the count.
                 aria-pressed={days.after === bar.start && days.before === bar.end}
                 aria-label={`${periodName(bar.start, unit)}: ${bar.count.toLocaleString('en')} ${bar.count === 1 ? 'place' : 'places'}`}
@@ -146,7 +159,10 @@ export function Timeline({ counts, days, onChange }: Props) {
                 onClick={(event) => {
                   if (event.detail === 0) choose(i, i)
                 }}
-                onFocus={() => setFocused(i)}
+                onFocus={() => {
+                  setFocused(i)
+                  setWithin(true)
+                }}
               >
                 <span className="timeline-bar-fill" style={{ height: `${bar.count === 0 ? 0 : Math.max(4, (bar.count / most) * 100)}%` }} />
               </button>

@@ -121,8 +121,10 @@ test('the days in the address: a reload, Share and /embed keep them; the keyboar
   expect(await page.getByLabel('Embed on your site').inputValue()).toMatch(/after=2024-01-01&amp;before=2024-12-31/)
   await page.keyboard.press('Escape')
 
-  // One Tab stop for the bars; arrows move between them, Enter chooses.
-  await bar(page, '2024').focus()
+  // One Tab stop for the bars, the chosen year's; arrows move between them, Enter chooses.
+  await page.getByRole('link', { name: 'Skip the list, to the map' }).focus()
+  await page.keyboard.press('Tab')
+  await expect(bar(page, '2024')).toBeFocused()
   await page.keyboard.press('ArrowRight')
   await expect(bar(page, '2025')).toBeFocused()
   await page.keyboard.press('Enter')

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { isLabelTile, LABEL_TILE_PX, labelTilesAt, MAX_LABEL_ZOOM, MIN_LABEL_ZOOM } from './label-tiles'
-import { townLabels } from './labels'
+import type { Cities } from './gazetteer'
+import { placeLabels, rankTowns, townLabels } from './labels'
 import { mercatorX, mercatorY } from './web-mercator'
 
 /** The names a map of 1280 × 800 pixels centred on a point shows at a zoom, as town-labels.tsx asks for them. */
@@ -59,5 +60,25 @@ test('a tile outside the zooms or the world is refused', async () => {
     [2.5, 0, 0],
   ] as const) {
     await assert.rejects(townLabels(zoom, x, y), RangeError)
+  }
+})
+
+test('names either side of the antimeridian are kept apart as anywhere else', async () => {
+  // Two cities a hundredth of a degree apart: where each name goes (and whether it has one) is the same across the
+  // antimeridian as across the 10th meridian.
+  const pair = (west: number, east: number): Cities => ({
+    size: 2,
+    names: ['Westerwick', 'Easterwick'],
+    regions: [undefined, undefined],
+    countries: ['FJ', 'FJ'],
+    latitudes: Float64Array.of(-17, -17),
+    longitudes: Float64Array.of(west, east),
+    populations: Uint32Array.of(2_000_000, 1_500_000),
+    kinds: Uint8Array.of(0, 0),
+  })
+  for (const zoom of [6, 9, 12]) {
+    const plain = await placeLabels(rankTowns(pair(9.995, 10.005)), zoom)
+    const across = await placeLabels(rankTowns(pair(179.995, -179.995)), zoom)
+    assert.deepEqual([...across], [...plain], `zoom ${zoom}`)
   }
 })

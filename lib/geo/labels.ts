@@ -57,6 +57,7 @@ const ANCHORS: readonly [TownLabel[4], (x: number, y: number, width: number, hei
   ['below', (x, y, width, height, box) => box.set([x - width / 2 - GAP, y - DOT - GAP, x + width / 2 + GAP, y + DOT + height + GAP])],
 ]
 const NONE = 255
+const NO_SHIFT = [0]
 
 /** The towns that may be named, read once: most important first, with their names' sizes and their points. */
 export type Towns = {
@@ -112,15 +113,35 @@ export async function placeLabels({ cities, ranked, weights, sizes, unitX, unitY
   const row = worldPx / CELL_PX
   const boxes = new Map<number, number[]>() // by cell, the names kept there, as offsets in `kept`
   const kept: number[] = []
+  // A box past the world's east or west edge is also the box moved a world's width: names either side of the
+  // antimeridian (Fiji's, Chukotka's) meet there as anywhere else.
+  const wrapOf = (left: number, right: number): number => (left < 0 ? worldPx : right > worldPx ? -worldPx : 0)
   const overlapsKept = (): boolean => {
-    for (let cy = Math.max(0, Math.floor(box[1]! / CELL_PX)); cy <= Math.min(row - 1, Math.floor(box[3]! / CELL_PX)); cy++) {
-      for (let cx = Math.max(0, Math.floor(box[0]! / CELL_PX)); cx <= Math.min(row - 1, Math.floor(box[2]! / CELL_PX)); cx++) {
-        for (const k of boxes.get(cy * row + cx) ?? []) {
-          if (box[0]! < kept[k + 2]! && box[2]! > kept[k]! && box[1]! < kept[k + 3]! && box[3]! > kept[k + 1]!) return true
+    const wrap = wrapOf(box[0]!, box[2]!)
+    for (const shift of wrap === 0 ? NO_SHIFT : [0, wrap]) {
+      const [left, right] = [box[0]! + shift, box[2]! + shift]
+      for (let cy = Math.max(0, Math.floor(box[1]! / CELL_PX)); cy <= Math.min(row - 1, Math.floor(box[3]! / CELL_PX)); cy++) {
+        for (let cx = Math.max(0, Math.floor(left / CELL_PX)); cx <= Math.min(row - 1, Math.floor(right / CELL_PX)); cx++) {
+          for (const k of boxes.get(cy * row + cx) ?? []) {
+            if (left < kept[k + 2]! && right > kept[k]! && box[1]! < kept[k + 3]! && box[3]! > kept[k + 1]!) return true
+          }
         }
       }
     }
     return false
+  }
+  const keep = (): void => {
+    const wrap = wrapOf(box[0]!, box[2]!)
+    for (const shift of wrap === 0 ? NO_SHIFT : [0, wrap]) {
+      const at = kept.push(box[0]! + shift, box[1]!, box[2]! + shift, box[3]!) - 4
+      for (let cy = Math.max(0, Math.floor(box[1]! / CELL_PX)); cy <= Math.min(row - 1, Math.floor(box[3]! / CELL_PX)); cy++) {
+        for (let cx = Math.max(0, Math.floor(kept[at]! / CELL_PX)); cx <= Math.min(row - 1, Math.floor(kept[at + 2]! / CELL_PX)); cx++) {
+          const cell = boxes.get(cy * row + cx)
+          if (cell) cell.push(at)
+          else boxes.set(cy * row + cx, [at])
+        }
+      }
+    }
   }
   const least = LEAST_AT_ZOOM[zoom - MIN_LABEL_ZOOM]!
   // The towns down to the zoom's least weight (all of them when none is below it: -1 >>> 0 is past the end).
@@ -136,13 +157,17 @@ export async function placeLabels({ cities, ranked, weights, sizes, unitX, unitY
   }
   const largestNear = (i: number): number => {
     let largest = 0
-    const [left, top, right, bottom] = [box[0]! - NEAR, box[1]! - NEAR, box[2]! + NEAR, box[3]! + NEAR]
-    for (let cy = Math.max(0, Math.floor(top / CELL_PX)); cy <= Math.min(row - 1, Math.floor(bottom / CELL_PX)); cy++) {
-      for (let cx = Math.max(0, Math.floor(left / CELL_PX)); cx <= Math.min(row - 1, Math.floor(right / CELL_PX)); cx++) {
-        for (const j of points.get(cy * row + cx) ?? []) {
-          if (j === i || weights[j]! <= largest) continue
-          const [x, y] = [unitX[j]! * worldPx, unitY[j]! * worldPx]
-          if (x > left && x < right && y > top && y < bottom) largest = weights[j]!
+    const [top, bottom] = [box[1]! - NEAR, box[3]! + NEAR]
+    const wrap = wrapOf(box[0]! - NEAR, box[2]! + NEAR)
+    for (const shift of wrap === 0 ? NO_SHIFT : [0, wrap]) {
+      const [left, right] = [box[0]! - NEAR + shift, box[2]! + NEAR + shift]
+      for (let cy = Math.max(0, Math.floor(top / CELL_PX)); cy <= Math.min(row - 1, Math.floor(bottom / CELL_PX)); cy++) {
+        for (let cx = Math.max(0, Math.floor(left / CELL_PX)); cx <= Math.min(row - 1, Math.floor(right / CELL_PX)); cx++) {
+          for (const j of points.get(cy * row + cx) ?? []) {
+            if (j === i || weights[j]! <= largest) continue
+            const [x, y] = [unitX[j]! * worldPx, unitY[j]! * worldPx]
+            if (x > left && x < right && y > top && y < bottom) largest = weights[j]!
+          }
         }
       }
     }
@@ -165,14 +190,7 @@ export async function placeLabels({ cities, ranked, weights, sizes, unitX, unitY
     }
     if (best === NONE) continue
     ANCHORS[best]![1](x, y, width, height, box)
-    const at = kept.push(box[0]!, box[1]!, box[2]!, box[3]!) - 4
-    for (let cy = Math.max(0, Math.floor(box[1]! / CELL_PX)); cy <= Math.min(row - 1, Math.floor(box[3]! / CELL_PX)); cy++) {
-      for (let cx = Math.max(0, Math.floor(box[0]! / CELL_PX)); cx <= Math.min(row - 1, Math.floor(box[2]! / CELL_PX)); cx++) {
-        const cell = boxes.get(cy * row + cx)
-        if (cell) cell.push(at)
-        else boxes.set(cy * row + cx, [at])
-      }
-    }
+    keep()
     anchors[i] = best
   }
   return anchors
