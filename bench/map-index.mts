@@ -8,12 +8,14 @@
 // places as the server bench's, by 0.001° of latitude, north and south in turn), each update (withChanges) and the
 // world view after it; then 40 new posts, each deleted after; then time intervals (after and before): each one's index
 // made from the whole (rangeOf, the mean of 20) and the world view of it (the mean of 300); then the timeline's counts
-// by year of the world and of three views (datesIn and timelineOf, the mean of 20).
+// by year of the world and of three views (datesIn and timelineOf, the mean of 20). Each view is also timed with its
+// clusters' categories counted (the map's `_embed`), each place's first category that of `places import` (the first
+// of its paths to be made, in the tree's order).
 import { mapItemsIn } from '../lib/places/map-index/clusters.ts'
 import { datesIn, timelineOf } from '../lib/places/map-index/periods.ts'
 import { buildPlaceIndex, rangeOf, ranksBetween, withChanges } from '../lib/places/map-index/place-index.ts'
 import type { PlacePoint } from '../lib/places/query.ts'
-import { makeFeatures } from './generate.mts'
+import { CATEGORY_PATHS, makeFeatures } from './generate.mts'
 import { shuffle } from './prng.ts'
 import { percentile, round2 } from './stats.mts'
 import { MAP_VIEWS, moveDegrees, MOVES, PUBLIC_IDS_SEED } from './writes.mts'
@@ -30,7 +32,8 @@ for (const { feature, isPublic } of makeFeatures(n)) {
   id++
   if (!isPublic) continue
   const [longitude, latitude] = feature.geometry!.coordinates
-  points.push([id, latitude!, longitude!, Date.parse(feature.properties.date)])
+  const category = Math.min(...feature.properties.categories.map((path) => 1 + CATEGORY_PATHS.indexOf(path)))
+  points.push([id, latitude!, longitude!, Date.parse(feature.properties.date), category])
 }
 // In the order the server bench moves them: its public ids, in the file's order, shuffled.
 const moving = shuffle([...points], PUBLIC_IDS_SEED)
@@ -45,10 +48,13 @@ let index = buildPlaceIndex(points)
 console.log(`${index.size} public places of ${n}: index built in ${Math.round(ms(started))} ms`)
 
 for (const { zoom, bbox } of MAP_VIEWS) {
-  for (let i = 0; i < 30; i++) mapItemsIn(index, bbox, zoom)
-  started = performance.now()
-  for (let i = 0; i < 300; i++) mapItemsIn(index, bbox, zoom)
-  console.log(`  view zoom ${zoom}${bbox ? ` bbox ${bbox.join(',')}` : ''}: ${round2(ms(started) / 300)} ms`)
+  const timed = (withCategories: boolean) => {
+    for (let i = 0; i < 30; i++) mapItemsIn(index, bbox, zoom, withCategories)
+    started = performance.now()
+    for (let i = 0; i < 300; i++) mapItemsIn(index, bbox, zoom, withCategories)
+    return round2(ms(started) / 300)
+  }
+  console.log(`  view zoom ${zoom}${bbox ? ` bbox ${bbox.join(',')}` : ''}: ${timed(false)} ms, with its categories ${timed(true)} ms`)
 }
 
 const [updates, views] = [[] as number[], [] as number[]]

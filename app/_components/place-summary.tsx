@@ -1,5 +1,9 @@
+import { createContext, use, type CSSProperties } from 'react'
 import type { PlaceEmbedded } from '@/lib/api/contract'
 import { Picture } from './picture'
+
+/** Each category's colour on the map (category-colors.ts, colorMap), which its tag shows as a dot. */
+export const CategoryColors = createContext<ReadonlyMap<number, string>>(new Map())
 
 // What a popup and the list show of a place: its picture, title (a link to its page), date, address and categories.
 // React renders every text: nothing from the data becomes HTML.
@@ -43,6 +47,7 @@ type Props = {
 
 export function PlaceSummary({ place, sizes, titleRef, timeZone }: Props) {
   const { embedded } = place
+  const colors = use(CategoryColors)
   return (
     <>
       {embedded?.picture && <Picture picture={embedded.picture} sizes={sizes} className="place-picture" />}
@@ -59,7 +64,7 @@ export function PlaceSummary({ place, sizes, titleRef, timeZone }: Props) {
         <span className="place-categories">
           <span className="visually-hidden">Categories: </span>
           {embedded.categories.map((category, i) => (
-            <span key={category.id}>
+            <span key={category.id} style={colors.has(category.id) ? ({ '--chip': colors.get(category.id) } as CSSProperties) : undefined}>
               {category.name}
               {/* read as a list, drawn as tags */}
               <span className="visually-hidden">{i < embedded.categories.length - 1 ? ', ' : ''}</span>

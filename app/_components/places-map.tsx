@@ -13,12 +13,14 @@ import {
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { MapContainer, Marker, Popup, useMap } from 'react-leaflet'
 import { Basemap, type TileSource } from './basemap'
-import type { ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature } from '@/lib/api/contract'
+import type { EmbeddedClusterFeature, EmbeddedPlaceFeature, MapCollection } from '@/lib/api/contract'
 import type { CategoryNode } from '@/lib/places/categories'
+import { colorMap, mixOf, NO_CATEGORY_COLOR, placeColor } from '@/lib/places/category-colors'
 import type { MapState } from '@/lib/places/schemas'
 import { DownloadMenu } from './download-menu'
+import { MapLegend } from './map-legend'
 import { MAP_ID, PlacePanel, type PostTypeChoice } from './place-panel'
-import { PlaceSummary, type ListedPlace } from './place-summary'
+import { CategoryColors, PlaceSummary, type ListedPlace } from './place-summary'
 import { ShareDialog } from './share-dialog'
 import {
   filterParams,
@@ -86,8 +88,8 @@ function nearCentre(longitude: number, centre: number): number {
 }
 
 /** The places of a view, those drawn at (almost) the same pixel together, in the answer's order. */
-function stacksOf(map: LeafletMap, features: PlaceFeature[], zoom: number, pixels: number): PlaceFeature[][] {
-  const stacks: { x: number; y: number; features: PlaceFeature[] }[] = []
+function stacksOf(map: LeafletMap, features: EmbeddedPlaceFeature[], zoom: number, pixels: number): EmbeddedPlaceFeature[][] {
+  const stacks: { x: number; y: number; features: EmbeddedPlaceFeature[] }[] = []
   for (const feature of features) {
     const [longitude, latitude] = feature.geometry.coordinates
     const { x, y } = map.project([latitude, longitude], zoom)
@@ -116,6 +118,8 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
   const [isSharing, setSharing] = useState(false)
   // Loaded in the browser only (places-map-loader.tsx): matchMedia is there from the first render.
   const [markerMode] = useState<MarkerMode>(() => ({ isTouch: window.matchMedia('(pointer: coarse)').matches, keyboard: mode === 'embed' }))
+  // The legend is open on the home map of a wide screen; in an embed or on a phone, a button opens it.
+  const [legendStartsOpen] = useState(() => withList && !window.matchMedia('(max-width: 48rem)').matches)
 
   const onFilterChange = useCallback(
     (change: Parameters<typeof changeFilter>[0]) => {
@@ -194,108 +198,148 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
 
   const stacks = useMemo(() => {
     if (!map || !markers) return []
-    const places = markers.features.filter((feature): feature is PlaceFeature => !isCluster(feature))
+    const places = markers.features.filter((feature): feature is EmbeddedPlaceFeature => !isCluster(feature))
     return stacksOf(map, places, markers.zoom, markerMode.isTouch ? TAP_PIXELS : STACK_PIXELS)
   }, [map, markers, markerMode])
 
   const params = useMemo(() => filterParams(filter), [filter])
+  const colors = useMemo(() => colorMap(categories), [categories])
+  // What markers are painted with (category-colors.ts); within a category, its colour, whatever each place's first.
+  const paint = useMemo(() => {
+    const only = filter.categoryId === null ? undefined : colors.get(filter.categoryId)
+    return {
+      cluster: (feature: EmbeddedClusterFeature) => only ?? clusterPaint(feature, colors),
+      places: (places: EmbeddedPlaceFeature[]) => only ?? mixOf(places.map((place) => ({ color: placeColor(place._embedded.categories, colors), count: 1 }))),
+    }
+  }, [colors, filter.categoryId])
+  // The legend's "No category", when the view has such places: a place without one, or a cluster with some.
+  const withUncategorised = useMemo(
+    () =>
+      markers?.features.some((feature) =>
+        isCluster(feature)
+          ? feature._embedded.categories.reduce((sum, { count }) => sum + count, 0) < feature.properties.point_count
+          : feature._embedded.categories.length === 0,
+      ) ?? false,
+    [markers],
+  )
 
   return (
-    <div className={`map-app map-app-${mode}`} data-ready={status === 'ready'}>
-      {withList && (
-        <PlacePanel
-          id="place-panel"
-          isOpen={isPanelOpen}
-          categories={categories}
-          postTypes={postTypes}
-          filter={filter}
-          tagName={tagName}
-          onFilterChange={onFilterChange}
-          list={list}
-          timeline={timeline}
-          status={status}
-          isLoadingMore={isLoadingMore}
-          onShowOnMap={showOnMap}
-          onShowMore={() => void showMore()}
-          timeZone={timeZone}
-        />
-      )}
-      <section className="map-area" aria-label="Map of the places">
-        {initial && (
-          <MapContainer ref={setMap} id={MAP_ID} className="places-map" maxZoom={MAX_ZOOM} minZoom={1} worldCopyJump {...initial}>
-            <Basemap tiles={tiles} maxZoom={MAX_ZOOM} onLoad={onTileLoad} onError={onTileError} />
-            {markers?.features.filter(isCluster).map((feature) => {
-              const [longitude, latitude] = feature.geometry.coordinates
-              return (
-                <ClusterMarker
-                  key={`c${longitude},${latitude},${feature.properties.point_count}`}
-                  feature={feature}
-                  longitude={nearCentre(longitude, markers.centre)}
-                  mode={markerMode}
-                  onOpen={openGroup}
-                />
-              )
-            })}
-            {markers &&
-              stacks.map((stack) => {
-                const [first] = stack as [PlaceFeature, ...PlaceFeature[]]
-                const [longitude, latitude] = first.geometry.coordinates
-                const shown = nearCentre(longitude, markers.centre)
-                return stack.length === 1 ? (
-                  <PlaceMarker
-                    key={`p${first.properties.id}`}
-                    {...first.properties}
-                    latitude={latitude}
-                    longitude={shown}
+    <CategoryColors value={colors}>
+      <div className={`map-app map-app-${mode}`} data-ready={status === 'ready'}>
+        {withList && (
+          <PlacePanel
+            id="place-panel"
+            isOpen={isPanelOpen}
+            categories={categories}
+            postTypes={postTypes}
+            filter={filter}
+            tagName={tagName}
+            onFilterChange={onFilterChange}
+            list={list}
+            timeline={timeline}
+            status={status}
+            isLoadingMore={isLoadingMore}
+            onShowOnMap={showOnMap}
+            onShowMore={() => void showMore()}
+            timeZone={timeZone}
+          />
+        )}
+        <section className="map-area" aria-label="Map of the places">
+          {initial && (
+            <MapContainer ref={setMap} id={MAP_ID} className="places-map" maxZoom={MAX_ZOOM} minZoom={1} worldCopyJump {...initial}>
+              <Basemap tiles={tiles} maxZoom={MAX_ZOOM} onLoad={onTileLoad} onError={onTileError} />
+              {markers?.features.filter(isCluster).map((feature) => {
+                const [longitude, latitude] = feature.geometry.coordinates
+                return (
+                  <ClusterMarker
+                    key={`c${longitude},${latitude},${feature.properties.point_count}`}
+                    feature={feature}
+                    paint={paint.cluster(feature)}
+                    longitude={nearCentre(longitude, markers.centre)}
                     mode={markerMode}
-                    onSelect={select}
+                    onOpen={openGroup}
                   />
-                ) : (
-                  <StackMarker key={`s${stack.map((f) => f.properties.id).join(',')}`} stack={stack} longitude={shown} mode={markerMode} onOpen={openGroup} />
                 )
               })}
-            {selection && <PlacePopup key={selection.place.id} selection={selection} onClosed={closed} timeZone={timeZone} />}
-            {group && <GroupPopup key={group.key} group={group} filter={params} onSelect={select} onClosed={groupClosed} />}
-          </MapContainer>
-        )}
-        <div className="map-toolbar">
-          {withList && (
-            <button
-              type="button"
-              className="map-button panel-toggle"
-              aria-expanded={isPanelOpen}
-              aria-controls="place-panel"
-              onClick={() => setPanelOpen((open) => !open)}
-            >
-              {isPanelOpen ? 'Map' : 'List'}
-            </button>
+              {markers &&
+                stacks.map((stack) => {
+                  const [first] = stack as [EmbeddedPlaceFeature, ...EmbeddedPlaceFeature[]]
+                  const [longitude, latitude] = first.geometry.coordinates
+                  const shown = nearCentre(longitude, markers.centre)
+                  return stack.length === 1 ? (
+                    <PlaceMarker
+                      key={`p${first.properties.id}`}
+                      {...first.properties}
+                      color={paint.places(stack)}
+                      latitude={latitude}
+                      longitude={shown}
+                      mode={markerMode}
+                      onSelect={select}
+                    />
+                  ) : (
+                    <StackMarker
+                      key={`s${stack.map((f) => f.properties.id).join(',')}`}
+                      stack={stack}
+                      paint={paint.places(stack)}
+                      longitude={shown}
+                      mode={markerMode}
+                      onOpen={openGroup}
+                    />
+                  )
+                })}
+              {selection && <PlacePopup key={selection.place.id} selection={selection} onClosed={closed} timeZone={timeZone} />}
+              {group && <GroupPopup key={group.key} group={group} filter={params} onSelect={select} onClosed={groupClosed} />}
+            </MapContainer>
           )}
-          {withList ? (
-            <>
-              <button type="button" className="map-button" onClick={() => setSharing(true)}>
-                Share
+          <div className="map-toolbar">
+            {withList && (
+              <button
+                type="button"
+                className="map-button panel-toggle"
+                aria-expanded={isPanelOpen}
+                aria-controls="place-panel"
+                onClick={() => setPanelOpen((open) => !open)}
+              >
+                {isPanelOpen ? 'Map' : 'List'}
               </button>
-              {map && <DownloadMenu map={map} filter={filter} />}
-            </>
-          ) : (
-            map && <LargerMapLink map={map} filter={filter} />
-          )}
-        </div>
-        {tiles && tileState.failed > 0 && tileState.loaded === 0 && !tileNoticeClosed && (
-          <div className={withList ? 'map-notice' : 'map-notice map-notice-small'} role="status">
-            <p>
-              {withList
-                ? 'The detailed background map could not be loaded. The places are all here, and in the list.'
-                : 'The detailed background map could not be loaded.'}
-            </p>
-            <button type="button" className="map-notice-close" aria-label="Close the notice" onClick={() => setTileNoticeClosed(true)}>
-              ×
-            </button>
+            )}
+            {withList ? (
+              <>
+                <button type="button" className="map-button" onClick={() => setSharing(true)}>
+                  Share
+                </button>
+                {map && <DownloadMenu map={map} filter={filter} />}
+              </>
+            ) : (
+              map && <LargerMapLink map={map} filter={filter} />
+            )}
           </div>
-        )}
-      </section>
-      {isSharing && map && <ShareDialog params={mapParams(map, filter)} onClose={() => setSharing(false)} />}
-    </div>
+          <div className="map-corner">
+            <MapLegend
+              categories={categories}
+              colors={colors}
+              categoryId={filter.categoryId}
+              onChange={(categoryId) => onFilterChange({ categoryId })}
+              withUncategorised={withUncategorised}
+              startOpen={legendStartsOpen}
+            />
+            {tiles && tileState.failed > 0 && tileState.loaded === 0 && !tileNoticeClosed && (
+              <div className={withList ? 'map-notice' : 'map-notice map-notice-small'} role="status">
+                <p>
+                  {withList
+                    ? 'The detailed background map could not be loaded. The places are all here, and in the list.'
+                    : 'The detailed background map could not be loaded.'}
+                </p>
+                <button type="button" className="map-notice-close" aria-label="Close the notice" onClick={() => setTileNoticeClosed(true)}>
+                  ×
+                </button>
+              </div>
+            )}
+          </div>
+        </section>
+        {isSharing && map && <ShareDialog params={mapParams(map, filter)} onClose={() => setSharing(false)} />}
+      </div>
+    </CategoryColors>
   )
 }
 
@@ -323,23 +367,37 @@ function LargerMapLink({ map, filter }: { map: LeafletMap; filter: MapFilter }) 
  */
 type MarkerMode = { isTouch: boolean; keyboard: boolean }
 
+// Icons made lately, by what they show; emptied past MAX_ICONS (mixes of colours are many).
 const icons = new Map<string, DivIcon>()
+const MAX_ICONS = 500
 
 /**
  * A marker's icon: a circle (a cluster's or a stack's with its count: a number, no text from the data goes into this
- * HTML), inside a target at least TAP_PIXELS wide where the pointer is a finger.
+ * HTML), painted with its place's colour or its places' mix (category-colors.ts: only `#rrggbb` colours), inside a
+ * target at least TAP_PIXELS wide where the pointer is a finger.
  */
-function markerIcon(kind: 'cluster' | 'stack' | 'place', count: number, isTouch: boolean): DivIcon {
+function markerIcon(kind: 'cluster' | 'stack' | 'place', count: number, isTouch: boolean, paint: string): DivIcon {
   const label = kind === 'place' ? '' : count < 1000 ? String(count) : count < 10_000 ? `${(count / 1000).toFixed(1)}k` : `${Math.round(count / 1000)}k`
   const size = kind === 'place' ? 18 : kind === 'stack' ? 32 : count < 10 ? 30 : count < 100 ? 36 : count < 1000 ? 42 : 48
   const target = isTouch ? Math.max(size, TAP_PIXELS) : size
-  const key = `${kind}${label}${target}`
+  const key = `${kind}${label}${target}${paint}`
   let icon = icons.get(key)
   if (!icon) {
-    icon = divIcon({ html: `<span style="--size:${size}px">${label}</span>`, className: `${kind}-marker`, iconSize: [target, target] })
+    if (icons.size >= MAX_ICONS) icons.clear()
+    icon = divIcon({ html: `<span style="--size:${size}px;--paint:${paint}">${label}</span>`, className: `${kind}-marker`, iconSize: [target, target] })
     icons.set(key, icon)
   }
   return icon
+}
+
+/** A cluster's paint: the mix of its places' top-level categories, those with none in the colour of no category. */
+function clusterPaint(feature: EmbeddedClusterFeature, colors: ReadonlyMap<number, string>): string {
+  const { categories } = feature._embedded
+  const counted = categories.reduce((sum, { count }) => sum + count, 0)
+  return mixOf([
+    ...categories.map(({ id, count }) => ({ color: colors.get(id) ?? NO_CATEGORY_COLOR, count })),
+    { color: NO_CATEGORY_COLOR, count: feature.properties.point_count - counted },
+  ])
 }
 
 type Origin = { focus: boolean; opener: HTMLElement | null }
@@ -360,10 +418,10 @@ function markerHandlers(open: (origin: Origin) => void): LeafletEventHandlerFnMa
   }
 }
 
-type ClusterMarkerProps = { feature: ClusterFeature; longitude: number; mode: MarkerMode; onOpen: (group: Group) => void }
+type ClusterMarkerProps = { feature: EmbeddedClusterFeature; paint: string; longitude: number; mode: MarkerMode; onOpen: (group: Group) => void }
 
 // Markers re-render only when what they show changes: a pan keeps most of them as they are.
-const ClusterMarker = memo(function ClusterMarker({ feature, longitude, mode, onOpen }: ClusterMarkerProps) {
+const ClusterMarker = memo(function ClusterMarker({ feature, paint, longitude, mode, onOpen }: ClusterMarkerProps) {
   const latitude = feature.geometry.coordinates[1]
   const { cluster_id: clusterId, point_count: count, expansion_zoom: expansionZoom } = feature.properties
   const position = useMemo<LatLngTuple>(() => [latitude, longitude], [latitude, longitude])
@@ -391,7 +449,7 @@ const ClusterMarker = memo(function ClusterMarker({ feature, longitude, mode, on
   return (
     <Marker
       position={position}
-      icon={markerIcon('cluster', count, mode.isTouch)}
+      icon={markerIcon('cluster', count, mode.isTouch, paint)}
       keyboard={mode.keyboard}
       title={`${count} places: list them`}
       eventHandlers={handlers}
@@ -399,9 +457,9 @@ const ClusterMarker = memo(function ClusterMarker({ feature, longitude, mode, on
   )
 })
 
-type StackMarkerProps = { stack: PlaceFeature[]; longitude: number; mode: MarkerMode; onOpen: (group: Group) => void }
+type StackMarkerProps = { stack: EmbeddedPlaceFeature[]; paint: string; longitude: number; mode: MarkerMode; onOpen: (group: Group) => void }
 
-const StackMarker = memo(function StackMarker({ stack, longitude, mode, onOpen }: StackMarkerProps) {
+const StackMarker = memo(function StackMarker({ stack, paint, longitude, mode, onOpen }: StackMarkerProps) {
   const latitude = stack[0]!.geometry.coordinates[1]
   const position = useMemo<LatLngTuple>(() => [latitude, longitude], [latitude, longitude])
   const handlers = useMemo(
@@ -424,7 +482,7 @@ const StackMarker = memo(function StackMarker({ stack, longitude, mode, onOpen }
   return (
     <Marker
       position={position}
-      icon={markerIcon('stack', stack.length, mode.isTouch)}
+      icon={markerIcon('stack', stack.length, mode.isTouch, paint)}
       keyboard={mode.keyboard}
       title={`${stack.length} places here: list them`}
       eventHandlers={handlers}
@@ -436,18 +494,20 @@ type PlaceMarkerProps = Omit<ListedPlace, 'latitude' | 'longitude' | 'embedded'>
   latitude: number
   /** where the marker is drawn: the copy of the place's longitude nearest the view */
   longitude: number
+  /** its category's (category-colors.ts) */
+  color: string
   mode: MarkerMode
   onSelect: (place: ListedPlace, options: Origin) => void
 }
 
-const PlaceMarker = memo(function PlaceMarker({ onSelect, id, title, url, address, latitude, longitude, mode }: PlaceMarkerProps) {
+const PlaceMarker = memo(function PlaceMarker({ onSelect, id, title, url, address, latitude, longitude, color, mode }: PlaceMarkerProps) {
   const position = useMemo<LatLngTuple>(() => [latitude, longitude], [latitude, longitude])
   const handlers = useMemo(
     () => markerHandlers((origin) => onSelect({ id, title, url, address, latitude, longitude }, origin)),
     [onSelect, id, title, url, address, latitude, longitude],
   )
   // Leaflet writes the title into the marker's `title` attribute as text: its accessible name, escaped by the DOM.
-  return <Marker position={position} icon={markerIcon('place', 1, mode.isTouch)} keyboard={mode.keyboard} title={title} eventHandlers={handlers} />
+  return <Marker position={position} icon={markerIcon('place', 1, mode.isTouch, color)} keyboard={mode.keyboard} title={title} eventHandlers={handlers} />
 })
 
 // A popup is panned clear of what floats over the map: the zoom buttons (top left), the toolbar (top right, 44 px

@@ -3,7 +3,7 @@ import { latLngBounds, type FitBoundsOptions, type LatLngBounds, type LatLngTupl
 import { startTransition, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react'
 import { titleText } from '@/lib/content/title'
 import { MAX_MERCATOR_LATITUDE } from '@/lib/geo/web-mercator'
-import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature, Timeline } from '@/lib/api/contract'
+import type { BBox, ClusterFeature, EmbeddedClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceFeature, Timeline } from '@/lib/api/contract'
 import type { MapState } from '@/lib/places/schemas'
 import type { ListedPlace, PlaceListState } from './place-panel'
 
@@ -11,14 +11,17 @@ import type { ListedPlace, PlaceListState } from './place-panel'
 // places in view), fetched on every move with the previous request cancelled, and the view kept in the address.
 // Used by places-map.tsx only, which the browser alone loads (it needs Leaflet).
 
-export function isCluster(feature: ClusterFeature | PlaceFeature): feature is ClusterFeature {
+export function isCluster<F extends ClusterFeature | PlaceFeature>(feature: F): feature is Extract<F, ClusterFeature> {
   return 'cluster' in feature.properties
 }
+
+/** What the map draws, asked with `_embed`: places with their categories, clusters with their mix (docs/api.md, _embed). */
+export type MarkerFeature = EmbeddedClusterFeature | EmbeddedPlaceFeature
 
 export type InitialView = { center: LatLngTuple; zoom: number } | { bounds: LatLngBounds; boundsOptions: FitBoundsOptions }
 
 /** The markers of the last view loaded, the longitude of that view's centre (markers are drawn near it) and its zoom. */
-export type Markers = { centre: number; zoom: number; features: (ClusterFeature | PlaceFeature)[] }
+export type Markers = { centre: number; zoom: number; features: MarkerFeature[] }
 
 export type MapStatus = 'loading' | 'ready' | 'error'
 
@@ -171,8 +174,8 @@ export function usePlacesMapData({ map, initialFilter, view, withList }: Options
             })
         }
         const [clusters, page] = await Promise.all([
-          getJson<MapCollection<ClusterFeature | PlaceFeature>>(
-            geojsonUrl({ ...params, cluster: 'true', zoom, bbox: toBBox(bounds.pad(CLUSTER_MARGIN)).join(',') }),
+          getJson<MapCollection<MarkerFeature>>(
+            geojsonUrl({ ...params, cluster: 'true', zoom, bbox: toBBox(bounds.pad(CLUSTER_MARGIN)).join(','), _embed: '' }),
             controller.signal,
           ),
           withList

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import type { ReactNode } from 'react'
-import { canCreatePosts, canExport, canImport, canManageSettings, canManageUsers, canManageZones } from '@/lib/auth/capabilities'
+import { canCreatePosts, canExport, canManageCategories, canImport, canManageSettings, canManageUsers, canManageZones } from '@/lib/auth/capabilities'
 import { getSessionActor } from '@/lib/admin/session'
 import { getSiteSettings } from '@/lib/site'
 import { signOutEverywhereAction } from './actions'
@@ -31,6 +31,11 @@ export default async function AdminLayout({ children }: { children: ReactNode })
             <li>
               <a href="/admin/app-passwords">Application passwords</a>
             </li>
+            {canManageCategories(actor) && (
+              <li>
+                <a href="/admin/categories">Categories</a>
+              </li>
+            )}
             {canManageUsers(actor) && (
               <li>
                 <a href="/admin/users">Users</a>

@@ -192,6 +192,47 @@ test.describe("clusters' places", () => {
     }
   })
 
+  test("with _embed, each cluster carries its places' top-level categories and how many each has", async ({ request, databaseUrl }) => {
+    const rows = await readCategories(databaseUrl)
+    const idOf = categoryIdsByPath(rows)
+    const byId = new Map(rows.map((row) => [row.id, row]))
+    const topOf = (id: number): number => {
+      const parent = byId.get(id)!.parentId
+      return parent === null ? id : topOf(parent)
+    }
+    // docs/api.md, _embed: a place counts once, in the top-level category of its category of lowest id.
+    const expectedMix = (placeIds: number[]) => {
+      const counts = new Map<number, number>()
+      for (const post of placeIds.map(postById)) {
+        const ids = post.categories.map((path) => idOf.get(path)!)
+        if (ids.length === 0) continue
+        const top = topOf(Math.min(...ids))
+        counts.set(top, (counts.get(top) ?? 0) + 1)
+      }
+      return [...counts].map(([id, count]) => ({ id, name: byId.get(id)!.name, count })).sort((a, b) => b.count - a.count || a.id - b.id)
+    }
+    // The fixtures' clusters are each of one top-level category, some with places of none (Rio's, beside Buenos Aires'):
+    // those count for nothing. Clusters of several categories: the map's index tests and e2e/ui/map.spec.ts.
+    let partial = 0
+    for (const query of ['?_embed&cluster=true&zoom=1', '?_embed&cluster=true&zoom=4&bbox=-30,20,40,70', '?_embed&search=bulk&cluster=true&zoom=1']) {
+      const clusters = (await getMap(request, query)).features.filter((f) => f.properties.cluster)
+      expect(clusters.length, query).toBeGreaterThan(0)
+      for (const cluster of clusters) {
+        const search = query.includes('search') ? '&search=bulk' : ''
+        const listed = await getMap(request, `?cluster_id=${String(cluster.properties.cluster_id)}${search}&posts_per_page=500`)
+        const mix = (cluster._embedded as unknown as { categories: { id: number; name: string; slug: string; count: number }[] }).categories
+        expect(
+          mix.map(({ id, name, count }) => ({ id, name, count })),
+          query,
+        ).toEqual(expectedMix(listed.features.map((f) => f.properties.id!)))
+        if (mix.length > 0 && mix.reduce((sum, { count }) => sum + count, 0) < cluster.properties.point_count!) partial++
+      }
+    }
+    expect(partial, 'a cluster of places with and without a category').toBeGreaterThan(0)
+    // Without _embed, a cluster carries none.
+    for (const feature of (await getMap(request, '?cluster=true&zoom=1')).features) expect(feature._embedded).toBeUndefined()
+  })
+
   test('a cluster_id that names no cluster, or with cluster=true or bbox, is a 400', async ({ request }) => {
     for (const value of ['abc', '-1', '0', '1.5', '99999999999999999999']) {
       const error = await expectWordPressError(await request.get(`/places/v1/geojson?cluster_id=${value}`), 400, 'rest_invalid_param')

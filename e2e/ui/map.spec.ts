@@ -48,15 +48,18 @@ async function keep(page: Page, testInfo: TestInfo, name: string): Promise<void>
   await testInfo.attach(name, { path: file, contentType: 'image/png' })
 }
 
-/** The centre of the first marker matching `selector` that lies wholly inside the map, for a real mouse click. */
+/**
+ * The centre of the first marker matching `selector` that lies wholly inside the map, and is not under what floats
+ * over it (the legend, a notice), for a real mouse click.
+ */
 async function markerInView(page: Page, selector: string): Promise<{ x: number; y: number } | null> {
   return page.evaluate((selector) => {
     const map = document.querySelector('.places-map')!.getBoundingClientRect()
     for (const marker of document.querySelectorAll(selector)) {
       const box = marker.getBoundingClientRect()
-      if (box.width > 0 && box.left >= map.left + 4 && box.right <= map.right - 4 && box.top >= map.top + 4 && box.bottom <= map.bottom - 4) {
-        return { x: box.left + box.width / 2, y: box.top + box.height / 2 }
-      }
+      const [x, y] = [box.left + box.width / 2, box.top + box.height / 2]
+      const inside = box.width > 0 && box.left >= map.left + 4 && box.right <= map.right - 4 && box.top >= map.top + 4 && box.bottom <= map.bottom - 4
+      if (inside && marker.contains(document.elementFromPoint(x, y))) return { x, y }
     }
     return null
   }, selector)
@@ -194,6 +197,73 @@ test('the address keeps the view and the category: a link reopens the same map',
   await expect(count(page)).toHaveText(counted!)
   await expect(page.locator('.place-list li a')).toHaveText(listed)
   await keep(page, testInfo, 'map-category')
+})
+
+/** `#rrggbb` as the browser computes a colour, `rgb(r, g, b)`. */
+const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`
+
+/** The paints of the markers drawn (`--paint`: a colour, or a conic gradient of several), by kind. */
+async function markerPaints(page: Page): Promise<{ places: string[]; clusters: string[] }> {
+  const paints = (selector: string) =>
+    page.locator(selector).evaluateAll((spans) => spans.map((span) => (span as HTMLElement).style.getPropertyValue('--paint').trim()))
+  return { places: await paints('.place-marker span'), clusters: await paints('.cluster-marker span, .stack-marker span') }
+}
+
+/** Each colour a paint is made of, as the browser computes it. */
+const colorsOfPaint = (paint: string) => (paint.match(/#[0-9a-f]{6}/g) ?? []).map(rgb)
+
+test("places in their category's colour, clusters ringed with their mix; the legend names the colours and filters the map", async ({ page }, testInfo) => {
+  await openMap(page, '?zoom=4&lat=48&lng=5')
+  const legend = page.getByRole('list', { name: 'Categories: show one' })
+  await expect(legend).toBeVisible()
+  // Its entries: the top-level categories of the demo's posts, by name, each with its colour.
+  const tops = [...new Set(demoPlaces.flatMap((f) => (f.properties.categories ?? []).map((path) => path.split(' > ')[0]!)))]
+  tops.sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }))
+  const entries = legend.getByRole('button')
+  await expect(entries).toHaveText(tops)
+  const swatches = new Map(
+    await entries.evaluateAll((buttons) =>
+      buttons.map((button) => [button.textContent.trim(), getComputedStyle(button.querySelector('.map-legend-swatch')!).backgroundColor] as const),
+    ),
+  )
+  const legendColors = new Set(swatches.values())
+  expect(legendColors.size, 'top-level categories apart by colour (twelve or fewer)').toBe(Math.min(tops.length, 12))
+
+  const { places, clusters } = await markerPaints(page)
+  expect(places.length).toBeGreaterThan(0)
+  expect(
+    clusters.some((paint) => paint.startsWith('conic-gradient(')),
+    'a cluster of places of several categories shows its mix',
+  ).toBe(true)
+  for (const paint of [...places, ...clusters]) {
+    for (const color of colorsOfPaint(paint)) expect([...legendColors, rgb('#2271b1')], paint).toContain(color)
+  }
+  expect(new Set(places).size, 'places of different categories apart').toBeGreaterThan(1)
+  await keep(page, testInfo, 'map-colours')
+
+  // The legend is the category filter: one press shows that category alone, in its colour; a second, all again.
+  const landmarks = legend.getByRole('button', { name: 'Landmarks' })
+  await landmarks.click()
+  await expect(landmarks).toHaveAttribute('aria-pressed', 'true')
+  const id = await page.getByLabel('Category').locator('option', { hasText: 'Landmarks' }).getAttribute('value')
+  await expect.poll(() => new URL(page.url()).searchParams.get('category')).toBe(id)
+  await expect(page.getByLabel('Category')).toHaveValue(id!)
+  await expectReady(page)
+  await expect
+    .poll(async () => {
+      const { places, clusters } = await markerPaints(page)
+      return [...new Set([...places, ...clusters].flatMap(colorsOfPaint))]
+    })
+    .toEqual([swatches.get('Landmarks')])
+  for (const title of await page.locator('.place-list li a.place-title').allTextContents()) {
+    const feature = demo.find((f) => f.properties.title === title)
+    if (feature) expect(feature.properties.categories, title).toContain('Landmarks')
+  }
+  await keep(page, testInfo, 'map-legend-filter')
+  await landmarks.click()
+  await expect(landmarks).toHaveAttribute('aria-pressed', 'false')
+  await expect.poll(() => new URL(page.url()).searchParams.get('category')).toBeNull()
+  await expect(page.getByLabel('Category')).toHaveValue('')
 })
 
 test("titles and addresses are text, never markup: Ben & Jerry's, and a <script> title", async ({ page, databaseUrl }, testInfo) => {
@@ -684,15 +754,15 @@ test.describe('on a phone', () => {
     const underPopup = () =>
       page.evaluate(() => {
         const popup = document.querySelector('.leaflet-popup-content-wrapper')!.getBoundingClientRect()
-        return [...document.querySelectorAll('.map-toolbar :is(a, button), .leaflet-control-zoom a')]
+        return [...document.querySelectorAll('.map-toolbar :is(a, button), .map-legend button, .leaflet-control-zoom a')]
           .filter((el) => {
             const box = el.getBoundingClientRect()
             return box.width > 0 && box.left < popup.right && box.right > popup.left && box.top < popup.bottom && box.bottom > popup.top
           })
           .map((el) => el.getAttribute('aria-label') ?? el.textContent)
       })
-    const mapControls = await sizes('.map-toolbar :is(a, button), .leaflet-control-zoom a')
-    expect(mapControls.length).toBeGreaterThanOrEqual(4)
+    const mapControls = await sizes('.map-toolbar :is(a, button), .map-legend button, .leaflet-control-zoom a')
+    expect(mapControls.length).toBeGreaterThanOrEqual(5)
     expect(tooSmall(mapControls)).toEqual([])
     // The markers too: each is a target 44 px wide around its circle (a place's dot is 18 px).
     const markers = await sizes('.cluster-marker, .stack-marker, .place-marker')
@@ -712,6 +782,18 @@ test.describe('on a phone', () => {
     expect(shareControls.length).toBeGreaterThanOrEqual(5)
     expect(tooSmall(shareControls)).toEqual([])
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).tap()
+
+    // The legend is a button on a phone: open, its categories are targets 44 px tall.
+    const legend = page.getByRole('list', { name: 'Categories: show one' })
+    await expect(legend).toBeHidden()
+    await page.getByRole('button', { name: 'Categories' }).tap()
+    await expect(legend).toBeVisible()
+    const legendControls = await sizes('.map-legend li button')
+    expect(legendControls.length).toBeGreaterThan(3)
+    expect(tooSmall(legendControls)).toEqual([])
+    await keep(page, testInfo, 'phone-legend')
+    await page.getByRole('button', { name: 'Categories' }).tap()
+    await expect(legend).toBeHidden()
 
     await page.getByRole('button', { name: 'List' }).tap()
     await expect(page.locator('.place-panel')).toBeVisible()

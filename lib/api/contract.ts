@@ -318,7 +318,21 @@ export const embeddedCollectionSchema = z
   .strictObject({ type: z.literal('FeatureCollection'), features: z.array(embeddedPlaceFeatureSchema) })
   .meta({ id: 'EmbeddedFeatureCollection', description: 'With _embed' })
 
-export const embeddedMapCollectionSchema = mapCollectionOf(z.union([embeddedPlaceFeatureSchema, clusterFeatureSchema])).meta({
+export const clusterEmbeddedSchema = z
+  .strictObject({
+    categories: z.array(embeddedCategorySchema.extend({ count: z.int().min(1) })).meta({
+      description:
+        "The top-level categories of its places, most places first, and how many of them each has: a place counts once, in its first category's (the one of lowest id); places with no category are not counted",
+    }),
+  })
+  .meta({ id: 'ClusterEmbedded' })
+export type ClusterEmbedded = z.output<typeof clusterEmbeddedSchema>
+
+/** A cluster Feature with `_embed`: the mix of its places' categories, which the map draws round it. */
+export const embeddedClusterFeatureSchema = clusterFeatureSchema.extend({ _embedded: clusterEmbeddedSchema }).meta({ id: 'EmbeddedClusterFeature' })
+export type EmbeddedClusterFeature = z.output<typeof embeddedClusterFeatureSchema>
+
+export const embeddedMapCollectionSchema = mapCollectionOf(z.union([embeddedPlaceFeatureSchema, embeddedClusterFeatureSchema])).meta({
   id: 'EmbeddedMapCollection',
   description: 'With _embed and bbox or cluster=true',
 })

@@ -4,6 +4,7 @@ import { getDb, readDataVersion, type Tx } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import { ApiError } from '../http/errors'
 import { freeSlug } from '../slugs'
+import { NO_CATEGORY_COLOR, topLevelColor } from './category-colors'
 import { isPostTypeKey, parseCategoryPath } from './post-fields'
 import { IS_PUBLIC_PLACE_SQL } from './visibility'
 
@@ -88,8 +89,8 @@ export async function getCategoryPaths(tx: Tx): Promise<Map<number, string>> {
   return paths
 }
 
-/** A category in the tree: `depth` 0 for a root. */
-export type CategoryNode = { id: number; name: string; depth: number }
+/** A category in the tree: `depth` 0 for a root; `color` its top-level category's on the map (category-colors.ts). */
+export type CategoryNode = { id: number; name: string; slug: string; depth: number; color: string }
 
 // The public filter's trees, per post type, for the data version they were read at.
 const publicTrees = new LRUCache<string, { version: number; tree: Promise<CategoryNode[]> }>({ max: 32 })
@@ -113,7 +114,7 @@ export async function listPublicCategoryTree(postType: string): Promise<Category
 async function readPublicCategoryTree(postType: string): Promise<CategoryNode[]> {
   const db = getDb()
   const [rows, used] = await Promise.all([
-    db.category.findMany({ select: { id: true, name: true, parentId: true } }),
+    db.category.findMany({ select: { id: true, name: true, slug: true, parentId: true, color: true }, orderBy: { id: 'asc' } }),
     db.$queryRaw<{ id: number | bigint }[]>`
       SELECT c."id" FROM "categories" c WHERE EXISTS (
         SELECT 1 FROM "post_categories" pc JOIN "posts" p ON p."id" = pc."post_id"
@@ -125,11 +126,49 @@ async function readPublicCategoryTree(postType: string): Promise<CategoryNode[]>
     // The category and its ancestors, up to the root or one already shown (a cycle of parents cannot loop).
     for (let at: number | null | undefined = Number(id); at != null && !shown.has(at); at = parentOf.get(at)) shown.add(at)
   }
-  return toCategoryTree(rows.filter((row) => shown.has(row.id)))
+  return toCategoryTree(
+    rows.filter((row) => shown.has(row.id)),
+    colorsOf(rows),
+  )
 }
 
-/** Categories depth first: each after its parent, siblings by name (case-insensitive, then by id). */
-export function toCategoryTree(rows: { id: number; name: string; parentId: number | null }[]): CategoryNode[] {
+type ColorRow = { id: number; parentId: number | null; color: string | null }
+
+/**
+ * Each category's colour on the map: its top-level category's, that category's own or the palette's by its position
+ * among the top-level categories by id (`rows` in that order). A category in a cycle of parents has none.
+ */
+export function colorsOf(rows: ColorRow[]): Map<number, string> {
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  const colors = new Map<number, string>()
+  rows.filter((row) => row.parentId === null || !byId.has(row.parentId)).forEach((row, position) => colors.set(row.id, topLevelColor(row.color, position)))
+  const colorOf = (row: ColorRow, seen = new Set<number>()): string | undefined => {
+    if (colors.has(row.id) || seen.has(row.id)) return colors.get(row.id)
+    seen.add(row.id)
+    const color = colorOf(byId.get(row.parentId!)!, seen)
+    if (color !== undefined) colors.set(row.id, color)
+    return color
+  }
+  for (const row of rows) colorOf(row)
+  return colors
+}
+
+/** Each category of the tree's top-level category, by id. */
+export function topLevelOf(tree: CategoryNode[]): Map<number, number> {
+  const tops = new Map<number, number>()
+  let top = 0
+  for (const node of tree) {
+    if (node.depth === 0) top = node.id
+    tops.set(node.id, top)
+  }
+  return tops
+}
+
+/**
+ * Categories depth first: each after its parent, siblings by name (case-insensitive, then by id); with its colour
+ * (colorsOf), or the colour of no category where `colors` has none.
+ */
+export function toCategoryTree(rows: { id: number; name: string; slug: string; parentId: number | null }[], colors: Map<number, string>): CategoryNode[] {
   const ids = new Set(rows.map((row) => row.id))
   const children = new Map<number | null, typeof rows>()
   for (const row of rows) {
@@ -145,7 +184,7 @@ export function toCategoryTree(rows: { id: number; name: string; parentId: numbe
     for (const row of (children.get(parent) ?? []).sort(byName)) {
       if (seen.has(row.id)) continue
       seen.add(row.id)
-      tree.push({ id: row.id, name: row.name, depth })
+      tree.push({ id: row.id, name: row.name, slug: row.slug, depth, color: colors.get(row.id) ?? NO_CATEGORY_COLOR })
       visit(row.id, depth + 1)
     }
   }

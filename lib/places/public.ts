@@ -7,7 +7,17 @@ import { cachedAnswer, type Built, type Bytes } from '../http/cache'
 import type { Coding } from '../http/encoding'
 import { ApiError } from '../http/errors'
 import { clusterPage, countPlacesIn, getPlaceIndex, mapItemsIn, placeIdsIn, type PlaceIndex } from './map-index'
-import type { BBox, ClusterFeature, EmbeddedPlaceFeature, MapCollection, PlaceEmbedded, PlaceFeature } from '../api/contract'
+import type {
+  BBox,
+  ClusterEmbedded,
+  ClusterFeature,
+  EmbeddedClusterFeature,
+  EmbeddedPlaceFeature,
+  MapCollection,
+  PlaceEmbedded,
+  PlaceFeature,
+} from '../api/contract'
+import { listPublicCategoryTree, topLevelOf } from './categories'
 import { firstPictures } from '../media/pictures'
 import { toEmbedded, toEmbeddedFeature, toFeature } from './geojson'
 import { findPlaceDetails, findPublicPlace, findPublicPlacesByIds, listPublicPlaces, type Place, type PlaceFilter } from './query'
@@ -127,26 +137,51 @@ async function embeddedOf(places: Place[]): Promise<Map<number, PlaceEmbedded>> 
 }
 
 // GET /geojson?cluster=true&zoom=Z[&bbox=…]: what a map at zoom Z draws in the box
-async function mapView(index: PlaceIndex, query: CollectionQuery, bbox: BBox | undefined, zoom: number): Promise<MapCollection<ClusterFeature | PlaceFeature>> {
-  const items = mapItemsIn(index, bbox, zoom)
-  const found = await toFeatures(await findPublicPlacesByIds(items.flatMap((item) => (item.cluster ? [] : [item.id]))), query.embed)
+async function mapView(
+  index: PlaceIndex,
+  query: CollectionQuery,
+  bbox: BBox | undefined,
+  zoom: number,
+): Promise<MapCollection<ClusterFeature | EmbeddedClusterFeature | PlaceFeature>> {
+  const items = mapItemsIn(index, bbox, zoom, query.embed)
+  const [found, mixFor] = await Promise.all([
+    findPublicPlacesByIds(items.flatMap((item) => (item.cluster ? [] : [item.id]))).then((places) => toFeatures(places, query.embed)),
+    query.embed ? clusterMixes(query.postType) : undefined,
+  ])
   const places = new Map(found.map((feature) => [feature.properties.id, feature]))
-  const features = items.flatMap((item): (ClusterFeature | PlaceFeature)[] => {
+  const features = items.flatMap((item): (ClusterFeature | EmbeddedClusterFeature | PlaceFeature)[] => {
     if (item.cluster) {
-      return [
-        {
-          type: 'Feature',
-          geometry: { type: 'Point', coordinates: [item.longitude, item.latitude] },
-          properties: { cluster: true, cluster_id: item.id, point_count: item.count, expansion_zoom: item.expansionZoom },
-          bbox: item.bbox,
-        },
-      ]
+      const feature: ClusterFeature = {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [item.longitude, item.latitude] },
+        properties: { cluster: true, cluster_id: item.id, point_count: item.count, expansion_zoom: item.expansionZoom },
+        bbox: item.bbox,
+      }
+      return [mixFor && item.categories ? { ...feature, _embedded: mixFor(item.categories) } : feature]
     }
     const place = places.get(item.id)
     return place ? [place] : []
   })
   const total = bbox ? countPlacesIn(index, bbox) : index.size
   return { type: 'FeatureCollection', total, extent: index.extent, features }
+}
+
+/**
+ * How a cluster's `_embedded` is made from the counts of its places' first categories (docs/api.md, _embed): each
+ * counted in its top-level category, of the post type's public tree of this data version.
+ */
+async function clusterMixes(postType: string): Promise<(counts: Map<number, number>) => ClusterEmbedded> {
+  const tree = await listPublicCategoryTree(postType)
+  const [nodes, tops] = [new Map(tree.map((node) => [node.id, node])), topLevelOf(tree)]
+  return (counts) => {
+    const byTop = new Map<number, number>()
+    for (const [category, count] of counts) {
+      const top = tops.get(category)
+      if (top !== undefined) byTop.set(top, (byTop.get(top) ?? 0) + count)
+    }
+    const categories = [...byTop].map(([id, count]) => ({ id, name: nodes.get(id)!.name, slug: nodes.get(id)!.slug, count }))
+    return { categories: categories.sort((a, b) => b.count - a.count || a.id - b.id) }
+  }
 }
 
 /**

@@ -78,9 +78,13 @@ export async function listPublicPlaces(query: Omit<CollectionQuery, 'search'>): 
 
 /**
  * Where and when a place is, as the map's index (lib/places/map-index/read.ts) reads it: `[id, latitude, longitude,
- * publishedAt]`, the date in milliseconds since 1970 UTC.
+ * publishedAt, category]`, the date in milliseconds since 1970 UTC, the category its first (FIRST_CATEGORY_SQL; none:
+ * 0, null or left out).
  */
-export type PlacePoint = [id: number, latitude: number, longitude: number, publishedAt: number]
+export type PlacePoint = [id: number, latitude: number, longitude: number, publishedAt: number, category?: number | null]
+
+/** A post `p`'s first category, the one of lowest id, whose top-level category colours its place on the map (docs/api.md, Colours). */
+const FIRST_CATEGORY_SQL = Prisma.sql`(SELECT MIN(fc."category_id") FROM "post_categories" fc WHERE fc."post_id" = p."id")`
 
 /**
  * Every published post of one type (and category and tag) with public geodata, in the collection's order (newest first,
@@ -92,7 +96,8 @@ export async function* streamPublicPlacePoints(query: PlaceFilter, size: number,
   yield* streamRows(
     Prisma.sql`
     ${categoryTree(categoryId)}
-    SELECT p."id", p."public_latitude" AS "latitude", p."public_longitude" AS "longitude", ${epochMillisSql(Prisma.sql`p."published_at"`)}
+    SELECT p."id", p."public_latitude" AS "latitude", p."public_longitude" AS "longitude", ${epochMillisSql(Prisma.sql`p."published_at"`)},
+      ${FIRST_CATEGORY_SQL} AS "category"
     FROM "posts" p
     WHERE p."type" = ${postType} AND ${IS_PUBLIC_PLACE}
     ${inFilter(query)}
@@ -115,7 +120,9 @@ export type PlaceChanges = {
   places: PlacePoint[]
 }
 
-type ChangeRow = { version: number | bigint; id: number | bigint | null } & { [column in 'latitude' | 'longitude' | 'publishedAt']: number | bigint | null }
+type ChangeRow = { version: number | bigint; id: number | bigint | null } & {
+  [column in 'latitude' | 'longitude' | 'publishedAt' | 'category']: number | bigint | null
+}
 
 /**
  * The changes to the public places of one filter (a post type, category and tag) after data version `since`, from the change log
@@ -128,18 +135,18 @@ export async function readPlaceChanges(query: PlaceFilter, since: number): Promi
   const rows = await getDb().$queryRaw<ChangeRow[]>`
     ${categoryTree(categoryId)}
     SELECT s."data_version" AS "version", c."post_id" AS "id", p."public_latitude" AS "latitude", p."public_longitude" AS "longitude",
-      ${epochMillisSql(Prisma.sql`p."published_at"`)} AS "publishedAt"
+      ${epochMillisSql(Prisma.sql`p."published_at"`)} AS "publishedAt", ${FIRST_CATEGORY_SQL} AS "category"
     FROM "site_state" s
     LEFT JOIN (SELECT DISTINCT "post_id" FROM "place_changes" WHERE "version" > ${since} LIMIT ${MAX_CHANGES + 1}) c ON 1 = 1
     LEFT JOIN "posts" p ON p."id" = c."post_id" AND p."type" = ${postType} AND ${IS_PUBLIC_PLACE} ${inFilter(query)}
     WHERE s."id" = 1`
   if (rows.length === 0 || Number(rows[0]!.version) - since > CHANGES_KEPT || rows.length > MAX_CHANGES) return null
   const changes: PlaceChanges = { ids: new Set(), places: [] }
-  for (const { id, latitude, longitude, publishedAt } of rows) {
+  for (const { id, latitude, longitude, publishedAt, category } of rows) {
     if (id === null) continue
     if (Number(id) === 0) return null
     changes.ids.add(Number(id))
-    if (latitude !== null) changes.places.push([Number(id), Number(latitude), Number(longitude), Number(publishedAt)])
+    if (latitude !== null) changes.places.push([Number(id), Number(latitude), Number(longitude), Number(publishedAt), Number(category ?? 0)])
   }
   return changes
 }

@@ -154,10 +154,13 @@ test('the change log names the posts a write touched, and nothing when nothing w
   await db.post.update({ where: { id: second! }, data: { title: 'Still a place' } })
   const changes = await readPlaceChanges(home, since)
   assert.deepEqual(changes?.ids, new Set([first, second]))
-  // The draft is no place any more; the other one still is, with its point and date.
-  const post = await db.post.findUniqueOrThrow({ where: { id: second! } })
+  // The draft is no place any more; the other one still is, with its point, date and first category (0: none).
+  const post = await db.post.findUniqueOrThrow({ where: { id: second! }, include: { categories: true } })
+  const lowest = Math.min(...post.categories.map((c) => c.categoryId), Infinity)
   const expected =
-    post.publicLatitude === null || post.status !== 'publish' ? [] : [[second, post.publicLatitude, post.publicLongitude, post.publishedAt.getTime()]]
+    post.publicLatitude === null || post.status !== 'publish'
+      ? []
+      : [[second, post.publicLatitude, post.publicLongitude, post.publishedAt.getTime(), lowest === Infinity ? 0 : lowest]]
   assert.deepEqual(changes?.places, expected)
 })
 
@@ -169,6 +172,9 @@ test('the change log cannot tell after a category moves, an import of more than 
   assert.ok(await readPlaceChanges(home, since - 10_000), 'kept')
   await db.category.update({ where: { id: categories[1]! }, data: { name: 'Renamed child' } })
   assert.deepEqual(await readPlaceChanges(home, since), { ids: new Set(), places: [] }, 'a new name changes no index')
+  await db.category.update({ where: { id: categories[0]! }, data: { color: '#123456' } })
+  assert.deepEqual(await readPlaceChanges(home, since), { ids: new Set(), places: [] }, 'nor does a colour')
+  assert.ok((await readDataVersion()) > since, 'a colour is a new data version: the pages show it')
   // Saved with the parent it has (as the admin saves a new name), or a move that matches no category: nothing moved.
   await db.category.update({ where: { id: categories[1]! }, data: { name: 'Renamed again', parentId: categories[0]! } })
   await db.category.updateMany({ where: { id: -1 }, data: { parentId: categories[2]! } })

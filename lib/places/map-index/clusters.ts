@@ -1,5 +1,6 @@
 import { latitudeOf, longitudeOf, mercatorX, mercatorY } from '../../geo/web-mercator'
 import type { BBox } from '../../api/contract'
+import { BLOCK } from './blocks'
 import { boxOfTiles, contains, isIn, partsOf, ranksIn, walkTiles, WORLD } from './box'
 import { clusterIdOf, parseClusterId, SELF } from './cluster-id'
 import { CELL_LEVELS, CLUSTER_MAX_ZOOM, GRID_LEVEL, gridCell, lowerBound, sharedLevels, zKey } from './grid'
@@ -14,7 +15,18 @@ const MERGE_PIXELS = 40
 const MAX_PARTS = 64
 
 export type MapItem =
-  { cluster: true; id: number; longitude: number; latitude: number; count: number; expansionZoom: number; bbox: BBox } | { cluster: false; id: number }
+  | {
+      cluster: true
+      id: number
+      longitude: number
+      latitude: number
+      count: number
+      expansionZoom: number
+      bbox: BBox
+      /** with `withCategories`: how many of its places have each first category (categoriesIn) */
+      categories?: Map<number, number>
+    }
+  | { cluster: false; id: number }
 
 /**
  * A tile's places at the map's zoom: the tile, their run in key order, number and mean position, the groups it took
@@ -23,10 +35,11 @@ export type MapItem =
 type Group = { tile: number; lo: number; hi: number; count: number; x: number; y: number; joined: Group[]; tiles: number; taken: boolean }
 
 /**
- * What a map at `zoom` shows inside `bbox`: clusters (with the zoom at which each splits) and single places. An item
- * is in when its position is: a cluster's position is the mean of its places'.
+ * What a map at `zoom` shows inside `bbox`: clusters (with the zoom at which each splits, and with `withCategories`
+ * how many of its places are of each first category) and single places. An item is in when its position is: a
+ * cluster's position is the mean of its places'.
  */
-export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: number): MapItem[] {
+export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: number, withCategories = false): MapItem[] {
   const box = bbox ?? WORLD
   if (zoom > CLUSTER_MAX_ZOOM) return [...ranksIn(index, box)].map((rank) => ({ cluster: false, id: index.ids[rank]! }))
   const level = zoom + CELL_LEVELS
@@ -59,8 +72,44 @@ export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: numb
     const latitude = latitudeOf(group.y)
     if (!contains(box, longitude, latitude)) return []
     const [id, expansionZoom] = [clusterIdOf(zoom, group.tile, group.tiles), expansionZoomOf(index, group, zoom)]
-    return [{ cluster: true, id, longitude, latitude, count: group.count, expansionZoom, bbox: bboxOf(index, group, level) }]
+    const item: MapItem = { cluster: true, id, longitude, latitude, count: group.count, expansionZoom, bbox: bboxOf(index, group, level) }
+    if (withCategories) item.categories = categoriesIn(index, [group, ...group.joined])
+    return [item]
   })
+}
+
+// Counts by category id, zero but while categoriesIn counts: grown to the largest id met.
+let counts = new Uint32Array(1024)
+
+/**
+ * How many of the places of these runs of the key order have each first category (0: none): a pass over the blocks of
+ * the categories' column (blocks.ts), counted in an array by id rather than a Map.
+ */
+function categoriesIn(index: PlaceIndex, runs: readonly { lo: number; hi: number }[]): Map<number, number> {
+  const { blocks } = index.categories
+  const seen: number[] = []
+  for (const { lo, hi } of runs) {
+    for (let i = lo; i < hi;) {
+      const block = blocks[Math.floor(i / BLOCK)]!
+      const [start, end] = [i % BLOCK, Math.min(BLOCK, (i % BLOCK) + hi - i)]
+      for (let j = start; j < end; j++) {
+        const category = block[j]!
+        if (category >= counts.length) {
+          const grown = new Uint32Array(2 ** Math.ceil(Math.log2(category + 1)))
+          grown.set(counts)
+          counts = grown
+        }
+        if (counts[category]!++ === 0) seen.push(category)
+      }
+      i += end - start
+    }
+  }
+  const found = new Map<number, number>()
+  for (const category of seen) {
+    found.set(category, counts[category]!)
+    counts[category] = 0
+  }
+  return found
 }
 
 /**

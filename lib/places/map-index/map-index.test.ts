@@ -11,7 +11,9 @@ import { CLUSTER_MAX_ZOOM } from './grid'
 import { buildPlaceIndex, extentOf, rangeOf, ranksBetween, subsetOf, withChanges } from './place-index'
 
 // Here the higher ids are the newer: published at second `id`.
-const point = (id: number, longitude: number, latitude: number): PlacePoint => [id, latitude, longitude, id * 1000]
+// Some places with no category (0), the others in one of seven.
+const categoryOf = (id: number) => (id % 4 === 0 ? 0 : 10 + (id % 7))
+const point = (id: number, longitude: number, latitude: number): PlacePoint => [id, latitude, longitude, id * 1000, categoryOf(id)]
 // As the query gives them: newest first.
 const indexOf = (points: PlacePoint[]) => buildPlaceIndex([...points].sort((a, b) => b[0] - a[0]))
 const extentOfPoints = (points: PlacePoint[]) => extentOf(Column.of(Float64Array.from(points, (p) => p[1])), Column.of(Float64Array.from(points, (p) => p[2])))
@@ -329,7 +331,7 @@ describe('the index against a plain scan of its places', () => {
     const rankOf = new Map(Array.from(index.ids, (id, rank) => [id, rank]))
     for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM; zoom++) {
       for (const box of [undefined, ...boxes.slice(0, 20)]) {
-        const items = mapItemsIn(index, box, zoom)
+        const items = mapItemsIn(index, box, zoom, true)
         const listed: number[] = items.flatMap((item) => (item.cluster ? [] : [item.id]))
         for (const item of items) {
           if (!item.cluster) continue
@@ -342,6 +344,9 @@ describe('the index against a plain scan of its places', () => {
             'newest first',
           )
           assert.deepEqual(item.bbox, scannedBox(ranks.map((rank) => [0, index.latitudes.get(rank), index.longitudes.get(rank), 0])), 'the box of its places')
+          const counted = new Map<number, number>()
+          for (const id of ids) counted.set(categoryOf(id), (counted.get(categoryOf(id)) ?? 0) + 1)
+          assert.deepEqual(item.categories, counted, 'how many of its places are of each category')
           listed.push(...ids)
           // Pages, small ones walking down the ranks, and one past the end.
           if (zoom % 4 === 0 && !box) {
@@ -385,7 +390,7 @@ describe('the index against a plain scan of its places', () => {
           ? [item.longitude, item.latitude]
           : points
               .find(([id]) => id === item.id)!
-              .slice(1)
+              .slice(1, 3)
               .reverse()) as [number, number]
       const [[lon1, lat1], [lon2, lat2]] = [at(a), at(b)]
       const y = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (Math.max(-85, Math.min(85, lat)) * Math.PI) / 360)) / (2 * Math.PI)
@@ -413,7 +418,7 @@ describe('withChanges', () => {
       const spots = Array.from({ length: 25 }, () => [between(latitudes), between(longitudes)] as const)
       const place = (id: number): PlacePoint => {
         const [latitude, longitude] = next() < 0.5 ? spots[Math.floor(next() * spots.length)]! : [between(latitudes), between(longitudes)]
-        return [id, latitude, longitude, Math.floor(next() * 40) * 1000]
+        return [id, latitude, longitude, Math.floor(next() * 40) * 1000, Math.floor(next() * 3)]
       }
       // Places enough for three blocks of each column (blocks.ts): writes share the blocks they leave as they were.
       const places = new Map<number, PlacePoint>()
@@ -426,9 +431,10 @@ describe('withChanges', () => {
         const changed = new Set(Array.from({ length: 1 + Math.floor(next() * (write % 10 ? 5 : 300)) }, () => 1 + Math.floor(next() * 4 * BLOCK * 1.25)))
         const nudge = write % 3 === 0
         for (const id of changed) {
-          const [, latitude, longitude, date] = places.get(id) ?? place(id)
+          const [, latitude, longitude, date, category] = places.get(id) ?? place(id)
           const by = [0, 1e-5, 1e-2][Math.floor(next() * 3)]!
-          if (nudge) places.set(id, [id, latitude + by, longitude - by, date])
+          // Not moved, it may change its category alone.
+          if (nudge) places.set(id, [id, latitude + by, longitude - by, date, by === 0 ? Math.floor(next() * 3) : category])
           else if (next() < 0.3) places.delete(id)
           else places.set(id, place(id))
         }
@@ -460,7 +466,7 @@ describe('withChanges', () => {
     const newBlocks = (a: Column | Column<Uint32Array>, b: Column | Column<Uint32Array>) => a.blocks.filter((block, i) => block !== b.blocks[i]).length
     assert.equal(after.ids, before.ids)
     assert.equal(after.dates, before.dates)
-    for (const column of ['latitudes', 'longitudes', 'keys', 'ranks'] as const) assert.equal(newBlocks(after[column], before[column]), 1, column)
+    for (const column of ['latitudes', 'longitudes', 'keys', 'ranks', 'categories'] as const) assert.equal(newBlocks(after[column], before[column]), 1, column)
     assert.equal(newBlocks(after.sumX.sums, before.sumX.sums), 1)
     assert.equal(newBlocks(after.sumY.sums, before.sumY.sums), 1)
   })

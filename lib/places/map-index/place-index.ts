@@ -29,17 +29,22 @@ export type PlaceIndex = {
   keys: Column
   /** the rank of the place of each key */
   ranks: Column<Uint32Array>
+  /**
+   * the first category (its lowest id; 0: none) of the place of each key, which colours it on the map: in key order, so
+   * that a cluster's are one run to count (clusters.ts, categoriesIn)
+   */
+  categories: Column<Uint32Array>
   /** running sums of the places' Web Mercator x and y in key order, in whole units of 2^-30 of the world's width (4 cm; meanX, meanY) */
   sumX: RunningSums
   sumY: RunningSums
 }
 
 /**
- * What an index takes in memory: ids 4, latitudes 8, longitudes 8, dates 8, keys 8, ranks 4, sumX 8, sumY 8 bytes a
+ * What an index takes in memory: ids 4, latitudes 8, longitudes 8, dates 8, keys 8, ranks 4, categories 4, sumX 8, sumY 8 bytes a
  * place, and the boxes of its blocks of places (extentOf: 5.8 KB a block, 1.4 bytes a place). The columns moves change
  * (every one but the ids and dates) are in blocks (blocks.ts): a write copies only the blocks it changes.
  */
-export const BYTES_PER_PLACE = 58
+export const BYTES_PER_PLACE = 62
 
 /** The units of the running sums, in the world's width: exact up to 2^53 / 2^30, 8 million places. */
 const UNITS = 2 ** 30
@@ -51,7 +56,7 @@ export const meanX = (index: PlaceIndex, lo: number, hi: number): number => (ind
 export const meanY = (index: PlaceIndex, lo: number, hi: number): number => (index.sumY.before(hi) - index.sumY.before(lo)) / (hi - lo) / UNITS
 
 /** The places in the order of their tiles' keys, with the running sums. */
-type KeyOrder = Pick<PlaceIndex, 'keys' | 'ranks' | 'sumX' | 'sumY'>
+type KeyOrder = Pick<PlaceIndex, 'keys' | 'ranks' | 'categories' | 'sumX' | 'sumY'>
 
 /** The Z-order key of the tile of a point (Web Mercator x and y). */
 const keyOf = (x: number, y: number): number => zKey(gridCell(x), gridCell(y))
@@ -63,28 +68,33 @@ export class PlaceIndexBuilder {
   private latitudes = new Float64Array(1024)
   private longitudes = new Float64Array(1024)
   private dates = new Float64Array(1024)
+  private categories = new Uint32Array(1024)
 
-  add(id: number, latitude: number, longitude: number, date: number): void {
+  add(id: number, latitude: number, longitude: number, date: number, category: number | null = 0): void {
     if (this.size === this.ids.length) {
-      const [ids, latitudes, longitudes, dates] = [
+      const [ids, latitudes, longitudes, dates, categories] = [
         new Int32Array(this.size * 2),
         new Float64Array(this.size * 2),
         new Float64Array(this.size * 2),
         new Float64Array(this.size * 2),
+        new Uint32Array(this.size * 2),
       ]
       ids.set(this.ids)
       latitudes.set(this.latitudes)
       longitudes.set(this.longitudes)
       dates.set(this.dates)
+      categories.set(this.categories)
       this.ids = ids
       this.latitudes = latitudes
       this.longitudes = longitudes
       this.dates = dates
+      this.categories = categories
     }
     this.ids[this.size] = id
     this.latitudes[this.size] = latitude
     this.longitudes[this.size] = longitude
     this.dates[this.size] = date
+    this.categories[this.size] = category ?? 0
     this.size++
   }
 
@@ -107,16 +117,18 @@ export class PlaceIndexBuilder {
     sorted.sort()
     const keys = new Float64Array(size)
     const ranks = new Uint32Array(size)
+    const categories = new Uint32Array(size)
     // Each place's x and y in key order, for the running sums.
     const [x, y] = [new Float64Array(size), new Float64Array(size)]
     for (let i = 0; i < size; i++) {
       const rank = Number(sorted[i]! & 0x7ffffffn)
       keys[i] = Number(sorted[i]! >> 27n)
       ranks[i] = rank
+      categories[i] = this.categories[rank]!
       x[i] = unitsOf(xs[rank]!)
       y[i] = unitsOf(ys[rank]!)
     }
-    return indexOf({ ids, latitudes, longitudes, dates, keys, ranks, x, y })
+    return indexOf({ ids, latitudes, longitudes, dates, keys, ranks, categories, x, y })
   }
 }
 
@@ -128,6 +140,7 @@ function indexOf(arrays: {
   dates: Float64Array
   keys: Float64Array
   ranks: Uint32Array
+  categories: Uint32Array
   x: Float64Array
   y: Float64Array
 }): PlaceIndex {
@@ -141,6 +154,7 @@ function indexOf(arrays: {
     extent: extentOf(latitudes, longitudes),
     keys: Column.of(arrays.keys),
     ranks: Column.of(arrays.ranks),
+    categories: Column.of(arrays.categories),
     sumX: RunningSums.of(arrays.x),
     sumY: RunningSums.of(arrays.y),
   }
@@ -149,7 +163,7 @@ function indexOf(arrays: {
 /** The index of these places, given in the collection's order. */
 export function buildPlaceIndex(points: PlacePoint[]): PlaceIndex {
   const builder = new PlaceIndexBuilder()
-  for (const [id, latitude, longitude, date] of points) builder.add(id, latitude, longitude, date)
+  for (const [id, latitude, longitude, date, category] of points) builder.add(id, latitude, longitude, date, category)
   return builder.build()
 }
 
@@ -169,8 +183,11 @@ export function withChanges(index: PlaceIndex, changed: ReadonlySet<number>, add
   const rankOf = new Map(Array.from(removed, (rank) => [ids[rank]!, rank]))
   // A place written again with its date keeps its rank.
   const ranksKept = removed.length === added.length && added.every(([id, , , date]) => rankOf.has(id) && dates[rankOf.get(id)!] === date)
-  const isWhereItWas = ([id, latitude, longitude]: PlacePoint) => latitudes.get(rankOf.get(id)!) === latitude && longitudes.get(rankOf.get(id)!) === longitude
-  if (ranksKept && added.every(isWhereItWas)) return index
+  const isAsItWas = ([id, latitude, longitude, , category]: PlacePoint) => {
+    const rank = rankOf.get(id)!
+    return latitudes.get(rank) === latitude && longitudes.get(rank) === longitude && index.categories.get(keyPositionOf(index, rank)) === (category ?? 0)
+  }
+  if (ranksKept && added.every(isAsItWas)) return index
   const adds = [...added].sort(newestFirst)
   const byRank = ranksKept ? movedInRankOrder(index, adds, rankOf) : splicedRankOrder(index, removed, adds)
   const byKey = keyOrderAfter(index, removed, adds, byRank, ranksKept)
@@ -229,19 +246,20 @@ function splicedRankOrder(index: PlaceIndex, removed: Uint32Array, adds: readonl
   return { ...order, ...positionsAfter(index, plan, adds), rankOfAdded: Array.from(plan.putAt), newRankOf }
 }
 
+/** The position in key order of the place of `rank`: its key's run holds it, the ranks of a run ascending. */
+function keyPositionOf({ size, latitudes, longitudes, keys, ranks }: PlaceIndex, rank: number): number {
+  const lo = lowerBound(keys, keyOf(mercatorX(longitudes.get(rank)), mercatorY(latitudes.get(rank))), 0, size)
+  return firstWhere(lo, lowerBound(keys, keys.get(lo) + 1, lo, size), (i) => ranks.get(i) >= rank)
+}
+
 /** The tiles' order after a write: by key, ties by new rank, as a build sorts them; with the running sums. */
 function keyOrderAfter(index: PlaceIndex, removed: Uint32Array, adds: readonly PlacePoint[], byRank: RankOrderAfter, ranksKept: boolean): KeyOrder {
-  const { size, latitudes, longitudes, keys, ranks, sumX, sumY } = index
+  const { size, keys, ranks, categories, sumX, sumY } = index
   const { rankOfAdded, newRankOf } = byRank
-  // Where each old place taken out is: its key's run holds it, the ranks of a run ascending.
-  const positionOf = (rank: number) => {
-    const lo = lowerBound(keys, keyOf(mercatorX(longitudes.get(rank)), mercatorY(latitudes.get(rank))), 0, size)
-    return firstWhere(lo, lowerBound(keys, keys.get(lo) + 1, lo, size), (i) => ranks.get(i) >= rank)
-  }
   const puts = adds
-    .map(([, latitude, longitude], a) => {
+    .map(([, latitude, longitude, , category], a) => {
       const [x, y] = [mercatorX(longitude), mercatorY(latitude)]
-      return { key: keyOf(x, y), rank: rankOfAdded[a]!, x: unitsOf(x), y: unitsOf(y) }
+      return { key: keyOf(x, y), rank: rankOfAdded[a]!, category: category ?? 0, x: unitsOf(x), y: unitsOf(y) }
     })
     .sort((a, b) => a.key - b.key || a.rank - b.rank)
   // Each place put in goes within its key's run, before the first old place of a later new rank.
@@ -250,13 +268,14 @@ function keyOrderAfter(index: PlaceIndex, removed: Uint32Array, adds: readonly P
   )
   const plan = splice(
     size,
-    Array.from(removed, positionOf).sort((a, b) => a - b),
+    Array.from(removed, (rank) => keyPositionOf(index, rank)).sort((a, b) => a - b),
     before,
   )
   return {
     keys: splicedColumn(Float64Array, keys, plan, (p) => puts[p]!.key),
     // Ranks that changed are worked out anew for every place.
     ranks: splicedColumn(Uint32Array, ranks, plan, (p) => puts[p]!.rank, ranksKept ? undefined : (i) => newRankOf(ranks.get(i))),
+    categories: splicedColumn(Uint32Array, categories, plan, (p) => puts[p]!.category),
     sumX: splicedSums(sumX, plan, (p) => puts[p]!.x),
     sumY: splicedSums(sumY, plan, (p) => puts[p]!.y),
   }
@@ -388,17 +407,19 @@ export function rangeOf(index: PlaceIndex, [from, to]: readonly [from: number, t
   const [latitudes, longitudes] = [new Float64Array(size), new Float64Array(size)]
   index.latitudes.copyTo(latitudes, 0, from, size)
   index.longitudes.copyTo(longitudes, 0, from, size)
-  const [keys, ranks, x, y] = [new Float64Array(size), new Uint32Array(size), new Float64Array(size), new Float64Array(size)]
+  const [keys, ranks, categories] = [new Float64Array(size), new Uint32Array(size), new Uint32Array(size)]
+  const [x, y] = [new Float64Array(size), new Float64Array(size)]
   for (let i = 0, k = 0; k < size; i++) {
     const rank = index.ranks.get(i)
     if (rank < from || rank >= to) continue
     keys[k] = index.keys.get(i)
     ranks[k] = rank - from
+    categories[k] = index.categories.get(i)
     x[k] = index.sumX.at(i)
     y[k] = index.sumY.at(i)
     k++
   }
-  return indexOf({ ids: index.ids.slice(from, to), latitudes, longitudes, dates: index.dates.slice(from, to), keys, ranks, x, y })
+  return indexOf({ ids: index.ids.slice(from, to), latitudes, longitudes, dates: index.dates.slice(from, to), keys, ranks, categories, x, y })
 }
 
 /** What subsetOf looks up in an index, made on first use and kept with it: 8 to 20 bytes a place (a Map: about 60). */
@@ -465,6 +486,7 @@ export function subsetOf(index: PlaceIndex, ids: Int32Array): PlaceIndex {
     dates: new Float64Array(size),
     keys: new Float64Array(size),
     ranks: new Uint32Array(size),
+    categories: new Uint32Array(size),
     x: new Float64Array(size),
     y: new Float64Array(size),
   }
@@ -478,11 +500,12 @@ export function subsetOf(index: PlaceIndex, ids: Int32Array): PlaceIndex {
     byKey[to] = keyPositions[rank]! * SUBSET_RANKS + to
   }
   byKey.sort()
-  const { keys, sumX, sumY } = index
+  const { keys, categories, sumX, sumY } = index
   for (let k = 0; k < size; k++) {
     const i = Math.floor(byKey[k]! / SUBSET_RANKS)
     subset.keys[k] = keys.get(i)
     subset.ranks[k] = byKey[k]! % SUBSET_RANKS
+    subset.categories[k] = categories.get(i)
     // Whole numbers below 2^53: each step of the index's sums is exactly the place's own.
     subset.x[k] = sumX.at(i)
     subset.y[k] = sumY.at(i)

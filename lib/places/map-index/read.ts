@@ -24,7 +24,7 @@ export async function readPlaceIndex(query: Omit<PlaceIndexQuery, 'search' | 'pu
   if (!(await hasPublicPlaces(query))) return EMPTY_INDEX
   const builder = new PlaceIndexBuilder()
   for await (const chunk of streamPublicPlacePoints(query, CHUNK, options)) {
-    for (const [id, latitude, longitude, date] of chunk) builder.add(id, latitude, longitude, date)
+    for (const [id, latitude, longitude, date, category] of chunk) builder.add(id, latitude, longitude, date, category ?? 0)
     await nextTurn()
   }
   return builder.build()
