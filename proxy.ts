@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from 'next/server'
 import { getConfig } from './lib/config'
 import { PLAYER_ORIGINS } from './lib/content/embeds'
 import { noRoute } from './lib/http/errors'
+import { plainNotFound } from './lib/http/route'
 import { oldSlugRedirect } from './lib/places/old-slugs'
 
 // Four jobs, none of them authorisation (that lives in lib/):
@@ -19,7 +20,7 @@ export async function proxy(request: NextRequest) {
     decodeURIComponent(pathname)
   } catch {
     if (/^\/(wp-json\/)?places\//.test(pathname)) return noRouteResponse()
-    return new NextResponse('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+    return plainNotFound()
   }
   // Only the home page: `/` with a rest_route goes to the API, `/` without it is the map.
   if (pathname === '/' && request.nextUrl.searchParams.has('rest_route')) return restRoute(request)

@@ -1,7 +1,8 @@
 'use client'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { TileLayer, useMap } from 'react-leaflet'
 import type { LatLngBounds } from 'leaflet'
+import { tileCredit } from './tile-credit'
 import { TownLabelsLayer } from './town-labels'
 import { VectorTiles } from './vector-tiles'
 import { WorldLayer } from './world-layer'
@@ -36,31 +37,21 @@ export function Basemap({ tiles, maxZoom, onLoad, onError }: { tiles: TileSource
   )
 }
 
-/**
- * The configured tile server's layer, credited once one of its tiles is drawn: when they all fail (no network, a
- * server that refuses) the map shows the world layer alone, and its attribution names only that.
- */
+/** The configured tile server's layer, credited once one of its tiles is drawn (tileCredit). */
 function BasemapTiles({ tiles, maxZoom, onLoad, onError }: { tiles: TileSource; maxZoom?: number; onLoad: () => void; onError: () => void }) {
   const map = useMap()
-  const credited = useRef(false)
+  const credit = useMemo(() => tileCredit(map, tiles.attribution), [map, tiles.attribution])
   const handlers = useMemo(
     () => ({
       tileload: () => {
-        if (!credited.current) map.attributionControl?.addAttribution(tiles.attribution)
-        credited.current = true
+        credit.drawn()
         onLoad()
       },
       tileerror: onError,
     }),
-    [map, tiles.attribution, onLoad, onError],
+    [credit, onLoad, onError],
   )
-  useEffect(
-    () => () => {
-      if (credited.current) map.attributionControl?.removeAttribution(tiles.attribution)
-      credited.current = false
-    },
-    [map, tiles.attribution],
-  )
+  useEffect(() => () => credit.dispose(), [credit])
   // An option given as undefined replaces Leaflet's default (maxZoom 18): its tiles would be infinitely many.
   return <TileLayer url={tiles.url} {...(maxZoom === undefined ? {} : { maxZoom })} eventHandlers={handlers} />
 }

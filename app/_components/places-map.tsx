@@ -214,12 +214,7 @@ export default function PlacesMap({ filter: initialFilter, tagName, view, catego
   }, [colors, filter.categoryId])
   // The legend's "No category", when the view has such places: a place without one, or a cluster with some.
   const withUncategorised = useMemo(
-    () =>
-      markers?.features.some((feature) =>
-        isCluster(feature)
-          ? feature._embedded.categories.reduce((sum, { count }) => sum + count, 0) < feature.properties.point_count
-          : feature._embedded.categories.length === 0,
-      ) ?? false,
+    () => markers?.features.some((feature) => (isCluster(feature) ? uncountedOf(feature) > 0 : feature._embedded.categories.length === 0)) ?? false,
     [markers],
   )
 
@@ -390,13 +385,15 @@ function markerIcon(kind: 'cluster' | 'stack' | 'place', count: number, isTouch:
   return icon
 }
 
+/** How many of a cluster's places its mix leaves out: those with no category (docs/api.md, _embed). */
+const uncountedOf = ({ properties, _embedded }: EmbeddedClusterFeature) =>
+  properties.point_count - _embedded.categories.reduce((sum, { count }) => sum + count, 0)
+
 /** A cluster's paint: the mix of its places' top-level categories, those with none in the colour of no category. */
 function clusterPaint(feature: EmbeddedClusterFeature, colors: ReadonlyMap<number, string>): string {
-  const { categories } = feature._embedded
-  const counted = categories.reduce((sum, { count }) => sum + count, 0)
   return mixOf([
-    ...categories.map(({ id, count }) => ({ color: colors.get(id) ?? NO_CATEGORY_COLOR, count })),
-    { color: NO_CATEGORY_COLOR, count: feature.properties.point_count - counted },
+    ...feature._embedded.categories.map(({ id, count }) => ({ color: colors.get(id) ?? NO_CATEGORY_COLOR, count })),
+    { color: NO_CATEGORY_COLOR, count: uncountedOf(feature) },
   ])
 }
 

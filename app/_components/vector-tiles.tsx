@@ -2,6 +2,7 @@
 import { latLngBounds, type GridLayer, type LatLngBounds } from 'leaflet'
 import { useEffect, useEffectEvent } from 'react'
 import { useMap } from 'react-leaflet'
+import { tileCredit } from './tile-credit'
 
 // The site's own vector basemap (MAP_PMTILES, README "The map"): the PMTiles archive at /basemap.pmtiles, read in
 // parts (its header, its directories, each tile: HTTP range requests to the site, no one else), drawn on canvas tiles
@@ -33,7 +34,7 @@ export function VectorTiles({
   useEffect(() => {
     let cancelled = false
     let layer: GridLayer | undefined
-    let credited = false
+    const credit = tileCredit(map, attribution)
     void (async () => {
       try {
         const [{ PMTiles }, leaflet] = await Promise.all([import('pmtiles'), import('leaflet')])
@@ -58,8 +59,7 @@ export function VectorTiles({
         // A Leaflet GridLayer, which its type (an index signature of `any`) does not say.
         const grid = made as unknown as GridLayer
         grid.on('tileload', () => {
-          if (!credited) map.attributionControl?.addAttribution(attribution)
-          credited = true
+          credit.drawn()
           loaded()
         })
         grid.on('tileerror', () => failed())
@@ -75,7 +75,7 @@ export function VectorTiles({
     return () => {
       cancelled = true
       layer?.remove()
-      if (credited) map.attributionControl?.removeAttribution(attribution)
+      credit.dispose()
     }
   }, [map, url, attribution, maxZoom])
   return null

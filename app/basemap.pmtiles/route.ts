@@ -2,13 +2,13 @@ import { open } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { getConfig } from '@/lib/config'
 import { byteRange } from '@/lib/http/range'
-import { matchesEtag, route } from '@/lib/http/route'
+import { matchesEtag, plainNotFound, route } from '@/lib/http/route'
 
 // GET /basemap.pmtiles – the vector basemap archive of MAP_PMTILES (README, The map), read by the browser in parts
 // (HTTP range requests: its header and directories, then each tile). A 404 without MAP_PMTILES.
 export const GET = route(async (request: Request) => {
   const file = getConfig().mapPmtiles
-  if (!file) return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+  if (!file) return plainNotFound()
   // One open file for the whole answer: an archive replaced meanwhile (`mv new.pmtiles …`) cannot mix its tag with
   // another file's bytes.
   const handle = await open(file)

@@ -38,10 +38,10 @@ export async function setCategoryColor(actor: Actor, input: unknown): Promise<vo
   const parsed = color === null ? null : parseColor(color)
   if (color !== null && parsed === null) throw invalidParams({ color: 'A colour is # and six hexadecimal digits, such as #c2410c' })
   const db = getDb()
-  const category = await db.category.findUnique({ where: { id }, select: { parentId: true } })
-  if (!category) throw new ApiError('rest_term_invalid', 'This category does not exist (any more).')
-  if (category.parentId !== null) {
-    throw invalidParams({ color: "Only top-level categories have a colour of their own: a subcategory shows its top-level category's" })
-  }
-  await db.category.update({ where: { id }, data: { color: parsed } })
+  // One statement: a category moved under another, or deleted, meanwhile is not given a colour.
+  const { count } = await db.category.updateMany({ where: { id, parentId: null }, data: { color: parsed } })
+  if (count === 1) return
+  if (!(await db.category.findUnique({ where: { id }, select: { id: true } })))
+    throw new ApiError('rest_term_invalid', 'This category does not exist (any more).')
+  throw invalidParams({ color: "Only top-level categories have a colour of their own: a subcategory shows its top-level category's" })
 }

@@ -69,6 +69,11 @@ export function route<C>(handler: RouteHandler<C>, options: RouteOptions = {}): 
   }
 }
 
+/** A plain 404, for what is no page and no REST route (a tile that does not exist, a path that does not decode). */
+export function plainNotFound(): Response {
+  return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+}
+
 /** The answer to a CORS preflight of a public route. */
 export function preflight(): Response {
   return new Response(null, { status: 204, headers: CORS_HEADERS })

@@ -2,23 +2,23 @@
 // palette's; a subcategory shows its top-level category's. Read by the server and the browser alike.
 
 /**
- * The palette, in the order top-level categories were made: twelve hues, the first eight apart for the common colour
- * blindnesses (Okabe and Ito's, darkened), each at least 4.5:1 against white, so a dot stands out from its white ring
- * and from the land; none is the blue of no category.
+ * The palette, in the order top-level categories were made: twelve hues, each at least 4.5:1 against white, so a dot
+ * stands out from its white ring and from the land; none is the blue of no category. Neighbours in the list differ in
+ * lightness as well as hue, but twelve colours cannot all stay apart for every colour blindness: the legend names each.
  */
 export const PALETTE = [
   '#c2410c',
   '#047857',
   '#6d28d9',
-  '#a16207',
   '#0e7490',
   '#be185d',
-  '#4d7c0f',
   '#374151',
-  '#a21caf',
-  '#7c2d12',
+  '#a16207',
+  '#4d7c0f',
   '#9f1239',
   '#4338ca',
+  '#7c2d12',
+  '#a21caf',
 ] as const
 
 /** The colour of a place with no category: the map's blue of before. */

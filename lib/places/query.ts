@@ -79,9 +79,9 @@ export async function listPublicPlaces(query: Omit<CollectionQuery, 'search'>): 
 /**
  * Where and when a place is, as the map's index (lib/places/map-index/read.ts) reads it: `[id, latitude, longitude,
  * publishedAt, category]`, the date in milliseconds since 1970 UTC, the category its first (FIRST_CATEGORY_SQL; none:
- * 0, null or left out).
+ * 0 or left out).
  */
-export type PlacePoint = [id: number, latitude: number, longitude: number, publishedAt: number, category?: number | null]
+export type PlacePoint = [id: number, latitude: number, longitude: number, publishedAt: number, category?: number]
 
 /** A post `p`'s first category, the one of lowest id, whose top-level category colours its place on the map (docs/api.md, Colours). */
 const FIRST_CATEGORY_SQL = Prisma.sql`(SELECT MIN(fc."category_id") FROM "post_categories" fc WHERE fc."post_id" = p."id")`

@@ -42,6 +42,27 @@ describe('mapItemsIn', () => {
     assert.equal(sumOfCounts(items), 6)
   })
 
+  test("with its categories: a cluster counts its places' first categories, small ids and large ones alike", () => {
+    const places: PlacePoint[] = [
+      [4, 48.85, 2.35, 4000, 3],
+      [3, 48.86, 2.36, 3000, 5_000_000],
+      [2, 48.87, 2.37, 2000, 3],
+      [1, 48.88, 2.38, 1000, 0],
+    ]
+    const [cluster] = mapItemsIn(buildPlaceIndex(places), undefined, 3, true)
+    assert.ok(cluster?.cluster)
+    assert.deepEqual(
+      cluster.categories,
+      new Map([
+        [3, 2],
+        [5_000_000, 1],
+        [0, 1],
+      ]),
+    )
+    // Counted again, from nothing: the counts of one call are not left for the next.
+    assert.deepEqual(mapItemsIn(buildPlaceIndex(places), undefined, 3, true), [cluster])
+  })
+
   test('a cluster sits at the mean of its places, and says the zoom at which it splits', () => {
     const [paris] = mapItemsIn(index, [2, 48, 3, 49], 3)
     assert.ok(paris?.cluster)

@@ -70,7 +70,7 @@ export class PlaceIndexBuilder {
   private dates = new Float64Array(1024)
   private categories = new Uint32Array(1024)
 
-  add(id: number, latitude: number, longitude: number, date: number, category: number | null = 0): void {
+  add(id: number, latitude: number, longitude: number, date: number, category = 0): void {
     if (this.size === this.ids.length) {
       const [ids, latitudes, longitudes, dates, categories] = [
         new Int32Array(this.size * 2),
@@ -94,7 +94,7 @@ export class PlaceIndexBuilder {
     this.latitudes[this.size] = latitude
     this.longitudes[this.size] = longitude
     this.dates[this.size] = date
-    this.categories[this.size] = category ?? 0
+    this.categories[this.size] = category
     this.size++
   }
 

@@ -24,6 +24,7 @@ export async function readPlaceIndex(query: Omit<PlaceIndexQuery, 'search' | 'pu
   if (!(await hasPublicPlaces(query))) return EMPTY_INDEX
   const builder = new PlaceIndexBuilder()
   for await (const chunk of streamPublicPlacePoints(query, CHUNK, options)) {
+    // A post with no category reads as NULL.
     for (const [id, latitude, longitude, date, category] of chunk) builder.add(id, latitude, longitude, date, category ?? 0)
     await nextTurn()
   }
