@@ -479,18 +479,36 @@ const commands: Record<string, Command> = {
     },
   },
   locate: {
-    usage: 'places locate --from-media [--missing-only] [--post-type T] [--dry-run]',
-    summary: "set each post's location from its first photo with GPS, filling empty addresses from the gazetteer",
-    help: "The point is the first attached photo's GPS, as GET /places/v1/attachment-exif-gps/{id} answers it, at 7 decimals.\nA post with a location gets the photo's point too, unless --missing-only; an address is filled only when empty.\nPosts of type `post` unless --post-type; posts in the Trash are left alone. Prints each post set or without GPS,\nthen a summary; --dry-run writes nothing.",
+    usage:
+      'places locate --from-media [--missing-only] [--post-type T] [--dry-run]\n       places locate --from-track FILE.gpx [--camera-offset +01:12] [--max-gap 10m] [--post-type T] [--dry-run]',
+    summary: "set each post's location from its first photo with GPS, or place photos without GPS by their time on a GPS track",
+    help: [
+      "--from-media: the point is the first attached photo's GPS, as GET /places/v1/attachment-exif-gps/{id} answers it, at 7",
+      "decimals. A post with a location gets the photo's point too, unless --missing-only; an address is filled only when empty.",
+      "--from-track: each photo without GPS is placed where the GPX file's tracks were when it was taken: its EXIF time, at its",
+      "own offset or else in the site's time zone, corrected by --camera-offset (added to the camera's times: +01:12 for a",
+      "clock 1 h 12 min behind, --camera-offset=-00:20 for one ahead) or, when not given, by what that camera's photos with GPS",
+      'say. A photo further than --max-gap (10m unless told) from the track points either side is skipped. Each post without',
+      "a location then takes its first photo's point. docs/trips.md says more.",
+      'Posts of type `post` unless --post-type; posts in the Trash are left alone. --dry-run writes nothing.',
+    ].join('\n'),
     options: {
       'from-media': { type: 'boolean' },
+      'from-track': { type: 'string' },
+      'camera-offset': { type: 'string' },
+      'max-gap': { type: 'string' },
       'missing-only': { type: 'boolean' },
       'post-type': { type: 'string' },
       'dry-run': { type: 'boolean' },
       ...json,
     },
     run: async (values) => {
-      if (!values['from-media']) throw new UsageError('--from-media is required: photos are where locations come from')
+      const fromTrack = values['from-track']
+      if ((values['from-media'] === true) === (typeof fromTrack === 'string')) {
+        throw new UsageError('give one of --from-media and --from-track FILE.gpx: photos are where locations come from')
+      }
+      if (typeof fromTrack === 'string') return locateFromTrack(fromTrack, values)
+      for (const flag of ['camera-offset', 'max-gap']) if (values[flag] !== undefined) throw new UsageError(`--${flag} is for --from-track`)
       const dryRun = values['dry-run'] === true
       const { locateFromMedia } = await import('../lib/places/locate')
       const report = await locateFromMedia({
@@ -506,6 +524,80 @@ const commands: Record<string, Command> = {
       for (const line of describeLocateSummary(report.summary)) out(line)
     },
   },
+}
+
+/** `places locate --from-track FILE`: its flags checked, the photos placed, each told of, then the summary. */
+async function locateFromTrack(file: string, values: Values): Promise<void> {
+  const { describeGap, formatClockOffset, parseClockOffset, parseDuration, DEFAULT_MAX_GAP_MS } = await import('../lib/trips/match')
+  if (values['missing-only']) throw new UsageError('--missing-only is for --from-media: --from-track never moves a post that has a location')
+  let cameraOffsetMs: number | undefined
+  if (typeof values['camera-offset'] === 'string') {
+    cameraOffsetMs = parseClockOffset(values['camera-offset']) ?? undefined
+    if (cameraOffsetMs === undefined)
+      throw new UsageError("--camera-offset must be hours and minutes to add to the camera's times, such as +01:12 or -00:30:15")
+  }
+  let maxGapMs = DEFAULT_MAX_GAP_MS
+  if (typeof values['max-gap'] === 'string') {
+    const parsed = parseDuration(values['max-gap'])
+    if (parsed === null || parsed === 0) throw new UsageError('--max-gap must be a time such as 90s, 10m or 1h')
+    maxGapMs = parsed
+  }
+  const postType = await postTypeOf(values)
+  const [{ readTrackFile }, { locateFromTrack: locate }] = await Promise.all([import('../lib/places/formats/read'), import('../lib/trips/locate-from-track')])
+  const tracks = await readTrackFile(file)
+  if (!tracks.some((track) => track.times.some((time) => !Number.isNaN(time)))) {
+    throw new Error(
+      `${file} has no track point with a time (${tracks.length === 0 ? 'no track at all' : 'a route, or a track without times'}): photos are placed by their time on a track`,
+    )
+  }
+  const dryRun = values['dry-run'] === true
+  const report = await locate({ tracks, postType, cameraOffsetMs, maxGapMs, dryRun, onProgress: progress('Reading photos') })
+  if (values.json) return out(JSON.stringify(report))
+  const would = dryRun ? 'would be ' : ''
+  for (const clock of report.cameras) {
+    const name = clock.camera ? `Camera “${clock.camera}”` : 'Photos that name no camera'
+    if (clock.from === 'photos')
+      out(
+        `${name}: clock off by ${formatClockOffset(clock.offsetMs)}, found from ${clock.references} photo${clock.references === 1 ? '' : 's'} with GPS on the track`,
+      )
+    else if (clock.from === 'given') out(`${name}: clock off by ${formatClockOffset(clock.offsetMs)}, as told`)
+    else out(`${name}: no photo with GPS on the track to check its clock by: taken as right`)
+  }
+  let start = Number.POSITIVE_INFINITY
+  for (const track of tracks) for (const time of track.times) if (time < start) start = time
+  const why = {
+    no_time: () => 'no time in its EXIF',
+    no_file: () => 'its file is missing from the store',
+    outside_track: (gap: number, time: number) => `taken ${describeGap(gap)} ${time < start ? 'before the track starts' : 'after it ends'}`,
+    track_gap: (gap: number) => `in a gap of the track, ${describeGap(gap)} from the nearest point`,
+  }
+  for (const photo of report.photos) {
+    const name = `Photo ${photo.id}${photo.title ? ` (“${photo.title}”)` : ''} of post ${photo.postId}`
+    if (photo.outcome === 'skipped') out(`${name}: skipped, ${why[photo.reason!](photo.gapMs ?? 0, Date.parse(photo.time ?? ''))}`)
+    else {
+      const sure = photo.outcome === 'placed' ? '' : 'unsure: '
+      out(`${name}: ${sure}${would || ''}placed at ${photo.latitude}, ${photo.longitude}, ${describeGap(photo.gapMs!)} from a track point`)
+    }
+  }
+  for (const post of report.posts.posts) if (post.outcome === 'set') out(`Post ${post.id} “${post.title}”: ${post.note}`)
+  const { summary } = report
+  const photos = (n: number) => `${n} photo${n === 1 ? '' : 's'}`
+  const reasons = [
+    summary.skippedBy.no_time > 0 ? `${summary.skippedBy.no_time} without a time` : null,
+    summary.skippedBy.outside_track > 0 ? `${summary.skippedBy.outside_track} taken outside the track's time` : null,
+    summary.skippedBy.track_gap > 0 ? `${summary.skippedBy.track_gap} in gaps of the track` : null,
+    summary.skippedBy.no_file > 0 ? `${summary.skippedBy.no_file} whose file is missing` : null,
+  ].filter(Boolean)
+  const set = report.posts.summary.set
+  out(summary.photos === 0 ? 'No photos without GPS to place.' : `Looked at ${photos(summary.photos)} without GPS.`)
+  if (summary.photos > 0) {
+    out(
+      `${dryRun ? 'Would place' : 'Placed'} ${photos(summary.placed + summary.unsure)}${summary.unsure > 0 ? ` (${summary.unsure} unsure: minutes from a track point)` : ''}.`,
+    )
+    if (summary.skipped > 0) out(`Skipped ${photos(summary.skipped)}: ${reasons.join(', ')}.`)
+    out(`${dryRun ? 'Would set' : 'Set'} the location of ${set} post${set === 1 ? '' : 's'} without one.`)
+  }
+  if (dryRun) out('Dry run: nothing was written.')
 }
 
 /** --post-type, checked as post types are everywhere, `post` when not given. */
@@ -581,12 +673,14 @@ async function withFlagErrors<T>(action: () => Promise<T>, flags: Record<string,
 }
 
 function help(): string {
-  const width = Math.max(...Object.values(commands).map((c) => c.usage.length))
+  // A command of two forms has a usage line for each (`locate`); its summary goes beside the first.
+  const lines = (c: Command) => c.usage.split('\n').map((line) => line.trim())
+  const width = Math.max(...Object.values(commands).flatMap((c) => lines(c).map((line) => line.length)))
   return [
     'Usage: places <command> [options]',
     '',
     'Commands:',
-    ...Object.values(commands).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    ...Object.values(commands).flatMap((c) => lines(c).map((line, index) => `  ${line.padEnd(width)}${index === 0 ? `  ${c.summary}` : ''}`.trimEnd())),
     '',
     'Every command reads DATABASE_URL (default file:./data/places.db), SITE_URL and UPLOADS_DIR, as the server does,',
     'and migrates the database first. Add --help after a command for its usage; --json prints JSON.',

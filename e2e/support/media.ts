@@ -182,6 +182,7 @@ export async function uploadOrThrow(
     'caption',
     'id',
     'latitude',
+    'locationSource',
     'longitude',
     'mimeType',
     'position',
@@ -193,6 +194,7 @@ export async function uploadOrThrow(
   ])
   expect(typeof attachment.id).toBe('number')
   expect(attachment.postId).toBe(postId)
+  expect(attachment.locationSource, 'an upload’s point is its file’s GPS').toBe(attachment.latitude === null ? null : 'gps')
   return attachment
 }
 

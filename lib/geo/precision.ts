@@ -15,11 +15,17 @@ export function formatCoordinate(value: number): string {
   return String(roundCoordinate(value))
 }
 
+/** The Earth's mean radius (IUGG), in km. */
+export const EARTH_RADIUS_KM = 6371.0088
+
 /** Great-circle distance in km between two points (haversine, mean Earth radius). */
 export function distanceKm(from: { latitude: number; longitude: number }, to: { latitude: number; longitude: number }): number {
   const radians = Math.PI / 180
   const dLat = (to.latitude - from.latitude) * radians
   const dLng = (to.longitude - from.longitude) * radians
   const a = Math.sin(dLat / 2) ** 2 + Math.cos(from.latitude * radians) * Math.cos(to.latitude * radians) * Math.sin(dLng / 2) ** 2
-  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(a)))
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)))
 }
+
+/** A longitude brought into [-180, 180). */
+export const wrapLongitude = (longitude: number): number => ((((longitude + 180) % 360) + 360) % 360) - 180

@@ -15,18 +15,20 @@ export type PhotoGps = { found: AttachmentGps | null; imagesChecked: number }
  * The rule of the GPS route for many posts at once: for each post, the first image attached to it that has usable GPS.
  * "First" is the order of docs/api.md, Ordering: position (WordPress's menu_order), then upload time, then id. The GPS
  * was read from each file when it was stored, so this reads only the database. Every post of `postIds` has an entry.
+ * The route answers with EXIF GPS alone; `withTrackPoints` counts photos placed from a track too (docs/trips.md).
  */
-export async function findPhotoGps(db: Db | Tx, postIds: readonly number[]): Promise<Map<number, PhotoGps>> {
+export async function findPhotoGps(db: Db | Tx, postIds: readonly number[], { withTrackPoints = false } = {}): Promise<Map<number, PhotoGps>> {
   const images = await db.attachment.findMany({
     where: { postId: { in: [...postIds] }, mimeType: { startsWith: 'image/' } },
     orderBy: [{ postId: 'asc' }, ...ATTACHMENT_ORDER],
-    select: { id: true, postId: true, title: true, latitude: true, longitude: true },
+    select: { id: true, postId: true, title: true, latitude: true, longitude: true, locationSource: true },
   })
   const byPost = new Map<number, PhotoGps>(postIds.map((id) => [id, { found: null, imagesChecked: 0 }]))
   for (const image of images) {
     const entry = byPost.get(image.postId)!
     entry.imagesChecked++
-    if (entry.found === null && image.latitude !== null && image.longitude !== null) {
+    const counts = image.locationSource === 'gps' || (withTrackPoints && image.locationSource === 'track')
+    if (entry.found === null && counts && image.latitude !== null && image.longitude !== null) {
       entry.found = { latitude: image.latitude, longitude: image.longitude, attachment_id: image.id, attachment_title: image.title }
     }
   }

@@ -50,7 +50,11 @@ export type AttachmentDto = {
   thumbnailUrl: string | null
   latitude: number | null
   longitude: number | null
+  /** where the point came from: the file's EXIF GPS, or the photo's time on a GPS track; null without a point */
+  locationSource: LocationSource | null
 }
+
+export type LocationSource = 'gps' | 'track'
 
 export type NewUpload = {
   postId: number
@@ -192,6 +196,11 @@ export async function storeImage(
   }
 }
 
+/** An attachment's point as its file's GPS gives it. */
+export function pointOf(gps: Gps | null): { latitude: number | null; longitude: number | null; locationSource: LocationSource | null } {
+  return gps ? { ...gps, locationSource: 'gps' } : { latitude: null, longitude: null, locationSource: null }
+}
+
 /** A title from a client: control characters (NUL among them, which PostgreSQL refuses) go, spaces are trimmed. */
 export function cleanTitle(title: string): string {
   return title
@@ -219,6 +228,7 @@ export const ATTACHMENT_FIELDS = {
   filePath: true,
   latitude: true,
   longitude: true,
+  locationSource: true,
   // The thumbnail: the smallest JPEG.
   renditions: { select: { fileName: true }, where: { format: 'jpeg' }, orderBy: { width: 'asc' }, take: 1 },
 } as const
@@ -241,8 +251,7 @@ export async function storeAttachment({ postId, filename, title, body }: NewUplo
         filePath: image.filePath,
         mimeType: image.mimeType,
         size: image.size,
-        latitude: image.gps?.latitude ?? null,
-        longitude: image.gps?.longitude ?? null,
+        ...pointOf(image.gps),
         renditions: { create: image.renditions },
       },
     })
@@ -253,11 +262,20 @@ export async function storeAttachment({ postId, filename, title, body }: NewUplo
   }
 }
 
-type AttachmentRow = Omit<AttachmentDto, 'url' | 'thumbnailUrl'> & { filePath: string; renditions: { fileName: string }[] }
+type AttachmentRow = Omit<AttachmentDto, 'url' | 'thumbnailUrl' | 'locationSource'> & {
+  filePath: string
+  locationSource: string | null
+  renditions: { fileName: string }[]
+}
 
-export function toAttachmentDto({ filePath, renditions, ...row }: AttachmentRow): AttachmentDto {
+export function toAttachmentDto({ filePath, renditions, locationSource, ...row }: AttachmentRow): AttachmentDto {
   const [thumbnail] = renditions
-  return { ...row, url: attachmentUrl(filePath), thumbnailUrl: thumbnail ? renditionUrl(thumbnail.fileName) : null }
+  return {
+    ...row,
+    locationSource: locationSource === 'track' ? 'track' : locationSource === null ? null : 'gps',
+    url: attachmentUrl(filePath),
+    thumbnailUrl: thumbnail ? renditionUrl(thumbnail.fileName) : null,
+  }
 }
 
 /**

@@ -12,7 +12,8 @@ import { searchColumns } from './search'
 import { PublicLocationRule } from './visibility'
 
 // Locations written in bulk (docs/cli.md, "Locations and addresses in bulk"): `places locate --from-media`,
-// `places geocode --missing` and the admin's "Import locations from media". Every write of a post's location here
+// `places geocode --missing`, the admin's "Import locations from media", and, through locateBatch, `places locate
+// --from-track` (lib/trips/locate-from-track.ts). Every write of a post's location here
 // goes through writeLocation, so that what is derived from a location is kept beside it in one place.
 
 /** A post's location as it is stored: both coordinates or neither, and the address text ('' for none). */
@@ -49,7 +50,7 @@ export async function writeLocation(
 /** Posts read and written per transaction: one commit for many, and a transaction short enough not to hold others up. */
 const BATCH = 500
 /** A batch takes a fraction of a second; Prisma's 5 s default would fail a run on a machine busy with other work. */
-const BATCH_TIMEOUT_MS = 60_000
+export const BATCH_TIMEOUT_MS = 60_000
 
 /** Why a post was left as it was. */
 export type SkipReason = 'no_photo_gps' | 'has_location' | 'in_trash' | 'not_editable'
@@ -98,6 +99,8 @@ export type LocateOptions = {
   missingOnly?: boolean
   /** say what would be written, and write nothing */
   dryRun?: boolean
+  /** photos placed from a track count as having a point (`locate --from-track`); else only EXIF GPS does */
+  withTrackPoints?: boolean
 }
 
 const NO_PLACE = `no populated place within ${MAX_DISTANCE_KM} km (at sea or far from any town): the address stays empty`
@@ -115,8 +118,11 @@ async function editableIds(tx: Tx, who: Caller, ids: readonly number[]): Promise
   return rows.filter((row) => mayActOnPost(who, 'edit', row)).map((row) => row.id)
 }
 
-/** One transaction's worth of `locate --from-media`: the posts of `ids`, in that order. */
-async function locateBatch(tx: Tx, who: Caller, ids: readonly number[], gazetteer: Gazetteer, options: LocateOptions): Promise<LocatedPost[]> {
+/**
+ * One transaction's worth of `locate --from-media`: the posts of `ids`, in that order, each set from its first photo
+ * with a point. `locate --from-track` calls it too, once it has placed its photos in the same transaction.
+ */
+export async function locateBatch(tx: Tx, who: Caller, ids: readonly number[], gazetteer: Gazetteer, options: LocateOptions): Promise<LocatedPost[]> {
   const editable = await editableIds(tx, who, ids)
   await lockPosts(tx, editable)
   // Read again under the lock: who may edit a post is decided on the row the write will change.
@@ -139,6 +145,7 @@ async function locateBatch(tx: Tx, who: Caller, ids: readonly number[], gazettee
   const photos = await findPhotoGps(
     tx,
     rows.map((row) => row.id),
+    { withTrackPoints: options.withTrackPoints },
   )
   const results: LocatedPost[] = []
   for (const id of ids) {
@@ -196,7 +203,7 @@ async function locateBatch(tx: Tx, who: Caller, ids: readonly number[], gazettee
   return results
 }
 
-function summarise(posts: readonly LocatedPost[], dryRun: boolean): LocateSummary {
+export function summarise(posts: readonly LocatedPost[], dryRun: boolean): LocateSummary {
   const skippedBy: Record<SkipReason, number> = { no_photo_gps: 0, has_location: 0, in_trash: 0, not_editable: 0 }
   const summary: LocateSummary = { posts: posts.length, set: 0, unchanged: 0, skipped: 0, skippedBy, addressesFilled: 0, noPlace: 0, dryRun }
   for (const post of posts) {

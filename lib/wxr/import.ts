@@ -6,7 +6,7 @@ import { cleanContent, contentFromClassic, contentText } from '../content/html'
 import { contentFromWordPress } from '../content/wordpress'
 import { lockTables, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
-import { storeImage, titleFromFilename, type StoredImage } from '../media/storage'
+import { pointOf, storeImage, titleFromFilename, type StoredImage } from '../media/storage'
 import { maxPostId, PostBatch, PostSlugs } from '../places/batch'
 import { isPostTypeKey, MAX_EXCERPT, MAX_TAGS, postTypeSchema, STATUSES, tagNameSchema } from '../places/post-fields'
 import { isLocationPrecision, LOCATION_PRECISIONS, type LocationPrecision } from '../places/location-levels'
@@ -768,8 +768,7 @@ class WxrImport {
         filePath: image.filePath,
         mimeType: image.mimeType,
         size: image.size,
-        latitude: image.gps?.latitude ?? null,
-        longitude: image.gps?.longitude ?? null,
+        ...pointOf(image.gps),
         sourceGuid: item.guid || null,
       },
       image.renditions,

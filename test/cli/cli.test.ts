@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import Database from 'better-sqlite3'
+import { ExifTool } from 'exiftool-vendored'
 import pg from 'pg'
 import { verifyPassword } from '../../lib/auth/passwords'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
@@ -134,7 +135,8 @@ test('help lists every command; mistakes in the call exit 2 with the usage', () 
   // Every command the help lists is documented, and every documented command is in the help and has its own.
   const documented = documentedCommands()
   assert.ok(documented.length >= 12, `README lists ${documented.length} commands`)
-  const listed = [...help.matchAll(/^ {2}(places .+?) {2,}\S/gm)].map((match) => commandOf(match[1]!))
+  // A command of two forms (locate) has a line for each in both.
+  const listed = [...help.matchAll(/^ {2}(places \S.*)$/gm)].map((match) => commandOf(match[1]!.split(/ {2,}/)[0]!))
   assert.deepEqual([...listed].sort(), [...documented].sort(), 'the commands of --help are those README documents')
   for (const command of documented) {
     assert.match(ok(places(url, ...command.split(' '), '--help')), new RegExp(`^Usage: places ${command}( |$)`, 'm'), command)
@@ -721,7 +723,7 @@ for (const kind of databaseKinds) {
       assert.deepEqual(after.get(ids.trashed!), { latitude: null, longitude: null, address: '' })
       assert.match(ok(run('locate', '--from-media', '--post-type', 'nothing-here')), /^No posts to look at\.$/m)
       for (const [args, message] of [
-        [['locate'], /--from-media is required/],
+        [['locate'], /give one of --from-media and --from-track FILE\.gpx/],
         [['geocode'], /--missing is required/],
         [['locate', '--from-media', '--post-type', 'Not A Type'], /--post-type must be 1 to 20 characters/],
         [['geocode', '--missing', '--bogus'], /Unknown option '--bogus'/],
@@ -730,6 +732,70 @@ for (const kind of databaseKinds) {
         assert.equal(refused.status, 2, args.join(' '))
         assert.match(refused.stderr, message)
         assert.match(refused.stderr, /Usage: places (locate|geocode)/)
+      }
+    })
+
+    test('locate --from-track places a photo without GPS where a GPX track was when it was taken, and its post; mistakes exit 2', async () => {
+      // A real phone photo, its GPS removed, taken (by its EXIF) when the walk of cerknicko-jezero.gpx was at its 31st point.
+      const photo = path.join(dir, `walk-${kind}.jpg`)
+      copyFileSync(photoOf('mei_Apple iPhone 4.jpg'), photo)
+      const exiftool = new ExifTool({ maxProcs: 1 })
+      await exiftool.write(
+        photo,
+        { DateTimeOriginal: '2010:08:05 16:33:48', OffsetTimeOriginal: '+02:00' },
+        { writeArgs: ['-overwrite_original', '-gps:all='] },
+      )
+      await exiftool.end()
+      const [post] = ok(
+        run(
+          'import',
+          file(`walk-${kind}.geojson`, { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Walk' } }] }),
+        ),
+      )
+        .trim()
+        .split('\n')
+      const attachment = ok(run('media', 'import', '--post', post!, photo)).trim()
+      rmSync(photo)
+      const track = path.join('test', 'fixtures', 'tracks', 'cerknicko-jezero.gpx')
+      const dry = ok(run('locate', '--from-track', track, '--dry-run'))
+      assert.match(dry, /^Camera “Apple iPhone 4”: no photo with GPS on the track to check its clock by: taken as right$/m)
+      assert.match(
+        dry,
+        new RegExp(`^Photo ${attachment} \\(“[^”]+”\\) of post ${post}: would be placed at 45.7701104, 14.3560676, 0 s from a track point$`, 'm'),
+      )
+      assert.match(dry, /^Dry run: nothing was written\.$/m)
+      assert.deepEqual((await rows()).get(Number(post)), { latitude: null, longitude: null, address: '' })
+      const text = ok(run('locate', '--from-track', track))
+      assert.match(
+        text,
+        new RegExp(`^Post ${post} “Walk”: location set to 45.7701104, 14.3560676 from photo ${attachment} .*address filled: “[^”]+, Slovenia”$`, 'm'),
+      )
+      assert.match(text, /^Looked at \d+ photos without GPS\.$/m)
+      assert.match(text, /^Placed 1 photo\.$/m)
+      assert.match(text, /^Skipped \d+ photos?: \d+ without a time\.$/m, 'the corpus photos without GPS have no time')
+      assert.deepEqual((await rows()).get(Number(post)), { latitude: 45.7701104, longitude: 14.3560676, address: (await rows()).get(Number(post))!.address })
+      const report = JSON.parse(ok(run('locate', '--from-track', track, '--camera-offset=-00:20', '--json'))) as { photos: { id: number; reason?: string }[] }
+      assert.equal(report.photos.find((p) => p.id === Number(attachment))?.reason, 'outside_track', '20 minutes earlier is before the walk began')
+      for (const [args, message] of [
+        [['locate', '--from-media', '--from-track', track], /give one of --from-media and --from-track/],
+        [['locate', '--from-track', track, '--camera-offset', '1h'], /--camera-offset must be hours and minutes/],
+        [['locate', '--from-track', track, '--max-gap', 'ten'], /--max-gap must be a time such as 90s, 10m or 1h/],
+        [['locate', '--from-track', track, '--missing-only'], /--missing-only is for --from-media/],
+        [['locate', '--from-media', '--max-gap', '5m'], /--max-gap is for --from-track/],
+      ] as const) {
+        const refused = run(...args)
+        assert.equal(refused.status, 2, args.join(' '))
+        assert.match(refused.stderr, message)
+      }
+      const waypoints = file(`waypoints-${kind}.gpx`, '<gpx version="1.1"><wpt lat="1" lon="2"><name>W</name></wpt></gpx>')
+      for (const [args, message] of [
+        [['locate', '--from-track', 'no-such.gpx'], /cannot read no-such\.gpx: no such file/],
+        [['locate', '--from-track', waypoints], /has no track point with a time \(no track at all\)/],
+        [['locate', '--from-track', photoOf('gox_gps.jpg')], /tracks are read from GPX files/],
+      ] as const) {
+        const failed = run(...args)
+        assert.equal(failed.status, 1, args.join(' '))
+        assert.match(failed.stderr, message)
       }
     })
   })

@@ -190,6 +190,7 @@ for (const kind of databaseKinds) {
         '0021_job_runs.sql',
         ...(kind === 'postgresql' ? ['0022_data_version_at_commit.sql', '0023_category_moves_by_row.sql'] : []),
         '0024_category_colors.sql',
+        '0025_photo_location_source.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })
@@ -358,6 +359,7 @@ for (const kind of databaseKinds) {
         '0021_job_runs.sql',
         ...(kind === 'postgresql' ? ['0022_data_version_at_commit.sql', '0023_category_moves_by_row.sql'] : []),
         '0024_category_colors.sql',
+        '0025_photo_location_source.sql',
       ])
       const converted = await db.post.findFirstOrThrow({ where: { title: 'text' } })
       assert.equal(converted.content, '<p>Tom &amp; Jerry &lt;3 &lt;script&gt;x&lt;/script&gt;<br />\nline two</p>\n<p>Second &quot;paragraph&quot;</p>')

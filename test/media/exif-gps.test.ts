@@ -5,6 +5,7 @@ import path from 'node:path'
 import { after, describe, test } from 'node:test'
 import { ExifTool } from 'exiftool-vendored'
 import { readGps, usableGps } from '../../lib/media/exif-gps'
+import { instantOf, readPhotoFacts } from '../../lib/media/exif-time'
 
 // The real-photo corpus (test/fixtures/exif, with ExifTool's ground truth in truth.json).
 const corpus = path.join('test', 'fixtures', 'exif')
@@ -80,4 +81,35 @@ describe('GPS whose hemisphere reference is missing counts as missing', () => {
       assert.equal(readGps(readFileSync(file)), null)
     })
   }
+})
+
+describe('readPhotoFacts agrees with ExifTool on the time and camera of every photo of the corpus', () => {
+  const exiftool = new ExifTool({ maxProcs: 1 })
+  after(() => exiftool.end())
+  for (const row of truth) {
+    test(row.file, async () => {
+      const tags = await exiftool.readRaw<Record<string, string | number | undefined>>(path.join(corpus, row.file), [
+        '-EXIF:DateTimeOriginal',
+        '-EXIF:OffsetTimeOriginal',
+        '-EXIF:SubSecTimeOriginal',
+        '-EXIF:Make',
+        '-EXIF:Model',
+      ])
+      const facts = readPhotoFacts(readFileSync(path.join(corpus, row.file)))
+      const [date, time] = String(tags.DateTimeOriginal ?? '').split(' ')
+      const subSeconds = tags.SubSecTimeOriginal === undefined ? '' : `.${String(tags.SubSecTimeOriginal).padStart(2, '0').slice(0, 3)}`
+      const offset = tags.OffsetTimeOriginal === undefined ? null : String(tags.OffsetTimeOriginal)
+      const expected = date ? { wallClock: `${date.replaceAll(':', '-')}T${time}${subSeconds}`, offset } : null
+      assert.deepEqual(facts.time, expected)
+      for (const part of [tags.Make, tags.Model].map((tag) => String(tag ?? '').trim())) {
+        if (part) assert.ok(facts.camera.toLowerCase().includes(part.toLowerCase().split(/\s+/)[0]!), `${facts.camera} names ${part}`)
+      }
+    })
+  }
+
+  test("a photo's instant: at its own offset, else its wall clock in the site's time zone", () => {
+    assert.equal(instantOf({ wallClock: '2020-05-04T18:39:11.644', offset: '-04:00' }, 'Europe/Berlin'), Date.parse('2020-05-04T22:39:11.644Z'))
+    assert.equal(instantOf({ wallClock: '2010-08-05T16:23:59', offset: null }, 'Europe/Ljubljana'), Date.parse('2010-08-05T14:23:59Z'))
+    assert.equal(instantOf({ wallClock: '2010-08-05T16:23:59', offset: null }, 'UTC'), Date.parse('2010-08-05T16:23:59Z'))
+  })
 })

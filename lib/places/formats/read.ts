@@ -1,11 +1,13 @@
 import 'server-only'
+import { createReadStream } from 'node:fs'
 import { open, readFile } from 'node:fs/promises'
 import { ApiError } from '../../http/errors'
 import { featuresOfFile, type FeatureSource } from '../import'
 import { readCsv, type CsvLayout, type CsvOptions } from './csv'
 import { detectFormat, HEAD_BYTES, type ImportFileFormat } from './detect'
 import type { ReadResult } from './types'
-import { readXmlFile, UnreadableXml } from './xml-formats'
+import type { Track } from '../../trips/track'
+import { readGpxTracks, readXmlFile, UnreadableXml } from './xml-formats'
 
 /** An import file, read: its features for the importer (lib/places/import.ts), and what the summary says. */
 export type ImportFile = {
@@ -95,5 +97,23 @@ export async function readHead(file: string): Promise<Buffer> {
     return head.subarray(0, bytesRead)
   } finally {
     await handle.close()
+  }
+}
+
+/** The tracks of a GPX file (`places locate --from-track`), or an Error that says why it has none to give. */
+export async function readTrackFile(file: string): Promise<Track[]> {
+  const head = await readHead(file).catch((error: ApiError) => {
+    throw new Error(error.message.split('\n').at(-1))
+  })
+  const format = detectFormat(head)
+  if (format !== 'gpx')
+    throw new Error(
+      `cannot read ${file}: tracks are read from GPX files, and this is ${typeof format === 'object' ? `XML of <${format.unknownXml}>` : format === 'wxr' ? 'a WordPress export' : FORMAT_NAMES[format]}`,
+    )
+  try {
+    return await readGpxTracks(createReadStream(file))
+  } catch (error) {
+    if (error instanceof UnreadableXml) throw new Error(`cannot read ${file}: ${error.message}`)
+    throw error
   }
 }

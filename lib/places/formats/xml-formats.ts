@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { Unzip, UnzipInflate, unzipSync } from 'fflate'
 import sax from 'sax'
 import { htmlFromText } from '../../content/text-html'
+import { TrackBuilder, type Track } from '../../trips/track'
 import type { ReadEntry } from './types'
 
 // KML and GPX are read as streams: sax meets the file an element at a time, and a reader keeps only the placemark or
@@ -40,7 +41,7 @@ export async function* readXmlFile(file: string, format: 'kml' | 'kmz' | 'gpx'):
   else yield* readKml(format === 'kmz' ? unzipKml(await readFile(file)) : createReadStream(file))
 }
 
-type Bytes = AsyncIterable<Uint8Array> | Iterable<Uint8Array>
+export type Bytes = AsyncIterable<Uint8Array> | Iterable<Uint8Array>
 
 // A declaration names the encoding within the first bytes.
 const DECLARATION_BYTES = 200
@@ -87,19 +88,22 @@ async function* decodeXml(chunks: Bytes): AsyncGenerator<string> {
 type Gathering = { depth: number; text: string; cdata: string | undefined; done: (text: string, cdata: string | undefined) => void }
 
 /** What a reader is told of a file, element by element; `depth` counts from the root's 1. */
-type XmlReader = {
+type XmlReader<Item = XmlItem> = {
   open(name: string, attributes: Record<string, string>, depth: number): void
   close(name: string, depth: number): void
   end(): void
   /** the items read since the walk last took them */
-  items: XmlItem[]
+  items: Item[]
 }
 
 /**
  * Walks XML with sax (strict, the five XML entities alone: no DTD is read and nothing fetched), telling `reader`,
  * and yields its items as the file is read. `gather` gives a reader the text of an element it has just been told of.
  */
-async function* walkXml(chunks: Bytes, makeReader: (gather: (depth: number, done: Gathering['done']) => void) => XmlReader): AsyncGenerator<XmlItem> {
+async function* walkXml<Item = XmlItem>(
+  chunks: Bytes,
+  makeReader: (gather: (depth: number, done: Gathering['done']) => void) => XmlReader<Item>,
+): AsyncGenerator<Item> {
   const options: sax.SAXOptions & { strictEntities: boolean } = { trim: false, normalize: false, position: true, strictEntities: true }
   const parser = sax.parser(true, options)
   const gatherings: Gathering[] = []
@@ -531,4 +535,73 @@ export function readGpx(chunks: Bytes): AsyncGenerator<XmlItem> {
       },
     }
   })
+}
+
+// A GPX time is xsd:dateTime, in UTC by the standard when it names no zone.
+const GPX_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/
+
+/** The milliseconds a GPX <time> names, or NaN. */
+export function gpxTime(text: string): number {
+  const time = text.trim()
+  const match = GPX_TIME.exec(time)
+  if (!match) return Number.NaN
+  return Date.parse(match[3] ? time : `${time}Z`)
+}
+
+/** A GPX track or route being read, and the point being read in it. */
+type GpxLine = {
+  depth: number
+  name: string
+  builder: TrackBuilder
+  point?: { depth: number; latitude: number; longitude: number; time: number; elevation: number }
+}
+
+/**
+ * The tracks (<trk>, a segment per <trkseg>) and routes (<rte>, points without times) of a GPX file, in its order,
+ * each point with its <time> and <ele> where given. Waypoints are not read here (readGpx reads them). Refused with
+ * UnreadableXml if it is not well-formed; a file without a line gives none.
+ */
+export async function readGpxTracks(chunks: Bytes): Promise<Track[]> {
+  const tracks: Track[] = []
+  const walk = walkXml<Track>(chunks, (gather) => {
+    const items: Track[] = []
+    let line: GpxLine | undefined
+    return {
+      items,
+      open(name, attributes, depth) {
+        if (!line) {
+          if (name === 'trk' || name === 'rte') line = { depth, name: '', builder: new TrackBuilder() }
+          return
+        }
+        const it = line
+        if (it.point) {
+          const point = it.point
+          if (depth !== point.depth + 1) return
+          if (name === 'time') gather(depth, (text) => (point.time = gpxTime(text)))
+          else if (name === 'ele') gather(depth, (text) => (point.elevation = Number.parseFloat(text)))
+        } else if (name === 'name' && depth === it.depth + 1) gather(depth, (text) => (it.name = text.trim()))
+        else if (name === 'trkseg') it.builder.segment()
+        else if ((name === 'trkpt' || name === 'rtept') && isPosition(attributes)) {
+          const latitude = Number.parseFloat(attributes.lat!)
+          const longitude = Number.parseFloat(attributes.lon!)
+          if (Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180) it.point = { depth, latitude, longitude, time: Number.NaN, elevation: Number.NaN }
+        }
+      },
+      close(name, depth) {
+        if (!line) return
+        if (line.point?.depth === depth) {
+          const { latitude, longitude, time, elevation } = line.point
+          // Routes are plans: their points were never there at a time.
+          line.builder.add(latitude, longitude, name === 'trkpt' ? time : Number.NaN, elevation)
+          line.point = undefined
+        } else if (line.depth === depth) {
+          if (line.builder.size > 0) items.push(line.builder.build(line.name))
+          line = undefined
+        }
+      },
+      end() {},
+    }
+  })
+  for await (const track of walk) tracks.push(track)
+  return tracks
 }

@@ -1,4 +1,5 @@
 import type { BBox } from '../../api/contract'
+import { wrapLongitude } from '../../geo/precision'
 import { ranksIn, WORLD } from './box'
 import type { PlaceIndex } from './place-index'
 
@@ -15,8 +16,6 @@ export function arcDegrees(latitude1: number, longitude1: number, latitude2: num
 }
 
 export const metresOf = (degrees: number): number => degrees * RADIANS * EARTH_RADIUS_METRES
-
-const wrapLongitude = (longitude: number): number => ((((longitude + 180) % 360) + 360) % 360) - 180
 
 /**
  * A box holding every position within `degrees` of arc of a position: its latitudes ± degrees, and the longitudes

@@ -193,7 +193,7 @@ export function MediaManager({ postId, initial, canUpload }: { postId: number; i
       <h2 id="media-heading" tabIndex={-1}>
         Photos
       </h2>
-      <p className="hint">Changes here are saved at once. “Import location from media” takes the first photo in this order that has GPS.</p>
+      <p className="hint">Changes here are saved at once. “Import location from media” takes the first photo in this order that has GPS in its file.</p>
       <p id="media-alt-hint" className="hint">
         Alt text says what a photo shows, for those who cannot see it; empty, the title is read instead. The caption is shown under the photo.
       </p>
@@ -335,7 +335,9 @@ export function MediaManager({ postId, initial, canUpload }: { postId: number; i
                   </form>
                 </details>
                 <p className="muted">
-                  {item.latitude !== null && item.longitude !== null ? `GPS ${formatCoordinate(item.latitude)}, ${formatCoordinate(item.longitude)}` : 'No GPS'}{' '}
+                  {item.latitude !== null && item.longitude !== null
+                    ? `${item.locationSource === 'track' ? 'Placed from a track' : 'GPS'} ${formatCoordinate(item.latitude)}, ${formatCoordinate(item.longitude)}`
+                    : 'No GPS'}{' '}
                   · {(item.size / 1024).toFixed(0)} KB
                 </p>
                 <div className="inline">
