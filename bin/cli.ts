@@ -554,6 +554,13 @@ async function locateFromTrack(file: string, values: Values): Promise<void> {
   const report = await locate({ tracks, postType, cameraOffsetMs, maxGapMs, dryRun, onProgress: progress('Reading photos') })
   if (values.json) return out(JSON.stringify(report))
   const would = dryRun ? 'would be ' : ''
+  const { track } = report
+  const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ')
+  out(
+    `${track.tracks === 1 ? '1 track' : `${track.tracks} tracks`}, ${track.timedPoints} of ${track.points} points with a time, ` +
+      `from ${minute(track.from)} to ${minute(track.to)} UTC, ${(track.distanceM / 1000).toFixed(1)} km` +
+      `${track.elevationGainM === null ? '' : `, ${track.elevationGainM} m climbed`}`,
+  )
   for (const clock of report.cameras) {
     const name = clock.camera ? `Camera “${clock.camera}”` : 'Photos that name no camera'
     if (clock.from === 'photos')
@@ -569,14 +576,14 @@ async function locateFromTrack(file: string, values: Values): Promise<void> {
     no_time: () => 'no time in its EXIF',
     no_file: () => 'its file is missing from the store',
     outside_track: (gap: number, time: number) => `taken ${describeGap(gap)} ${time < start ? 'before the track starts' : 'after it ends'}`,
-    track_gap: (gap: number) => `in a gap of the track, ${describeGap(gap)} from the nearest point`,
+    track_gap: (gap: number) => `in a gap of the track: ${describeGap(gap)} from a track point either side`,
   }
   for (const photo of report.photos) {
     const name = `Photo ${photo.id}${photo.title ? ` (“${photo.title}”)` : ''} of post ${photo.postId}`
     if (photo.outcome === 'skipped') out(`${name}: skipped, ${why[photo.reason!](photo.gapMs ?? 0, Date.parse(photo.time ?? ''))}`)
     else {
       const sure = photo.outcome === 'placed' ? '' : 'unsure: '
-      out(`${name}: ${sure}${would || ''}placed at ${photo.latitude}, ${photo.longitude}, ${describeGap(photo.gapMs!)} from a track point`)
+      out(`${name}: ${sure}${would || ''}placed at ${photo.latitude}, ${photo.longitude}, within ${describeGap(photo.gapMs!)} of the track's points`)
     }
   }
   for (const post of report.posts.posts) if (post.outcome === 'set') out(`Post ${post.id} “${post.title}”: ${post.note}`)
@@ -592,7 +599,7 @@ async function locateFromTrack(file: string, values: Values): Promise<void> {
   out(summary.photos === 0 ? 'No photos without GPS to place.' : `Looked at ${photos(summary.photos)} without GPS.`)
   if (summary.photos > 0) {
     out(
-      `${dryRun ? 'Would place' : 'Placed'} ${photos(summary.placed + summary.unsure)}${summary.unsure > 0 ? ` (${summary.unsure} unsure: minutes from a track point)` : ''}.`,
+      `${dryRun ? 'Would place' : 'Placed'} ${photos(summary.placed + summary.unsure)}${summary.unsure > 0 ? ` (${summary.unsure} unsure: minutes from the track's points)` : ''}.`,
     )
     if (summary.skipped > 0) out(`Skipped ${photos(summary.skipped)}: ${reasons.join(', ')}.`)
     out(`${dryRun ? 'Would set' : 'Set'} the location of ${set} post${set === 1 ? '' : 's'} without one.`)

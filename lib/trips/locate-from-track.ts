@@ -8,12 +8,13 @@ import { mediaStore } from '../media/store'
 import { BATCH_TIMEOUT_MS, locateBatch, summarise, type LocateReport, type LocatedPost } from '../places/locate'
 import { getSiteSettings } from '../site'
 import { median, placeAt, timeAtPoint } from './match'
-import { timedLine, type TimedLine, type Track } from './track'
+import { timedLine, trackStats, type TimedLine, type Track } from './track'
 
 // `places locate --from-track FILE.gpx` (docs/trips.md): each photo without GPS of the site's posts is placed where
 // the track was when it was taken, its camera's clock corrected; then each post without a location takes its first
-// photo's point, as `locate --from-media` sets it. A photo placed so records it (attachments.location_source 'track'),
-// and a second run places it again: with another offset or track, it moves.
+// photo's point, as `locate --from-media` sets it. A photo placed so records it (attachments.location_source 'track');
+// a later run places it again where its track places it (another offset moves it), and leaves it where another
+// track placed it (a run with the next day's track must not undo this one's).
 
 export type TrackSkipReason = 'no_time' | 'outside_track' | 'track_gap' | 'no_file'
 
@@ -29,7 +30,7 @@ export type TrackPhoto = {
   time?: string
   latitude?: number
   longitude?: number
-  /** milliseconds to the nearer track point in time */
+  /** milliseconds to the further of the track points either side (to the track's end, before or after it) */
   gapMs?: number
 }
 
@@ -45,7 +46,10 @@ export type TrackLocateSummary = {
   dryRun: boolean
 }
 
-export type TrackLocateReport = { summary: TrackLocateSummary; cameras: CameraClock[]; photos: TrackPhoto[]; posts: LocateReport }
+/** What the file held: its tracks and points, the time its timed points span (ISO 8601), how far and how much climbed. */
+export type TrackSummary = { tracks: number; points: number; timedPoints: number; from: string; to: string; distanceM: number; elevationGainM: number | null }
+
+export type TrackLocateReport = { track: TrackSummary; summary: TrackLocateSummary; cameras: CameraClock[]; photos: TrackPhoto[]; posts: LocateReport }
 
 export type TrackLocateOptions = {
   tracks: readonly Track[]
@@ -158,6 +162,7 @@ async function writeBatch(tx: Tx, placed: readonly TrackPhoto[], gazetteer: Awai
  */
 export async function locateFromTrack(options: TrackLocateOptions): Promise<TrackLocateReport> {
   const line = timedLine(options.tracks)
+  if (line.times.length === 0) throw new Error('the track has no point with a time: photos are placed by their time on a track')
   const dryRun = options.dryRun === true
   const { timezone } = await getSiteSettings()
   const total = await getDb().attachment.count({ where: { mimeType: { startsWith: 'image/' }, post: { type: options.postType, status: { not: 'trash' } } } })
@@ -182,9 +187,12 @@ export async function locateFromTrack(options: TrackLocateOptions): Promise<Trac
     const write = (tx: Tx) => writeBatch(tx, batch, gazetteer, dryRun)
     if (!dryRun) posts.push(...(await transaction(write, { timeout: BATCH_TIMEOUT_MS })))
     else {
-      const rolledBack = await transaction(async (tx) => {
-        throw new DryRun(await write(tx))
-      }).catch((error: unknown) => {
+      const rolledBack = await transaction(
+        async (tx) => {
+          throw new DryRun(await write(tx))
+        },
+        { timeout: BATCH_TIMEOUT_MS },
+      ).catch((error: unknown) => {
         if (error instanceof DryRun) return error.posts
         throw error
       })
@@ -194,7 +202,19 @@ export async function locateFromTrack(options: TrackLocateOptions): Promise<Trac
   const skippedBy: Record<TrackSkipReason, number> = { no_time: 0, outside_track: 0, track_gap: 0, no_file: 0 }
   for (const photo of placing) if (photo.reason) skippedBy[photo.reason]++
   const count = (outcome: TrackPhoto['outcome']) => placing.filter((photo) => photo.outcome === outcome).length
+  const stats = options.tracks.map(trackStats)
+  const gains = stats.flatMap((stat) => (stat.elevationGainM === null ? [] : [stat.elevationGainM]))
+  const track: TrackSummary = {
+    tracks: options.tracks.length,
+    points: options.tracks.reduce((sum, { times }) => sum + times.length, 0),
+    timedPoints: line.times.length,
+    from: new Date(line.times[0]!).toISOString(),
+    to: new Date(line.times.at(-1)!).toISOString(),
+    distanceM: Math.round(stats.reduce((sum, stat) => sum + stat.distanceM, 0)),
+    elevationGainM: gains.length === 0 ? null : Math.round(gains.reduce((sum, gain) => sum + gain, 0)),
+  }
   return {
+    track,
     summary: { photos: placing.length, placed: count('placed'), unsure: count('unsure'), skipped: count('skipped'), skippedBy, dryRun },
     cameras: [...clocks.values()].filter((clock) => placing.some((photo) => photo.camera === clock.camera)),
     photos: placing,

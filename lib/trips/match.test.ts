@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { readGpxTracks } from '../places/formats/xml-formats'
-import { formatClockOffset, median, parseClockOffset, parseDuration, placeAt, timeAtPoint } from './match'
+import { describeGap, formatClockOffset, median, parseClockOffset, parseDuration, placeAt, timeAtPoint } from './match'
 import { distanceKm } from '../geo/precision'
 import { timedLine, type TimedLine } from './track'
 
@@ -89,6 +89,9 @@ test('placeAt: sure within a minute of the points either side, likely within the
   assert.deepEqual(at(7 * minute), { placed: false, gapMs: 23 * minute, reason: 'track_gap' })
   assert.equal(at(7 * minute, 30 * minute).placed, true, '--max-gap 30m')
   assert.deepEqual(at(-4 * minute), { placed: true, latitude: 45, longitude: 14, gapMs: 4 * minute, confidence: 'likely' }, 'before the start: its first point')
+  const justBefore = at(-10_000)
+  assert.ok(justBefore.placed && justBefore.confidence === 'likely', 'before the logger started: never sure, however near')
+  assert.equal(at(Number.NaN).placed, false)
   assert.deepEqual(at(41 * minute), { placed: false, gapMs: 11 * minute, reason: 'outside_track' })
   assert.deepEqual(placeAt({ latitudes: new Float64Array(), longitudes: new Float64Array(), times: new Float64Array() }, 0), {
     placed: false,
@@ -136,11 +139,13 @@ test('clock offsets and gaps as people type them', () => {
   assert.equal(parseClockOffset('+01:12'), 72 * 60_000)
   assert.equal(parseClockOffset('-00:30:15'), -(30 * 60 + 15) * 1000)
   assert.equal(parseClockOffset('2:00'), 2 * 3_600_000)
-  for (const bad of ['', '+1', '01:60', '+01:12:61', '1h', '+01:12 ']) assert.equal(parseClockOffset(bad.trimEnd() === bad ? bad : `${bad}x`), null, bad)
+  for (const bad of ['', '+1', '01:60', '+01:12:61', '1h', '+01:12x', '++01:12']) assert.equal(parseClockOffset(bad), null, bad)
+  assert.equal(parseClockOffset(' +01:12 '), 72 * 60_000, 'spaces around are no mistake')
   assert.equal(formatClockOffset(72 * 60_000), '+01:12')
   assert.equal(formatClockOffset(-(30 * 60 + 15) * 1000), '-00:30:15')
   assert.equal(parseDuration('10m'), 600_000)
   assert.equal(parseDuration('1h30m'), 5_400_000)
   assert.equal(parseDuration('90s'), 90_000)
   for (const bad of ['', '10', 'm', '10 m', '-5m']) assert.equal(parseDuration(bad), null, bad)
+  assert.deepEqual([12_000, 250_000, 7_500_000, 18_919_920_000].map(describeGap), ['12 s', '4 min 10 s', '2 h 5 min', '219 days'])
 })

@@ -38,28 +38,28 @@ function between(line: TimedLine, a: number, b: number, f: number): { latitude: 
  * Where `line` was at `time`: between the track points either side, in proportion to the time (a walker's or a
  * car's speed changes little in a logger's few seconds), and how sure that is by the time to the further of them:
  * across a pause of the logger, the speed in between is a guess, however near one end is. Before the first point or
- * after the last the line's end is taken, if it is near enough in time; past `maxGapMs` the photo is not placed:
+ * after the last the line's end is taken, if it is near enough in time, as unsure; past `maxGapMs` it is not placed:
  * outside the track, or in a gap of it (the logger was off).
  */
 export function placeAt(line: TimedLine, time: number, maxGapMs = DEFAULT_MAX_GAP_MS): Placement {
   const { times } = line
   const count = times.length
-  if (count === 0) return { placed: false, gapMs: Number.POSITIVE_INFINITY, reason: 'outside_track' }
+  if (count === 0 || !Number.isFinite(time)) return { placed: false, gapMs: Number.POSITIVE_INFINITY, reason: 'outside_track' }
   const next = firstAtOrAfter(times, time)
-  const placed = (point: { latitude: number; longitude: number }, gapMs: number): Placement => ({
+  const placed = (point: { latitude: number; longitude: number }, gapMs: number, sure = gapMs <= SURE_GAP_MS): Placement => ({
     placed: true,
     ...point,
     gapMs,
-    confidence: gapMs <= SURE_GAP_MS ? 'sure' : 'likely',
+    confidence: sure ? 'sure' : 'likely',
   })
+  if (times[next] === time) return placed({ latitude: line.latitudes[next]!, longitude: line.longitudes[next]! }, 0)
   if (next === 0 || next === count) {
+    // Before the logger started or after it stopped, where it was is a guess however near: never sure.
     const end = next === 0 ? 0 : count - 1
     const gapMs = Math.abs(time - times[end]!)
     if (gapMs > maxGapMs) return { placed: false, gapMs, reason: 'outside_track' }
-    return placed({ latitude: line.latitudes[end]!, longitude: line.longitudes[end]! }, gapMs)
+    return placed({ latitude: line.latitudes[end]!, longitude: line.longitudes[end]! }, gapMs, false)
   }
-  // On a track point: the logger was there then, whatever the points either side.
-  if (times[next] === time) return placed({ latitude: line.latitudes[next]!, longitude: line.longitudes[next]! }, 0)
   const before = next - 1
   const gapMs = Math.max(time - times[before]!, times[next]! - time)
   if (gapMs > maxGapMs) return { placed: false, gapMs, reason: 'track_gap' }
@@ -151,11 +151,12 @@ export function parseDuration(text: string): number | null {
   return ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000
 }
 
-/** "12 s", "4 min 10 s", "2 h 5 min": a gap in time as people say it. */
+/** "12 s", "4 min 10 s", "2 h 5 min", "219 days": a gap in time as people say it. */
 export function describeGap(ms: number): string {
   const seconds = Math.round(ms / 1000)
   if (seconds < 60) return `${seconds} s`
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`
   const minutes = Math.round(seconds / 60)
-  return `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`
+  return `${Math.round(minutes / 1440)} days`
 }

@@ -1,3 +1,5 @@
+import { distanceKm } from '../geo/precision'
+
 // A track: the line a GPS logger recorded (a GPX <trk>), or a planned route (<rte>), as Places reads it from a file.
 // Positions are kept in typed arrays, a column each, so that a track of 100,000 points is five arrays, not 100,000
 // objects; a time or an elevation a point lacks is NaN.
@@ -59,14 +61,61 @@ export class TrackBuilder {
 export type TimedLine = { latitudes: Float64Array; longitudes: Float64Array; times: Float64Array }
 
 export function timedLine(tracks: readonly Track[]): TimedLine {
-  const points: { track: Track; index: number }[] = []
-  for (const track of tracks) for (let index = 0; index < track.times.length; index++) if (!Number.isNaN(track.times[index]!)) points.push({ track, index })
-  points.sort((a, b) => a.track.times[a.index]! - b.track.times[b.index]!)
-  const line = { latitudes: new Float64Array(points.length), longitudes: new Float64Array(points.length), times: new Float64Array(points.length) }
-  points.forEach(({ track, index }, at) => {
-    line.latitudes[at] = track.latitudes[index]!
-    line.longitudes[at] = track.longitudes[index]!
-    line.times[at] = track.times[index]!
-  })
-  return line
+  const count = tracks.reduce((sum, { times }) => sum + times.reduce((timed, time) => timed + (Number.isNaN(time) ? 0 : 1), 0), 0)
+  const all = { latitudes: new Float64Array(count), longitudes: new Float64Array(count), times: new Float64Array(count) }
+  let at = 0
+  for (const track of tracks) {
+    for (let i = 0; i < track.times.length; i++) {
+      if (Number.isNaN(track.times[i]!)) continue
+      ;[all.latitudes[at], all.longitudes[at], all.times[at]] = [track.latitudes[i]!, track.longitudes[i]!, track.times[i]!]
+      at++
+    }
+  }
+  // Almost always in order already; else sorted by an index (stable: points of equal time keep their order).
+  if (all.times.every((time, i) => i === 0 || all.times[i - 1]! <= time)) return all
+  const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => all.times[a]! - all.times[b]!)
+  return {
+    latitudes: Float64Array.from(order, (i) => all.latitudes[i]!),
+    longitudes: Float64Array.from(order, (i) => all.longitudes[i]!),
+    times: Float64Array.from(order, (i) => all.times[i]!),
+  }
+}
+
+/** Climbs and descents smaller than this are a GPS's elevation noise, not the ground: they are not counted. */
+const CLIMB_NOISE_M = 5
+
+/** What is said of a track: how far, how long, how much climbed. */
+export type TrackStats = {
+  /** metres along each segment; the gaps between segments (the logger was off) are not counted */
+  distanceM: number
+  /** from the earliest timed point to the latest, in ms; null without two times */
+  durationMs: number | null
+  /** metres climbed, rises and dips under CLIMB_NOISE_M taken as noise; null without elevations */
+  elevationGainM: number | null
+}
+
+export function trackStats(track: Track): TrackStats {
+  const { latitudes, longitudes, times, elevations, segmentStarts } = track
+  let distanceM = 0
+  const starts = new Set(segmentStarts)
+  for (let i = 1; i < latitudes.length; i++) {
+    if (!starts.has(i))
+      distanceM += distanceKm({ latitude: latitudes[i - 1]!, longitude: longitudes[i - 1]! }, { latitude: latitudes[i]!, longitude: longitudes[i]! }) * 1000
+  }
+  let [first, last] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]
+  for (const time of times) if (!Number.isNaN(time)) [first, last] = [Math.min(first, time), Math.max(last, time)]
+  // Hysteresis: a climb counts once it rises CLIMB_NOISE_M above the last low, and then up to each new high; it
+  // ends only when the ground falls CLIMB_NOISE_M below its high. Smaller wobbles either way are the GPS's noise.
+  let gain: number | null = null
+  let [low, high, climbing] = [Number.NaN, Number.NaN, false]
+  for (const elevation of elevations) {
+    if (Number.isNaN(elevation)) continue
+    if (gain === null) [gain, low] = [0, elevation]
+    else if (climbing) {
+      if (elevation > high) [gain, high] = [gain + elevation - high, elevation]
+      else if (high - elevation >= CLIMB_NOISE_M) [climbing, low] = [false, elevation]
+    } else if (elevation < low) low = elevation
+    else if (elevation - low >= CLIMB_NOISE_M) [gain, high, climbing] = [gain + elevation - low, elevation, true]
+  }
+  return { distanceM, durationMs: last > first ? last - first : null, elevationGainM: gain }
 }
