@@ -485,11 +485,11 @@ const commands: Record<string, Command> = {
     help: [
       "--from-media: the point is the first attached photo's GPS, as GET /places/v1/attachment-exif-gps/{id} answers it, at 7",
       "decimals. A post with a location gets the photo's point too, unless --missing-only; an address is filled only when empty.",
-      "--from-track: each photo without GPS is placed where the GPX file's tracks were when it was taken: its EXIF time, at its",
-      "own offset or else in the site's time zone, corrected by --camera-offset (added to the camera's times: +01:12 for a",
-      "clock 1 h 12 min behind, --camera-offset=-00:20 for one ahead) or, when not given, by what that camera's photos with GPS",
-      'say. A photo further than --max-gap (10m unless told) from the track points either side is skipped. Each post without',
-      "a location then takes its first photo's point. docs/trips.md says more.",
+      "--from-track: each photo without GPS is placed where the file's tracks (GPX, or KML's gx:Track) were when it was",
+      "taken: its EXIF time, at its own offset or else in the site's time zone, corrected by --camera-offset (added to every",
+      "camera's times: +01:12 for clocks 1 h 12 min behind, --camera-offset=-00:20 for ones ahead) or, when not given, by",
+      "what each camera's photos with GPS say. A photo further than --max-gap (10m unless told) from the track's points",
+      "either side is skipped. Each post without a location then takes its first photo's point. docs/trips.md says more.",
       'Posts of type `post` unless --post-type; posts in the Trash are left alone. --dry-run writes nothing.',
     ].join('\n'),
     options: {

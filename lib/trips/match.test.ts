@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { createReadStream } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
-import { readGpxTracks } from '../places/formats/xml-formats'
+import { readGpxTracks, readKmlTracks } from '../places/formats/xml-formats'
 import { describeGap, formatClockOffset, median, parseClockOffset, parseDuration, placeAt, timeAtPoint } from './match'
 import { distanceKm } from '../geo/precision'
 import { timedLine, type TimedLine } from './track'
@@ -59,6 +59,21 @@ test('readGpxTracks: points without a time keep their place, with NaN; a route h
   assert.deepEqual([...route!.elevations], [10, Number.NaN])
   assert.deepEqual(track!.segmentStarts, [0, 1], 'each trkseg starts a segment; the point out of range is left out')
   assert.equal(track!.times[0], Date.parse('2010-01-01T10:00:00Z'), 'a GPX time without a zone is UTC')
+})
+
+test('readKmlTracks: a real My Tracks recording: its gx:Track with times; its start and end points are no track', async () => {
+  const [walk, ...rest] = await readKmlTracks(createReadStream(path.join(TRACKS, 'my-tracks-ghent.kml')))
+  assert.equal(rest.length, 0)
+  assert.equal(walk!.name, '8/8/2013 17:20')
+  assert.equal(walk!.latitudes.length, 16)
+  assert.deepEqual([walk!.longitudes[0], walk!.latitudes[0], walk!.elevations[0]], [3.68217, 51.050583, 54.599998474121094])
+  assert.deepEqual([walk!.times[0], walk!.times.at(-1)], [Date.parse('2013-08-08T15:24:47Z'), Date.parse('2013-08-08T15:25:03Z')])
+  const kml = `<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>Planned</name><LineString><coordinates>
+    14,45,100 14.1,45.1 200,45</coordinates></LineString></Placemark></kml>`
+  const [planned] = await readKmlTracks([Buffer.from(kml)])
+  assert.equal(planned!.name, 'Planned')
+  assert.deepEqual([...planned!.longitudes], [14, 14.1], 'a position out of range is left out')
+  assert.ok(planned!.times.every(Number.isNaN), 'a LineString has no times')
 })
 
 test('placeAt: points held out of a real walk are placed within metres of where the logger recorded them', async () => {

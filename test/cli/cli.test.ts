@@ -794,7 +794,7 @@ for (const kind of databaseKinds) {
       for (const [args, message] of [
         [['locate', '--from-track', 'no-such.gpx'], /cannot read no-such\.gpx: no such file/],
         [['locate', '--from-track', waypoints], /has no track point with a time \(no track at all\)/],
-        [['locate', '--from-track', photoOf('gox_gps.jpg')], /tracks are read from GPX files/],
+        [['locate', '--from-track', photoOf('gox_gps.jpg')], /tracks are read from GPX, KML and KMZ files/],
       ] as const) {
         const failed = run(...args)
         assert.equal(failed.status, 1, args.join(' '))

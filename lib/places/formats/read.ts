@@ -7,7 +7,7 @@ import { readCsv, type CsvLayout, type CsvOptions } from './csv'
 import { detectFormat, HEAD_BYTES, type ImportFileFormat } from './detect'
 import type { ReadResult } from './types'
 import type { Track } from '../../trips/track'
-import { readGpxTracks, readXmlFile, UnreadableXml } from './xml-formats'
+import { readGpxTracks, readKmlTracks, readXmlFile, UnreadableXml, unzipKml } from './xml-formats'
 
 /** An import file, read: its features for the importer (lib/places/import.ts), and what the summary says. */
 export type ImportFile = {
@@ -100,18 +100,19 @@ export async function readHead(file: string): Promise<Buffer> {
   }
 }
 
-/** The tracks of a GPX file (`places locate --from-track`), or an Error that says why it has none to give. */
+/** The tracks of a GPX, KML or KMZ file (`places locate --from-track`), or an Error that says why it has none to give. */
 export async function readTrackFile(file: string): Promise<Track[]> {
   const head = await readHead(file).catch((error: ApiError) => {
     throw new Error(error.message.split('\n').at(-1))
   })
   const format = detectFormat(head)
-  if (format !== 'gpx')
-    throw new Error(
-      `cannot read ${file}: tracks are read from GPX files, and this is ${typeof format === 'object' ? `XML of <${format.unknownXml}>` : format === 'wxr' ? 'a WordPress export' : FORMAT_NAMES[format]}`,
-    )
+  if (format !== 'gpx' && format !== 'kml' && format !== 'kmz') {
+    const what = typeof format === 'object' ? `XML of <${format.unknownXml}>` : format === 'wxr' ? 'a WordPress export' : FORMAT_NAMES[format]
+    throw new Error(`cannot read ${file}: tracks are read from GPX, KML and KMZ files, and this is ${what}`)
+  }
   try {
-    return await readGpxTracks(createReadStream(file))
+    if (format === 'gpx') return await readGpxTracks(createReadStream(file))
+    return await readKmlTracks(format === 'kmz' ? unzipKml(await readFile(file)) : createReadStream(file))
   } catch (error) {
     if (error instanceof UnreadableXml) throw new Error(`cannot read ${file}: ${error.message}`)
     throw error

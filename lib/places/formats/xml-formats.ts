@@ -537,10 +537,10 @@ export function readGpx(chunks: Bytes): AsyncGenerator<XmlItem> {
   })
 }
 
-// A GPX time is xsd:dateTime, in UTC by the standard when it names no zone.
+// A GPX time (and a KML <when> of a track) is xsd:dateTime, in UTC by the standard when it names no zone.
 const GPX_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/
 
-/** The milliseconds a GPX <time> names, or NaN. */
+/** The milliseconds a GPX <time> or a KML track's <when> names, or NaN. */
 export function gpxTime(text: string): number {
   const time = text.trim()
   const match = GPX_TIME.exec(time)
@@ -595,6 +595,72 @@ export async function readGpxTracks(chunks: Bytes): Promise<Track[]> {
           line.builder.add(latitude, longitude, name === 'trkpt' ? time : Number.NaN, elevation)
           line.point = undefined
         } else if (line.depth === depth) {
+          if (line.builder.size > 0) items.push(line.builder.build(line.name))
+          line = undefined
+        }
+      },
+      end() {},
+    }
+  })
+  for await (const track of walk) tracks.push(track)
+  return tracks
+}
+
+/** A KML placemark being read for its lines, and the gx:Track being read in it. */
+type KmlLine = { depth: number; name: string; builder: TrackBuilder; track?: { depth: number; whens: string[]; coords: string[] }; lineString?: number }
+
+/** An element's name without its namespace prefix (`gx:Track` is `Track`): files differ in the prefix they give. */
+const localName = (name: string) => name.slice(name.indexOf(':') + 1)
+
+/**
+ * The lines of a KML file's placemarks, a track each, in its order: a `gx:Track` (a `<when>` for each `<gx:coord>`, a
+ * segment each, also inside a `gx:MultiTrack`) with its times, a `LineString` without. Refused with UnreadableXml if
+ * it is not well-formed; a file without a line gives none.
+ */
+export async function readKmlTracks(chunks: Bytes): Promise<Track[]> {
+  const tracks: Track[] = []
+  const walk = walkXml<Track>(chunks, (gather) => {
+    const items: Track[] = []
+    let line: KmlLine | undefined
+    return {
+      items,
+      open(name, _attributes, depth) {
+        const local = localName(name)
+        if (!line) {
+          if (local === 'Placemark') line = { depth, name: '', builder: new TrackBuilder() }
+          return
+        }
+        const it = line
+        if (it.track) {
+          const track = it.track
+          if (depth !== track.depth + 1) return
+          if (local === 'when') gather(depth, (text) => track.whens.push(text))
+          else if (local === 'coord') gather(depth, (text) => track.coords.push(text))
+        } else if (local === 'name' && depth === it.depth + 1) gather(depth, (text) => (it.name = text.trim()))
+        else if (local === 'Track') it.track = { depth, whens: [], coords: [] }
+        else if (local === 'LineString') it.lineString = depth
+        else if (local === 'coordinates' && it.lineString === depth - 1) {
+          gather(depth, (text) => {
+            it.builder.segment()
+            for (const [token] of text.matchAll(/\S+/g)) {
+              const [longitude, latitude, elevation] = tuple(token)
+              if (Math.abs(latitude ?? 91) <= 90 && Math.abs(longitude ?? 181) <= 180) it.builder.add(latitude!, longitude!, Number.NaN, elevation)
+            }
+          })
+        }
+      },
+      close(_name, depth) {
+        if (!line) return
+        if (line.track?.depth === depth) {
+          const { whens, coords } = line.track
+          line.builder.segment()
+          for (let i = 0; i < Math.min(whens.length, coords.length); i++) {
+            const [longitude, latitude, elevation] = coords[i]!.trim().split(/\s+/).map(Number.parseFloat)
+            if (Math.abs(latitude ?? 91) <= 90 && Math.abs(longitude ?? 181) <= 180) line.builder.add(latitude!, longitude!, gpxTime(whens[i]!), elevation)
+          }
+          line.track = undefined
+        } else if (line.lineString === depth) line.lineString = undefined
+        else if (line.depth === depth) {
           if (line.builder.size > 0) items.push(line.builder.build(line.name))
           line = undefined
         }
