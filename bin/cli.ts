@@ -480,7 +480,7 @@ const commands: Record<string, Command> = {
   },
   locate: {
     usage:
-      'places locate --from-media [--missing-only] [--post-type T] [--dry-run]\n       places locate --from-track FILE.gpx [--camera-offset +01:12] [--max-gap 10m] [--post-type T] [--dry-run]',
+      'places locate --from-media [--missing-only] [--post-type T] [--dry-run]\n       places locate --from-track FILE.gpx [--camera-offset +01:12] [--max-gap 10m] [--author E] [--post-type T] [--dry-run]',
     summary: "set each post's location from its first photo with GPS, or place photos without GPS by their time on a GPS track",
     help: [
       "--from-media: the point is the first attached photo's GPS, as GET /places/v1/attachment-exif-gps/{id} answers it, at 7",
@@ -490,13 +490,15 @@ const commands: Record<string, Command> = {
       "camera's times: +01:12 for clocks 1 h 12 min behind, --camera-offset=-00:20 for ones ahead) or, when not given, by",
       "what each camera's photos with GPS say. A photo further than --max-gap (10m unless told) from the track's points",
       "either side is skipped. Each post without a location then takes its first photo's point. docs/trips.md says more.",
-      'Posts of type `post` unless --post-type; posts in the Trash are left alone. --dry-run writes nothing.',
+      'Posts of type `post` unless --post-type, of every author unless --author (an email); posts in the Trash are left',
+      'alone. --dry-run writes nothing.',
     ].join('\n'),
     options: {
       'from-media': { type: 'boolean' },
       'from-track': { type: 'string' },
       'camera-offset': { type: 'string' },
       'max-gap': { type: 'string' },
+      author: { type: 'string' },
       'missing-only': { type: 'boolean' },
       'post-type': { type: 'string' },
       'dry-run': { type: 'boolean' },
@@ -508,7 +510,7 @@ const commands: Record<string, Command> = {
         throw new UsageError('give one of --from-media and --from-track FILE.gpx: photos are where locations come from')
       }
       if (typeof fromTrack === 'string') return locateFromTrack(fromTrack, values)
-      for (const flag of ['camera-offset', 'max-gap']) if (values[flag] !== undefined) throw new UsageError(`--${flag} is for --from-track`)
+      for (const flag of ['camera-offset', 'max-gap', 'author']) if (values[flag] !== undefined) throw new UsageError(`--${flag} is for --from-track`)
       const dryRun = values['dry-run'] === true
       const { locateFromMedia } = await import('../lib/places/locate')
       const report = await locateFromMedia({
@@ -543,6 +545,7 @@ async function locateFromTrack(file: string, values: Values): Promise<void> {
     maxGapMs = parsed
   }
   const postType = await postTypeOf(values)
+  const authorId = typeof values.author === 'string' ? await (await import('../lib/users')).getUserIdByEmailOrThrow(values.author) : undefined
   const [{ readTrackFile }, { locateFromTrack: locate }] = await Promise.all([import('../lib/places/formats/read'), import('../lib/trips/locate-from-track')])
   const tracks = await readTrackFile(file)
   if (!tracks.some((track) => track.times.some((time) => !Number.isNaN(time)))) {
@@ -551,7 +554,7 @@ async function locateFromTrack(file: string, values: Values): Promise<void> {
     )
   }
   const dryRun = values['dry-run'] === true
-  const report = await locate({ tracks, postType, cameraOffsetMs, maxGapMs, dryRun, onProgress: progress('Reading photos') })
+  const report = await locate({ tracks, postType, authorId, cameraOffsetMs, maxGapMs, dryRun, onProgress: progress('Reading photos') })
   if (values.json) return out(JSON.stringify(report))
   const would = dryRun ? 'would be ' : ''
   const { track } = report

@@ -1,6 +1,7 @@
 import 'server-only'
 import { OPERATOR } from '../auth/callers'
 import { getDb, transaction, type Tx } from '../db'
+import type { Prisma } from '../generated/sqlite/client'
 import { getGazetteer } from '../geo/gazetteer'
 import { roundCoordinate } from '../geo/precision'
 import { instantOf, readPhotoFacts, type PhotoFacts } from '../media/exif-time'
@@ -54,6 +55,8 @@ export type TrackLocateReport = { track: TrackSummary; summary: TrackLocateSumma
 export type TrackLocateOptions = {
   tracks: readonly Track[]
   postType: string
+  /** only the posts of this author (--author), when given */
+  authorId?: number
   /** added to every camera's times (--camera-offset); when not given each camera's is found from its photos with GPS */
   cameraOffsetMs?: number
   maxGapMs: number
@@ -77,11 +80,10 @@ class DryRun extends Error {
 }
 
 /**
- * The images of the posts of `postType` not in the Trash, a batch at a time, with their EXIF read from their original
+ * The images `where` says (of the posts of a type, not in the Trash), a batch at a time, with their EXIF read from their original
  * files: those without a point or with one from a track (to be placed), and, when `withGps`, those with GPS.
  */
-async function* photosOf(postType: string, withGps: boolean): AsyncGenerator<Photo[]> {
-  const where = { mimeType: { startsWith: 'image/' }, post: { type: postType, status: { not: 'trash' } } }
+async function* photosOf(where: Prisma.AttachmentWhereInput, withGps: boolean): AsyncGenerator<Photo[]> {
   let after = 0
   for (;;) {
     const rows = await getDb().attachment.findMany({
@@ -165,11 +167,15 @@ export async function locateFromTrack(options: TrackLocateOptions): Promise<Trac
   if (line.times.length === 0) throw new Error('the track has no point with a time: photos are placed by their time on a track')
   const dryRun = options.dryRun === true
   const { timezone } = await getSiteSettings()
-  const total = await getDb().attachment.count({ where: { mimeType: { startsWith: 'image/' }, post: { type: options.postType, status: { not: 'trash' } } } })
+  const where: Prisma.AttachmentWhereInput = {
+    mimeType: { startsWith: 'image/' },
+    post: { type: options.postType, status: { not: 'trash' }, ...(options.authorId === undefined ? {} : { authorId: options.authorId }) },
+  }
+  const total = await getDb().attachment.count({ where })
   const photos: Photo[] = []
   options.onProgress?.(0, total)
   let seen = 0
-  for await (const batch of photosOf(options.postType, options.cameraOffsetMs === undefined)) {
+  for await (const batch of photosOf(where, options.cameraOffsetMs === undefined)) {
     photos.push(...batch)
     seen += BATCH
     options.onProgress?.(Math.min(seen, total), total)

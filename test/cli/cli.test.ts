@@ -777,6 +777,14 @@ for (const kind of databaseKinds) {
       const located = (await rows()).get(Number(post))!
       assert.deepEqual([located.latitude, located.longitude], [45.7701104, 14.3560676])
       assert.match(located.address, /, Slovenia$/)
+      const nobody = run('locate', '--from-track', track, '--author', 'nobody@example.org')
+      assert.equal(nobody.status, 1)
+      assert.match(nobody.stderr, /No user has the email nobody@example\.org/)
+      const own = JSON.parse(ok(run('locate', '--from-track', track, '--author', 'admin@example.org', '--json'))) as { summary: { photos: number } }
+      assert.ok(own.summary.photos > 0, 'the imported posts are the administrator’s')
+      ok(run('user', 'create', '--email', 'walker@example.org', '--password', 'long enough', '--role', 'author'))
+      const others = JSON.parse(ok(run('locate', '--from-track', track, '--author', 'walker@example.org', '--json'))) as { summary: { photos: number } }
+      assert.equal(others.summary.photos, 0, 'an author without posts has no photos to place')
       const report = JSON.parse(ok(run('locate', '--from-track', track, '--camera-offset=-00:20', '--json'))) as { photos: { id: number; reason?: string }[] }
       assert.equal(report.photos.find((p) => p.id === Number(attachment))?.reason, 'outside_track', '20 minutes earlier is before the walk began')
       for (const [args, message] of [
@@ -785,6 +793,7 @@ for (const kind of databaseKinds) {
         [['locate', '--from-track', track, '--max-gap', 'ten'], /--max-gap must be a time such as 90s, 10m or 1h/],
         [['locate', '--from-track', track, '--missing-only'], /--missing-only is for --from-media/],
         [['locate', '--from-media', '--max-gap', '5m'], /--max-gap is for --from-track/],
+        [['locate', '--from-media', '--author', 'admin@example.org'], /--author is for --from-track/],
       ] as const) {
         const refused = run(...args)
         assert.equal(refused.status, 2, args.join(' '))
