@@ -1,7 +1,6 @@
 import 'server-only'
 import { z } from 'zod'
-import { canManageCategories } from '../auth/capabilities'
-import type { Actor } from '../auth/capabilities'
+import { canManageCategories, type Actor } from '../auth/capabilities'
 import { getDb } from '../db'
 import { ApiError, forbidden, invalidParams } from '../http/errors'
 import { parseOrThrow } from '../http/params'
