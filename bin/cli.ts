@@ -573,8 +573,7 @@ async function locateFromTrack(file: string, values: Values): Promise<void> {
     else if (clock.from === 'given') out(`${name}: clock off by ${formatClockOffset(clock.offsetMs)}, as told`)
     else out(`${name}: no photo with GPS on the track to check its clock by: taken as right`)
   }
-  let start = Number.POSITIVE_INFINITY
-  for (const track of tracks) for (const time of track.times) if (time < start) start = time
+  const start = Date.parse(track.from)
   const why = {
     no_time: () => 'no time in its EXIF',
     no_file: () => 'its file is missing from the store',
@@ -586,7 +585,7 @@ async function locateFromTrack(file: string, values: Values): Promise<void> {
     if (photo.outcome === 'skipped') out(`${name}: skipped, ${why[photo.reason!](photo.gapMs ?? 0, Date.parse(photo.time ?? ''))}`)
     else {
       const sure = photo.outcome === 'placed' ? '' : 'unsure: '
-      out(`${name}: ${sure}${would || ''}placed at ${photo.latitude}, ${photo.longitude}, within ${describeGap(photo.gapMs!)} of the track's points`)
+      out(`${name}: ${sure}${would}placed at ${photo.latitude}, ${photo.longitude}, within ${describeGap(photo.gapMs!)} of the track's points`)
     }
   }
   for (const post of report.posts.posts) if (post.outcome === 'set') out(`Post ${post.id} “${post.title}”: ${post.note}`)
