@@ -183,7 +183,7 @@ const commands: Record<string, Command> = {
   import: {
     usage: 'places import FILE [--author E] [--columns FIELD=COLUMN,...] [--dry-run]',
     summary: 'import places from GeoJSON, KML, KMZ, GPX or CSV (chosen by content) as posts, all or nothing; prints the new post ids in input order',
-    help: 'A dry run checks everything, as the import would, and writes nothing. Lines and areas of KML, tracks and routes of GPX\nare skipped (said on stderr); a problem anywhere (a CSV row without a title, a latitude that is no number) imports\nnothing, naming the line (CSV), placemark (KML) or waypoint (GPX). docs/cli.md, "Other formats", says what is read.\n--columns names the columns of a CSV file by their headers: title=Titel,latitude=Breitengrad,longitude=Längengrad.',
+    help: 'A dry run checks everything, as the import would, and writes nothing. Tracks and routes of GPX, lines of KML, become a trip\nthat the posts belong to (docs/trips.md); areas are skipped (said on stderr); a problem anywhere (a CSV row without a title, a latitude that is no number) imports\nnothing, naming the line (CSV), placemark (KML) or waypoint (GPX). docs/cli.md, "Other formats", says what is read.\n--columns names the columns of a CSV file by their headers: title=Titel,latitude=Breitengrad,longitude=Längengrad.',
     options: { author: { type: 'string' }, columns: { type: 'string' }, 'dry-run': { type: 'boolean' }, ...json },
     positionals: 'one',
     run: async (values, [file]) => {
@@ -193,6 +193,7 @@ const commands: Record<string, Command> = {
       const dryRun = values['dry-run'] === true
       for (const skipped of read.skipped) process.stderr.write(`skipped ${skipped}\n`)
       for (const note of read.notes) process.stderr.write(`note: ${note}\n`)
+      let slug: string | undefined
       const ids = await importPlaces(read.source, {
         defaultAuthor: typeof values.author === 'string' ? values.author : undefined,
         labelOf: read.labelOf,
@@ -200,8 +201,10 @@ const commands: Record<string, Command> = {
         dryRun,
         onChecked: counter(`Checking ${read.item}s:`),
         onProgress: progress(dryRun ? 'Trying' : 'Importing'),
+        trip: read.trip,
+        onTrip: (written) => (slug = written.slug),
       })
-      const summary = importSummary(read, formatName(read.format), ids.length, dryRun)
+      const summary = importSummary(read, formatName(read.format), ids.length, dryRun, slug)
       if (values.json) return out(JSON.stringify(dryRun ? { format: read.format, taken: ids.length, skipped: read.skipped, dryRun } : ids))
       if (dryRun) return out(summary)
       await outLines(ids)
@@ -643,11 +646,16 @@ function describeLocateSummary(summary: LocateSummary): string[] {
   ]
 }
 
-/** What `places import` says it did: how many of the file's items it took, and skipped, from a file of `format`. */
-function importSummary(read: ImportFile, format: string, taken: number, dryRun: boolean): string {
+/**
+ * What `places import` says it did: how many of the file's items it took, and skipped, from a file of `format`, and
+ * the trip its lines made.
+ */
+function importSummary(read: ImportFile, format: string, taken: number, dryRun: boolean, tripSlug?: string): string {
   const items = (n: number) => `${n} ${read.item}${n === 1 ? '' : 's'}`
+  const lines = read.trip?.tracks.length ?? 0
+  const trip = read.trip && tripSlug ? `, and ${lines} ${lines === 1 ? 'line' : 'lines'} as the trip “${read.trip.title}” (/trip/${tripSlug})` : ''
   const skipped = read.skipped.length > 0 ? `; skipped ${read.skipped.length} that ${read.skipped.length === 1 ? 'is' : 'are'} no place (listed above)` : ''
-  const done = `${dryRun ? 'Would import' : 'Imported'} ${items(taken)} from ${format}${skipped}.`
+  const done = `${dryRun ? 'Would import' : 'Imported'} ${items(taken)} from ${format}${trip}${skipped}.`
   return dryRun ? `${done}\nDry run: nothing was written.` : done
 }
 

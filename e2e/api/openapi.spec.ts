@@ -52,6 +52,13 @@ test.describe('OpenAPI', () => {
     )
     postId = Number(places('import', file, '--author', EMAIL))
     places('media', 'import', '--post', String(postId), path.join(ROOT, 'test', 'fixtures', 'exif', 'exr_noexif.jpg'))
+    // A trip of one line and no posts: the trips' routes have something to answer with, and no other spec's map changes.
+    const kml = path.join(uploadsDir, '..', `openapi-${path.basename(uploadsDir)}.kml`)
+    writeFileSync(
+      kml,
+      '<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>OpenAPI walk</name><LineString><coordinates>2.35,48.85 2.36,48.86 2.37,48.86</coordinates></LineString></Placemark></kml>',
+    )
+    places('import', kml)
 
     document = (await (await request.get('/places/v1/openapi.json')).json()) as Document
     ajv = new Ajv2020({ strict: false, allErrors: true })
@@ -124,6 +131,14 @@ test.describe('OpenAPI', () => {
     await check('/places/v1/geojson/{id}', 'get', feature)
     await check('/places/v1/geojson/{id}', 'get', await notModified(`/places/v1/geojson/${id}`))
     await check('/places/v1/geojson/{id}', 'get', await request.get('/places/v1/geojson/999999'))
+
+    const trips = await request.get('/places/v1/trips')
+    await check('/places/v1/trips', 'get', trips)
+    await check('/places/v1/trips', 'get', await notModified('/places/v1/trips'))
+    const tripId = ((await trips.json()) as { features: { properties: { id: number } }[] }).features[0]!.properties.id
+    await check('/places/v1/trips/{id}', 'get', await request.get(`/places/v1/trips/${tripId}`))
+    await check('/places/v1/trips/{id}', 'get', await notModified(`/places/v1/trips/${tripId}`))
+    await check('/places/v1/trips/{id}', 'get', await request.get('/places/v1/trips/999999'))
 
     const gps = `/places/v1/attachment-exif-gps/${postId}`
     await check('/places/v1/attachment-exif-gps/{id}', 'get', await request.get(gps))
@@ -223,7 +238,10 @@ test.describe('OpenAPI', () => {
   test('every route answers at each server the document names for it, and under no other', async ({ request, baseURL }) => {
     const collection = (await (await request.get('/places/v1/geojson?posts_per_page=1')).json()) as { features: { properties: { id: number } }[] }
     const id = String(collection.features[0]!.properties.id)
-    const concrete = (pathKey: string) => pathKey.replace('{id}', id).replace('{collectionId}', 'post').replace('{featureId}', id)
+    const trips = (await (await request.get('/places/v1/trips')).json()) as { features: { properties: { id: number } }[] }
+    const tripId = String(trips.features[0]!.properties.id)
+    const concrete = (pathKey: string) =>
+      pathKey.replace('/trips/{id}', `/trips/${tripId}`).replace('{id}', id).replace('{collectionId}', 'post').replace('{featureId}', id)
     const prefixes = ['', '/wp-json']
     for (const [pathKey, item] of Object.entries(document.paths)) {
       const servers = (item.servers ?? document.servers).map((server) => server.url)

@@ -39,10 +39,12 @@ export type ImportPreview =
       skipped: string[]
       notes: string[]
       layout?: CsvLayout
+      /** the trip a GPX or KML file's lines make (docs/trips.md): its title, each line named, and once written its slug */
+      trip?: { title: string; lines: string[]; slug?: string }
     }
   | { kind: 'wxr'; summary: Omit<WxrSummary, 'ids'>; mayAddUsers: boolean }
 
-export type ImportResult = { kind: 'places'; ids: number[] } | { kind: 'wxr'; summary: Omit<WxrSummary, 'ids'> }
+export type ImportResult = { kind: 'places'; ids: number[]; trip?: { title: string; slug: string } } | { kind: 'wxr'; summary: Omit<WxrSummary, 'ids'> }
 
 const TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
@@ -143,7 +145,9 @@ export async function runImport(actor: AdminActor, input: ImportRequest): Promis
   try {
     const done = await oneAtATime(() => importUpload(actor, claimed, name, csv, false))
     await rm(claimed, { force: true })
-    return done.kind === 'wxr' ? { kind: 'wxr', summary: done.summary } : { kind: 'places', ids: done.ids }
+    return done.kind === 'wxr'
+      ? { kind: 'wxr', summary: done.summary }
+      : { kind: 'places', ids: done.ids, ...(done.trip?.slug ? { trip: { title: done.trip.title, slug: done.trip.slug } } : {}) }
   } catch (error) {
     await rename(claimed, file).catch(() => undefined)
     throw error
@@ -201,10 +205,27 @@ async function importNamed(
     // Not readable at all: a KMZ without KML, XML that is neither KML nor GPX.
     return { kind: 'places', format: 'unknown', item: 'entry', posts: 0, problems: refusal(error), skipped: [], notes: [], ids: [] }
   }
-  const base = { kind: 'places' as const, format: formatName(read.format), item: read.item, skipped: read.skipped, notes: read.notes, layout: read.layout }
+  const trip = read.trip && { title: read.trip.title, lines: read.lines ?? [] }
+  const base = {
+    kind: 'places' as const,
+    format: formatName(read.format),
+    item: read.item,
+    skipped: read.skipped,
+    notes: read.notes,
+    layout: read.layout,
+    trip,
+  }
   try {
-    const ids = await importPlaces(read.source, { defaultAuthor: actor.email, labelOf: read.labelOf, refused: read.refused, dryRun })
-    return { ...base, posts: ids.length, problems: [], ids }
+    let slug: string | undefined
+    const ids = await importPlaces(read.source, {
+      defaultAuthor: actor.email,
+      labelOf: read.labelOf,
+      refused: read.refused,
+      dryRun,
+      trip: read.trip,
+      onTrip: (written) => (slug = written.slug),
+    })
+    return { ...base, trip: trip && { ...trip, slug: dryRun ? undefined : slug }, posts: ids.length, problems: [], ids }
   } catch (error) {
     return { ...base, posts: 0, problems: refusal(error), ids: [] }
   }

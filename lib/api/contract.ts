@@ -237,6 +237,45 @@ export const timelineSchema = z
   .meta({ id: 'Timeline' })
 export type Timeline = z.output<typeof timelineSchema>
 
+/** A published trip (docs/api.md, Trips): its route as the public may see it, and what is said of it. */
+export const tripFeatureSchema = z
+  .strictObject({
+    type: z.literal('Feature'),
+    geometry: z
+      .union([
+        z
+          .strictObject({
+            type: z.literal('MultiLineString'),
+            coordinates: z.array(z.array(z.tuple([longitudeSchema, latitudeSchema])).min(2)),
+          })
+          .meta({ id: 'MultiLineString' }),
+        z.null(),
+      ])
+      .meta({
+        description:
+          "The route at the trip's privacy level (exact; approximate, through the centres of the fixed cells of about 1 km; hidden: null), cut where it enters a privacy zone and at the antimeridian, simplified to within 5 m (100 m in the list)",
+      }),
+    properties: z.strictObject({
+      id: z.int().meta({ description: 'The trip id' }),
+      slug: z.string(),
+      title: z.string(),
+      url: z.url().meta({ description: "The absolute URL of the trip's page" }),
+      description: z.string().meta({ description: 'Plain text; empty when there is none' }),
+      started_at: z.iso.datetime().nullable().meta({ description: "The first timed point of the trip's tracks (UTC); null for routes without times" }),
+      ended_at: z.iso.datetime().nullable().meta({ description: 'The last timed point' }),
+      distance_m: z.number().min(0).meta({ description: 'Metres along the tracks, whole (the parts a privacy zone withholds included)' }),
+      climb_m: z.number().min(0).nullable().meta({ description: 'Metres climbed; null when the tracks have no elevations' }),
+      posts: z.array(z.int()).meta({ description: "The ids of the trip's published posts, oldest first: GET /geojson/{id} gives each" }),
+    }),
+  })
+  .meta({ id: 'TripFeature', description: 'A published trip' })
+export type TripFeature = z.output<typeof tripFeatureSchema>
+
+export const tripCollectionSchema = z
+  .strictObject({ type: z.literal('FeatureCollection'), features: z.array(tripFeatureSchema) })
+  .meta({ id: 'TripCollection' })
+export type TripCollection = z.output<typeof tripCollectionSchema>
+
 // OGC API – Features, Part 1: Core: the documents of /ogc, as far as this site fills them.
 
 export const ogcLinkSchema = z

@@ -28,6 +28,8 @@ import {
   placeFeatureSchema,
   restIndexSchema,
   timelineSchema,
+  tripCollectionSchema,
+  tripFeatureSchema,
 } from './contract'
 
 // The OpenAPI 3.1 description of every route of places/v1 and of the OGC API – Features (/ogc): served at
@@ -176,6 +178,7 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
   const w = writer('draft-2020-12')
   const { jsonSchema, ref, parameter, queryParameters, json, error } = w
   const postId = parameter('id', 'path', postIdSchema)
+  const tripId = parameter('id', 'path', postIdSchema.meta({ description: 'A trip id (digits only; anything else matches no route: 404 `rest_no_route`).' }))
   const geojson = (description: string, schema: z.ZodType): ResponseObject => ({
     description,
     headers: {
@@ -271,6 +274,27 @@ function makeDocument({ siteUrl, sharedCacheSeconds }: DocumentConfig): OpenApiD
             200: json('The periods that hold places, oldest first', timelineSchema),
             304: notModified,
             400: error('An invalid parameter (`rest_invalid_param`, `data.params` names each)'),
+          },
+        },
+      }),
+      '/places/v1/trips': places({
+        get: {
+          operationId: 'getTrips',
+          summary: 'Published trips, each its route as a MultiLineString, as a FeatureCollection',
+          description:
+            "Newest first. Each route is what the public may see of the trip's tracks (docs/api.md, Trips), simplified to within 100 m for a small map; GET /trips/{id} gives it in detail.",
+          responses: { 200: geojson('The trips', tripCollectionSchema), 304: notModified },
+        },
+      }),
+      '/places/v1/trips/{id}': places({
+        get: {
+          operationId: 'getTrip',
+          summary: 'One published trip, its route in detail, as a Feature',
+          parameters: [tripId],
+          responses: {
+            200: geojson('The trip', tripFeatureSchema),
+            304: notModified,
+            404: error('`rest_trip_invalid_id` (no such published trip) or `rest_no_route`'),
           },
         },
       }),

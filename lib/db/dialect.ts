@@ -19,7 +19,7 @@ export type Tx = Omit<Prisma.TransactionClient, '$transaction' | '$on'>
 export type Comparable<C> = { [M in keyof C]: C[M] extends { findMany: unknown } ? Pick<C[M], Exclude<keyof C[M], 'aggregate' | 'groupBy' | symbol>> : C[M] }
 
 /** The tables an import takes the write lock on. */
-export type Table = 'posts' | 'categories' | 'tags' | 'users' | 'attachments'
+export type Table = 'posts' | 'categories' | 'tags' | 'users' | 'attachments' | 'trips'
 
 /** A bulk write in progress (DialectDriver.bulkInsert). */
 export type BulkInsert = {

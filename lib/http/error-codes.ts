@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   rest_user_invalid_email: 404,
   rest_application_password_not_found: 404,
   rest_zone_invalid_id: 404,
+  rest_trip_invalid_id: 404,
   rest_term_invalid: 404,
   oembed_invalid_url: 404,
   ogc_no_collection: 404,

@@ -42,7 +42,7 @@ type PostInput = Prisma.PostCreateManyInput
 export type PostRow = Required<
   Pick<PostInput, 'type' | 'status' | 'title' | 'slug' | 'content' | 'publishedAt' | 'modifiedAt' | 'authorId' | 'address' | 'locationPrecision'>
 > &
-  Pick<PostInput, 'statusBeforeTrash' | 'trashedAt' | 'latitude' | 'longitude' | 'sourceGuid' | 'excerpt'> & { id: number }
+  Pick<PostInput, 'statusBeforeTrash' | 'trashedAt' | 'latitude' | 'longitude' | 'sourceGuid' | 'excerpt' | 'tripId'> & { id: number }
 
 // The columns of posts by the fields of Prisma's model (their @map in prisma/schema.prisma): every field named, which
 // the compiler checks. A post is written as its values in this order.
@@ -69,6 +69,7 @@ const POST_COLUMNS: Record<keyof PostInput, string> = {
   sourceGuid: 'source_guid',
   searchText: 'search_text',
   searchContent: 'search_content',
+  tripId: 'trip_id',
 }
 const POST_FIELDS = Object.keys(POST_COLUMNS) as (keyof PostInput)[]
 /** post_categories' columns: a link is [postId, categoryId]; post_tags' the same, [postId, tagId]. */
@@ -116,6 +117,7 @@ export class PostBatch {
       statusBeforeTrash: null,
       sourceGuid: null,
       excerpt: '',
+      tripId: null,
       ...post,
       latitude: location.latitude,
       longitude: location.longitude,

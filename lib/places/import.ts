@@ -3,6 +3,8 @@ import { getConfig } from '../config'
 import { contentFromClassic } from '../content/html'
 import { lockTables, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
+import { createTrip, defaultRoutePrecision } from '../trips/trips'
+import type { Track } from '../trips/track'
 import { firstAdministratorId } from '../users'
 import { maxPostId, PostBatch, PostSlugs } from './batch'
 import { resolveCategoryPaths } from './categories'
@@ -24,6 +26,10 @@ export type ImportOptions = {
   refused?: readonly string[]
   /** check and write everything in the transaction, then roll it back: every problem a real import would meet */
   dryRun?: boolean
+  /** a GPX or KML file's tracks: written as a trip, which every post of the import belongs to (docs/trips.md) */
+  trip?: { title: string; tracks: readonly Track[] }
+  /** called once the trip is written (within the transaction: a dry run rolls it back) */
+  onTrip?: (trip: { id: number; slug: string }) => void
 }
 
 /**
@@ -163,8 +169,11 @@ export async function importPlaces(source: FeatureSource, options: ImportOptions
 
 async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, options: ImportOptions): Promise<number[]> {
   // The write lock before reading what the import depends on (free ids, slugs), so no writer slips between.
-  await lockTables(tx, ['posts', 'categories', 'tags'])
+  await lockTables(tx, ['posts', 'categories', 'tags', 'trips'])
   const authors = await resolveAuthors(tx, checked, options.defaultAuthor)
+  const { siteUrl, defaultLocationPrecision } = getConfig()
+  const trip = options.trip && (await createTrip(tx, { ...options.trip, routePrecision: defaultRoutePrecision(defaultLocationPrecision) }))
+  if (trip) options.onTrip?.(trip)
   const taken = await takenIds(tx, checked.explicitIds)
   const categoryIds = await resolveCategoryPaths(tx, checked.categoryPaths)
   const tagIds = await resolveTagNames(tx, [...checked.tagNames])
@@ -176,7 +185,6 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
   const label = options.labelOf ?? featureLabel
   const ids: number[] = []
   const now = new Date()
-  const { siteUrl } = getConfig()
   const batch = new PostBatch(tx, checked.count, (written) => options.onProgress?.(written, checked.count))
   const slugs = new PostSlugs(batch)
   try {
@@ -212,6 +220,7 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
         longitude: geometry?.coordinates[0] ?? null,
         address: p.address,
         locationPrecision: levelOfNewPost({ geoPublic: p.geo_public, precision: p.location_precision }),
+        tripId: trip ? trip.id : null,
       }
       // A path of no names ("", " > ") names no category.
       await batch.addPost(

@@ -8,6 +8,10 @@ export type LocationPrecision = (typeof LOCATION_PRECISIONS)[number]
 export const ZONE_LEVELS = ['approximate', 'city', 'hidden'] as const satisfies readonly LocationPrecision[]
 export type ZoneLevel = (typeof ZONE_LEVELS)[number]
 
+/** The levels of a trip's route: a route drawn through towns' centres would be a line through places never passed. */
+export const ROUTE_PRECISIONS = ['exact', 'approximate', 'hidden'] as const satisfies readonly LocationPrecision[]
+export type RoutePrecision = (typeof ROUTE_PRECISIONS)[number]
+
 export function isLocationPrecision(value: unknown): value is LocationPrecision {
   return (LOCATION_PRECISIONS as readonly unknown[]).includes(value)
 }

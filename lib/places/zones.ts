@@ -8,6 +8,7 @@ import { roundCoordinate } from '../geo/precision'
 import { ApiError, forbidden } from '../http/errors'
 import { parseOrThrow } from '../http/params'
 import { ZONE_LEVELS, type ZoneLevel } from './location-levels'
+import { refreshPublicRoutes } from '../trips/trips'
 import { refreshPublicLocations } from './visibility'
 
 // Privacy zones (docs/privacy.md): circles such as a home, in which every post is shown at least as coarsely as the
@@ -85,10 +86,12 @@ export async function addZone(actor: Caller, input: unknown): Promise<{ zone: Pr
   const data = parseOrThrow(zoneInputSchema, input)
   return transaction(async (tx) => {
     // Every writer of a location holds the posts' write lock before it reads the zones: taking it first, the zone
-    // change and a location written meanwhile are one after the other, never both by the old zones.
-    await lockTables(tx, ['posts'])
+    // change and a location written meanwhile are one after the other, never both by the old zones. Trips alike.
+    await lockTables(tx, ['posts', 'trips'])
     const row = await tx.privacyZone.create({ data })
-    return { zone: toZone(row), changed: await refreshPublicLocations(tx, nearCircle(row)) }
+    const changed = await refreshPublicLocations(tx, nearCircle(row))
+    await refreshPublicRoutes(tx)
+    return { zone: toZone(row), changed }
   })
 }
 
@@ -96,10 +99,12 @@ export async function addZone(actor: Caller, input: unknown): Promise<{ zone: Pr
 export async function removeZone(actor: Caller, id: number): Promise<{ changed: number }> {
   mayManage(actor)
   return transaction(async (tx) => {
-    await lockTables(tx, ['posts'])
+    await lockTables(tx, ['posts', 'trips'])
     const row = await tx.privacyZone.findUnique({ where: { id } })
     if (!row) throw new ApiError('rest_zone_invalid_id', `There is no privacy zone ${id}.`)
     await tx.privacyZone.delete({ where: { id } })
-    return { changed: await refreshPublicLocations(tx, nearCircle(row)) }
+    const changed = await refreshPublicLocations(tx, nearCircle(row))
+    await refreshPublicRoutes(tx)
+    return { changed }
   })
 }

@@ -119,3 +119,30 @@ export function trackStats(track: Track): TrackStats {
   }
   return { distanceM, durationMs: last > first ? last - first : null, elevationGainM: gain }
 }
+
+/**
+ * A track as the database keeps it whole (trip_tracks.points): 64-bit floats in the machine's byte order (little-endian on x86 and ARM): the point count, the
+ * segment count, each segment's start, then the latitudes, longitudes, times and elevations, a column each.
+ */
+export function packTrack(track: Track): Uint8Array<ArrayBuffer> {
+  const count = track.latitudes.length
+  const starts = track.segmentStarts
+  const all = new Float64Array(2 + starts.length + 4 * count)
+  all.set([count, starts.length, ...starts])
+  let at = 2 + starts.length
+  for (const column of [track.latitudes, track.longitudes, track.times, track.elevations]) {
+    all.set(column, at)
+    at += count
+  }
+  return new Uint8Array(all.buffer)
+}
+
+/** The track packTrack packed. */
+export function unpackTrack(name: string, bytes: Uint8Array): Track {
+  // Copied to an aligned buffer: a driver's Buffer may begin at any byte of a shared pool.
+  const all = new Float64Array(Uint8Array.from(bytes).buffer)
+  const [count, segments] = [all[0]!, all[1]!]
+  const starts = Array.from(all.subarray(2, 2 + segments))
+  const column = (k: number) => all.slice(2 + segments + k * count, 2 + segments + (k + 1) * count)
+  return { name, latitudes: column(0), longitudes: column(1), times: column(2), elevations: column(3), segmentStarts: starts }
+}

@@ -176,7 +176,7 @@ for (const kind of databaseKinds) {
       }
     })
 
-    test('KMZ from Google My Maps: folders are categories, lines skipped and said; a dry run names what it would take', async () => {
+    test('KMZ from Google My Maps: folders are categories, lines a trip; a dry run names what it would take', async () => {
       const kml = `<?xml version="1.0" encoding="UTF-8"?>
 <kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>Trip</name>
 <Folder><name>Food</name>
@@ -189,9 +189,11 @@ for (const kind of databaseKinds) {
         const kmz = file(`trip-${kind}.kmz`, zipSync({ 'doc.kml': Buffer.from(kml), 'images/icon.png': new Uint8Array([137, 80]) }))
         const dry = places(copy.url, 'import', kmz, '--dry-run')
         assert.equal(dry.status, 0, dry.stderr)
-        assert.equal(dry.stdout, 'Would import 1 placemark from KMZ; skipped 1 that is no place (listed above).\nDry run: nothing was written.\n')
-        assert.equal(dry.stderr, 'skipped placemark 2 (“Walk”): a line, not a point\n')
-        ok(places(copy.url, 'import', kmz))
+        assert.equal(dry.stdout, 'Would import 1 placemark from KMZ, and 1 line as the trip “Walk” (/trip/walk).\nDry run: nothing was written.\n')
+        assert.equal(dry.stderr, '')
+        const done = places(copy.url, 'import', kmz)
+        assert.equal(done.status, 0, done.stderr)
+        assert.match(done.stderr, /^Imported 1 placemark from KMZ, and 1 line as the trip “Walk” \(\/trip\/walk\)\.$/m)
         const [cafe] = exported(copy.url)
         assert.deepEqual([cafe?.properties.title, cafe?.properties.content, cafe?.properties.categories], ['Café & bar', '<p>Good <b>coffee</b></p>', ['Food']])
       } finally {

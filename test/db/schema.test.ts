@@ -47,8 +47,16 @@ const dmmf = JSON.parse(get_dmmf(JSON.stringify({ prismaSchema: [['schema.prisma
 const models = dmmf.datamodel.models
 
 const COLUMN_TYPES: Record<DatabaseKind, Record<string, string>> = {
-  sqlite: { Int: 'INTEGER', BigInt: 'INTEGER', String: 'TEXT', Float: 'REAL', Boolean: 'BOOLEAN', DateTime: 'DATETIME' },
-  postgresql: { Int: 'integer', BigInt: 'bigint', String: 'text', Float: 'double precision', Boolean: 'boolean', DateTime: 'timestamp(3) without time zone' },
+  sqlite: { Int: 'INTEGER', BigInt: 'INTEGER', String: 'TEXT', Float: 'REAL', Boolean: 'BOOLEAN', DateTime: 'DATETIME', Bytes: 'BLOB' },
+  postgresql: {
+    Int: 'integer',
+    BigInt: 'bigint',
+    String: 'text',
+    Float: 'double precision',
+    Boolean: 'boolean',
+    DateTime: 'timestamp(3) without time zone',
+    Bytes: 'bytea',
+  },
 }
 const ON_DELETE: Record<string, string> = { Cascade: 'CASCADE', SetNull: 'SET NULL', Restrict: 'RESTRICT', NoAction: 'NO ACTION' }
 
@@ -191,6 +199,7 @@ for (const kind of databaseKinds) {
         ...(kind === 'postgresql' ? ['0022_data_version_at_commit.sql', '0023_category_moves_by_row.sql'] : []),
         '0024_category_colors.sql',
         '0025_photo_location_source.sql',
+        '0026_trips.sql',
       ])
       schema = kind === 'sqlite' ? introspectSqlite(database.url) : await introspectPostgres(database.url)
     })
@@ -360,6 +369,7 @@ for (const kind of databaseKinds) {
         ...(kind === 'postgresql' ? ['0022_data_version_at_commit.sql', '0023_category_moves_by_row.sql'] : []),
         '0024_category_colors.sql',
         '0025_photo_location_source.sql',
+        '0026_trips.sql',
       ])
       const converted = await db.post.findFirstOrThrow({ where: { title: 'text' } })
       assert.equal(converted.content, '<p>Tom &amp; Jerry &lt;3 &lt;script&gt;x&lt;/script&gt;<br />\nline two</p>\n<p>Second &quot;paragraph&quot;</p>')

@@ -9,11 +9,12 @@ import { MAX_UNZIP_RATIO, MAX_UNZIPPED_BYTES, readGpx, readKml, UnreadableXml, u
 const bytes = (text: string) => Buffer.from(text, 'utf8')
 
 /** Everything a KML or GPX reader finds, as the import's first pass reads it: a refusal ends the file. */
-async function readAll(items: AsyncIterable<XmlItem>): Promise<{ entries: ReadEntry[]; skipped: string[]; refused: string[] }> {
-  const read = { entries: [] as ReadEntry[], skipped: [] as string[], refused: [] as string[] }
+async function readAll(items: AsyncIterable<XmlItem>): Promise<{ entries: ReadEntry[]; skipped: string[]; lines: string[]; refused: string[] }> {
+  const read = { entries: [] as ReadEntry[], skipped: [] as string[], lines: [] as string[], refused: [] as string[] }
   try {
     for await (const item of items) {
       if ('entry' in item) read.entries.push(item.entry)
+      else if ('line' in item) read.lines.push(item.line)
       else read.skipped.push(item.skipped)
     }
   } catch (error) {
@@ -118,10 +119,11 @@ const MY_MAPS = `<?xml version="1.0" encoding="UTF-8"?>
 <Placemark><name>Nowhere</name></Placemark>
 </Document></kml>`
 
-test('readKml: placemarks with points, folders as the category path, lines skipped and said', async () => {
+test('readKml: placemarks with points, folders as the category path, lines named as lines', async () => {
   const read = await kml(MY_MAPS)
   assert.deepEqual(read.refused, [])
-  assert.deepEqual(read.skipped, ['placemark 2 (“Route”): a line, not a point'])
+  assert.deepEqual(read.skipped, [])
+  assert.deepEqual(read.lines, ['placemark 2 (“Route”)'])
   assert.deepEqual(
     read.entries.map((entry) => entry.label),
     ['placemark 1 (“Café & bar”)', 'placemark 3 (“Loose”)', 'placemark 4 (“Nowhere”)'],
@@ -165,10 +167,10 @@ test('readKml: geometries as togeojson read them; image overlays and network lin
   assert.deepEqual(read.skipped, [
     'placemark 2 (“two points”): several shapes, not a point',
     'placemark 3 (“an area”): an area, not a point',
-    'placemark 6 (“a track”): a line, not a point',
     'placemark 7 (“scan”): an image laid on the map, not a point',
     'placemark 8 (“layer”): a link to another KML file, not a point',
   ])
+  assert.deepEqual(read.lines, ['placemark 6 (“a track”)'])
   assert.deepEqual(
     read.entries.map(({ label, feature }) => [label, feature.geometry?.coordinates ?? null]),
     [
@@ -261,7 +263,7 @@ test('readKmz: a KML that unpacks past the ratio is refused as it inflates, what
   }
 })
 
-test('readGpx: waypoints, in their order, desc as text; tracks and routes skipped and said; the declared encoding', async () => {
+test('readGpx: waypoints, in their order, desc as text; tracks and routes named as lines; the declared encoding', async () => {
   const gpx = Buffer.from(
     `<?xml version="1.0" encoding="ISO-8859-1"?>
 <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
@@ -272,7 +274,8 @@ test('readGpx: waypoints, in their order, desc as text; tracks and routes skippe
     'latin1',
   )
   const read = await readAll(readGpx([gpx]))
-  assert.deepEqual(read.skipped.sort(), ['a route (“Plan”): a line, not a waypoint', 'a track (“Walk”): a line, not a waypoint'])
+  assert.deepEqual(read.skipped, [])
+  assert.deepEqual(read.lines, ['a route (“Plan”)', 'a track (“Walk”)'])
   assert.deepEqual(
     read.entries.map((entry) => [entry.label, entry.feature.geometry?.coordinates, entry.feature.properties]),
     [

@@ -1,6 +1,7 @@
 import 'server-only'
 import { createReadStream } from 'node:fs'
 import { open, readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { ApiError } from '../../http/errors'
 import { featuresOfFile, type FeatureSource } from '../import'
 import { readCsv, type CsvLayout, type CsvOptions } from './csv'
@@ -18,6 +19,9 @@ export type ImportFile = {
   labelOf?: (index: number) => string
   /** a CSV file's header, delimiter, decimal mark and columns, as read */
   layout?: CsvLayout
+  /** a GPX or KML file's lines (tracks, routes), named, and the trip the import makes of them (docs/trips.md) */
+  lines?: string[]
+  trip?: { title: string; tracks: Track[] }
 } & Omit<ReadResult, 'entries'>
 
 const FORMAT_NAMES: Record<ImportFile['format'], string> = { geojson: 'GeoJSON', kml: 'KML', kmz: 'KMZ', gpx: 'GPX', csv: 'CSV' }
@@ -56,12 +60,19 @@ async function readXmlImport(file: string, format: 'kml' | 'kmz' | 'gpx'): Promi
   const item = format === 'gpx' ? 'waypoint' : 'placemark'
   const skipped: string[] = []
   const refused: string[] = []
+  const lines: string[] = []
   try {
-    for await (const read of readXmlFile(file, format)) if ('skipped' in read) skipped.push(read.skipped)
+    for await (const read of readXmlFile(file, format)) {
+      if ('skipped' in read) skipped.push(read.skipped)
+      else if ('line' in read) lines.push(read.line)
+    }
   } catch (error) {
     if (!(error instanceof UnreadableXml)) throw error
     refused.push(error.message)
   }
+  // The lines, kept whole in memory (typed arrays: 32 bytes a point), as the trip the import makes.
+  const tracks = lines.length > 0 && refused.length === 0 ? await readTrackFile(file) : []
+  const title = tracks.find((track) => track.name)?.name ?? path.basename(file).replace(/\.[^.]*$/, '')
   let last = { index: -1, label: '' }
   return {
     format,
@@ -80,6 +91,8 @@ async function readXmlImport(file: string, format: 'kml' | 'kmz' | 'gpx'): Promi
     skipped,
     refused,
     notes: [],
+    lines,
+    ...(tracks.length > 0 ? { trip: { title, tracks } } : {}),
   }
 }
 

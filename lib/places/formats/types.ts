@@ -13,7 +13,7 @@ export type ImportFeatureInput = {
 /** What the CSV reader finds in a file; an import file of any format says what it skipped, refused and noted so. */
 export type ReadResult = {
   entries: ReadEntry[]
-  /** items that are no place (a KML line, a GPX track), each with what it is: they are left out, not refused */
+  /** items that are no place (a KML area, an image overlay), each with what it is: they are left out, not refused */
   skipped: string[]
   /** problems that refuse the whole file (a CSV number that is none): the import then writes nothing */
   refused: string[]

@@ -12,7 +12,8 @@ import type { ReadEntry } from './types'
 // is what togeojson took from a whole DOM before (the same first-found elements, the same geometry rules).
 
 /** An item of a KML or GPX file as it is read: a place, or one that is none (listed as skipped, not imported). */
-export type XmlItem = { entry: ReadEntry } | { skipped: string }
+/** What a reader meets: a place, something skipped (with why), or a line, kept by the import as a trip's track. */
+export type XmlItem = { entry: ReadEntry } | { skipped: string } | { line: string }
 
 /** Why a KML, KMZ or GPX file is refused whole: it is not well-formed, holds no place, or unpacks past a bound. */
 export class UnreadableXml extends Error {}
@@ -170,7 +171,7 @@ function quoted(name: string | undefined): string {
 // A KML <when> may be a year or a month (xsd:gYear, gYearMonth); a post's date must be a day at least.
 const FULL_DATE = /^\d{4}-\d{2}-\d{2}/
 
-const GEOMETRY_NAMES = { LineString: 'a line', Polygon: 'an area', GeometryCollection: 'several shapes' }
+const GEOMETRY_NAMES = { Polygon: 'an area', GeometryCollection: 'several shapes' }
 
 /** KML features that are no place (togeojson made them placemarks without a point): skipped, and said. */
 const NOT_PLACES = new Map([
@@ -260,8 +261,8 @@ function geometryOf(shape: Shape): Geometry | undefined {
  * Reads KML as Google My Maps and Google Earth write it: each Placemark with a point (or none) is a place; its name
  * the title, its description the content (HTML, as KML allows), its address and TimeStamp kept; the folders it sits
  * in are its category ("Folder > Subfolder"). What Places itself writes in ExtendedData (slug, post_type,
- * categories: lib/places/formats/write.ts) is read back. Placemarks of lines or areas, image overlays and network
- * links are skipped, and said. Refused whole, with UnreadableXml, if it is not well-formed or holds no Placemark.
+ * categories: lib/places/formats/write.ts) is read back. Placemarks of lines are named as lines (the import keeps them
+ * as a trip's tracks, readKmlTracks); areas, image overlays and network links are skipped, and said. Refused whole, with UnreadableXml, if it is not well-formed or holds no Placemark.
  */
 export function readKml(chunks: Bytes): AsyncGenerator<XmlItem> {
   return walkXml(chunks, (gather) => {
@@ -338,6 +339,7 @@ export function readKml(chunks: Bytes): AsyncGenerator<XmlItem> {
         p.geometries === 0 ? null : p.geometries === 1 ? p.geometry! : { type: 'GeometryCollection' }
       const notPlace = NOT_PLACES.get(p.name)
       if (notPlace) return items.push({ skipped: `${label}: ${notPlace}, not a point` })
+      if (geometry?.type === 'LineString') return items.push({ line: label })
       if (geometry && geometry.type !== 'Point') return items.push({ skipped: `${label}: ${GEOMETRY_NAMES[geometry.type]}, not a point` })
       const data = new Map([...p.data, ...p.simpleData])
       const written = data.get('categories')
@@ -478,7 +480,7 @@ const isPosition = (attributes: Record<string, string>) =>
 
 /**
  * Reads GPX waypoints (<wpt>): name the title, desc (else cmt) the content, time the date. Tracks and routes are no
- * places: they are skipped, and said. Refused whole, with UnreadableXml, if it is not well-formed or holds neither.
+ * places: they are named as lines (the import keeps them as a trip's tracks, readGpxTracks). Refused whole, with UnreadableXml, if it is not well-formed or holds neither.
  */
 export function readGpx(chunks: Bytes): AsyncGenerator<XmlItem> {
   return walkXml(chunks, (gather) => {
@@ -491,7 +493,7 @@ export function readGpx(chunks: Bytes): AsyncGenerator<XmlItem> {
       const name = fields.name || undefined
       if ((kind === 'trk' && segments > 0) || (kind === 'rte' && positions >= 2)) {
         lines++
-        return items.push({ skipped: `a ${kind === 'trk' ? 'track' : 'route'}${quoted(name)}: a line, not a waypoint` })
+        return items.push({ line: `a ${kind === 'trk' ? 'track' : 'route'}${quoted(name)}` })
       }
       if (kind !== 'wpt' || !isPosition(attributes)) return
       const coordinates = [Number.parseFloat(attributes.lon!), Number.parseFloat(attributes.lat!)]

@@ -160,9 +160,15 @@ export function ImportScreen() {
           <h2 id="import-done-heading">Imported</h2>
           <p role="status">
             {result.kind === 'places'
-              ? `${plural(result.ids.length, 'post')} imported.`
+              ? `${plural(result.ids.length, 'post')} imported${result.trip ? `, on the trip “${result.trip.title}”` : ''}.`
               : `${plural(result.summary.posts, 'post')}, ${plural(result.summary.categories, 'category', 'categories')}, ${plural(result.summary.tags, 'tag')} and ${plural(result.summary.comments, 'comment')} imported.`}{' '}
             <a href="/admin">See the posts</a>
+            {result.kind === 'places' && result.trip && (
+              <>
+                {' '}
+                or <a href={`/trip/${result.trip.slug}`}>the trip</a>
+              </>
+            )}
           </p>
           <button type="button" onClick={reset}>
             Import another file
@@ -174,7 +180,9 @@ export function ImportScreen() {
 }
 
 function canImport(preview: ImportPreview): boolean {
-  return preview.kind === 'places' ? preview.problems.length === 0 && preview.posts > 0 : preview.mayAddUsers && preview.summary.posts > 0
+  return preview.kind === 'places'
+    ? preview.problems.length === 0 && (preview.posts > 0 || preview.trip !== undefined)
+    : preview.mayAddUsers && preview.summary.posts > 0
 }
 
 function importLabel(preview: ImportPreview): string {
@@ -203,9 +211,21 @@ function PlacesSummary({ preview }: { preview: Extract<ImportPreview, { kind: 'p
           none.
         </p>
       )}
+      {preview.trip && (
+        <details>
+          <summary>
+            {plural(preview.trip.lines.length, 'line')} (tracks, routes) will make the trip “{preview.trip.title}”, which the posts will belong to
+          </summary>
+          <ul>
+            {preview.trip.lines.map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+          </ul>
+        </details>
+      )}
       {preview.skipped.length > 0 && (
         <details>
-          <summary>{plural(preview.skipped.length, 'item')} that are no place (lines, areas, tracks) will be left out</summary>
+          <summary>{plural(preview.skipped.length, 'item')} that are no place (areas, overlays) will be left out</summary>
           <ul>
             {preview.skipped.map((skipped, i) => (
               <li key={i}>{skipped}</li>

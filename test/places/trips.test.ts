@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { after, before, test } from 'node:test'
+import { addUser } from '../../lib/admin/users'
+import { tripCollectionSchema, tripFeatureSchema, type TripFeature } from '../../lib/api/contract'
+import { OPERATOR } from '../../lib/auth/callers'
+import { disconnectDb, getDb, transaction } from '../../lib/db'
+import { distanceKm } from '../../lib/geo/precision'
+import { ApiError } from '../../lib/http/errors'
+import { migrate } from '../../lib/migrate'
+import { readImportFile } from '../../lib/places/formats/read'
+import { importPlaces } from '../../lib/places/import'
+import { addZone, removeZone } from '../../lib/places/zones'
+import { getTripCollection, getTripFeature } from '../../lib/trips/answers'
+import { trackStats } from '../../lib/trips/track'
+import { createTrip, readTripTracks } from '../../lib/trips/trips'
+import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
+
+// Trips against a real database: a GPX file's tracks imported as a trip beside its waypoints, and what the public
+// then sees of the route through GET /places/v1/trips[/{id}]'s answers: cut by a privacy zone and mended when it goes,
+// cut at the antimeridian, none at the hidden level, nothing of a draft. This file runs on SQLite and again in a child
+// process for PostgreSQL.
+
+const kind = databaseOfThisRun(import.meta.url)
+let database: TestDatabase
+const fixture = (name: string) => path.join('test', 'fixtures', 'tracks', name)
+
+before(async () => {
+  database = await createTestDatabase(kind)
+  process.env.DATABASE_URL = database.url
+  await migrate()
+  await addUser({ id: 0, role: 'administrator' }, { email: 'admin@trips.test', password: 'long enough', role: 'administrator' })
+})
+
+after(async () => {
+  await disconnectDb()
+  await database.drop()
+})
+
+/** Imports a track file as `places import` does; returns the new posts' ids and the trip's slug. */
+async function importFile(name: string): Promise<{ ids: number[]; slug: string }> {
+  const read = await readImportFile(fixture(name))
+  let slug = ''
+  const ids = await importPlaces(read.source, { trip: read.trip, onTrip: (trip) => (slug = trip.slug) })
+  return { ids, slug }
+}
+
+async function feature(id: number): Promise<TripFeature> {
+  return tripFeatureSchema.parse(JSON.parse(new TextDecoder().decode(await (await getTripFeature(id)).body())))
+}
+
+const tripId = async (slug: string) => (await getDb().trip.findUniqueOrThrow({ where: { slug } })).id
+
+test('a GPX file imports as a trip: its tracks kept whole, its waypoints its posts, its route and figures public', async () => {
+  const { ids, slug } = await importFile('korita-zbevnica.gpx')
+  assert.equal(ids.length, 2)
+  const id = await tripId(slug)
+  const posts = await getDb().post.findMany({ where: { id: { in: ids } }, select: { tripId: true } })
+  assert.deepEqual(
+    posts.map((post) => post.tripId),
+    [id, id],
+  )
+  const tracks = await transaction((tx) => readTripTracks(tx, id))
+  assert.equal(
+    tracks.reduce((sum, track) => sum + track.latitudes.length, 0),
+    871,
+    'every point kept',
+  )
+  const answer = await feature(id)
+  assert.equal(answer.properties.distance_m, Math.round(tracks.reduce((sum, track) => sum + trackStats(track).distanceM, 0)))
+  assert.ok(answer.properties.distance_m > 5_000, String(answer.properties.distance_m))
+  assert.equal(answer.properties.url, `${process.env.SITE_URL ?? 'http://localhost:3000'}/trip/${slug}`)
+  assert.deepEqual(answer.properties.posts.toSorted(), ids.toSorted())
+  assert.ok(answer.properties.started_at! < answer.properties.ended_at!)
+  const route = answer.geometry!.coordinates
+  assert.equal(route.length, 3, 'a line per track')
+  const drawn = route.reduce((sum, line) => sum + line.length, 0)
+  assert.ok(drawn < 871 && drawn > 50, `simplified to within 5 m: ${drawn} points`)
+  // The list's route is simplified further, for a small map.
+  const list = tripCollectionSchema.parse(JSON.parse(new TextDecoder().decode(await (await getTripCollection()).body())))
+  const listed = list.features.find((trip) => trip.properties.id === id)!
+  assert.ok(listed.geometry!.coordinates.reduce((sum, line) => sum + line.length, 0) < drawn)
+})
+
+test('a privacy zone cuts every route that passes through it, at once, and its removal mends them', async () => {
+  const { slug } = await importFile('korita-zbevnica.gpx')
+  const id = await tripId(slug)
+  const [track] = await transaction((tx) => readTripTracks(tx, id))
+  const middle = track!.latitudes.length >> 1
+  const centre = { latitude: Math.round(track!.latitudes[middle]! * 1e5) / 1e5, longitude: Math.round(track!.longitudes[middle]! * 1e5) / 1e5 }
+  const before = await feature(id)
+  const nearest = (answer: TripFeature) =>
+    Math.min(...answer.geometry!.coordinates.flat().map(([longitude, latitude]) => distanceKm(centre, { latitude, longitude }) * 1000))
+  assert.ok(nearest(before) < 50, 'the route passes the zone-to-be')
+
+  const { zone } = await addZone(OPERATOR, { name: 'Home', ...centre, radiusMetres: 300, level: 'approximate' })
+  const cut = await feature(id)
+  assert.ok(nearest(cut) > 300, `no point drawn within the zone: the nearest is ${nearest(cut).toFixed(0)} m away`)
+  assert.ok(cut.geometry!.coordinates.length > before.geometry!.coordinates.length, 'cut into more lines')
+  assert.equal(cut.properties.distance_m, before.properties.distance_m, 'the figures are of the whole tracks')
+
+  await removeZone(OPERATOR, zone.id)
+  assert.deepEqual(await feature(id), before)
+})
+
+test('a route across the antimeridian is cut on it, as RFC 7946 asks', async () => {
+  const { ids, slug } = await importFile('taveuni-antimeridian.gpx')
+  assert.equal(ids.length, 2)
+  const lines = (await feature(await tripId(slug))).geometry!.coordinates
+  assert.equal(lines.length, 2)
+  const [east, west] = lines
+  assert.equal(east!.at(-1)![0], 180)
+  assert.equal(west![0]![0], -180)
+  assert.equal(east!.at(-1)![1], west![0]![1], 'both sides meet at one latitude')
+  assert.ok(east!.every(([longitude]) => longitude > 179) && west!.every(([longitude]) => longitude < -179), 'no line spans the world')
+})
+
+test('a hidden route is no geometry; a draft trip is no trip to the public', async () => {
+  const read = await readImportFile(fixture('taveuni-antimeridian.gpx'))
+  const [hidden, draft] = await transaction(async (tx) => [
+    await createTrip(tx, { title: 'Hidden', tracks: read.trip!.tracks, routePrecision: 'hidden' }),
+    await createTrip(tx, { title: 'Draft', tracks: read.trip!.tracks, status: 'draft' }),
+  ])
+  const answer = await feature(hidden.id)
+  assert.equal(answer.geometry, null)
+  assert.equal(answer.properties.title, 'Hidden')
+  await assert.rejects(getTripFeature(draft.id), (error) => error instanceof ApiError && error.code === 'rest_trip_invalid_id')
+  await assert.rejects(getTripFeature(999_999), (error) => error instanceof ApiError && error.code === 'rest_trip_invalid_id')
+  const list = tripCollectionSchema.parse(JSON.parse(new TextDecoder().decode(await (await getTripCollection()).body())))
+  assert.ok(!list.features.some((trip) => trip.properties.id === draft.id))
+  assert.ok(list.features.some((trip) => trip.properties.id === hidden.id))
+})
+
+test('a dry run writes no trip', async () => {
+  const read = await readImportFile(fixture('korita-zbevnica.gpx'))
+  const count = await getDb().trip.count()
+  let slug = ''
+  await importPlaces(read.source, { trip: read.trip, dryRun: true, onTrip: (trip) => (slug = trip.slug) })
+  assert.ok(slug, 'the trip was written in the rolled-back transaction')
+  assert.equal(await getDb().trip.count(), count)
+})
