@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:pages`: Lighthouse (mobile preset: a mid-range phone on a slow 4G link, simulated) on the public
-// pages a visitor opens first, the home map and a post page with photos, on the demo data, in Debian's Chromium.
+// pages a visitor opens first, the home map, a post page with photos and a trip's page (a real hike of 871 points,
+// test/fixtures/tracks), on the demo data, in Debian's Chromium.
 //
 //   npm run bench:pages -- [--runs 3] [--port 3196] [--build]
 //
@@ -96,6 +97,18 @@ function postWithPhotos(): string {
   }
 }
 
+/** The page of the one trip the bench imports. */
+function tripPage(): string {
+  const db = new Database(databaseFile, { readonly: true })
+  try {
+    const row = db.prepare(`SELECT slug FROM trips ORDER BY id LIMIT 1`).get() as { slug: string } | undefined
+    if (!row) throw new Error('the trip was not imported')
+    return `/trip/${encodeURIComponent(row.slug)}`
+  } finally {
+    db.close()
+  }
+}
+
 type Lhr = {
   categories: Record<string, { score: number | null }>
   audits: Record<string, { numericValue?: number; details?: { items?: { description?: string; source?: string; url?: string }[] } }>
@@ -174,8 +187,9 @@ try {
   }
   places('migrate')
   places('seed', '--demo')
+  places('import', path.join(root, 'test', 'fixtures', 'tracks', 'korita-zbevnica.gpx'))
   server = await startServer()
-  const pages = ['/', postWithPhotos()]
+  const pages = ['/', postWithPhotos(), tripPage()]
   // One visit each first: the map's index and the post's page are built on the first request, not measured.
   for (const pagePath of pages) await fetch(`${BASE_URL}${pagePath}`)
   print(pages.map(measure))

@@ -381,6 +381,54 @@ const commands: Record<string, Command> = {
       out(values.json ? JSON.stringify({ removed: id, changed }) : `Removed zone ${id}: ${changed} post${changed === 1 ? '' : 's'} shown differently now.`)
     },
   },
+  'trip list': {
+    usage: 'places trip list',
+    summary: 'list the trips, drafts too: id, status, route level, start, km, points, posts, slug, title',
+    options: json,
+    run: async (values) => {
+      const { listTrips } = await import('../lib/trips/manage')
+      const list = await listTrips(OPERATOR)
+      if (values.json) return out(JSON.stringify(list))
+      for (const trip of list) {
+        const start = trip.startedAt?.slice(0, 10) ?? '-'
+        out(
+          [trip.id, trip.status, trip.routePrecision, start, (trip.distanceMetres / 1000).toFixed(1), trip.points, trip.posts, trip.slug, trip.title].join(
+            '\t',
+          ),
+        )
+      }
+    },
+  },
+  'trip set': {
+    usage: 'places trip set ID [--title T] [--description D] [--status publish|draft] [--level exact|approximate|hidden]',
+    summary: 'change a trip: its title, description, status, or the level the public sees its route at',
+    help: 'A draft trip is seen by no visitor. --level approximate draws the route through the ~1 km cells of the approximate\nlevel; hidden draws none (docs/privacy.md, Trips). Its posts keep their own levels.',
+    options: { title: { type: 'string' }, description: { type: 'string' }, status: { type: 'string' }, level: { type: 'string' }, ...json },
+    positionals: 'one',
+    run: async (values, [arg]) => {
+      const [{ parsePostId }, { updateTrip }] = await Promise.all([import('../lib/places/schemas'), import('../lib/trips/manage')])
+      const id = parsePostId(arg!)
+      if (id === null) throw new UsageError(`"${arg}" is not a trip id`)
+      const input = { title: values.title, description: values.description, status: values.status, routePrecision: values.level }
+      if (Object.values(input).every((value) => value === undefined))
+        throw new UsageError('nothing to change: give --title, --description, --status or --level')
+      await withFlagErrors(() => updateTrip(OPERATOR, id, input), { routePrecision: 'level' })
+      out(values.json ? JSON.stringify({ updated: id }) : `Trip ${id} changed.`)
+    },
+  },
+  'trip remove': {
+    usage: 'places trip remove ID',
+    summary: 'delete a trip and its tracks; its posts stay, on no trip',
+    options: json,
+    positionals: 'one',
+    run: async (values, [arg]) => {
+      const [{ parsePostId }, { deleteTrip }] = await Promise.all([import('../lib/places/schemas'), import('../lib/trips/manage')])
+      const id = parsePostId(arg!)
+      if (id === null) throw new UsageError(`"${arg}" is not a trip id`)
+      await deleteTrip(OPERATOR, id)
+      out(values.json ? JSON.stringify({ removed: id }) : `Removed trip ${id}.`)
+    },
+  },
   'media import': {
     usage: 'places media import --post ID [--title T] FILE...',
     summary: 'attach images to post ID, in the order given, reading their GPS once; prints attachment ids',

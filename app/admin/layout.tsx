@@ -1,6 +1,15 @@
 import type { Metadata } from 'next'
 import type { ReactNode } from 'react'
-import { canCreatePosts, canExport, canManageCategories, canImport, canManageSettings, canManageUsers, canManageZones } from '@/lib/auth/capabilities'
+import {
+  canCreatePosts,
+  canExport,
+  canManageCategories,
+  canImport,
+  canManageSettings,
+  canManageTrips,
+  canManageUsers,
+  canManageZones,
+} from '@/lib/auth/capabilities'
 import { getSessionActor } from '@/lib/admin/session'
 import { getSiteSettings } from '@/lib/site'
 import { signOutEverywhereAction } from './actions'
@@ -34,6 +43,11 @@ export default async function AdminLayout({ children }: { children: ReactNode })
             {canManageCategories(actor) && (
               <li>
                 <a href="/admin/categories">Categories</a>
+              </li>
+            )}
+            {canManageTrips(actor) && (
+              <li>
+                <a href="/admin/trips">Trips</a>
               </li>
             )}
             {canManageUsers(actor) && (

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { axeViolations } from '../support/axe'
 import { places, runId, type ServerEnv } from '../support/places-cli'
 import { expect, test } from '../support/test'
+import { signIn } from '../support/ui-admin'
 
 // A trip as a visitor finds it (docs/trips.md): a KML file's track imported with its placemarks, then the list of
 // trips, the trip's page (its figures, its route on the map, its posts numbered in time order) and its GeoJSON.
@@ -37,9 +38,9 @@ ${stop('The castle below', 30)}${stop('Start at the lake', 2)}${stop('The church
 </Document></kml>`
 }
 
-test('a trip imported from KML: the list, its page with the route and its stops in time order, its GeoJSON', async ({ page, request }, testInfo) => {
+/** Imports the walk, its stops and its track, as a trip named `title`. */
+async function importWalk(title: string): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'places-e2e-trip-'))
-  const title = `Round Lake Bled ${runId()}`
   try {
     const file = path.join(dir, 'bled.kml')
     await writeFile(file, walkKml(title))
@@ -47,6 +48,11 @@ test('a trip imported from KML: the list, its page with the route and its stops 
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
+}
+
+test('a trip imported from KML: the list, its page with the route and its stops in time order, its GeoJSON', async ({ page, request }, testInfo) => {
+  const title = `Round Lake Bled ${runId()}`
+  await importWalk(title)
 
   await page.goto('/trips')
   await page.getByRole('link', { name: title }).click()
@@ -65,6 +71,16 @@ test('a trip imported from KML: the list, its page with the route and its stops 
   await page.screenshot({ path: testInfo.outputPath('trip-page.png'), fullPage: true })
 
   const slug = new URL(page.url()).pathname.split('/').at(-1)!
+  // The embed: the route and its stops fill the frame; the title opens the trip's page in the page that frames it.
+  await page.setViewportSize({ width: 600, height: 400 })
+  await page.goto(`/embed?trip=${slug}`)
+  await expect(page.locator('path.trip-route')).toHaveCount(1)
+  await expect(page.locator('path.trip-map-stop')).toHaveCount(3)
+  await expect(page.getByRole('link', { name: title })).toHaveAttribute('target', '_top')
+  expect(await axeViolations(page), 'axe, a trip embedded').toEqual([])
+  await page.screenshot({ path: testInfo.outputPath('trip-embed.png') })
+  expect((await page.goto('/embed?trip=no-such-trip'))!.status()).toBe(404)
+
   const list = await (await request.get('/places/v1/trips')).json()
   const listed = list.features.find((trip: { properties: { slug: string } }) => trip.properties.slug === slug)
   for (const base of ['/places/v1', '/wp-json/places/v1']) {
@@ -77,7 +93,46 @@ test('a trip imported from KML: the list, its page with the route and its stops 
     expect(trip.geometry.type).toBe('MultiLineString')
     expect(trip.geometry.coordinates[0].length).toBeGreaterThan(20)
   }
+  expect(await (await request.get('/sitemap.xml?page=1')).text()).toContain(`/trip/${slug}</loc><lastmod>`)
   const missing = await request.get('/places/v1/trips/999999999')
   expect(missing.status()).toBe(404)
   expect((await missing.json()).code).toBe('rest_trip_invalid_id')
+})
+
+test('an editor keeps a trip: its route hidden from the public, then the trip made a draft', async ({ page, browser }, testInfo) => {
+  const title = `Kept walk ${runId()}`
+  await importWalk(title)
+  await signIn(page, 'editor', '/admin/trips')
+  const trip = page.getByRole('region', { name: title })
+  await expect(trip.getByText(/4\.\d km · 1 track of 49 points · 3 posts/)).toBeVisible()
+  expect(await axeViolations(page), 'axe, the admin’s trips').toEqual([])
+  await page.screenshot({ path: testInfo.outputPath('admin-trips.png'), fullPage: true })
+
+  await trip.getByLabel('The public sees the route').selectOption('hidden')
+  await trip.getByLabel('Description (plain text)').fill('Once round the lake <b>before breakfast</b>.')
+  await trip.getByRole('button', { name: 'Save trip' }).click()
+  await expect(page.getByRole('status')).toHaveText(`Trip “${title}” saved.`)
+
+  // A visitor: no route, the stops still listed, the description as text.
+  const visitor = await browser.newPage()
+  await visitor.goto('/trips')
+  await visitor.getByRole('link', { name: title }).click()
+  await expect(visitor.getByText('Once round the lake <b>before breakfast</b>.')).toBeVisible()
+  await expect(visitor.getByRole('region', { name: 'Along the way' }).getByRole('link')).toHaveCount(3)
+  await expect(visitor.locator('path.trip-map-stop')).toHaveCount(3)
+  await expect(visitor.locator('path.trip-route')).toHaveCount(0)
+  const tripPath = new URL(visitor.url()).pathname
+  // Each stop's editor says which trip it is on.
+  const trips = await (await visitor.request.get('/places/v1/trips')).json()
+  const [stop] = trips.features.find((trip: { properties: { title: string } }) => trip.properties.title === title).properties.posts
+  await page.goto(`/admin/posts/${stop}`)
+  await expect(page.getByLabel('Trip', { exact: true })).toHaveValue(/^\d+$/)
+  await expect(page.getByLabel('Trip', { exact: true }).locator('option:checked')).toHaveText(title)
+  await page.goto('/admin/trips')
+
+  await trip.getByLabel('Status').selectOption('draft')
+  await trip.getByRole('button', { name: 'Save trip' }).click()
+  await expect(page.getByRole('status')).toHaveText(`Trip “${title}” saved.`)
+  expect((await visitor.goto(tripPath))!.status()).toBe(404)
+  await visitor.close()
 })

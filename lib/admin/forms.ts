@@ -57,6 +57,8 @@ export const postFormSchema = z
     locationPrecision: z.enum(LOCATION_PRECISIONS, { error: `must be one of ${LOCATION_PRECISIONS.join(', ')}` }),
     latitude: latitudeFieldSchema,
     longitude: longitudeFieldSchema,
+    /** the trip the post was written on (docs/trips.md); null: none; left out: unchanged */
+    tripId: idSchema.nullable().optional(),
   })
   .superRefine((post, ctx) => {
     // A post has a location when it has both, and none when it has neither (prisma/schema.prisma).

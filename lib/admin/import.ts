@@ -171,7 +171,7 @@ async function importUpload(
   // Messages name the file as its user knows it, never where the server keeps it.
   const renamed = (error: unknown) => (error instanceof ApiError ? new ApiError(error.code, error.message.replaceAll(file, name)) : error)
   try {
-    return await importNamed(actor, file, csv, dryRun, renamed)
+    return await importNamed(actor, file, name, csv, dryRun, renamed)
   } catch (error) {
     throw renamed(error)
   }
@@ -180,6 +180,7 @@ async function importUpload(
 async function importNamed(
   actor: AdminActor,
   file: string,
+  name: string,
   csv: CsvOptions,
   dryRun: boolean,
   renamed: (error: unknown) => unknown,
@@ -200,7 +201,7 @@ async function importNamed(
   }
   let read: ImportFile
   try {
-    read = await readImportFile(file, csv)
+    read = await readImportFile(file, csv, name)
   } catch (error) {
     // Not readable at all: a KMZ without KML, XML that is neither KML nor GPX.
     return { kind: 'places', format: 'unknown', item: 'entry', posts: 0, problems: refusal(error), skipped: [], notes: [], ids: [] }

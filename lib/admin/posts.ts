@@ -232,6 +232,7 @@ export type EditablePost = {
   locationPrecision: LocationPrecision
   latitude: number | null
   longitude: number | null
+  tripId: number | null
   authorName: string
   modifiedAt: string
 }
@@ -261,6 +262,7 @@ const EDITABLE_SELECT = {
   locationPrecision: true,
   latitude: true,
   longitude: true,
+  tripId: true,
   authorId: true,
   modifiedAt: true,
   author: { select: { name: true, email: true } },
@@ -291,6 +293,7 @@ function toEditablePost(row: EditableRow, timezone: string): EditablePost {
     locationPrecision: row.locationPrecision as LocationPrecision,
     latitude: row.latitude,
     longitude: row.longitude,
+    tripId: row.tripId,
     authorName: row.author.name || row.author.email,
     modifiedAt: row.modifiedAt.toISOString(),
   }
@@ -434,6 +437,9 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
       const keptIds = new Set(categoryIds.filter((c) => onThePost.has(c)))
       await tx.postCategory.createMany({ data: categoryIds.filter((c) => !keptIds.has(c)).map((categoryId) => ({ postId: id, categoryId })) })
       await setPostTags(tx, id, input.tags)
+      if (input.tripId && !(await tx.trip.findUnique({ where: { id: input.tripId }, select: { id: true } }))) {
+        throw invalidParams({ tripId: 'names a trip that no longer exists; reload the page' })
+      }
       const slug = await freePostSlug(tx, input.type, input.slug || input.title, id)
       await keepOldSlug(tx, id, current.status, { type: input.type, slug })
       return tx.post.update({
@@ -455,6 +461,7 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
           locationPrecision: input.locationPrecision,
           latitude: input.latitude,
           longitude: input.longitude,
+          ...(input.tripId !== undefined ? { tripId: input.tripId } : {}),
           ...(await publicColumnsOf(tx, input)),
           modifiedAt: new Date(),
         },

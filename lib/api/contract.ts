@@ -261,7 +261,7 @@ export const tripFeatureSchema = z
       title: z.string(),
       url: z.url().meta({ description: "The absolute URL of the trip's page" }),
       description: z.string().meta({ description: 'Plain text; empty when there is none' }),
-      started_at: z.iso.datetime().nullable().meta({ description: "The first timed point of the trip's tracks (UTC); null for routes without times" }),
+      started_at: z.iso.datetime().nullable().meta({ description: 'The first timed point the public may see (UTC); null for routes without times' }),
       ended_at: z.iso.datetime().nullable().meta({ description: 'The last timed point' }),
       distance_m: z.number().min(0).meta({ description: 'Metres along the tracks, whole (the parts a privacy zone withholds included)' }),
       climb_m: z.number().min(0).nullable().meta({ description: 'Metres climbed; null when the tracks have no elevations' }),

@@ -155,6 +155,14 @@ export function canImport(actor: Actor | null): boolean {
   return hasCapability(actor, 'edit_others_posts') && hasCapability(actor, 'publish_posts') && hasCapability(actor, 'manage_categories')
 }
 
+/**
+ * Whether `actor` may change and delete trips (docs/trips.md): a trip shows everyone's posts along it, so it needs
+ * what editing others' published posts needs (editors and administrators).
+ */
+export function canManageTrips(actor: Actor | null): boolean {
+  return hasCapability(actor, 'edit_others_posts') && hasCapability(actor, 'publish_posts')
+}
+
 /** Whether `actor` may add and remove privacy zones (administrators: WordPress's manage_options, the site's settings). */
 export function canManageZones(actor: Actor | null): boolean {
   return hasCapability(actor, 'manage_options')

@@ -18,6 +18,9 @@ export function formatCoordinate(value: number): string {
 /** The Earth's mean radius (IUGG), in km. */
 export const EARTH_RADIUS_KM = 6371.0088
 
+/** Kilometres per degree of latitude on that sphere. */
+export const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM
+
 /** Great-circle distance in km between two points (haversine, mean Earth radius). */
 export function distanceKm(from: { latitude: number; longitude: number }, to: { latitude: number; longitude: number }): number {
   const radians = Math.PI / 180

@@ -9,6 +9,11 @@ export function postUrl(siteUrl: string, type: string, slug: string): string {
   return `${siteUrl}/${encodeURIComponent(type)}/${encodeURIComponent(slug)}`
 }
 
+/** The absolute URL of a trip's page (app/trip/[slug]/page.tsx). */
+export function tripUrl(siteUrl: string, slug: string): string {
+  return `${siteUrl}/trip/${encodeURIComponent(slug)}`
+}
+
 /** RFC 7946: coordinates are [longitude, latitude]; properties are exactly id, title, url and address. */
 export function toFeature(place: Place, siteUrl: string): PlaceFeature {
   return {

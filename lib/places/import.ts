@@ -113,13 +113,23 @@ type Checked = {
   explicitIds: Set<number>
   categoryPaths: Set<string>
   tagNames: Set<string>
+  /** whether any feature is published: a trip of drafts alone is a draft (docs/trips.md) */
+  anyPublished: boolean
 }
 
 /** Checks every feature; every problem names the feature's index and the field. */
 async function check(source: FeatureSource, { onChecked, labelOf = featureLabel, refused = [] }: ImportOptions): Promise<Checked> {
   const problems = new Problems()
   for (const problem of refused) problems.add(problem)
-  const checked: Checked = { count: 0, emails: new Set(), withoutAuthor: false, explicitIds: new Set(), categoryPaths: new Set(), tagNames: new Set() }
+  const checked: Checked = {
+    count: 0,
+    emails: new Set(),
+    withoutAuthor: false,
+    explicitIds: new Set(),
+    categoryPaths: new Set(),
+    tagNames: new Set(),
+    anyPublished: false,
+  }
   const firstWithId = new Map<number, number>()
   for await (const raw of source()) {
     const index = checked.count++
@@ -129,7 +139,8 @@ async function check(source: FeatureSource, { onChecked, labelOf = featureLabel,
       for (const issue of parsed.error.issues) problems.add(`${labelOf(index)}: ${issue.path.join('.') || 'feature'}: ${issue.message}`)
       continue
     }
-    const { id, author, categories, tags } = parsed.data.properties
+    const { id, author, categories, tags, status } = parsed.data.properties
+    if (status === 'publish') checked.anyPublished = true
     if (author) checked.emails.add(author.toLowerCase())
     else checked.withoutAuthor = true
     for (const path of categories) checked.categoryPaths.add(path)
@@ -172,7 +183,8 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
   await lockTables(tx, ['posts', 'categories', 'tags', 'trips'])
   const authors = await resolveAuthors(tx, checked, options.defaultAuthor)
   const { siteUrl, defaultLocationPrecision } = getConfig()
-  const trip = options.trip && (await createTrip(tx, { ...options.trip, routePrecision: defaultRoutePrecision(defaultLocationPrecision) }))
+  const status = checked.count === 0 || checked.anyPublished ? 'publish' : 'draft'
+  const trip = options.trip && (await createTrip(tx, { ...options.trip, status, routePrecision: defaultRoutePrecision(defaultLocationPrecision) }))
   if (trip) options.onTrip?.(trip)
   const taken = await takenIds(tx, checked.explicitIds)
   const categoryIds = await resolveCategoryPaths(tx, checked.categoryPaths)

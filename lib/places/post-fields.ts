@@ -56,7 +56,23 @@ export function postTypeLabel(type: string): string {
 export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
 
 // Paths the app itself serves, which a post type's pages (/{type}/{slug}) must not shadow.
-const RESERVED_TYPES = new Set(['admin', 'api', 'basemap', 'embed', 'places', 'wp-json', 'ogc', 'signin', 'signout', 'uploads', 'feed', 'category', 'tag'])
+const RESERVED_TYPES = new Set([
+  'admin',
+  'api',
+  'basemap',
+  'embed',
+  'places',
+  'wp-json',
+  'ogc',
+  'signin',
+  'signout',
+  'uploads',
+  'feed',
+  'category',
+  'tag',
+  'trip',
+  'trips',
+])
 
 /** A post type key as WordPress allows one (at most 20 characters: a–z, 0–9, `_`, `-`), not one of the app's paths. */
 export const postTypeSchema = z

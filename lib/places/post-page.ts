@@ -4,12 +4,12 @@ import { getConfig } from '../config'
 import { titleText } from '../content/title'
 import { getDb, readDataVersion } from '../db'
 import { listPublicCategoryTree } from './categories'
-import { postUrl } from './geojson'
+import { postUrl, tripUrl } from './geojson'
 import { getPlaceIndex, nearestPlaces } from './map-index'
 import { findPublicPlacesByIds } from './query'
 import { isPostTypeKey } from './post-fields'
 import { byName, findPublicTags } from './tags'
-import { publicLocation, type PublicLocation } from './visibility'
+import { PUBLIC_TRIP_WHERE, publicLocation, type PublicLocation } from './visibility'
 
 // What a post's public page (app/[type]/[slug]/page.tsx), its metadata and its oEmbed answer show. The location goes
 // through the one rule (visibility.ts): only the public columns are read, and a hidden one is null here, so nothing below
@@ -45,6 +45,8 @@ export type PostPage = {
   /** the published post of the same type just before this one, and just after, by date (then id) */
   previous: PostLink | null
   next: PostLink | null
+  /** the published trip the post was written on (docs/trips.md), or null */
+  trip: PostLink | null
 }
 
 /** The home map showing one category or tag (README, "Parameters for maps"). */
@@ -70,6 +72,7 @@ const POST_PAGE_SELECT = {
   publicLongitude: true,
   categories: { select: { category: { select: { id: true, name: true } } } },
   tags: { select: { tag: { select: { id: true, name: true } } } },
+  trip: { select: { title: true, slug: true, status: true } },
 } as const
 
 /** A post as its page reads it, whatever its status (with what the capability check reads). */
@@ -118,6 +121,7 @@ export async function postPageOf(post: PostPageRow): Promise<PostPage> {
     tags: post.tags.map(({ tag }) => ({ ...tag, mapUrl: tagsOnTheMap.has(tag.id) ? filteredMapUrl(post.type, 'tag', tag.id) : null })).sort(byName),
     previous: previous && { title: titleText(previous.title), url: postUrl(siteUrl, previous.type, previous.slug) },
     next: next && { title: titleText(next.title), url: postUrl(siteUrl, next.type, next.slug) },
+    trip: post.trip?.status === PUBLIC_TRIP_WHERE.status ? { title: post.trip.title, url: tripUrl(siteUrl, post.trip.slug) } : null,
   }
 }
 

@@ -3,10 +3,11 @@ import { escapeXml } from '../content/xml'
 import { getConfig } from '../config'
 import { getDb } from '../db'
 import { Prisma } from '../generated/sqlite/client'
-import { postUrl } from './geojson'
+import { postUrl, tripUrl } from './geojson'
+import { PUBLIC_TRIP_WHERE } from './visibility'
 
 // The sitemap (https://www.sitemaps.org/protocol.html) of every published post's page, whatever its location (a page
-// shows no private location), and of the home map. A file may hold at most 50,000 URLs, so /sitemap.xml is always an
+// shows no private location), of the home map, and of the published trips. A file may hold at most 50,000 URLs, so /sitemap.xml is always an
 // index, as WordPress's wp-sitemap.xml is, of files of the posts with ids in one range of POSTS_PER_FILE: each is one
 // seek in the primary key, however many posts there are. README, "Sitemap, robots.txt and oEmbed".
 
@@ -35,8 +36,13 @@ export async function sitemapFile(page: number): Promise<string> {
     select: { type: true, slug: true, modifiedAt: true },
   })
   const entries = posts.map((post) => url(postUrl(siteUrl, post.type, post.slug), post.modifiedAt))
-  // The home map changes with every post: no one date says when, and a date would cost a scan of every post.
-  if (page === 1) entries.unshift(url(`${siteUrl}/`, null))
+  // The home map changes with every post: no one date says when, and a date would cost a scan of every post. The
+  // published trips (a site has tens, not thousands) and their list go with it.
+  if (page === 1) {
+    const trips = await getDb().trip.findMany({ where: PUBLIC_TRIP_WHERE, orderBy: { id: 'asc' }, select: { slug: true, modifiedAt: true } })
+    const tripEntries = trips.map((trip) => url(tripUrl(siteUrl, trip.slug), trip.modifiedAt))
+    entries.unshift(url(`${siteUrl}/`, null), ...(trips.length > 0 ? [url(`${siteUrl}/trips`, null), ...tripEntries] : []))
+  }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</urlset>\n`
 }
 

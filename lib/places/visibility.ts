@@ -5,8 +5,8 @@ import { Prisma } from '../generated/sqlite/client'
 import { cellCentre } from '../geo/cell'
 import { formatPlace, getGazetteer, type Gazetteer } from '../geo/gazetteer'
 import { distanceKm, roundCoordinate } from '../geo/precision'
-import { publicLines, DETAIL_TOLERANCE_M, OVERVIEW_TOLERANCE_M } from '../trips/public-route'
-import type { Track } from '../trips/track'
+import { DETAIL_TOLERANCE_M, drawLines, keptParts, OVERVIEW_TOLERANCE_M } from '../trips/public-route'
+import { tracksFigures, type Track, type TracksFigures } from '../trips/track'
 import { coarser, isLocationPrecision, ROUTE_PRECISIONS, type LocationPrecision, type RoutePrecision } from './location-levels'
 
 // The one rule for what the public may see of a post's location (docs/privacy.md; SECURITY.md, "Who may see what").
@@ -167,28 +167,36 @@ export const IS_PUBLIC_PLACE_SQL = Prisma.sql`p."status" = 'publish' AND p."publ
 /** A public place's columns as the public sees them, under the names of the exact ones, as SQL on posts aliased `p`. */
 export const PUBLIC_LOCATION_COLUMNS_SQL = Prisma.sql`p."public_address" AS "address", p."public_latitude" AS "latitude", p."public_longitude" AS "longitude"`
 
-// Trips (docs/trips.md): the public sees a published trip's title, dates and figures, and of its tracks the lines
-// lib/trips/public-route.ts allows at the trip's level: exact, approximate (through the ~1 km cells' centres), or
-// hidden (none). Every privacy zone cuts them, whatever its level. As for posts, the rule runs when a track, the level
-// or a zone changes, and its answer is kept in the trips' public_* columns, which every public surface reads.
+// Trips (docs/trips.md): the public sees a published trip's title and description, of its tracks the lines
+// lib/trips/public-route.ts allows at the trip's level (exact; approximate, through the ~1 km cells' centres; hidden,
+// none), and what is said of them (distance, time, climb) counted on the points the zones leave: every privacy zone
+// cuts them, whatever its level. As for posts, the rule runs when a track, the level or a zone changes, and its answer
+// is kept in the trips' columns, which every public surface reads.
 
-/** What the rule allows the public of a trip's route, as the trips table keeps it: MultiLineString coordinates. */
-export type PublicRouteColumns = { publicRoute: string | null; publicOverview: string | null }
+/**
+ * What the rule allows the public of a trip, as the trips table keeps it: its route as MultiLineString coordinates
+ * (JSON), and what is said of it, counted on the points the zones leave.
+ */
+export type PublicTripColumns = { publicRoute: string | null; publicOverview: string | null } & TracksFigures
 
 function routeLevelOf(value: string): RoutePrecision {
   return (ROUTE_PRECISIONS as readonly string[]).includes(value) ? (value as RoutePrecision) : 'hidden'
 }
 
-/** The public columns of a trip's route: its tracks at its level, cut by the zones. */
-export function publicRouteColumns(tracks: readonly Track[], routePrecision: string, zones: readonly Zone[]): PublicRouteColumns {
+/** The public columns of a trip: its tracks at its level, cut by the zones. */
+export function publicTripColumns(tracks: readonly Track[], routePrecision: string, zones: readonly Zone[]): PublicTripColumns {
   const level = routeLevelOf(routePrecision)
-  if (level === 'hidden') return { publicRoute: null, publicOverview: null }
+  const parts = keptParts(tracks, zones)
   const drawn = (tolerance: number) => {
-    const lines = publicLines(tracks, level, zones, tolerance)
+    if (level === 'hidden') return null
+    const lines = drawLines(parts, level, zones, tolerance)
     return lines.length > 0 ? JSON.stringify(lines) : null
   }
-  return { publicRoute: drawn(DETAIL_TOLERANCE_M), publicOverview: drawn(OVERVIEW_TOLERANCE_M) }
+  return { publicRoute: drawn(DETAIL_TOLERANCE_M), publicOverview: drawn(OVERVIEW_TOLERANCE_M), ...tracksFigures(parts) }
 }
 
 /** The public trips, as a Prisma filter on trips. */
 export const PUBLIC_TRIP_WHERE = { status: 'publish' } as const satisfies Prisma.TripWhereInput
+
+/** The posts the public may read (a trip's stops, each at its own level), as a Prisma filter on posts. */
+export const PUBLISHED_POST_WHERE = { status: 'publish' } as const satisfies Prisma.PostWhereInput

@@ -4,11 +4,11 @@ import { OPERATOR, type Caller } from '../auth/callers'
 import { canManageZones } from '../auth/capabilities'
 import { getDb, lockTables, transaction } from '../db'
 import type { Prisma } from '../generated/sqlite/client'
-import { roundCoordinate } from '../geo/precision'
+import { KM_PER_DEGREE, roundCoordinate } from '../geo/precision'
 import { ApiError, forbidden } from '../http/errors'
 import { parseOrThrow } from '../http/params'
 import { ZONE_LEVELS, type ZoneLevel } from './location-levels'
-import { refreshPublicRoutes } from '../trips/trips'
+import { refreshPublicTrips } from '../trips/trips'
 import { refreshPublicLocations } from './visibility'
 
 // Privacy zones (docs/privacy.md): circles such as a home, in which every post is shown at least as coarsely as the
@@ -57,9 +57,6 @@ export async function listZones(actor: Caller): Promise<PrivacyZone[]> {
   return (await getDb().privacyZone.findMany({ orderBy: { id: 'asc' } })).map(toZone)
 }
 
-/** Kilometres per degree of latitude, on the sphere lib/geo/precision.ts's distanceKm measures with. */
-const KM_PER_DEGREE = (Math.PI / 180) * 6371.0088
-
 /**
  * The posts whose exact point may lie in the circle: a box around it, a little larger than the circle (the rule then
  * decides exactly), whole rows of longitude near a pole.
@@ -80,31 +77,40 @@ function nearCircle({ latitude, longitude, radiusMetres }: { latitude: number; l
   return { ...box, OR: [{ longitude: { gte: west < -180 ? west + 360 : west } }, { longitude: { lte: east > 180 ? east - 360 : east } }] }
 }
 
+/** A zone of 500 km may hold many posts and long trips, each derived again within the change's transaction. */
+const ZONE_CHANGE_TIMEOUT_MS = 120_000
+
 /** Adds a zone; returns it and how many posts the public now sees differently. */
 export async function addZone(actor: Caller, input: unknown): Promise<{ zone: PrivacyZone; changed: number }> {
   mayManage(actor)
   const data = parseOrThrow(zoneInputSchema, input)
-  return transaction(async (tx) => {
-    // Every writer of a location holds the posts' write lock before it reads the zones: taking it first, the zone
-    // change and a location written meanwhile are one after the other, never both by the old zones. Trips alike.
-    await lockTables(tx, ['posts', 'trips'])
-    const row = await tx.privacyZone.create({ data })
-    const changed = await refreshPublicLocations(tx, nearCircle(row))
-    await refreshPublicRoutes(tx)
-    return { zone: toZone(row), changed }
-  })
+  return transaction(
+    async (tx) => {
+      // Every writer of a location holds the posts' write lock before it reads the zones: taking it first, the zone
+      // change and a location written meanwhile are one after the other, never both by the old zones. Trips alike.
+      await lockTables(tx, ['posts', 'trips'])
+      const row = await tx.privacyZone.create({ data })
+      const changed = await refreshPublicLocations(tx, nearCircle(row))
+      await refreshPublicTrips(tx, row)
+      return { zone: toZone(row), changed }
+    },
+    { timeout: ZONE_CHANGE_TIMEOUT_MS },
+  )
 }
 
 /** Removes zone `id`; returns how many posts the public now sees differently. */
 export async function removeZone(actor: Caller, id: number): Promise<{ changed: number }> {
   mayManage(actor)
-  return transaction(async (tx) => {
-    await lockTables(tx, ['posts', 'trips'])
-    const row = await tx.privacyZone.findUnique({ where: { id } })
-    if (!row) throw new ApiError('rest_zone_invalid_id', `There is no privacy zone ${id}.`)
-    await tx.privacyZone.delete({ where: { id } })
-    const changed = await refreshPublicLocations(tx, nearCircle(row))
-    await refreshPublicRoutes(tx)
-    return { changed }
-  })
+  return transaction(
+    async (tx) => {
+      await lockTables(tx, ['posts', 'trips'])
+      const row = await tx.privacyZone.findUnique({ where: { id } })
+      if (!row) throw new ApiError('rest_zone_invalid_id', `There is no privacy zone ${id}.`)
+      await tx.privacyZone.delete({ where: { id } })
+      const changed = await refreshPublicLocations(tx, nearCircle(row))
+      await refreshPublicTrips(tx, row)
+      return { changed }
+    },
+    { timeout: ZONE_CHANGE_TIMEOUT_MS },
+  )
 }

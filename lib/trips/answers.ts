@@ -3,9 +3,9 @@ import type { TripCollection, TripFeature } from '../api/contract'
 import { getConfig } from '../config'
 import { getDb } from '../db'
 import { ApiError } from '../http/errors'
-import { postUrl } from '../places/geojson'
+import { postUrl, tripUrl } from '../places/geojson'
 import { publicAnswer, type GeojsonAnswer } from '../places/public'
-import { publicLocation } from '../places/visibility'
+import { PUBLISHED_POST_WHERE, publicLocation } from '../places/visibility'
 import { findPublicTrip, listPublicTrips, type PublicTrip } from './trips'
 
 // GET /places/v1/trips and /trips/{id} (docs/api.md, Trips): what the public may see of published trips, as GeoJSON.
@@ -13,15 +13,10 @@ import { findPublicTrip, listPublicTrips, type PublicTrip } from './trips'
 
 const GEOJSON_TYPE = 'application/geo+json'
 
-/** The absolute URL of a trip's page (app/trip/[slug]/page.tsx). */
-export function tripUrl(siteUrl: string, slug: string): string {
-  return `${siteUrl}/trip/${encodeURIComponent(slug)}`
-}
-
 /** The published posts of each trip, oldest first: what its page lists along the route. */
 export async function publishedPostsOf(tripIds: readonly number[]): Promise<Map<number, number[]>> {
   const rows = await getDb().post.findMany({
-    where: { tripId: { in: [...tripIds] }, status: 'publish' },
+    where: { tripId: { in: [...tripIds] }, ...PUBLISHED_POST_WHERE },
     select: { id: true, tripId: true },
     orderBy: [{ publishedAt: 'asc' }, { id: 'asc' }],
   })
@@ -80,7 +75,7 @@ export async function findTripPage(slug: string): Promise<{ trip: PublicTrip; st
   const trip = await findPublicTrip({ slug })
   if (!trip) return null
   const rows = await getDb().post.findMany({
-    where: { tripId: trip.id, status: 'publish' },
+    where: { tripId: trip.id, ...PUBLISHED_POST_WHERE },
     select: {
       id: true,
       type: true,

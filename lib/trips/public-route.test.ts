@@ -5,7 +5,7 @@ import { test } from 'node:test'
 import { cellCentre } from '../geo/cell'
 import { distanceKm } from '../geo/precision'
 import { readGpxTracks } from '../places/formats/xml-formats'
-import { DETAIL_TOLERANCE_M, OVERVIEW_TOLERANCE_M, publicLines, type Line, type RouteZone } from './public-route'
+import { DETAIL_TOLERANCE_M, keptParts, OVERVIEW_TOLERANCE_M, publicLines, type Line, type RouteZone } from './public-route'
 import { packTrack, TrackBuilder, unpackTrack, type Track } from './track'
 
 function trackOf(points: [latitude: number, longitude: number][], segmentStarts: number[] = [0]): Track {
@@ -23,15 +23,19 @@ const eastward = (latitude: number, from: number, to: number, stepDegrees: numbe
 
 const metresFrom = (zone: RouteZone, [longitude, latitude]: [number, number]) => distanceKm(zone, { latitude, longitude }) * 1000
 
-/** The least distance from the zone's centre to any drawn step, sampled every metre or so. */
+const mercatorY = (latitude: number) => Math.log(Math.tan(Math.PI / 4 + (latitude * Math.PI) / 360))
+const fromMercatorY = (y: number) => (Math.atan(Math.sinh(y)) * 180) / Math.PI
+
+/** The least distance from the zone's centre to any drawn step, as a map draws it (straight in Web Mercator), every 10 m or so. */
 function nearestDrawn(zone: RouteZone, lines: Line[]): number {
   let nearest = Number.POSITIVE_INFINITY
   for (const line of lines) {
     for (let i = 1; i < line.length; i++) {
       const [a, b] = [line[i - 1]!, line[i]!]
-      const steps = Math.max(1, Math.ceil(metresFrom({ ...zone, latitude: a[1], longitude: a[0] }, b)))
+      const steps = Math.max(1, Math.ceil(metresFrom({ ...zone, latitude: a[1], longitude: a[0] }, b) / 10))
       for (let k = 0; k <= steps; k++) {
-        nearest = Math.min(nearest, metresFrom(zone, [a[0] + ((b[0] - a[0]) * k) / steps, a[1] + ((b[1] - a[1]) * k) / steps]))
+        const latitude = fromMercatorY(mercatorY(a[1]) + ((mercatorY(b[1]) - mercatorY(a[1])) * k) / steps)
+        nearest = Math.min(nearest, metresFrom(zone, [a[0] + ((b[0] - a[0]) * k) / steps, latitude]))
       }
     }
   }
@@ -123,6 +127,89 @@ test('publicLines: a step that would pass through a zone is not drawn, even betw
     ],
   ])
   assert.ok(nearestDrawn(zone, lines) > zone.radiusMetres)
+})
+
+test('publicLines: simplifying keeps clear of a zone though the line runs on to far higher latitudes', () => {
+  // Along 40° N, round a zone of 100 m in a bump of 300 m, then north to 80° N: simplified on a plane scaled at the
+  // line's middle latitude, the overview would cut straight through the zone.
+  const zone: RouteZone = { latitude: 40, longitude: 14.01, radiusMetres: 100 }
+  const bump = Array.from({ length: 61 }, (_, i): [number, number] => {
+    const angle = Math.PI - (Math.PI * i) / 60
+    return [40 + (Math.sin(angle) * 300) / 111_195, 14.01 + (Math.cos(angle) * 300) / (111_195 * Math.cos((40 * Math.PI) / 180))]
+  })
+  const points: [number, number][] = [...eastward(40, 13.99, 14.0063, 0.0001), ...bump, ...eastward(40, 14.0137, 14.03, 0.0001)]
+  for (let latitude = 41; latitude <= 80; latitude++) points.push([latitude, 14.03])
+  for (const tolerance of [DETAIL_TOLERANCE_M, OVERVIEW_TOLERANCE_M]) {
+    const lines = publicLines([trackOf(points)], 'exact', [zone], tolerance)
+    assert.ok(nearestDrawn(zone, lines) > zone.radiusMetres, `clear of the zone at ${tolerance} m: ${nearestDrawn(zone, lines).toFixed(0)} m`)
+  }
+})
+
+test('publicLines: a zone of 500 km near the pole cuts a long step that passes within it, as the map draws the step', () => {
+  const zone: RouteZone = { latitude: 70, longitude: 20, radiusMetres: 500_000 }
+  // Along 66° N the step passes 445 km from the centre; along 64° N, 667 km.
+  assert.deepEqual(
+    publicLines(
+      [
+        trackOf([
+          [66, 0],
+          [66, 40],
+        ]),
+      ],
+      'exact',
+      [zone],
+      DETAIL_TOLERANCE_M,
+    ),
+    [],
+  )
+  const clear = publicLines(
+    [
+      trackOf([
+        [64, 0],
+        [64, 40],
+      ]),
+    ],
+    'exact',
+    [zone],
+    DETAIL_TOLERANCE_M,
+  )
+  assert.equal(clear.length, 1)
+  assert.ok(nearestDrawn(zone, clear) > zone.radiusMetres)
+})
+
+test('publicLines: a zone on the far side of the world does not cut a crossing of the antimeridian', () => {
+  const zone: RouteZone = { latitude: -17, longitude: 0, radiusMetres: 1000 }
+  const lines = publicLines(
+    [
+      trackOf([
+        [-17, 179.9],
+        [-17, -179.9],
+      ]),
+    ],
+    'exact',
+    [zone],
+    0,
+  )
+  assert.deepEqual(lines, [
+    [
+      [179.9, -17],
+      [180, -17],
+    ],
+    [
+      [-180, -17],
+      [-179.9, -17],
+    ],
+  ])
+})
+
+test('keptParts: the points the public may see, with their times and elevations, cut where a zone withholds some', () => {
+  const zone: RouteZone = { latitude: 45, longitude: 14.05, radiusMetres: 300 }
+  const [kept] = keptParts([trackOf(eastward(45, 14, 14.1, 0.001))], [zone])
+  assert.equal(kept!.segmentStarts.length, 2)
+  assert.ok(kept!.latitudes.length < 95 && kept!.latitudes.length > 60, `the cells about the zone withheld: ${kept!.latitudes.length} of 101 kept`)
+  assert.equal(kept!.times[0], 0)
+  assert.equal(kept!.elevations.at(-1), 200, 'the last point, kept')
+  for (let i = 0; i < kept!.latitudes.length; i++) assert.ok(metresFrom(zone, [kept!.longitudes[i]!, kept!.latitudes[i]!]) > zone.radiusMetres)
 })
 
 test('publicLines: at the approximate level every point drawn is a cell centre', () => {

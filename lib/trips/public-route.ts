@@ -1,7 +1,7 @@
 import simplify from 'simplify-js'
 import { cellBounds, cellCentre } from '../geo/cell'
-import { distanceKm, EARTH_RADIUS_KM, wrapLongitude } from '../geo/precision'
-import type { Track } from './track'
+import { distanceKm, KM_PER_DEGREE, wrapLongitude } from '../geo/precision'
+import { TrackBuilder, type Track } from './track'
 
 // What the public may see of a trip's tracks, as lines to draw (docs/privacy.md, "Trips"); lib/places/visibility.ts
 // applies it. A track passes through home, so every privacy zone cuts it, whatever the zone's level:
@@ -9,8 +9,10 @@ import type { Track } from './track'
 //   on the grid's edge, not on the zone's circle: ends seen on many trips tell where the zone is no better than the
 //   approximate level tells where a post is;
 // - a line is also broken where a step between two kept points would pass within the zone (a sparse track, a
-//   planned route): nothing is drawn across a zone, not even a straight line;
-// - simplified lines stay within their tolerance of what they simplify, so the tests above keep that much more away.
+//   planned route), as a map draws the step: nothing is drawn across a zone, not even a straight line;
+// - simplified lines stay within their tolerance of what they simplify, so the step test keeps that much more away;
+// - what is said of the route (distance, time, climb) is counted on the points kept, so a trip that starts at home
+//   does not tell when its owner left.
 // At the approximate level each point is its cell's centre, as a post's point is. A line is cut where it crosses the
 // antimeridian, as RFC 7946 asks.
 
@@ -23,7 +25,7 @@ export type RouteZone = { latitude: number; longitude: number; radiusMetres: num
 export const DETAIL_TOLERANCE_M = 5
 export const OVERVIEW_TOLERANCE_M = 100
 
-const M_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM * 1000
+const M_PER_DEGREE = KM_PER_DEGREE * 1000
 const CELL_DIAGONAL_M = 2_000
 
 /** Whether the cell a point lies in touches the zone: its nearest point to the zone's centre lies within the radius. */
@@ -38,39 +40,68 @@ function cellTouches(zone: RouteZone, latitude: number, longitude: number): bool
   return distanceKm(zone, nearest) * 1000 <= zone.radiusMetres
 }
 
+/** Metres between the points a step is tested at: a point of the step between two lies within half of it of one. */
+const STEP_SAMPLE_M = 200
+
+const mercatorY = (latitude: number) => Math.log(Math.tan(Math.PI / 4 + (latitude * Math.PI) / 360))
+const fromMercatorY = (y: number) => (Math.atan(Math.sinh(y)) * 180) / Math.PI
+
 /**
- * Whether the step from a to b passes within `margin` metres of the zone's edge, measured on a plane about the zone's
- * centre (each position's own parallel scaled by its latitude): close enough for a zone of up to 500 km, and the
- * margin is generous.
+ * Whether the step from a to b, as a map draws it (straight in Web Mercator, the short way round), passes within
+ * `margin` metres of the zone's edge: points along it every STEP_SAMPLE_M or less, each measured on the sphere.
  */
 function stepNear(zone: RouteZone, a: [number, number], b: [number, number], margin: number): boolean {
-  const project = ([longitude, latitude]: [number, number]) => [
-    wrapLongitude(longitude - zone.longitude) * Math.cos((latitude * Math.PI) / 180) * M_PER_DEGREE,
-    (latitude - zone.latitude) * M_PER_DEGREE,
-  ]
-  const [ax, ay] = project(a)
-  const [bx, by] = project(b)
-  const [dx, dy] = [bx! - ax!, by! - ay!]
-  const along = dx === 0 && dy === 0 ? 0 : Math.min(1, Math.max(0, -(ax! * dx + ay! * dy) / (dx * dx + dy * dy)))
-  return Math.hypot(ax! + along * dx, ay! + along * dy) <= zone.radiusMetres * 1.02 + margin
+  const length = distanceKm({ latitude: a[1], longitude: a[0] }, { latitude: b[1], longitude: b[0] }) * 1000
+  const reach = zone.radiusMetres + margin + STEP_SAMPLE_M / 2
+  if (Math.min(Math.abs(a[1] - zone.latitude), Math.abs(b[1] - zone.latitude)) * M_PER_DEGREE > reach + length) return false
+  const steps = Math.max(1, Math.ceil(length / STEP_SAMPLE_M))
+  const [ya, yb, east] = [mercatorY(a[1]), mercatorY(b[1]), wrapLongitude(b[0] - a[0])]
+  for (let k = 0; k <= steps; k++) {
+    const point = { latitude: fromMercatorY(ya + ((yb - ya) * k) / steps), longitude: wrapLongitude(a[0] + (east * k) / steps) }
+    if (distanceKm(zone, point) * 1000 <= reach) return true
+  }
+  return false
 }
 
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6
 
-/** The line simplified to within `toleranceM` (Douglas–Peucker, on a plane scaled at its middle latitude). */
+/**
+ * The line simplified to within `toleranceM` (Douglas–Peucker), on a plane scaled at the line's latitude nearest the
+ * equator: east–west distances are never taken for less than they are, so no point strays further than the tolerance.
+ */
 function simplified(line: Line, toleranceM: number): Line {
   if (line.length <= 2) return line
-  const middle = line[line.length >> 1]![1]
-  const scale = Math.cos((middle * Math.PI) / 180) * M_PER_DEGREE
+  const nearestEquator = line.reduce((least, [, latitude]) => Math.min(least, Math.abs(latitude)), 90)
+  const scale = Math.cos((nearestEquator * Math.PI) / 180) * M_PER_DEGREE
   const points = line.map(([longitude, latitude], index) => ({ x: longitude * scale, y: latitude * M_PER_DEGREE, index }))
   return (simplify(points, toleranceM, true) as typeof points).map(({ index }) => line[index]!)
 }
 
 /**
- * The lines the public may see of `tracks` at `level`, drawn to within `toleranceM`; none where everything is
- * withheld. A track's segments stay apart (the logger was off between them).
+ * What the public may see of `tracks`: each segment's runs of points whose cells touch no zone, as tracks of those
+ * runs (one segment each), with their times and elevations: the figures (distance, time, climb) are counted on them.
  */
-export function publicLines(tracks: readonly Track[], level: 'exact' | 'approximate', zones: readonly RouteZone[], toleranceM: number): Line[] {
+export function keptParts(tracks: readonly Track[], zones: readonly RouteZone[]): Track[] {
+  return tracks.map((track) => {
+    const kept = new TrackBuilder()
+    const ends = [...track.segmentStarts.slice(1), track.latitudes.length]
+    track.segmentStarts.forEach((start, s) => {
+      kept.segment()
+      for (let i = start; i < ends[s]!; i++) {
+        const [latitude, longitude] = [track.latitudes[i]!, track.longitudes[i]!]
+        if (zones.some((zone) => cellTouches(zone, latitude, longitude))) kept.segment()
+        else kept.add(latitude, longitude, track.times[i], track.elevations[i])
+      }
+    })
+    return kept.build(track.name)
+  })
+}
+
+/**
+ * The lines to draw of `parts` (keptParts) at `level`, to within `toleranceM`: broken where a step would pass through
+ * a zone, and at the antimeridian; a segment stays apart from the next (the logger was off, or a zone between).
+ */
+export function drawLines(parts: readonly Track[], level: 'exact' | 'approximate', zones: readonly RouteZone[], toleranceM: number): Line[] {
   const lines: Line[] = []
   const margin = toleranceM * 1.5 + 10
   let line: Line = []
@@ -78,15 +109,11 @@ export function publicLines(tracks: readonly Track[], level: 'exact' | 'approxim
     if (line.length >= 2) lines.push(simplified(line, toleranceM).map(([longitude, latitude]) => [round6(longitude), round6(latitude)]))
     line = []
   }
-  for (const track of tracks) {
-    const ends = [...track.segmentStarts.slice(1), track.latitudes.length]
-    track.segmentStarts.forEach((start, s) => {
+  for (const part of parts) {
+    const ends = [...part.segmentStarts.slice(1), part.latitudes.length]
+    part.segmentStarts.forEach((start, s) => {
       for (let i = start; i < ends[s]!; i++) {
-        const [latitude, longitude] = [track.latitudes[i]!, track.longitudes[i]!]
-        if (zones.some((zone) => cellTouches(zone, latitude, longitude))) {
-          flush()
-          continue
-        }
+        const [latitude, longitude] = [part.latitudes[i]!, part.longitudes[i]!]
         const shown = level === 'approximate' ? cellCentre(latitude, longitude) : { latitude, longitude }
         const here: [number, number] = [shown.longitude, shown.latitude]
         const last = line.at(-1)
@@ -107,4 +134,9 @@ export function publicLines(tracks: readonly Track[], level: 'exact' | 'approxim
     })
   }
   return lines
+}
+
+/** The lines the public may see of `tracks` at `level`, drawn to within `toleranceM`: keptParts, then drawLines. */
+export function publicLines(tracks: readonly Track[], level: 'exact' | 'approximate', zones: readonly RouteZone[], toleranceM: number): Line[] {
+  return drawLines(keptParts(tracks, zones), level, zones, toleranceM)
 }

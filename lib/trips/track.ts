@@ -120,6 +120,26 @@ export function trackStats(track: Track): TrackStats {
   return { distanceM, durationMs: last > first ? last - first : null, elevationGainM: gain }
 }
 
+/** What is said of tracks together: metres along them, metres climbed, and their first and last times. */
+export type TracksFigures = { distanceMetres: number; climbMetres: number | null; startedAt: Date | null; endedAt: Date | null }
+
+export function tracksFigures(tracks: readonly Track[]): TracksFigures {
+  let [distanceMetres, climbMetres, first, last] = [0, null as number | null, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]
+  for (const track of tracks) {
+    const stats = trackStats(track)
+    distanceMetres += stats.distanceM
+    if (stats.elevationGainM !== null) climbMetres = (climbMetres ?? 0) + stats.elevationGainM
+    for (const time of track.times) if (!Number.isNaN(time)) [first, last] = [Math.min(first, time), Math.max(last, time)]
+  }
+  const when = (ms: number) => (Number.isFinite(ms) ? new Date(ms) : null)
+  return {
+    distanceMetres: Math.round(distanceMetres),
+    climbMetres: climbMetres === null ? null : Math.round(climbMetres),
+    startedAt: when(first),
+    endedAt: when(last),
+  }
+}
+
 /**
  * A track as the database keeps it whole (trip_tracks.points): 64-bit floats in the machine's byte order (little-endian on x86 and ARM): the point count, the
  * segment count, each segment's start, then the latitudes, longitudes, times and elevations, a column each.

@@ -1,10 +1,11 @@
 import 'server-only'
 import { getDb, type Tx } from '../db'
 import { ROUTE_PRECISIONS, type RoutePrecision } from '../places/location-levels'
-import { PUBLIC_TRIP_WHERE, publicRouteColumns, type Zone } from '../places/visibility'
+import { KM_PER_DEGREE } from '../geo/precision'
+import { PUBLIC_TRIP_WHERE, publicTripColumns, type Zone } from '../places/visibility'
 import { freeSlug } from '../slugs'
 import type { Line } from './public-route'
-import { packTrack, trackStats, unpackTrack, type Track } from './track'
+import { packTrack, unpackTrack, type Track } from './track'
 
 // Trips (docs/trips.md): a journey's tracks, kept whole, and the posts written along it. What the public sees of a
 // trip is read from the columns lib/places/visibility.ts derives; nothing public reads the tracks themselves.
@@ -23,30 +24,25 @@ export function defaultRoutePrecision(postDefault: string): RoutePrecision {
   return (ROUTE_PRECISIONS as readonly string[]).includes(postDefault) ? (postDefault as RoutePrecision) : 'hidden'
 }
 
-/** What is said of the tracks together: distance, climb, first and last times. */
-function tripFigures(tracks: readonly Track[]) {
-  let [distanceMetres, climbMetres, first, last] = [0, null as number | null, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]
-  for (const track of tracks) {
-    const stats = trackStats(track)
-    distanceMetres += stats.distanceM
-    if (stats.elevationGainM !== null) climbMetres = (climbMetres ?? 0) + stats.elevationGainM
-    for (const time of track.times) if (!Number.isNaN(time)) [first, last] = [Math.min(first, time), Math.max(last, time)]
-  }
-  const when = (ms: number) => (Number.isFinite(ms) ? new Date(ms) : null)
-  return {
-    distanceMetres: Math.round(distanceMetres),
-    climbMetres: climbMetres === null ? null : Math.round(climbMetres),
-    startedAt: when(first),
-    endedAt: when(last),
-  }
-}
-
 async function readZones(tx: Tx): Promise<Zone[]> {
   return tx.privacyZone.findMany({ select: { latitude: true, longitude: true, radiusMetres: true, level: true } })
 }
 
-/** Writes a trip and its tracks, with what the public may see of them; returns its id and slug. */
-export async function createTrip(tx: Tx, input: TripInput, zones?: readonly Zone[]): Promise<{ id: number; slug: string }> {
+/** The box of the whole tracks (longitudes as recorded: a track across the antimeridian spans the world). */
+function boxOf(tracks: readonly Track[]): { south: number; west: number; north: number; east: number } | Record<string, never> {
+  let [south, west, north, east] = [90, 180, -90, -180]
+  for (const track of tracks) {
+    for (const latitude of track.latitudes) [south, north] = [Math.min(south, latitude), Math.max(north, latitude)]
+    for (const longitude of track.longitudes) [west, east] = [Math.min(west, longitude), Math.max(east, longitude)]
+  }
+  return south <= north ? { south, west, north, east } : {}
+}
+
+/**
+ * Writes a trip and its tracks, with what the public may see of them; returns its id and slug. The caller holds the
+ * trips' write lock (lockTables), as the zones' writers do, so the zones read here are those of the commit.
+ */
+export async function createTrip(tx: Tx, input: TripInput): Promise<{ id: number; slug: string }> {
   const routePrecision = input.routePrecision ?? 'exact'
   const base = input.slug ?? input.title
   const taken = new Set((await tx.trip.findMany({ select: { slug: true } })).map((trip) => trip.slug))
@@ -57,8 +53,8 @@ export async function createTrip(tx: Tx, input: TripInput, zones?: readonly Zone
       description: input.description ?? '',
       status: input.status ?? 'publish',
       routePrecision,
-      ...tripFigures(input.tracks),
-      ...publicRouteColumns(input.tracks, routePrecision, zones ?? (await readZones(tx))),
+      ...boxOf(input.tracks),
+      ...publicTripColumns(input.tracks, routePrecision, await readZones(tx)),
     },
     select: { id: true, slug: true },
   })
@@ -80,13 +76,31 @@ export async function readTripTracks(tx: Tx, tripId: number): Promise<Track[]> {
   return rows.map((row) => unpackTrack(row.name, row.points))
 }
 
-/** Applies the rule again to every trip's route (a privacy zone was added or removed); returns how many changed. */
-export async function refreshPublicRoutes(tx: Tx): Promise<number> {
+/**
+ * Applies the rule again to the trips whose tracks come near `zone` (one added or removed); returns how many the
+ * public now sees differently.
+ */
+export async function refreshPublicTrips(tx: Tx, zone: { latitude: number; longitude: number; radiusMetres: number }): Promise<number> {
   const zones = await readZones(tx)
+  // The zone's box, with two cells to spare (a cell touching the zone withholds its points), overlapping the trip's.
+  const dLat = ((zone.radiusMetres / 1000) * 1.01 + 2) / KM_PER_DEGREE
+  const cos = Math.cos((Math.min(90, Math.abs(zone.latitude) + dLat) * Math.PI) / 180)
+  const dLng = cos > 0.01 ? dLat / cos : 360
+  const near = {
+    south: { lte: zone.latitude + dLat },
+    north: { gte: zone.latitude - dLat },
+    // A box that wraps round the antimeridian is not narrowed by longitude.
+    ...(Math.abs(zone.longitude) + dLng < 180 ? { west: { lte: zone.longitude + dLng }, east: { gte: zone.longitude - dLng } } : {}),
+  }
   let changed = 0
-  for (const trip of await tx.trip.findMany({ select: { id: true, routePrecision: true, publicRoute: true, publicOverview: true }, orderBy: { id: 'asc' } })) {
-    const next = publicRouteColumns(await readTripTracks(tx, trip.id), trip.routePrecision, zones)
-    if (next.publicRoute === trip.publicRoute && next.publicOverview === trip.publicOverview) continue
+  const trips = await tx.trip.findMany({
+    where: near,
+    select: { id: true, routePrecision: true, publicRoute: true, publicOverview: true, distanceMetres: true },
+    orderBy: { id: 'asc' },
+  })
+  for (const trip of trips) {
+    const next = publicTripColumns(await readTripTracks(tx, trip.id), trip.routePrecision, zones)
+    if (next.publicRoute === trip.publicRoute && next.publicOverview === trip.publicOverview && next.distanceMetres === trip.distanceMetres) continue
     await tx.trip.update({ where: { id: trip.id }, data: next })
     changed++
   }

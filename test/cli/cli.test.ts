@@ -810,5 +810,40 @@ for (const kind of databaseKinds) {
         assert.match(failed.stderr, message)
       }
     })
+
+    test('trip list, set and remove: a GPX file’s trip listed, changed, its route level applied, removed with its posts kept', async () => {
+      const imported = run('import', path.join('test', 'fixtures', 'tracks', 'taveuni-antimeridian.gpx'))
+      assert.equal(imported.status, 0, imported.stderr)
+      assert.match(imported.stderr, /^Imported 2 waypoints from GPX, and 1 line as the trip “Across the date line” \(\/trip\/across-the-date-line\)\.$/m)
+      const posts = imported.stdout.trim().split('\n').map(Number)
+      const [line] = ok(run('trip', 'list')).trim().split('\n')
+      const [id, ...fields] = line!.split('\t')
+      assert.deepEqual(fields, ['publish', 'exact', '2024-07-14', '24.0', '41', '2', 'across-the-date-line', 'Across the date line'])
+      assert.equal(ok(run('trip', 'set', id!, '--level', 'hidden', '--status', 'draft', '--title', 'Ferry')).trim(), `Trip ${id} changed.`)
+      const [changed] = await queryRows<{ title: string; status: string; public_route: string | null }>(
+        site.url,
+        `SELECT title, status, public_route FROM trips WHERE id = ${Number(id)}`,
+      )
+      assert.deepEqual({ ...changed }, { title: 'Ferry', status: 'draft', public_route: null }, 'the hidden level takes the route away at once')
+      for (const [args, message] of [
+        [['trip', 'set', id!, '--level', 'city'], /--level: must be one of exact, approximate, hidden/],
+        [['trip', 'set', id!], /nothing to change/],
+        [['trip', 'set', 'x', '--title', 'T'], /"x" is not a trip id/],
+      ] as const) {
+        const refused = run(...args)
+        assert.equal(refused.status, 2, args.join(' '))
+        assert.match(refused.stderr, message)
+      }
+      assert.equal(ok(run('trip', 'remove', id!)).trim(), `Removed trip ${id}.`)
+      assert.equal(ok(run('trip', 'list')), '')
+      const missing = run('trip', 'remove', id!)
+      assert.equal(missing.status, 1)
+      assert.match(missing.stderr, new RegExp(`There is no trip ${id}\\.`))
+      const left = await rows()
+      assert.ok(
+        posts.every((post) => left.has(post)),
+        'the posts stay',
+      )
+    })
   })
 }

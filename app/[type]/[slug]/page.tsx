@@ -152,6 +152,12 @@ export default async function PostPage(props: Props) {
             <time dateTime={post.publishedAt.toISOString()}>
               {new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: timezone }).format(post.publishedAt)}
             </time>
+            {post.trip && (
+              <>
+                {' · On the trip '}
+                <a href={post.trip.url}>{post.trip.title}</a>
+              </>
+            )}
           </p>
           <TermLinks className="post-categories" label="Categories" terms={post.categories} title={(name) => `Map of the places in ${name}`} />
         </header>

@@ -12,6 +12,8 @@ export type TripMapProps = {
   /** the trip's posts with a public point, in time order, each numbered as the list under the map */
   stops: (Point & { id: number; number: number; title: string; url: string })[]
   tiles: TileSource | null
+  /** where a stop's page opens: this window, or (in an embed) the page that frames it */
+  linkTarget?: '_self' | '_top'
 }
 
 const MAX_ZOOM = 18
@@ -31,7 +33,7 @@ function drawn(route: [number, number][][]): [number, number][][] {
 }
 
 /** A trip's map: its route, and its posts along it as numbered markers that open their pages. */
-export default function TripMap({ route, stops, tiles }: TripMapProps) {
+export default function TripMap({ route, stops, tiles, linkTarget = '_self' }: TripMapProps) {
   const lines = drawn(route)
   const reference = lines[0]?.[0]?.[1] ?? stops[0]?.longitude ?? 0
   const markers = stops.map((stop) => ({ ...stop, longitude: beside(stop.longitude, reference) }))
@@ -39,8 +41,12 @@ export default function TripMap({ route, stops, tiles }: TripMapProps) {
   return (
     <MapContainer className="trip-map" bounds={latLngBounds(positions).pad(0.05)} maxZoom={MAX_ZOOM} scrollWheelZoom={false}>
       <Basemap tiles={tiles} maxZoom={MAX_ZOOM} />
-      <Polyline positions={lines} pathOptions={{ color: '#fff', weight: 7, opacity: 0.9 }} interactive={false} />
-      <Polyline positions={lines} className="trip-route" pathOptions={{ color: '#d63638', weight: 4 }} interactive={false} />
+      {lines.length > 0 && (
+        <>
+          <Polyline positions={lines} pathOptions={{ color: '#fff', weight: 7, opacity: 0.9 }} interactive={false} />
+          <Polyline positions={lines} className="trip-route" pathOptions={{ color: '#d63638', weight: 4 }} interactive={false} />
+        </>
+      )}
       {markers.map((stop) => (
         <CircleMarker
           key={stop.id}
@@ -48,7 +54,7 @@ export default function TripMap({ route, stops, tiles }: TripMapProps) {
           radius={9}
           className="trip-map-stop"
           pathOptions={{ color: '#fff', weight: 2, fillColor: '#1d2327', fillOpacity: 0.95 }}
-          eventHandlers={{ click: () => window.location.assign(stop.url) }}
+          eventHandlers={{ click: () => window.open(stop.url, linkTarget) }}
         >
           <Tooltip>
             {stop.number}. {stop.title}

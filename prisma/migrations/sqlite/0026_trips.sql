@@ -1,8 +1,10 @@
 -- Trips (docs/trips.md): a journey's route and the posts along it. A trip's tracks are kept whole, for placing photos
 -- by their time; what the public may see of them (cut at privacy zones, coarsened by the trip's level, simplified) is
 -- derived by lib/places/visibility.ts whenever a track, the level or a zone changes, and kept in public_route and
--- public_overview as GeoJSON MultiLineString coordinates, or NULL where the public sees no route. Pages and answers
--- show trips, so every change bumps the data version; it moves no place, so it logs none.
+-- public_overview as GeoJSON MultiLineString coordinates (NULL where the public sees no route), with what is said of
+-- it (distance, climb, first and last times: of the points the zones leave). south, west, north and east bound the
+-- whole tracks, so that a zone's change looks at the trips near it. Pages and answers show trips, so every change
+-- bumps the data version; it moves no place, so it logs none.
 CREATE TABLE "trips" (
     "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "title" TEXT NOT NULL,
@@ -16,6 +18,10 @@ CREATE TABLE "trips" (
     "climb_metres" REAL,
     "public_route" TEXT,
     "public_overview" TEXT,
+    "south" REAL,
+    "west" REAL,
+    "north" REAL,
+    "east" REAL,
     "created_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "modified_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
 );

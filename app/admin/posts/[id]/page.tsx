@@ -6,6 +6,7 @@ import { requireSessionActor } from '@/lib/admin/session'
 import { getConfig } from '@/lib/config'
 import { listPostAttachments } from '@/lib/media/attachments'
 import { listTagSuggestions } from '@/lib/places/tags'
+import { listTripOptions } from '@/lib/trips/manage'
 import { parsePostId } from '@/lib/places/schemas'
 import { MediaManager } from './_components/media-manager'
 import { PostEditor } from './_components/post-editor'
@@ -19,11 +20,12 @@ export default async function EditPostPage({ params }: PageProps<'/admin/posts/[
   const id = parsePostId(rawId)
   const editor = id === null ? null : await findEditablePost(actor, id)
   if (!editor) notFound()
-  const [categories, tagSuggestions, types, attachments] = await Promise.all([
+  const [categories, tagSuggestions, types, attachments, trips] = await Promise.all([
     listCategoryOptions(actor),
     listTagSuggestions(),
     listPostTypes(actor),
     listPostAttachments(actor, editor.post.id),
+    listTripOptions(),
   ])
   return (
     <>
@@ -31,7 +33,15 @@ export default async function EditPostPage({ params }: PageProps<'/admin/posts/[
         <h1>Edit post</h1>
         <a href="/admin">← All posts</a>
       </div>
-      <PostEditor {...editor} userId={actor.id} categories={categories} tagSuggestions={tagSuggestions} types={types} tiles={getConfig().mapTiles} />
+      <PostEditor
+        {...editor}
+        userId={actor.id}
+        categories={categories}
+        tagSuggestions={tagSuggestions}
+        types={types}
+        trips={trips}
+        tiles={getConfig().mapTiles}
+      />
       <MediaManager postId={editor.post.id} initial={attachments} canUpload={canUploadFiles(actor)} />
     </>
   )

@@ -61,6 +61,7 @@ export function toValues(post: EditablePost): PostFormValues {
     locationPrecision: post.locationPrecision,
     latitude: post.latitude === null ? '' : String(post.latitude),
     longitude: post.longitude === null ? '' : String(post.longitude),
+    tripId: post.tripId,
   }
 }
 

@@ -19,12 +19,32 @@ import { ContentEditor } from './content-editor'
 import { TagInput } from './tag-input'
 import { LocationFields, type FieldAttributes } from './location-fields'
 import { editorReducer, initialEditorState, statusToStore, submitLabel, toValues, typedDate, valuesToSend } from './post-editor-state'
+import type { TripOption } from '@/lib/trips/manage'
 import { TypeField } from './type-field'
 import { autosaveSlot, clearAutosave, readAutosave, useUnsavedWork, type Autosave } from './unsaved-work'
 
-type Props = PostEditorContext & { userId: number; categories: CategoryOption[]; tagSuggestions: string[]; types: string[]; tiles: Tiles }
+type Props = PostEditorContext & {
+  userId: number
+  categories: CategoryOption[]
+  tagSuggestions: string[]
+  types: string[]
+  trips: TripOption[]
+  tiles: Tiles
+}
 
-export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, canAddCategories, timezone, categories, tagSuggestions, types, tiles }: Props) {
+export function PostEditor({
+  userId,
+  post: saved,
+  allowedStatuses,
+  canDelete,
+  canAddCategories,
+  timezone,
+  categories,
+  tagSuggestions,
+  types,
+  trips,
+  tiles,
+}: Props) {
   const [state, dispatch] = useReducer(editorReducer, { post: saved, allowedStatuses }, initialEditorState)
   const { post, statuses, values, errors, notice, dirty, gps, recenter } = state
   const [saving, startSaving] = useTransition()
@@ -307,6 +327,25 @@ export function PostEditor({ userId, post: saved, allowedStatuses, canDelete, ca
             error={errors.categoryIds ?? errors.newCategories}
           />
           <TagInput tags={values.tags} suggestions={tagSuggestions} onChange={(tags) => update({ tags })} error={errors.tags} />
+          {trips.length > 0 && (
+            <div className="field">
+              <label htmlFor="post-tripId">Trip</label>
+              <select
+                {...field('tripId')}
+                value={values.tripId ?? ''}
+                onChange={(e) => update({ tripId: e.target.value === '' ? null : Number(e.target.value) })}
+              >
+                <option value="">None</option>
+                {trips.map((trip) => (
+                  <option key={trip.id} value={trip.id}>
+                    {trip.title}
+                    {trip.status === 'draft' ? ' (draft)' : ''}
+                  </option>
+                ))}
+              </select>
+              <FieldError id="post-tripId" message={errors.tripId} />
+            </div>
+          )}
           <p className="muted">
             By {post.authorName}. Last saved {formatMinute(post.modifiedAt, timezone)}.
           </p>
