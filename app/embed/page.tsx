@@ -11,7 +11,10 @@ import { TripMapLoader } from '../trip/[slug]/trip-map-loader'
 // list; only this page may be framed, by EMBED_ALLOWED_ORIGINS (proxy.ts, next.config.mjs). Its oEmbed discovery is
 // the home map's with the same parameters, which embeds as this page.
 export async function generateMetadata({ searchParams }: PageProps<'/embed'>): Promise<Metadata> {
-  return { title: 'Map', robots: { index: false }, alternates: { types: mapOEmbedDiscovery(await searchParams) } }
+  const params = await searchParams
+  // A trip's embed is no map of places: it names none of the home map's oEmbed.
+  if (typeof params.trip === 'string') return { title: 'Trip', robots: { index: false } }
+  return { title: 'Map', robots: { index: false }, alternates: { types: mapOEmbedDiscovery(params) } }
 }
 
 export default async function EmbedPage({ searchParams }: PageProps<'/embed'>) {

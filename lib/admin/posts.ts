@@ -28,6 +28,7 @@ import { STATUSES } from '../places/post-fields'
 import { foldForSearch, searchColumns } from '../places/search'
 import { publicColumnsOf } from '../places/visibility'
 import { byName, resolveTagNames, setPostTags } from '../places/tags'
+import { mayChooseTrip } from '../trips/manage'
 import { effectiveStatus } from './schedule'
 import { rescheduleNow } from './scheduler'
 import { getSiteSettings } from '../site'
@@ -437,7 +438,9 @@ export async function updatePost(actor: Actor, id: number, input: PostInput): Pr
       const keptIds = new Set(categoryIds.filter((c) => onThePost.has(c)))
       await tx.postCategory.createMany({ data: categoryIds.filter((c) => !keptIds.has(c)).map((categoryId) => ({ postId: id, categoryId })) })
       await setPostTags(tx, id, input.tags)
-      if (input.tripId && !(await tx.trip.findUnique({ where: { id: input.tripId }, select: { id: true } }))) {
+      // A trip the user may not choose is as one that does not exist (lib/trips/manage.ts, listTripOptions).
+      const trip = await tx.post.findUniqueOrThrow({ where: { id }, select: { tripId: true } })
+      if (input.tripId && input.tripId !== trip.tripId && !(await mayChooseTrip(tx, actor, input.tripId))) {
         throw invalidParams({ tripId: 'names a trip that no longer exists; reload the page' })
       }
       const slug = await freePostSlug(tx, input.type, input.slug || input.title, id)

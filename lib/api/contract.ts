@@ -263,7 +263,10 @@ export const tripFeatureSchema = z
       description: z.string().meta({ description: 'Plain text; empty when there is none' }),
       started_at: z.iso.datetime().nullable().meta({ description: 'The first timed point the public may see (UTC); null for routes without times' }),
       ended_at: z.iso.datetime().nullable().meta({ description: 'The last timed point' }),
-      distance_m: z.number().min(0).meta({ description: 'Metres along the tracks, whole (the parts a privacy zone withholds included)' }),
+      distance_m: z
+        .number()
+        .min(0)
+        .meta({ description: 'Metres along what the public may see of the tracks: the parts a privacy zone withholds are not counted' }),
       climb_m: z.number().min(0).nullable().meta({ description: 'Metres climbed; null when the tracks have no elevations' }),
       posts: z.array(z.int()).meta({ description: "The ids of the trip's published posts, oldest first: GET /geojson/{id} gives each" }),
     }),

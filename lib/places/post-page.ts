@@ -9,7 +9,7 @@ import { getPlaceIndex, nearestPlaces } from './map-index'
 import { findPublicPlacesByIds } from './query'
 import { isPostTypeKey } from './post-fields'
 import { byName, findPublicTags } from './tags'
-import { PUBLIC_TRIP_WHERE, publicLocation, type PublicLocation } from './visibility'
+import { isPublicTrip, publicLocation, type PublicLocation } from './visibility'
 
 // What a post's public page (app/[type]/[slug]/page.tsx), its metadata and its oEmbed answer show. The location goes
 // through the one rule (visibility.ts): only the public columns are read, and a hidden one is null here, so nothing below
@@ -121,7 +121,7 @@ export async function postPageOf(post: PostPageRow): Promise<PostPage> {
     tags: post.tags.map(({ tag }) => ({ ...tag, mapUrl: tagsOnTheMap.has(tag.id) ? filteredMapUrl(post.type, 'tag', tag.id) : null })).sort(byName),
     previous: previous && { title: titleText(previous.title), url: postUrl(siteUrl, previous.type, previous.slug) },
     next: next && { title: titleText(next.title), url: postUrl(siteUrl, next.type, next.slug) },
-    trip: post.trip?.status === PUBLIC_TRIP_WHERE.status ? { title: post.trip.title, url: tripUrl(siteUrl, post.trip.slug) } : null,
+    trip: post.trip && isPublicTrip(post.trip) ? { title: post.trip.title, url: tripUrl(siteUrl, post.trip.slug) } : null,
   }
 }
 

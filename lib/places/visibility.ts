@@ -198,5 +198,10 @@ export function publicTripColumns(tracks: readonly Track[], routePrecision: stri
 /** The public trips, as a Prisma filter on trips. */
 export const PUBLIC_TRIP_WHERE = { status: 'publish' } as const satisfies Prisma.TripWhereInput
 
+/** Whether the public may see a trip (PUBLIC_TRIP_WHERE, on a row read). */
+export function isPublicTrip(trip: { status: string }): boolean {
+  return trip.status === PUBLIC_TRIP_WHERE.status
+}
+
 /** The posts the public may read (a trip's stops, each at its own level), as a Prisma filter on posts. */
 export const PUBLISHED_POST_WHERE = { status: 'publish' } as const satisfies Prisma.PostWhereInput

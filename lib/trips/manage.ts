@@ -1,12 +1,12 @@
 import 'server-only'
 import { z } from 'zod'
 import { OPERATOR, type Caller } from '../auth/callers'
-import { canManageTrips } from '../auth/capabilities'
-import { getDb, lockTables, transaction } from '../db'
+import { canManageTrips, type Actor } from '../auth/capabilities'
+import { getDb, lockTables, transaction, type Tx } from '../db'
 import { ApiError, forbidden } from '../http/errors'
 import { parseOrThrow } from '../http/params'
 import { ROUTE_PRECISIONS } from '../places/location-levels'
-import { publicTripColumns } from '../places/visibility'
+import { isPublicTrip, PUBLIC_TRIP_WHERE, publicTripColumns } from '../places/visibility'
 import { readTripTracks } from './trips'
 
 // Trips as editors and operators keep them (docs/trips.md): listed, their title, description, status and route level
@@ -69,11 +69,25 @@ export async function listTrips(actor: Caller): Promise<TripSummary[]> {
   }))
 }
 
-/** A trip as the post editor offers it: every trip, drafts too, newest first (a post's trip is chosen among them). */
+/** A trip as the post editor offers it. */
 export type TripOption = { id: number; title: string; status: string }
 
-export async function listTripOptions(): Promise<TripOption[]> {
-  return getDb().trip.findMany({ orderBy: [{ startedAt: { sort: 'desc', nulls: 'last' } }, { id: 'desc' }], select: { id: true, title: true, status: true } })
+/**
+ * The trips `actor` may put a post on, newest first: every trip for who keeps trips (canManageTrips); the published
+ * ones for others, and the post's own (`current`), so a draft trip's title reaches no one else.
+ */
+export async function listTripOptions(actor: Actor, current: number | null): Promise<TripOption[]> {
+  return getDb().trip.findMany({
+    where: canManageTrips(actor) ? {} : { OR: [PUBLIC_TRIP_WHERE, ...(current ? [{ id: current }] : [])] },
+    orderBy: [{ startedAt: { sort: 'desc', nulls: 'last' } }, { id: 'desc' }],
+    select: { id: true, title: true, status: true },
+  })
+}
+
+/** Whether `actor` may put a post on trip `tripId` (listTripOptions' rule), within the transaction that does it. */
+export async function mayChooseTrip(tx: Tx, actor: Actor, tripId: number): Promise<boolean> {
+  const trip = await tx.trip.findUnique({ where: { id: tripId }, select: { status: true } })
+  return trip !== null && (canManageTrips(actor) || isPublicTrip(trip))
 }
 
 /** Changes a trip; a new route level is applied to its route in the same transaction. */

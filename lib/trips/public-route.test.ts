@@ -23,7 +23,7 @@ const eastward = (latitude: number, from: number, to: number, stepDegrees: numbe
 
 const metresFrom = (zone: RouteZone, [longitude, latitude]: [number, number]) => distanceKm(zone, { latitude, longitude }) * 1000
 
-const mercatorY = (latitude: number) => Math.log(Math.tan(Math.PI / 4 + (latitude * Math.PI) / 360))
+const mercatorY = (latitude: number) => Math.log(Math.tan(Math.PI / 4 + (Math.max(-85.06, Math.min(85.06, latitude)) * Math.PI) / 360))
 const fromMercatorY = (y: number) => (Math.atan(Math.sinh(y)) * 180) / Math.PI
 
 /** The least distance from the zone's centre to any drawn step, as a map draws it (straight in Web Mercator), every 10 m or so. */
@@ -177,6 +177,45 @@ test('publicLines: a zone of 500 km near the pole cuts a long step that passes w
   assert.ok(nearestDrawn(zone, clear) > zone.radiusMetres)
 })
 
+test('publicLines: a line simplified to its ends is drawn straight on the map, and that chord keeps clear of zones', () => {
+  // 150 km straight in degrees: the map's chord between its ends bows about 250 m away from it, one way or the other.
+  const line = Array.from({ length: 301 }, (_, i): [number, number] => [45 + (2 * i) / 300, (2.8 * i) / 300])
+  for (const side of [-1, 1]) {
+    const zone: RouteZone = { latitude: 46 + (side * 0.0126) / Math.SQRT2, longitude: 1.4 - (side * 0.0126) / Math.SQRT2, radiusMetres: 1000 }
+    for (const tolerance of [DETAIL_TOLERANCE_M, OVERVIEW_TOLERANCE_M]) {
+      const lines = publicLines([trackOf(line)], 'exact', [zone], tolerance)
+      assert.ok(nearestDrawn(zone, lines) > zone.radiusMetres, `side ${side}, ${tolerance} m: ${nearestDrawn(zone, lines).toFixed(0)} m`)
+    }
+  }
+})
+
+test('publicLines: long steps are tested all along, to the pole and from the equator', () => {
+  const towardsPole = publicLines(
+    [
+      trackOf([
+        [-80, 0],
+        [-90, 0],
+      ]),
+    ],
+    'exact',
+    [{ latitude: -85, longitude: 0, radiusMetres: 10_000 }],
+    0,
+  )
+  assert.deepEqual(towardsPole, [], 'a step to the South Pole through a zone')
+  const meridian = publicLines(
+    [
+      trackOf([
+        [0, 10],
+        [80, 10],
+      ]),
+    ],
+    'exact',
+    [{ latitude: 40, longitude: 10, radiusMetres: 20 }],
+    0,
+  )
+  assert.deepEqual(meridian, [], 'a step of 8,900 km through a zone of 20 m')
+})
+
 test('publicLines: a zone on the far side of the world does not cut a crossing of the antimeridian', () => {
   const zone: RouteZone = { latitude: -17, longitude: 0, radiusMetres: 1000 }
   const lines = publicLines(
@@ -210,6 +249,27 @@ test('keptParts: the points the public may see, with their times and elevations,
   assert.equal(kept!.times[0], 0)
   assert.equal(kept!.elevations.at(-1), 200, 'the last point, kept')
   for (let i = 0; i < kept!.latitudes.length; i++) assert.ok(metresFrom(zone, [kept!.longitudes[i]!, kept!.latitudes[i]!]) > zone.radiusMetres)
+})
+
+test('keptParts: a point just inside a zone of 500 km far north is withheld, though the zone lies far to its west', () => {
+  const zone: RouteZone = { latitude: 60, longitude: 0, radiusMetres: 500_000 }
+  // The longitude along 60° N at 50 m inside the edge, found by halving.
+  let [inside, outside] = [0, 20]
+  for (let i = 0; i < 60; i++) {
+    const middle = (inside + outside) / 2
+    if (metresFrom(zone, [middle, 60]) < zone.radiusMetres - 50) inside = middle
+    else outside = middle
+  }
+  const [kept] = keptParts(
+    [
+      trackOf([
+        [60, inside],
+        [60, 30],
+      ]),
+    ],
+    [zone],
+  )
+  assert.deepEqual(Array.from(kept!.longitudes), [30])
 })
 
 test('publicLines: at the approximate level every point drawn is a cell centre', () => {

@@ -1,6 +1,6 @@
 import simplify from 'simplify-js'
 import { cellBounds, cellCentre } from '../geo/cell'
-import { distanceKm, KM_PER_DEGREE, wrapLongitude } from '../geo/precision'
+import { distanceKm, EARTH_RADIUS_KM, KM_PER_DEGREE, wrapLongitude } from '../geo/precision'
 import { TrackBuilder, type Track } from './track'
 
 // What the public may see of a trip's tracks, as lines to draw (docs/privacy.md, "Trips"); lib/places/visibility.ts
@@ -27,8 +27,14 @@ export const OVERVIEW_TOLERANCE_M = 100
 
 const M_PER_DEGREE = KM_PER_DEGREE * 1000
 const CELL_DIAGONAL_M = 2_000
+const CELL_HEIGHT_M = 1_000
 
-/** Whether the cell a point lies in touches the zone: its nearest point to the zone's centre lies within the radius. */
+/**
+ * Whether the cell a point lies in touches the zone: its nearest point to the zone's centre lies within the radius.
+ * That point is found on a plane (the zone's latitude, within the cell's rows); on the sphere the nearest point of a
+ * parallel far east or west of a large zone lies poleward of it, by up to half the squared span in longitude times
+ * sin·cos of the latitude: allowed as slack, at most a cell's height.
+ */
 function cellTouches(zone: RouteZone, latitude: number, longitude: number): boolean {
   if (Math.abs(latitude - zone.latitude) * M_PER_DEGREE > zone.radiusMetres + CELL_DIAGONAL_M) return false
   const { south, west, north, east } = cellBounds(latitude, longitude)
@@ -37,25 +43,34 @@ function cellTouches(zone: RouteZone, latitude: number, longitude: number): bool
     latitude: Math.min(north, Math.max(south, zone.latitude)),
     longitude: fromWest >= 0 && fromWest <= east - west ? zone.longitude : Math.abs(fromWest) < Math.abs(wrapLongitude(zone.longitude - east)) ? west : east,
   }
-  return distanceKm(zone, nearest) * 1000 <= zone.radiusMetres
+  const phi = zone.latitude * RADIANS
+  const span = zone.radiusMetres / (EARTH_RADIUS_KM * 1000 * Math.max(0.01, Math.cos(phi)))
+  const slack = Math.min(CELL_HEIGHT_M, ((EARTH_RADIUS_KM * 1000 * span * span) / 2) * Math.abs(Math.sin(phi) * Math.cos(phi))) + 1
+  return distanceKm(zone, nearest) * 1000 <= zone.radiusMetres + slack
 }
 
 /** Metres between the points a step is tested at: a point of the step between two lies within half of it of one. */
 const STEP_SAMPLE_M = 200
 
-const mercatorY = (latitude: number) => Math.log(Math.tan(Math.PI / 4 + (latitude * Math.PI) / 360))
+/** Web Mercator's y, in Earth radii; the poles (infinitely far) taken as Web Mercator's own edge, 85.05°. */
+const mercatorY = (latitude: number) => Math.log(Math.tan(Math.PI / 4 + (Math.max(-85.06, Math.min(85.06, latitude)) * Math.PI) / 360))
 const fromMercatorY = (y: number) => (Math.atan(Math.sinh(y)) * 180) / Math.PI
+const RADIANS = Math.PI / 180
+
+/** The cosine of the latitude nearest the equator between a and b: metres per Earth radius of map there, at most. */
+const widestCos = (a: number, b: number) => (Math.sign(a) !== Math.sign(b) ? 1 : Math.cos(Math.min(Math.abs(a), Math.abs(b)) * RADIANS))
 
 /**
  * Whether the step from a to b, as a map draws it (straight in Web Mercator, the short way round), passes within
  * `margin` metres of the zone's edge: points along it every STEP_SAMPLE_M or less, each measured on the sphere.
  */
 function stepNear(zone: RouteZone, a: [number, number], b: [number, number], margin: number): boolean {
-  const length = distanceKm({ latitude: a[1], longitude: a[0] }, { latitude: b[1], longitude: b[0] }) * 1000
-  const reach = zone.radiusMetres + margin + STEP_SAMPLE_M / 2
-  if (Math.min(Math.abs(a[1] - zone.latitude), Math.abs(b[1] - zone.latitude)) * M_PER_DEGREE > reach + length) return false
-  const steps = Math.max(1, Math.ceil(length / STEP_SAMPLE_M))
   const [ya, yb, east] = [mercatorY(a[1]), mercatorY(b[1]), wrapLongitude(b[0] - a[0])]
+  // The line's length as drawn, in metres where the map's scale is largest: never less than it is on the ground.
+  const drawnM = Math.hypot(east * RADIANS, yb - ya) * EARTH_RADIUS_KM * 1000 * widestCos(a[1], b[1])
+  const reach = zone.radiusMetres + margin + STEP_SAMPLE_M / 2
+  if (Math.min(Math.abs(a[1] - zone.latitude), Math.abs(b[1] - zone.latitude)) * M_PER_DEGREE > reach + drawnM) return false
+  const steps = Math.max(1, Math.ceil(drawnM / STEP_SAMPLE_M))
   for (let k = 0; k <= steps; k++) {
     const point = { latitude: fromMercatorY(ya + ((yb - ya) * k) / steps), longitude: wrapLongitude(a[0] + (east * k) / steps) }
     if (distanceKm(zone, point) * 1000 <= reach) return true
@@ -66,14 +81,15 @@ function stepNear(zone: RouteZone, a: [number, number], b: [number, number], mar
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6
 
 /**
- * The line simplified to within `toleranceM` (Douglas–Peucker), on a plane scaled at the line's latitude nearest the
- * equator: east–west distances are never taken for less than they are, so no point strays further than the tolerance.
+ * The line simplified to within `toleranceM` (Douglas–Peucker) on the map, where its chords are drawn straight (Web
+ * Mercator), scaled at the line's latitude nearest the equator: distances are never taken for less than they are,
+ * so no point strays further than the tolerance from the chord drawn for it.
  */
 function simplified(line: Line, toleranceM: number): Line {
   if (line.length <= 2) return line
   const nearestEquator = line.reduce((least, [, latitude]) => Math.min(least, Math.abs(latitude)), 90)
-  const scale = Math.cos((nearestEquator * Math.PI) / 180) * M_PER_DEGREE
-  const points = line.map(([longitude, latitude], index) => ({ x: longitude * scale, y: latitude * M_PER_DEGREE, index }))
+  const scale = Math.cos(nearestEquator * RADIANS) * EARTH_RADIUS_KM * 1000
+  const points = line.map(([longitude, latitude], index) => ({ x: longitude * RADIANS * scale, y: mercatorY(latitude) * scale, index }))
   return (simplify(points, toleranceM, true) as typeof points).map(({ index }) => line[index]!)
 }
 

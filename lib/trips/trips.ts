@@ -95,13 +95,24 @@ export async function refreshPublicTrips(tx: Tx, zone: { latitude: number; longi
   let changed = 0
   const trips = await tx.trip.findMany({
     where: near,
-    select: { id: true, routePrecision: true, publicRoute: true, publicOverview: true, distanceMetres: true },
+    select: {
+      id: true,
+      routePrecision: true,
+      publicRoute: true,
+      publicOverview: true,
+      distanceMetres: true,
+      climbMetres: true,
+      startedAt: true,
+      endedAt: true,
+    },
     orderBy: { id: 'asc' },
   })
-  for (const trip of trips) {
-    const next = publicTripColumns(await readTripTracks(tx, trip.id), trip.routePrecision, zones)
-    if (next.publicRoute === trip.publicRoute && next.publicOverview === trip.publicOverview && next.distanceMetres === trip.distanceMetres) continue
-    await tx.trip.update({ where: { id: trip.id }, data: next })
+  for (const { id, routePrecision, ...current } of trips) {
+    const next = publicTripColumns(await readTripTracks(tx, id), routePrecision, zones)
+    // Every column the rule writes compared: a zone at the start may change the start time and nothing else.
+    const same = (Object.keys(next) as (keyof typeof next)[]).every((key) => String(next[key]?.valueOf()) === String(current[key]?.valueOf()))
+    if (same) continue
+    await tx.trip.update({ where: { id }, data: { ...next, modifiedAt: new Date() } })
     changed++
   }
   return changed

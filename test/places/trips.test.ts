@@ -16,9 +16,9 @@ import { readImportFile } from '../../lib/places/formats/read'
 import { importPlaces } from '../../lib/places/import'
 import { findPostPage } from '../../lib/places/post-page'
 import { addZone, removeZone } from '../../lib/places/zones'
-import { updateTrip } from '../../lib/trips/manage'
+import { listTripOptions, updateTrip } from '../../lib/trips/manage'
 import { getTripCollection, getTripFeature } from '../../lib/trips/answers'
-import { trackStats } from '../../lib/trips/track'
+import { TrackBuilder, trackStats } from '../../lib/trips/track'
 import { createTrip, readTripTracks } from '../../lib/trips/trips'
 import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
@@ -163,6 +163,23 @@ test('a trip starting at home does not tell when its owner left; a file of draft
   assert.equal((await getDb().trip.findUniqueOrThrow({ where: { slug } })).status, 'draft')
 })
 
+test('a zone added later over a trip’s start takes its start time away, though the route it draws is the same', async () => {
+  const builder = new TrackBuilder()
+  const at = (hour: number) => Date.parse(`2024-03-01T${String(hour).padStart(2, '0')}:00:00Z`)
+  // Two hours logged at home, standing still (no line to draw), then the journey from 5 km away.
+  for (const hour of [6, 7, 8]) builder.add(-33.9, 18.4, at(hour))
+  builder.segment()
+  for (let i = 0; i < 10; i++) builder.add(-33.9, 18.46 + i * 0.01, at(9) + i * 60_000)
+  const { id } = await transaction((tx) => createTrip(tx, { title: 'From Cape Town', tracks: [builder.build('')] }))
+  const before = await feature(id)
+  assert.equal(before.properties.started_at, '2024-03-01T06:00:00.000Z')
+  const { zone } = await addZone(OPERATOR, { name: 'Home', latitude: -33.9, longitude: 18.4, radiusMetres: 100, level: 'city' })
+  const after = await feature(id)
+  assert.deepEqual(after.geometry, before.geometry, 'the same route')
+  assert.equal(after.properties.started_at, '2024-03-01T09:00:00.000Z')
+  await removeZone(OPERATOR, zone.id)
+})
+
 test('an editor puts a post on a trip; its page names the trip while the trip is published', async () => {
   const read = await readImportFile(fixture('taveuni-antimeridian.gpx'))
   const { id: tripId, slug } = await transaction((tx) => createTrip(tx, { title: 'Ferry', tracks: read.trip!.tracks }))
@@ -183,6 +200,21 @@ test('an editor puts a post on a trip; its page names the trip while the trip is
   await assert.rejects(updatePost(admin, id, await form({ tripId: 999_999 })), (error) => error instanceof ApiError && error.code === 'rest_invalid_param')
   await updatePost(admin, id, await form({ tripId: null }))
   assert.equal((await getDb().post.findUniqueOrThrow({ where: { id } })).tripId, null)
+
+  // An author sees and chooses published trips only: a draft trip's title reaches no one who does not keep trips.
+  const author: Actor = { id: await addUser(admin, { email: 'author@trips.test', password: 'long enough', role: 'author' }), role: 'author' }
+  const { id: published } = await transaction((tx) => createTrip(tx, { title: 'Published ferry', tracks: read.trip!.tracks }))
+  const own = await createDraft(author, { title: 'Author on deck', type: 'post' })
+  const authorForm = async (overrides: Record<string, unknown>) => form({ title: 'Author on deck', status: 'draft', ...overrides })
+  const offered = (await listTripOptions(author, null)).map((trip) => trip.id)
+  assert.ok(offered.includes(published) && !offered.includes(tripId), 'the draft trip is not offered')
+  assert.ok(
+    (await listTripOptions(admin, null)).some((trip) => trip.id === tripId),
+    'who keeps trips sees the drafts',
+  )
+  await assert.rejects(updatePost(author, own, await authorForm({ tripId })), (error) => error instanceof ApiError && error.code === 'rest_invalid_param')
+  await updatePost(author, own, await authorForm({ tripId: published }))
+  assert.equal((await getDb().post.findUniqueOrThrow({ where: { id: own } })).tripId, published)
 })
 
 test('a GeoJSON file’s lines make a trip, with togeojson’s times; problems name features by their place in the file', async () => {

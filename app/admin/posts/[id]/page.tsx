@@ -25,7 +25,7 @@ export default async function EditPostPage({ params }: PageProps<'/admin/posts/[
     listTagSuggestions(),
     listPostTypes(actor),
     listPostAttachments(actor, editor.post.id),
-    listTripOptions(),
+    listTripOptions(actor, editor.post.tripId),
   ])
   return (
     <>

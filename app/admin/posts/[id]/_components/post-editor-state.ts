@@ -196,7 +196,9 @@ export function typedDate(values: PostFormValues, timeZone: string): Date | null
  * or a zone changed meanwhile, never moves it; else as typed, the site's wall clock (lib/admin/posts.ts parsePostForm).
  */
 export function valuesToSend(values: PostFormValues, post: EditablePost): PostFormValues {
-  return values.date === post.date ? { ...values, date: post.publishedAt } : values
+  // An unchanged trip is left out, so a trip another editor set meanwhile is not set back (lib/admin/forms.ts).
+  const { tripId, ...rest } = values.date === post.date ? { ...values, date: post.publishedAt } : values
+  return tripId === post.tripId ? rest : { ...rest, tripId }
 }
 
 /** The status the server will store for the status chosen and the date typed (a future date schedules, a past one publishes). */

@@ -158,7 +158,10 @@ export function PostEditor({
   }
 
   function restore(kept: Autosave) {
-    dispatch({ type: 'restored', values: { ...toValues(post), ...kept.values } })
+    const values = { ...toValues(post), ...kept.values }
+    // A trip deleted (or made a draft) since the copy was kept is offered no more: the post keeps its own.
+    if (values.tripId != null && !trips.some((trip) => trip.id === values.tripId)) values.tripId = post.tripId
+    dispatch({ type: 'restored', values })
     setOffer(null)
   }
 
