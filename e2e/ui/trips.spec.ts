@@ -58,6 +58,10 @@ test('a trip imported from KML: the list, its page with the route and its stops 
   await page.getByRole('link', { name: title }).click()
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
   await expect(page.locator('.post-header time')).toHaveText('June 1, 2024')
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute(
+    'content',
+    /^A trip: distance [34](\.\d)? km, time 48 min, climb 20 m, 3 posts along the way\.$/,
+  )
   const figures = page.locator('.trip-figures')
   await expect(figures.getByText('Time')).toBeVisible()
   await expect(figures.getByText('48 min')).toBeVisible()

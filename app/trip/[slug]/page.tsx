@@ -22,12 +22,19 @@ const loadTrip = cache(async (rawSlug: string) => {
   return (await findTripPage(slug)) ?? notFound()
 })
 
+/** The trip's description, else what is said of it: its figures and how many posts it has. */
+function describe(trip: PublicTrip, posts: number): string {
+  if (trip.description) return trip.description
+  const said = figures(trip).map(({ label, value }) => `${label.toLowerCase()} ${value}`)
+  return `A trip: ${[...said, `${posts} ${posts === 1 ? 'post' : 'posts'} along the way`].join(', ')}.`
+}
+
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { trip } = await loadTrip((await params).slug)
+  const { trip, stops } = await loadTrip((await params).slug)
   const url = tripUrl(getConfig().siteUrl, trip.slug)
   return {
     title: trip.title,
-    description: trip.description || undefined,
+    description: describe(trip, stops.length),
     alternates: { canonical: url, types: { 'application/geo+json': `${getConfig().siteUrl}/places/v1/trips/${trip.id}` } },
     openGraph: { type: 'article', siteName: (await getSiteSettings()).title, title: trip.title, url },
   }
