@@ -3,7 +3,8 @@ import { getConfig } from '../config'
 import { contentFromClassic } from '../content/html'
 import { lockTables, transaction, type Tx } from '../db'
 import { ApiError } from '../http/errors'
-import { createTrip, defaultRoutePrecision } from '../trips/trips'
+import { createTrip } from '../trips/trips'
+import { routePrecisionOf } from './location-levels'
 import type { Track } from '../trips/track'
 import { firstAdministratorId } from '../users'
 import { maxPostId, PostBatch, PostSlugs } from './batch'
@@ -184,7 +185,7 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
   const authors = await resolveAuthors(tx, checked, options.defaultAuthor)
   const { siteUrl, defaultLocationPrecision } = getConfig()
   const status = checked.count === 0 || checked.anyPublished ? 'publish' : 'draft'
-  const trip = options.trip && (await createTrip(tx, { ...options.trip, status, routePrecision: defaultRoutePrecision(defaultLocationPrecision) }))
+  const trip = options.trip && (await createTrip(tx, { ...options.trip, status, routePrecision: routePrecisionOf(defaultLocationPrecision) }))
   if (trip) options.onTrip?.(trip)
   const taken = await takenIds(tx, checked.explicitIds)
   const categoryIds = await resolveCategoryPaths(tx, checked.categoryPaths)

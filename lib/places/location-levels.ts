@@ -12,6 +12,11 @@ export type ZoneLevel = (typeof ZONE_LEVELS)[number]
 export const ROUTE_PRECISIONS = ['exact', 'approximate', 'hidden'] as const satisfies readonly LocationPrecision[]
 export type RoutePrecision = (typeof ROUTE_PRECISIONS)[number]
 
+/** A route's level from a stored or stated one: an unknown one (a row written by hand, a post's city) shows no route. */
+export function routePrecisionOf(value: string): RoutePrecision {
+  return (ROUTE_PRECISIONS as readonly string[]).includes(value) ? (value as RoutePrecision) : 'hidden'
+}
+
 export function isLocationPrecision(value: unknown): value is LocationPrecision {
   return (LOCATION_PRECISIONS as readonly unknown[]).includes(value)
 }

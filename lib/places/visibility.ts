@@ -7,7 +7,7 @@ import { formatPlace, getGazetteer, type Gazetteer } from '../geo/gazetteer'
 import { distanceKm, roundCoordinate } from '../geo/precision'
 import { DETAIL_TOLERANCE_M, drawLines, keptParts, OVERVIEW_TOLERANCE_M } from '../trips/public-route'
 import { tracksFigures, type Track, type TracksFigures } from '../trips/track'
-import { coarser, isLocationPrecision, ROUTE_PRECISIONS, type LocationPrecision, type RoutePrecision } from './location-levels'
+import { coarser, isLocationPrecision, routePrecisionOf, type LocationPrecision } from './location-levels'
 
 // The one rule for what the public may see of a post's location (docs/privacy.md; SECURITY.md, "Who may see what").
 // A visitor, an anonymous program, a GIS client or an export made without credentials sees a published post's
@@ -179,13 +179,9 @@ export const PUBLIC_LOCATION_COLUMNS_SQL = Prisma.sql`p."public_address" AS "add
  */
 export type PublicTripColumns = { publicRoute: string | null; publicOverview: string | null } & TracksFigures
 
-function routeLevelOf(value: string): RoutePrecision {
-  return (ROUTE_PRECISIONS as readonly string[]).includes(value) ? (value as RoutePrecision) : 'hidden'
-}
-
 /** The public columns of a trip: its tracks at its level, cut by the zones. */
 export function publicTripColumns(tracks: readonly Track[], routePrecision: string, zones: readonly Zone[]): PublicTripColumns {
-  const level = routeLevelOf(routePrecision)
+  const level = routePrecisionOf(routePrecision)
   const parts = keptParts(tracks, zones)
   const drawn = (tolerance: number) => {
     if (level === 'hidden') return null

@@ -5,7 +5,7 @@ import { canManageTrips, type Actor } from '../auth/capabilities'
 import { getDb, lockTables, transaction, type Tx } from '../db'
 import { ApiError, forbidden } from '../http/errors'
 import { parseOrThrow } from '../http/params'
-import { ROUTE_PRECISIONS } from '../places/location-levels'
+import { ROUTE_PRECISIONS, routePrecisionOf } from '../places/location-levels'
 import { isPublicTrip, PUBLIC_TRIP_WHERE, publicTripColumns } from '../places/visibility'
 import { readTripTracks } from './trips'
 
@@ -61,7 +61,7 @@ export async function listTrips(actor: Caller): Promise<TripSummary[]> {
   return rows.map(({ tracks, _count, startedAt, status, routePrecision, ...trip }) => ({
     ...trip,
     status: status === 'draft' ? 'draft' : 'publish',
-    routePrecision: (ROUTE_PRECISIONS as readonly string[]).includes(routePrecision) ? (routePrecision as TripSummary['routePrecision']) : 'hidden',
+    routePrecision: routePrecisionOf(routePrecision),
     startedAt: startedAt?.toISOString() ?? null,
     tracks: tracks.length,
     points: tracks.reduce((sum, track) => sum + track.pointCount, 0),

@@ -1,6 +1,6 @@
 import 'server-only'
 import { getDb, type Tx } from '../db'
-import { ROUTE_PRECISIONS, type RoutePrecision } from '../places/location-levels'
+import type { RoutePrecision } from '../places/location-levels'
 import { KM_PER_DEGREE } from '../geo/precision'
 import { PUBLIC_TRIP_WHERE, publicTripColumns, type Zone } from '../places/visibility'
 import { freeSlug } from '../slugs'
@@ -17,11 +17,6 @@ export type TripInput = {
   status?: 'publish' | 'draft'
   routePrecision?: RoutePrecision
   tracks: readonly Track[]
-}
-
-/** A trip's level when its source says none: the site's default for posts, where a route can show it. */
-export function defaultRoutePrecision(postDefault: string): RoutePrecision {
-  return (ROUTE_PRECISIONS as readonly string[]).includes(postDefault) ? (postDefault as RoutePrecision) : 'hidden'
 }
 
 async function readZones(tx: Tx): Promise<Zone[]> {
