@@ -581,7 +581,7 @@ const commands: Record<string, Command> = {
 
 /** `places locate --from-track FILE`: its flags checked, the photos placed, each told of, then the summary. */
 async function locateFromTrack(file: string, values: Values): Promise<void> {
-  const { describeGap, formatClockOffset, parseClockOffset, parseDuration, DEFAULT_MAX_GAP_MS } = await import('../lib/trips/match')
+  const { describeClock, describeGap, describeSkip, parseClockOffset, parseDuration, DEFAULT_MAX_GAP_MS } = await import('../lib/trips/match')
   if (values['missing-only']) throw new UsageError('--missing-only is for --from-media: --from-track never moves a post that has a location')
   let cameraOffsetMs: number | undefined
   if (typeof values['camera-offset'] === 'string') {
@@ -615,25 +615,11 @@ async function locateFromTrack(file: string, values: Values): Promise<void> {
       `from ${minute(track.from)} to ${minute(track.to)} UTC, ${(track.distanceM / 1000).toFixed(1)} km` +
       `${track.elevationGainM === null ? '' : `, ${track.elevationGainM} m climbed`}`,
   )
-  for (const clock of report.cameras) {
-    const name = clock.camera ? `Camera “${clock.camera}”` : 'Photos that name no camera'
-    if (clock.from === 'photos')
-      out(
-        `${name}: clock off by ${formatClockOffset(clock.offsetMs)}, found from ${clock.references} photo${clock.references === 1 ? '' : 's'} with GPS on the track`,
-      )
-    else if (clock.from === 'given') out(`${name}: clock off by ${formatClockOffset(clock.offsetMs)}, as told`)
-    else out(`${name}: no photo with GPS on the track to check its clock by: taken as right`)
-  }
+  for (const clock of report.cameras) out(describeClock(clock))
   const start = Date.parse(track.from)
-  const why = {
-    no_time: () => 'no time in its EXIF',
-    no_file: () => 'its file is missing from the store',
-    outside_track: (gap: number, time: number) => `taken ${describeGap(gap)} ${time < start ? 'before the track starts' : 'after it ends'}`,
-    track_gap: (gap: number) => `in a gap of the track: ${describeGap(gap)} from a track point either side`,
-  }
   for (const photo of report.photos) {
     const name = `Photo ${photo.id}${photo.title ? ` (“${photo.title}”)` : ''} of post ${photo.postId}`
-    if (photo.outcome === 'skipped') out(`${name}: skipped, ${why[photo.reason!](photo.gapMs ?? 0, Date.parse(photo.time ?? ''))}`)
+    if (photo.outcome === 'skipped') out(`${name}: skipped, ${describeSkip(photo, start)}`)
     else {
       const sure = photo.outcome === 'placed' ? '' : 'unsure: '
       out(`${name}: ${sure}${would}placed at ${photo.latitude}, ${photo.longitude}, within ${describeGap(photo.gapMs!)} of the track's points`)

@@ -104,8 +104,9 @@ export const attachmentSchema = z
       .meta({ description: 'Its smallest size (160 px wide), a JPEG any browser shows, HEIC and TIFF included; null when it could not be decoded' }),
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),
-    locationSource: z.enum(['gps', 'track']).nullable().meta({
-      description: "Where the point came from: the file's EXIF GPS, or the photo's time on a GPS track (`places locate --from-track`); null without a point",
+    locationSource: z.enum(['gps', 'track', 'hand']).nullable().meta({
+      description:
+        "Where the point came from: the file's EXIF GPS, the photo's time on a GPS track (`places locate --from-track`, Admin → Trips → Place photos), or an editor's hand on that review's map; null without a point",
     }),
   })
   .meta({ id: 'Attachment' })

@@ -15,7 +15,7 @@ export type PhotoGps = { found: AttachmentGps | null; imagesChecked: number }
  * The rule of the GPS route for many posts at once: for each post, the first image attached to it that has usable GPS.
  * "First" is the order of docs/api.md, Ordering: position (WordPress's menu_order), then upload time, then id. The GPS
  * was read from each file when it was stored, so this reads only the database. Every post of `postIds` has an entry.
- * The route answers with EXIF GPS alone; `withTrackPoints` counts photos placed from a track too (docs/trips.md).
+ * The route answers with EXIF GPS alone; `withTrackPoints` counts photos placed from a track or by hand too (docs/trips.md).
  */
 export async function findPhotoGps(db: Db | Tx, postIds: readonly number[], { withTrackPoints = false } = {}): Promise<Map<number, PhotoGps>> {
   const images = await db.attachment.findMany({
@@ -27,7 +27,7 @@ export async function findPhotoGps(db: Db | Tx, postIds: readonly number[], { wi
   for (const image of images) {
     const entry = byPost.get(image.postId)!
     entry.imagesChecked++
-    const counts = image.locationSource === 'gps' || (withTrackPoints && image.locationSource === 'track')
+    const counts = image.locationSource === 'gps' || (withTrackPoints && (image.locationSource === 'track' || image.locationSource === 'hand'))
     if (entry.found === null && counts && image.latitude !== null && image.longitude !== null) {
       entry.found = { latitude: image.latitude, longitude: image.longitude, attachment_id: image.id, attachment_title: image.title }
     }

@@ -50,11 +50,11 @@ export type AttachmentDto = {
   thumbnailUrl: string | null
   latitude: number | null
   longitude: number | null
-  /** where the point came from: the file's EXIF GPS, or the photo's time on a GPS track; null without a point */
+  /** where the point came from: the file's EXIF GPS, the photo's time on a GPS track, or an editor's hand; null without a point */
   locationSource: LocationSource | null
 }
 
-export type LocationSource = 'gps' | 'track'
+export type LocationSource = 'gps' | 'track' | 'hand'
 
 export type NewUpload = {
   postId: number
@@ -272,7 +272,7 @@ export function toAttachmentDto({ filePath, renditions, locationSource, ...row }
   const [thumbnail] = renditions
   return {
     ...row,
-    locationSource: locationSource === 'track' ? 'track' : locationSource === null ? null : 'gps',
+    locationSource: locationSource === 'track' || locationSource === 'hand' ? locationSource : locationSource === null ? null : 'gps',
     url: attachmentUrl(filePath),
     thumbnailUrl: thumbnail ? renditionUrl(thumbnail.fileName) : null,
   }

@@ -111,11 +111,22 @@ function addressOf(gazetteer: Gazetteer, latitude: number, longitude: number): s
   return found && formatPlace(found)
 }
 
-/** Of `ids`, the posts `who` may edit: only those are locked, so a user holds up no one else's posts. */
-async function editableIds(tx: Tx, who: Caller, ids: readonly number[]): Promise<number[]> {
-  if (who === OPERATOR) return [...ids]
-  const rows = await tx.post.findMany({ where: { id: { in: [...ids] } }, select: { id: true, ...POST_FOR_CAPABILITY } })
-  return rows.filter((row) => mayActOnPost(who, 'edit', row)).map((row) => row.id)
+/**
+ * Of `ids`, the posts `who` may edit, locked for the rest of the transaction: only those are locked, so a user holds
+ * up no one else's posts, and who may edit one is decided again on the locked row the write will change.
+ */
+export async function lockEditablePosts(tx: Tx, who: Caller, ids: readonly number[]): Promise<number[]> {
+  if (who === OPERATOR) {
+    await lockPosts(tx, ids)
+    return [...ids]
+  }
+  const editable = async (among: readonly number[]) => {
+    const rows = await tx.post.findMany({ where: { id: { in: [...among] } }, select: { id: true, ...POST_FOR_CAPABILITY } })
+    return rows.filter((row) => mayActOnPost(who, 'edit', row)).map((row) => row.id)
+  }
+  const locked = await editable(ids)
+  await lockPosts(tx, locked)
+  return editable(locked)
 }
 
 /**
@@ -123,9 +134,7 @@ async function editableIds(tx: Tx, who: Caller, ids: readonly number[]): Promise
  * with a point. `locate --from-track` calls it too, once it has placed its photos in the same transaction.
  */
 export async function locateBatch(tx: Tx, who: Caller, ids: readonly number[], gazetteer: Gazetteer, options: LocateOptions): Promise<LocatedPost[]> {
-  const editable = await editableIds(tx, who, ids)
-  await lockPosts(tx, editable)
-  // Read again under the lock: who may edit a post is decided on the row the write will change.
+  const editable = await lockEditablePosts(tx, who, ids)
   const rows = await tx.post.findMany({
     where: { id: { in: editable } },
     select: {

@@ -160,3 +160,31 @@ export function describeGap(ms: number): string {
   if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`
   return `${Math.round(minutes / 1440)} days`
 }
+
+/** A camera's clock as the command and the admin's review tell it. */
+export function describeClock(clock: { camera: string; offsetMs: number; from: 'given' | 'photos' | 'hand' | 'none'; references: number }): string {
+  const name = clock.camera ? `Camera “${clock.camera}”` : 'Photos that name no camera'
+  const off = `clock off by ${formatClockOffset(clock.offsetMs)}`
+  if (clock.from === 'photos') return `${name}: ${off}, found from ${clock.references} photo${clock.references === 1 ? '' : 's'} with GPS on the track`
+  if (clock.from === 'hand') return `${name}: ${off}, found from the photo placed by hand`
+  if (clock.from === 'given') return `${name}: ${off}, as told`
+  return `${name}: no photo with GPS on the track to check its clock by: taken as right`
+}
+
+/** Why a photo was not placed, for people: `trackFrom` is when the track starts (ms). */
+export function describeSkip(
+  photo: { reason?: 'no_time' | 'outside_track' | 'track_gap' | 'no_file'; gapMs?: number; time?: string },
+  trackFrom: number,
+): string {
+  const gap = photo.gapMs ?? 0
+  switch (photo.reason) {
+    case 'no_time':
+      return 'no time in its EXIF'
+    case 'no_file':
+      return 'its file is missing from the store'
+    case 'outside_track':
+      return `taken ${describeGap(gap)} ${Date.parse(photo.time ?? '') < trackFrom ? 'before the track starts' : 'after it ends'}`
+    default:
+      return `in a gap of the track: ${describeGap(gap)} from a track point either side`
+  }
+}

@@ -8,7 +8,7 @@ import { createDraft } from '../../lib/admin/posts'
 import { addUser } from '../../lib/admin/users'
 import { OPERATOR } from '../../lib/auth/callers'
 import type { Actor } from '../../lib/auth/capabilities'
-import { disconnectDb, getDb, transaction } from '../../lib/db'
+import { disconnectDb, getDb, lockTables, transaction } from '../../lib/db'
 import { getAttachmentGps } from '../../lib/media/attachment-gps'
 import { storeAttachment } from '../../lib/media/storage'
 import { migrate } from '../../lib/migrate'
@@ -18,8 +18,10 @@ import { PublicLocationRule } from '../../lib/places/visibility'
 import { updateSiteSettings } from '../../lib/site'
 import { locateFromTrack, type TrackLocateReport } from '../../lib/trips/locate-from-track'
 import { DEFAULT_MAX_GAP_MS } from '../../lib/trips/match'
-import { distanceKm } from '../../lib/geo/precision'
+import { distanceKm, roundCoordinate } from '../../lib/geo/precision'
+import { acceptTripPhotos, reviewTripPhotos, type PhotoReview } from '../../lib/trips/review-photos'
 import type { Track } from '../../lib/trips/track'
+import { createTrip } from '../../lib/trips/trips'
 import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
 
 // `places locate --from-track` against a real database, with real photos whose GPS was removed and a real walk
@@ -211,4 +213,63 @@ test('a second run places the same photos at the same points and moves no post; 
   assert.equal(placedOf(told, 'camera at 200')!.reason, 'outside_track')
   assert.ok(told.cameras.every((clock) => clock.from === 'given'))
   assert.deepEqual(await everything(), before)
+})
+
+test("the admin's review writes nothing, then only what its editor accepts and may edit; a photo put by hand tells its camera's clock", async () => {
+  const trip = await transaction(async (tx) => {
+    await lockTables(tx, ['trips'])
+    return createTrip(tx, { title: 'Round the lake', tracks: withoutHeldOut(walk) })
+  })
+  const author: Actor = {
+    id: await addUser({ id: 0, role: 'administrator' }, { email: 'author@track.test', password: 'long enough', role: 'author' }),
+    role: 'author',
+  }
+  // A phone 30 minutes ahead, never checked against GPS: taken as right, its photos go half an hour along the walk.
+  const AHEAD_MS = 30 * 60_000
+  const at = (index: number) => points[index]![2]
+  const nexus = (index: number) =>
+    photo(`nexus-${index}`, 'mei_Nexus 4.jpg', { DateTimeOriginal: exifWallClock(at(index), AHEAD_MS), OffsetTimeOriginal: '+02:00' })
+  photos.set('nexus at 80', await postWith('Nexus at 80', await nexus(80)))
+  photos.set('nexus at 160', await postWith('Nexus at 160', await nexus(160)))
+  const authorsPost = await createDraft(author, { title: "The author's", type: 'post' })
+  const authorsFile = await photo('author-100', 'mei_Apple iPhone 4.jpg', { DateTimeOriginal: exifWallClock(at(100)), OffsetTimeOriginal: '+02:00' })
+  const { id: authorsPhoto } = await storeAttachment({ postId: authorsPost, filename: authorsFile, body: createReadStream(authorsFile) })
+  const ids = (review: { photos: { id: number }[] }) => review.photos.map((p) => p.id).sort((a, b) => a - b)
+  const errorOf = (review: PhotoReview, name: string, index: number) => {
+    const placed = review.photos.find((p) => p.id === photos.get(name)!.attachment)!
+    return distanceKm({ latitude: placed.latitude!, longitude: placed.longitude! }, { latitude: points[index]![0], longitude: points[index]![1] }) * 1000
+  }
+
+  // An author sees the photos of their own posts alone.
+  const authors = await reviewTripPhotos(author, trip.id, { maxGapMs: DEFAULT_MAX_GAP_MS })
+  assert.deepEqual(ids(authors), [authorsPhoto])
+  const wrong = await reviewTripPhotos(editor, trip.id, { maxGapMs: DEFAULT_MAX_GAP_MS })
+  assert.ok(ids(wrong).includes(authorsPhoto) && ids(wrong).includes(photos.get('nexus at 160')!.attachment))
+  assert.ok(errorOf(wrong, 'nexus at 160', 160) > 500, 'a clock half an hour ahead puts the photo far along the walk')
+  assert.deepEqual(await attachmentOf('nexus at 160'), { latitude: null, longitude: null, locationSource: null }, 'a review writes nothing')
+
+  // The editor puts one photo where it was taken: the phone's clock is found from it, and the other photo goes right.
+  const [latitude, longitude] = points[80]!
+  const request = { maxGapMs: DEFAULT_MAX_GAP_MS, byHand: { photoId: photos.get('nexus at 80')!.attachment, latitude, longitude } }
+  const review = await reviewTripPhotos(editor, trip.id, request)
+  const clock = review.cameras.find((camera) => camera.from === 'hand')!
+  assert.ok(Math.abs(clock.offsetMs + AHEAD_MS) < 5_000, `found ${clock.offsetMs / 60_000} min`)
+  assert.ok(errorOf(review, 'nexus at 160', 160) < 10, `${errorOf(review, 'nexus at 160', 160).toFixed(1)} m`)
+  const far = { ...request, byHand: { ...request.byHand, latitude: latitude + 0.01 } }
+  await assert.rejects(reviewTripPhotos(editor, trip.id, far), /never passed within 50 m/)
+
+  // Accepting one writes that one; the author accepting the editor's photo writes nothing.
+  await assert.rejects(acceptTripPhotos(author, trip.id, request, []), /not one of these photos/, "nor may the author put the editor's photo")
+  assert.equal((await acceptTripPhotos(author, trip.id, { maxGapMs: DEFAULT_MAX_GAP_MS }, [photos.get('nexus at 160')!.attachment])).photos, 0)
+  assert.deepEqual(await attachmentOf('nexus at 160'), { latitude: null, longitude: null, locationSource: null })
+  const accepted = await acceptTripPhotos(editor, trip.id, request, [photos.get('nexus at 160')!.attachment])
+  assert.deepEqual([accepted.photos, accepted.posts.set], [1, 1])
+  assert.equal((await attachmentOf('nexus at 160')).locationSource, 'track')
+  assert.deepEqual(await attachmentOf('nexus at 80'), { latitude: null, longitude: null, locationSource: null }, 'not accepted: not written')
+  await acceptTripPhotos(editor, trip.id, request, [photos.get('nexus at 80')!.attachment])
+  assert.deepEqual(await attachmentOf('nexus at 80'), { latitude: roundCoordinate(latitude), longitude: roundCoordinate(longitude), locationSource: 'hand' })
+  // Placed by hand, it is the phone's reference from now on, as a photo with GPS would be.
+  const later = await reviewTripPhotos(editor, trip.id, { maxGapMs: DEFAULT_MAX_GAP_MS })
+  assert.equal(later.cameras.find((camera) => camera.camera === clock.camera)!.from, 'photos')
+  assert.ok(!ids(later).includes(photos.get('nexus at 80')!.attachment))
 })

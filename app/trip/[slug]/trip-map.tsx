@@ -19,10 +19,10 @@ export type TripMapProps = {
 const MAX_ZOOM = 18
 
 /** Longitude moved by whole turns to lie within half a turn of `near`: a route across the antimeridian stays whole. */
-const beside = (longitude: number, near: number) => longitude + 360 * Math.round((near - longitude) / 360)
+export const beside = (longitude: number, near: number) => longitude + 360 * Math.round((near - longitude) / 360)
 
 /** The lines as Leaflet draws them, [latitude, longitude], each continuing where the one before ended. */
-function drawn(route: [number, number][][]): [number, number][][] {
+export function drawn(route: [number, number][][]): [number, number][][] {
   let last: number | undefined
   return route.map((line) =>
     line.map(([longitude, latitude]) => {

@@ -82,6 +82,11 @@ function TripForm({
         {kilometres.format(trip.distanceMetres / 1000)} km · {trip.tracks} {trip.tracks === 1 ? 'track' : 'tracks'} of {trip.points.toLocaleString('en')} points
         · {trip.posts} {trip.posts === 1 ? 'post' : 'posts'}
       </p>
+      {trip.startedAt && (
+        <p>
+          <a href={`/admin/trips/${trip.id}/photos`}>Place photos from its track</a>: photos without GPS, put where the track was when each was taken.
+        </p>
+      )}
       <form className="admin-form narrow-form" onSubmit={onSave} noValidate aria-label={`Edit the trip ${trip.title}`}>
         <div className="field">
           <label htmlFor={id('title')}>Title</label>

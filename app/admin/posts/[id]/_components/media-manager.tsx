@@ -5,7 +5,7 @@ import { formatCoordinate } from '@/app/admin/_components/format'
 import { Notice, type NoticeValue } from '@/app/admin/_components/notice'
 import type { ActionResult } from '@/lib/admin/action-result'
 import { attachmentTextSchema, attachmentTitleSchema } from '@/lib/admin/forms'
-import type { AttachmentDto } from '@/lib/media/storage'
+import type { AttachmentDto, LocationSource } from '@/lib/media/storage'
 import { describeMediaAction, removeMediaAction, renameMediaAction, reorderMediaAction } from '../../actions'
 
 type Upload = { key: number; name: string; loaded: number; total: number; state: 'waiting' | 'uploading' | 'done' | 'failed'; error?: string }
@@ -16,6 +16,9 @@ type FocusTarget = { id: number; control: 'up' | 'down' | 'title' | 'rename' | '
 function focusTargetId(target: FocusTarget): string {
   return typeof target === 'string' ? `media-${target}` : `media-${target.id}-${target.control}`
 }
+
+/** Where a photo's point came from, as its list says it (docs/trips.md). */
+const SOURCES: Record<LocationSource, string> = { gps: 'GPS', track: 'Placed from a track', hand: 'Placed by hand' }
 
 const ACCEPT = 'image/jpeg,image/png,image/gif,image/webp,image/tiff,image/heic,image/heif,image/avif'
 
@@ -336,7 +339,7 @@ export function MediaManager({ postId, initial, canUpload }: { postId: number; i
                 </details>
                 <p className="muted">
                   {item.latitude !== null && item.longitude !== null
-                    ? `${item.locationSource === 'track' ? 'Placed from a track' : 'GPS'} ${formatCoordinate(item.latitude)}, ${formatCoordinate(item.longitude)}`
+                    ? `${SOURCES[item.locationSource ?? 'gps']} ${formatCoordinate(item.latitude)}, ${formatCoordinate(item.longitude)}`
                     : 'No GPS'}{' '}
                   · {(item.size / 1024).toFixed(0)} KB
                 </p>

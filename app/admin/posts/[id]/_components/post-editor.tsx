@@ -347,6 +347,11 @@ export function PostEditor({
                 ))}
               </select>
               <FieldError id="post-tripId" message={errors.tripId} />
+              {post.id && post.tripId && post.tripId === values.tripId && (
+                <p className="hint">
+                  <a href={`/admin/trips/${post.tripId}/photos?posts=${post.id}`}>Place this post&apos;s photos from the trip&apos;s track</a>
+                </p>
+              )}
             </div>
           )}
           <p className="muted">
