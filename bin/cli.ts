@@ -203,6 +203,7 @@ const commands: Record<string, Command> = {
         onProgress: progress(dryRun ? 'Trying' : 'Importing'),
         trip: read.trip,
         onTrip: (written) => (slug = written.slug),
+        onMissingTrips: (slugs) => process.stderr.write(`note: no trip here has the slug ${slugs.join(', ')}: the posts naming it are on no trip\n`),
       })
       const summary = importSummary(read, formatName(read.format), ids.length, dryRun, slug)
       if (values.json) return out(JSON.stringify(dryRun ? { format: read.format, taken: ids.length, skipped: read.skipped, dryRun } : ids))

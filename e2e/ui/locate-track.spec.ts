@@ -31,12 +31,14 @@ test('a photo without GPS placed from a track: the editor sees where, and that i
       { writeArgs: ['-overwrite_original', '-gps:all='] },
     )
     await exiftool.end()
-    const title = `Lake walk ${runId()}`
-    // A post type of the spec's own: the command works on it alone, and no other spec's photos are placed.
-    const [id] = await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title, type: 'tracktest' } }], uiUser('editor').email)
+    const run = runId()
+    const title = `Lake walk ${run}`
+    // A post type of this run's own: the command works on it alone, and no other spec's or run's photos are placed.
+    const type = `track-${run}`
+    const [id] = await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title, type } }], uiUser('editor').email)
     await importMedia(server, id!, [walkPhoto])
     const track = path.join('test', 'fixtures', 'tracks', 'cerknicko-jezero.gpx')
-    expect(await places(server, 'locate', '--from-track', track, '--post-type', 'tracktest')).toMatch(/^Placed 1 photo\.$/m)
+    expect(await places(server, 'locate', '--from-track', track, '--post-type', type)).toMatch(/^Placed 1 photo\.$/m)
 
     await signIn(page, 'editor', `/admin/posts/${id}`)
     await expect(page.getByLabel('Latitude')).toHaveValue('45.7701104')
@@ -74,7 +76,8 @@ test("the admin's review: a post's photo on its trip's track, seen on the map be
     )
     await exiftool.end()
     const title = `By the lake ${runId()}`
-    const [id] = await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title, type: 'tracktest' } }], uiUser('editor').email)
+    // A type apart from the first test's: the photo placed by hand here would tell its `locate` run the phone's clock.
+    const [id] = await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title, type: `review-${runId()}` } }], uiUser('editor').email)
     const [photoId] = await importMedia(server, id!, [walkPhoto], 'Lake walk')
 
     // The editor puts the post on the trip; the editor then offers to place its photos from the trip's track.

@@ -4,18 +4,20 @@ import type { Prisma } from '../generated/sqlite/client'
 import { getCategoryPaths } from './categories'
 import type { ImportFeature } from './schemas'
 import type { LocationPrecision } from './location-levels'
-import { effectivePrecision, publicLocation, PublicLocationRule, type ExactLocation, type PublicLocation, type Zone } from './visibility'
+import { effectivePrecision, isPublicTrip, publicLocation, PublicLocationRule, type ExactLocation, type PublicLocation, type Zone } from './visibility'
 
 export type ExportOptions = { postType?: string; allStatuses?: boolean }
 
 export type ExportedFeature = {
   type: 'Feature'
   geometry: ImportFeature['geometry']
-  properties: Required<Omit<ImportFeature['properties'], 'date' | 'author' | 'location_precision' | 'excerpt' | 'tags'>> & {
+  properties: Required<Omit<ImportFeature['properties'], 'date' | 'author' | 'location_precision' | 'excerpt' | 'tags' | 'trip'>> & {
     /** only when the post has one */
     excerpt?: string
     /** by name; only when the post has some */
     tags?: string[]
+    /** the slug of its trip; in the public copy only a published one */
+    trip?: string
     date: string
     author?: string
     location_precision?: ImportFeature['properties']['location_precision']
@@ -44,6 +46,7 @@ export const EXPORT_SELECT = {
   author: { select: { email: true } },
   categories: { select: { categoryId: true } },
   tags: { select: { tag: { select: { name: true } } } },
+  trip: { select: { slug: true, status: true } },
 } as const satisfies Prisma.PostSelect
 
 type ExportedPost = Prisma.PostGetPayload<{ select: typeof EXPORT_SELECT }>
@@ -74,6 +77,7 @@ export function toExportedFeature(post: ExportedPost, categoryPaths: Map<number,
         .filter(Boolean)
         .sort(),
       ...(post.tags.length > 0 ? { tags: post.tags.map(({ tag }) => tag.name).sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })) } : {}),
+      ...(post.trip && (zones || isPublicTrip(post.trip)) ? { trip: post.trip.slug } : {}),
       // Who wrote a post is not shown to visitors: only the full copy names authors.
       ...(zones ? { author: post.author.email } : {}),
     },

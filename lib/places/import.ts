@@ -31,6 +31,8 @@ export type ImportOptions = {
   trip?: { title: string; tracks: readonly Track[] }
   /** called once the trip is written (within the transaction: a dry run rolls it back) */
   onTrip?: (trip: { id: number; slug: string }) => void
+  /** the `trip` slugs features name that no trip of this site has: those posts are on no trip (a full copy has no tracks) */
+  onMissingTrips?: (slugs: string[]) => void
 }
 
 /**
@@ -114,6 +116,7 @@ type Checked = {
   explicitIds: Set<number>
   categoryPaths: Set<string>
   tagNames: Set<string>
+  tripSlugs: Set<string>
   /** whether any feature is published: a trip of drafts alone is a draft (docs/trips.md) */
   anyPublished: boolean
 }
@@ -129,6 +132,7 @@ async function check(source: FeatureSource, { onChecked, labelOf = featureLabel,
     explicitIds: new Set(),
     categoryPaths: new Set(),
     tagNames: new Set(),
+    tripSlugs: new Set(),
     anyPublished: false,
   }
   const firstWithId = new Map<number, number>()
@@ -140,7 +144,8 @@ async function check(source: FeatureSource, { onChecked, labelOf = featureLabel,
       for (const issue of parsed.error.issues) problems.add(`${labelOf(index)}: ${issue.path.join('.') || 'feature'}: ${issue.message}`)
       continue
     }
-    const { id, author, categories, tags, status } = parsed.data.properties
+    const { id, author, categories, tags, status, trip } = parsed.data.properties
+    if (trip !== undefined) checked.tripSlugs.add(trip)
     if (status === 'publish') checked.anyPublished = true
     if (author) checked.emails.add(author.toLowerCase())
     else checked.withoutAuthor = true
@@ -190,6 +195,7 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
   const taken = await takenIds(tx, checked.explicitIds)
   const categoryIds = await resolveCategoryPaths(tx, checked.categoryPaths)
   const tagIds = await resolveTagNames(tx, [...checked.tagNames])
+  const tripIds = await resolveTripSlugs(tx, checked.tripSlugs, options.onMissingTrips)
   let nextId = (await maxPostId(tx)) + 1
 
   // What only the database can tell (an unknown author, a taken id) is found as the features are written: the
@@ -233,7 +239,8 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
         longitude: geometry?.coordinates[0] ?? null,
         address: p.address,
         locationPrecision: levelOfNewPost({ geoPublic: p.geo_public, precision: p.location_precision }),
-        tripId: trip ? trip.id : null,
+        // A feature's own trip before the file's lines: a full copy names each post's.
+        tripId: p.trip !== undefined ? (tripIds.get(p.trip) ?? null) : trip ? trip.id : null,
       }
       // A path of no names ("", " > ") names no category.
       await batch.addPost(
@@ -251,6 +258,16 @@ async function writePosts(tx: Tx, source: FeatureSource, checked: Checked, optio
     await batch.settle() // no write outlives the transaction, whatever ended the import
   }
   problems.throwIfAny()
+  return ids
+}
+
+/** The ids of the trips of `slugs`; those the site has not are told to `onMissing`. */
+async function resolveTripSlugs(tx: Tx, slugs: Set<string>, onMissing?: (slugs: string[]) => void): Promise<Map<string, number>> {
+  if (slugs.size === 0) return new Map()
+  const rows = await tx.trip.findMany({ where: { slug: { in: [...slugs] } }, select: { id: true, slug: true } })
+  const ids = new Map(rows.map((row) => [row.slug, row.id]))
+  const missing = [...slugs].filter((slug) => !ids.has(slug))
+  if (missing.length > 0) onMissing?.(missing)
   return ids
 }
 

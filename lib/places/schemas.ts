@@ -390,6 +390,8 @@ export const importFeatureSchema = z.object({
     location_precision: z.enum(LOCATION_PRECISIONS).optional(),
     categories: z.array(z.string().max(1000).regex(NO_NUL, NO_NUL_MESSAGE)).default([]),
     tags: tagNamesSchema.default([]),
+    /** the slug of the trip the post is on (docs/trips.md); a trip this site does not have puts it on none */
+    trip: z.string().trim().min(1).max(190).regex(NO_NUL, NO_NUL_MESSAGE).optional(),
     author: z.email().optional(),
   }),
 })

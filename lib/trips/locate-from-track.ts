@@ -97,11 +97,19 @@ const REFERENCE_WINDOW_MS = 24 * 3600_000
  * An image of the site, as read for placing: `gps` its point when it came from its file or from an editor's hand,
  * which may tell its camera's clock.
  */
-type Photo = { id: number; postId: number; title: string; gps: { latitude: number; longitude: number } | null; facts: PhotoFacts | null }
+type Photo = {
+  id: number
+  postId: number
+  title: string
+  gps: { latitude: number; longitude: number } | null
+  facts: PhotoFacts | null
+  /** the photo the editor is placing by hand: `gps` is where they put it */
+  byHand: boolean
+}
 
 /** Thrown inside a dry run's transaction, to roll back what it wrote. */
 class DryRun extends Error {
-  constructor(readonly posts: LocatedPost[]) {
+  constructor(readonly written: { posts: LocatedPost[]; photos: number }) {
     super('dry run')
   }
 }
@@ -149,10 +157,12 @@ async function* photosOf(scope: PhotoScope, withPoints: boolean, byHand: HandPla
     for (const row of rows) {
       if (!mayActOnPost(scope.who, 'edit', row.post)) continue
       const own = (row.locationSource === 'gps' || row.locationSource === 'hand') && row.latitude !== null && row.longitude !== null
-      const gps = row.id === byHand?.photoId ? byHand : own ? { latitude: row.latitude!, longitude: row.longitude! } : null
-      if (gps && !withPoints && row.id !== byHand?.photoId) continue
+      // A photo with GPS of its own is never placed, by hand neither.
+      const hand = row.id === byHand?.photoId && row.locationSource !== 'gps'
+      const gps = hand ? byHand : own ? { latitude: row.latitude!, longitude: row.longitude! } : null
+      if (gps && !withPoints && !hand) continue
       const file = await mediaStore().read('originals', row.filePath)
-      photos.push({ id: row.id, postId: row.postId, title: row.title, gps, facts: file && readPhotoFacts(file) })
+      photos.push({ id: row.id, postId: row.postId, title: row.title, gps, facts: file && readPhotoFacts(file), byHand: hand })
     }
     yield photos
   }
@@ -186,7 +196,7 @@ function clocksOf(
     offsets.get(camera)!.push(passed.time - time)
   }
   for (const [camera, found] of offsets) clocks.set(camera, { camera, offsetMs: Math.round(median(found)), from: 'photos', references: found.length })
-  const placed = byHand && photos.find((photo) => photo.id === byHand.photoId)
+  const placed = byHand && photos.find((photo) => photo.byHand)
   if (byHand && !placed) throw handError(`Photo ${byHand.photoId} is not one of these photos without GPS, or you may not edit its post.`)
   if (placed) {
     const camera = placed.facts?.camera ?? ''
@@ -229,24 +239,27 @@ async function writeBatch(
   placed: readonly TrackPhoto[],
   gazetteer: Awaited<ReturnType<typeof getGazetteer>>,
   dryRun: boolean,
-): Promise<LocatedPost[]> {
+): Promise<{ posts: LocatedPost[]; photos: number }> {
   const postIds = [...new Set(placed.map((photo) => photo.postId))]
   const editable = new Set(await lockEditablePosts(tx, who, postIds))
+  let photos = 0
   for (const photo of placed) {
     if (!editable.has(photo.postId)) continue
     // A photo given GPS meanwhile (a new upload under the same id cannot be: ids are not reused) keeps it; one placed
     // by hand is moved by hand alone.
     const source = photo.source ?? 'track'
-    await tx.attachment.updateMany({
+    const { count } = await tx.attachment.updateMany({
       where: {
         id: photo.id,
         postId: photo.postId,
+        post: { status: { not: 'trash' } },
         OR: [{ latitude: null }, { locationSource: 'track' }, ...(source === 'hand' ? [{ locationSource: 'hand' }] : [])],
       },
       data: { latitude: photo.latitude!, longitude: photo.longitude!, locationSource: source },
     })
+    photos += count
   }
-  return locateBatch(tx, who, postIds, gazetteer, { missingOnly: true, dryRun, withTrackPoints: true })
+  return { posts: await locateBatch(tx, who, postIds, gazetteer, { missingOnly: true, dryRun, withTrackPoints: true }), photos }
 }
 
 /**
@@ -255,7 +268,7 @@ async function writeBatch(
  */
 export async function proposePlacements(scope: PhotoScope, options: PlacementOptions): Promise<PlacementProposal & { line: TimedLine }> {
   const line = timedLine(options.tracks)
-  if (line.times.length === 0) throw new Error('the track has no point with a time: photos are placed by their time on a track')
+  if (line.times.length === 0) throw new ApiError('rest_invalid_param', 'The track has no point with a time: photos are placed by their time on a track.')
   const { timezone } = await getSiteSettings()
   const total = await getDb().attachment.count({ where: imagesOf(scope) })
   const photos: Photo[] = []
@@ -268,10 +281,10 @@ export async function proposePlacements(scope: PhotoScope, options: PlacementOpt
   }
   const clocks = clocksOf(photos, line, timezone, options.cameraOffsetMs, options.byHand)
   const placing = photos
-    .filter((photo) => !photo.gps || photo.id === options.byHand?.photoId)
+    .filter((photo) => !photo.gps || photo.byHand)
     .map((photo): TrackPhoto => {
       const clock = clocks.get(photo.facts?.camera ?? '')!
-      if (photo.id !== options.byHand?.photoId) return place(photo, line, clock, timezone, options.maxGapMs)
+      if (!photo.byHand) return place(photo, line, clock, timezone, options.maxGapMs)
       const time = instantOf(photo.facts!.time!, timezone) + clock.offsetMs
       const point = { latitude: roundCoordinate(photo.gps!.latitude), longitude: roundCoordinate(photo.gps!.longitude) }
       return {
@@ -305,30 +318,31 @@ export async function proposePlacements(scope: PhotoScope, options: PlacementOpt
  * Writes `placed` (of a proposal: placed or unsure) as `who` may, a batch of posts per transaction, and sets each of
  * their posts without a location; a dry run does it all in transactions it rolls back, to say what a run would write.
  */
-export async function writePlacements(who: Caller, placed: readonly TrackPhoto[], dryRun: boolean): Promise<LocatedPost[]> {
+export async function writePlacements(who: Caller, placed: readonly TrackPhoto[], dryRun: boolean): Promise<{ posts: LocatedPost[]; photos: number }> {
   const gazetteer = await getGazetteer()
   const posts: LocatedPost[] = []
+  let photos = 0
   const byPost = new Map<number, TrackPhoto[]>()
   for (const photo of placed) byPost.set(photo.postId, [...(byPost.get(photo.postId) ?? []), photo])
   const postIds = [...byPost.keys()]
   for (let start = 0; start < postIds.length; start += BATCH) {
     const batch = postIds.slice(start, start + BATCH).flatMap((id) => byPost.get(id)!)
     const write = (tx: Tx) => writeBatch(tx, who, batch, gazetteer, dryRun)
-    if (!dryRun) posts.push(...(await transaction(write, { timeout: BATCH_TIMEOUT_MS })))
-    else {
-      const rolledBack = await transaction(
-        async (tx) => {
-          throw new DryRun(await write(tx))
-        },
-        { timeout: BATCH_TIMEOUT_MS },
-      ).catch((error: unknown) => {
-        if (error instanceof DryRun) return error.posts
-        throw error
-      })
-      posts.push(...rolledBack)
-    }
+    const written = dryRun
+      ? await transaction(
+          async (tx) => {
+            throw new DryRun(await write(tx))
+          },
+          { timeout: BATCH_TIMEOUT_MS },
+        ).catch((error: unknown) => {
+          if (error instanceof DryRun) return error.written
+          throw error
+        })
+      : await transaction(write, { timeout: BATCH_TIMEOUT_MS })
+    posts.push(...written.posts)
+    photos += written.photos
   }
-  return posts
+  return { posts, photos }
 }
 
 /**
@@ -340,7 +354,7 @@ export async function locateFromTrack(options: TrackLocateOptions): Promise<Trac
   const dryRun = options.dryRun === true
   const scope: PhotoScope = { who: OPERATOR, postType: options.postType, authorId: options.authorId }
   const { track, cameras, photos } = await proposePlacements(scope, options)
-  const posts = await writePlacements(
+  const { posts } = await writePlacements(
     OPERATOR,
     photos.filter((photo) => photo.outcome !== 'skipped'),
     dryRun,

@@ -1,11 +1,10 @@
 import 'server-only'
-import { canCreatePosts, type Actor } from '../auth/capabilities'
+import { canManageTrips, type Actor } from '../auth/capabilities'
 import { getDb } from '../db'
 import { ApiError, forbidden } from '../http/errors'
 import { summarise, type LocateSummary } from '../places/locate'
 import { renditionUrl } from '../media/storage'
 import { proposePlacements, writePlacements, type CameraClock, type HandPlacement, type TrackPhoto, type TrackSummary } from './locate-from-track'
-import { mayChooseTrip } from './manage'
 import { DEFAULT_MAX_GAP_MS, parseClockOffset, parseDuration } from './match'
 import { drawLines, DETAIL_TOLERANCE_M, type Line } from './public-route'
 import { readTripTracks } from './trips'
@@ -13,6 +12,10 @@ import { readTripTracks } from './trips'
 // Admin → Trips → Place photos (docs/trips.md): the photos of a trip's time placed on its tracks, shown to an editor
 // on a map before anything is written; only the placements the editor accepts are written, each post within its own
 // permissions. The review is asked again on accepting, so the browser says which photos, never where they go.
+
+/** Posts named in one review, and the largest id a post can have. */
+const MAX_POSTS = 1000
+const MAX_ID = 2_147_483_647
 
 /** What the review is asked, as its address says it: `?offset=+01:12&gap=10m&posts=3,4&hand=31,45.77,14.35`. */
 export type ReviewRequest = { cameraOffsetMs?: number; maxGapMs: number; postIds?: number[]; byHand?: HandPlacement }
@@ -34,17 +37,24 @@ export function parseReviewRequest(params: Record<string, string | undefined>): 
     else request.maxGapMs = ms
   }
   if (params.posts) {
-    const ids = params.posts.split(',').map(Number)
-    if (ids.some((id) => !Number.isSafeInteger(id) || id < 1)) errors.posts = 'Posts are given by their ids, separated by commas.'
-    else request.postIds = ids
+    const ids = params.posts.split(',')
+    const fine = ids.length <= MAX_POSTS && ids.every((id) => /^\d{1,10}$/.test(id) && Number(id) >= 1 && Number(id) <= MAX_ID)
+    if (!fine) errors.posts = `Posts are given by their ids, at most ${MAX_POSTS}, separated by commas.`
+    else request.postIds = ids.map(Number)
   }
   if (params.hand) {
-    const [photoId, latitude, longitude] = params.hand.split(',').map(Number)
-    const fine = Number.isSafeInteger(photoId) && Math.abs(latitude!) <= 90 && Math.abs(longitude!) <= 180
-    if (!fine) errors.hand = 'A photo placed by hand is given as its id, latitude and longitude.'
-    else request.byHand = { photoId: photoId!, latitude: latitude!, longitude: longitude! }
+    const match = /^(\d{1,10}),(-?\d{1,2}(?:\.\d+)?),(-?\d{1,3}(?:\.\d+)?)$/.exec(params.hand)
+    const [photoId, latitude, longitude] = match ? match.slice(1).map(Number) : []
+    if (!match || photoId! > MAX_ID || Math.abs(latitude!) > 90 || Math.abs(longitude!) > 180) {
+      errors.hand = 'A photo placed by hand is given as its id, latitude and longitude.'
+    } else request.byHand = { photoId: photoId!, latitude: latitude!, longitude: longitude! }
   }
   return { request, errors }
+}
+
+/** The review's address as it was understood: what `errors` refused is left out, so that accepting asks the same. */
+export function cleanReviewQuery(params: Record<string, string | undefined>, errors: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => Boolean(entry[1]) && !errors[entry[0]]))
 }
 
 export type ReviewedPhoto = TrackPhoto & {
@@ -57,7 +67,7 @@ export type ReviewedPhoto = TrackPhoto & {
 export type PhotoReview = {
   trip: { id: number; title: string; slug: string }
   track: TrackSummary
-  /** the trip's tracks whole, as an editor sees them: not cut by privacy zones, simplified to within 5 m */
+  /** the trip's tracks whole, as who keeps trips sees them: not cut by privacy zones, simplified to within 5 m */
   route: Line[]
   cameras: CameraClock[]
   photos: ReviewedPhoto[]
@@ -67,11 +77,11 @@ export type PhotoReview = {
 const UPLOAD_SLACK_MS = 24 * 3600_000
 
 async function tripFor(actor: Actor, tripId: number) {
-  if (!canCreatePosts(actor)) throw forbidden()
+  // The review shows the whole track, through the privacy zones, and answers where it passed: who keeps trips only.
+  if (!canManageTrips(actor)) throw forbidden()
   const db = getDb()
-  // A draft trip is told apart from none to who keeps trips only (mayChooseTrip, as the editor's Trip field).
-  if (!(await mayChooseTrip(db, actor, tripId))) throw new ApiError('rest_trip_invalid_id', `There is no trip ${tripId}.`)
-  const trip = await db.trip.findUniqueOrThrow({ where: { id: tripId }, select: { id: true, title: true, slug: true, startedAt: true } })
+  const trip = await db.trip.findUnique({ where: { id: tripId }, select: { id: true, title: true, slug: true, startedAt: true } })
+  if (!trip) throw new ApiError('rest_trip_invalid_id', `There is no trip ${tripId}.`)
   return { trip, tracks: await readTripTracks(db, tripId) }
 }
 
@@ -123,6 +133,6 @@ export async function acceptTripPhotos(actor: Actor, tripId: number, request: Re
   const accepted = new Set(photoIds)
   const { photos } = await proposal(actor, tripId, request)
   const placed = photos.filter((photo) => accepted.has(photo.id) && photo.outcome !== 'skipped')
-  const posts = await writePlacements(actor, placed, false)
-  return { photos: placed.length, posts: summarise(posts, false) }
+  const { posts, photos: written } = await writePlacements(actor, placed, false)
+  return { photos: written, posts: summarise(posts, false) }
 }

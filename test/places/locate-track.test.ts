@@ -215,7 +215,7 @@ test('a second run places the same photos at the same points and moves no post; 
   assert.deepEqual(await everything(), before)
 })
 
-test("the admin's review writes nothing, then only what its editor accepts and may edit; a photo put by hand tells its camera's clock", async () => {
+test("the admin's review writes nothing, then only what its editor accepts; a photo put by hand tells its camera's clock", async () => {
   const trip = await transaction(async (tx) => {
     await lockTables(tx, ['trips'])
     return createTrip(tx, { title: 'Round the lake', tracks: withoutHeldOut(walk) })
@@ -240,9 +240,10 @@ test("the admin's review writes nothing, then only what its editor accepts and m
     return distanceKm({ latitude: placed.latitude!, longitude: placed.longitude! }, { latitude: points[index]![0], longitude: points[index]![1] }) * 1000
   }
 
-  // An author sees the photos of their own posts alone.
-  const authors = await reviewTripPhotos(author, trip.id, { maxGapMs: DEFAULT_MAX_GAP_MS })
-  assert.deepEqual(ids(authors), [authorsPhoto])
+  // The review shows the whole track, through any privacy zone: who keeps trips only.
+  await assert.rejects(reviewTripPhotos(author, trip.id, { maxGapMs: DEFAULT_MAX_GAP_MS }), { code: 'rest_forbidden' })
+  await assert.rejects(acceptTripPhotos(author, trip.id, { maxGapMs: DEFAULT_MAX_GAP_MS }, [authorsPhoto]), { code: 'rest_forbidden' })
+  await assert.rejects(reviewTripPhotos(editor, 999_999, { maxGapMs: DEFAULT_MAX_GAP_MS }), { code: 'rest_trip_invalid_id' })
   const wrong = await reviewTripPhotos(editor, trip.id, { maxGapMs: DEFAULT_MAX_GAP_MS })
   assert.ok(ids(wrong).includes(authorsPhoto) && ids(wrong).includes(photos.get('nexus at 160')!.attachment))
   assert.ok(errorOf(wrong, 'nexus at 160', 160) > 500, 'a clock half an hour ahead puts the photo far along the walk')
@@ -258,10 +259,10 @@ test("the admin's review writes nothing, then only what its editor accepts and m
   const far = { ...request, byHand: { ...request.byHand, latitude: latitude + 0.01 } }
   await assert.rejects(reviewTripPhotos(editor, trip.id, far), /never passed within 50 m/)
 
-  // Accepting one writes that one; the author accepting the editor's photo writes nothing.
-  await assert.rejects(acceptTripPhotos(author, trip.id, request, []), /not one of these photos/, "nor may the author put the editor's photo")
-  assert.equal((await acceptTripPhotos(author, trip.id, { maxGapMs: DEFAULT_MAX_GAP_MS }, [photos.get('nexus at 160')!.attachment])).photos, 0)
-  assert.deepEqual(await attachmentOf('nexus at 160'), { latitude: null, longitude: null, locationSource: null })
+  // A photo with GPS of its own is not placed by hand.
+  const withGps = { ...request, byHand: { ...request.byHand, photoId: photos.get('camera at 40, with GPS')!.attachment } }
+  await assert.rejects(reviewTripPhotos(editor, trip.id, withGps), /not one of these photos without GPS/)
+  // Accepting one writes that one.
   const accepted = await acceptTripPhotos(editor, trip.id, request, [photos.get('nexus at 160')!.attachment])
   assert.deepEqual([accepted.photos, accepted.posts.set], [1, 1])
   assert.equal((await attachmentOf('nexus at 160')).locationSource, 'track')

@@ -13,6 +13,7 @@ import { distanceKm } from '../../lib/geo/precision'
 import { ApiError } from '../../lib/http/errors'
 import { migrate } from '../../lib/migrate'
 import { readImportFile } from '../../lib/places/formats/read'
+import { exportPlaces } from '../../lib/places/export'
 import { importPlaces } from '../../lib/places/import'
 import { findPostPage } from '../../lib/places/post-page'
 import { addZone, removeZone } from '../../lib/places/zones'
@@ -282,4 +283,30 @@ test('a dry run writes no trip', async () => {
   await importPlaces(read.source, { trip: read.trip, dryRun: true, onTrip: (trip) => (slug = trip.slug) })
   assert.ok(slug, 'the trip was written in the rolled-back transaction')
   assert.equal(await getDb().trip.count(), count)
+})
+
+test('a post’s trip travels in the import format by its slug: a draft trip’s in the full copy alone; a trip the site has not puts the post on none', async () => {
+  const read = await readImportFile(fixture('taveuni-antimeridian.gpx'))
+  const [walk, secret] = await transaction(async (tx) => [
+    await createTrip(tx, { title: 'Exported walk', tracks: read.trip!.tracks }),
+    await createTrip(tx, { title: 'Secret walk', tracks: read.trip!.tracks, status: 'draft' }),
+  ])
+  const post = (title: string, trip: string) => ({ type: 'Feature', geometry: null, properties: { title, type: 'tripexport', trip } })
+  let missing: string[] = []
+  const ids = await importPlaces(() => [post('On the walk', walk.slug), post('On the secret', secret.slug), post('On no trip here', 'nowhere')], {
+    onMissingTrips: (slugs) => (missing = slugs),
+  })
+  assert.deepEqual(missing, ['nowhere'])
+  const trips = await getDb().post.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' }, select: { tripId: true } })
+  assert.deepEqual(
+    trips.map((row) => row.tripId),
+    [walk.id, secret.id, null],
+  )
+  const exported = async (allStatuses: boolean) => {
+    const features = []
+    for await (const feature of exportPlaces({ postType: 'tripexport', allStatuses })) features.push(feature.properties.trip)
+    return features
+  }
+  assert.deepEqual(await exported(false), [walk.slug, undefined, undefined])
+  assert.deepEqual(await exported(true), [walk.slug, secret.slug, undefined])
 })

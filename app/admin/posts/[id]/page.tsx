@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
-import { canUploadFiles } from '@/lib/auth/capabilities'
+import { canManageTrips, canUploadFiles } from '@/lib/auth/capabilities'
 import { findEditablePost, listCategoryOptions, listPostTypes } from '@/lib/admin/posts'
 import { requireSessionActor } from '@/lib/admin/session'
 import { getConfig } from '@/lib/config'
@@ -40,6 +40,7 @@ export default async function EditPostPage({ params }: PageProps<'/admin/posts/[
         tagSuggestions={tagSuggestions}
         types={types}
         trips={trips}
+        canPlacePhotos={canManageTrips(actor)}
         tiles={getConfig().mapTiles}
       />
       <MediaManager postId={editor.post.id} initial={attachments} canUpload={canUploadFiles(actor)} />

@@ -29,6 +29,8 @@ type Props = PostEditorContext & {
   tagSuggestions: string[]
   types: string[]
   trips: TripOption[]
+  /** who keeps trips may place a post's photos from its trip's track (Admin → Trips → Place photos) */
+  canPlacePhotos: boolean
   tiles: Tiles
 }
 
@@ -43,6 +45,7 @@ export function PostEditor({
   tagSuggestions,
   types,
   trips,
+  canPlacePhotos,
   tiles,
 }: Props) {
   const [state, dispatch] = useReducer(editorReducer, { post: saved, allowedStatuses }, initialEditorState)
@@ -347,7 +350,7 @@ export function PostEditor({
                 ))}
               </select>
               <FieldError id="post-tripId" message={errors.tripId} />
-              {post.id && post.tripId && post.tripId === values.tripId && (
+              {canPlacePhotos && post.tripId && post.tripId === values.tripId && (
                 <p className="hint">
                   <a href={`/admin/trips/${post.tripId}/photos?posts=${post.id}`}>Place this post&apos;s photos from the trip&apos;s track</a>
                 </p>

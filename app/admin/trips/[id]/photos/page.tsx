@@ -1,12 +1,13 @@
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
 import { FieldError, describedBy } from '@/app/admin/_components/field-error'
+import { Notice } from '@/app/admin/_components/notice'
 import { requireSessionActor } from '@/lib/admin/session'
 import { getConfig } from '@/lib/config'
 import { ApiError } from '@/lib/http/errors'
 import { parsePostId } from '@/lib/places/schemas'
 import { describeClock } from '@/lib/trips/match'
-import { parseReviewRequest, reviewTripPhotos, type PhotoReview } from '@/lib/trips/review-photos'
+import { cleanReviewQuery, parseReviewRequest, reviewTripPhotos, type PhotoReview } from '@/lib/trips/review-photos'
 import { PlacementReview } from './_components/placement-review'
 
 export const metadata: Metadata = { title: 'Place photos from a track' }
@@ -28,7 +29,7 @@ export default async function PlacePhotosPage({ params, searchParams }: PageProp
       return await reviewTripPhotos(actor, tripId, request)
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
-      if (error.code === 'rest_invalid_param' && request.byHand) {
+      if (error.code === 'rest_invalid_param' && request.byHand && errors.hand === undefined) {
         // A photo put where the track never was: said beside the map, and the rest reviewed without it.
         errors.hand = error.message
         request.byHand = undefined
@@ -38,7 +39,19 @@ export default async function PlacePhotosPage({ params, searchParams }: PageProp
       throw error
     }
   }
-  const found = await review()
+  let found: PhotoReview | null
+  try {
+    found = await review()
+  } catch (error) {
+    // A trip of planned routes only: nothing to place by.
+    if (!(error instanceof ApiError) || error.code !== 'rest_invalid_param') throw error
+    return (
+      <>
+        <h1>Place photos from a track</h1>
+        <Notice notice={{ tone: 'error', text: error.message }} />
+      </>
+    )
+  }
   if (!found) notFound()
   const { trip, track, cameras } = found
   const minute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`
@@ -89,7 +102,7 @@ export default async function PlacePhotosPage({ params, searchParams }: PageProp
           <li key={clock.camera}>{describeClock(clock)}</li>
         ))}
       </ul>
-      <PlacementReview review={found} query={asked} handError={errors.hand} tiles={getConfig().mapTiles} />
+      <PlacementReview review={found} query={cleanReviewQuery(asked, errors)} handError={errors.hand} tiles={getConfig().mapTiles} />
     </>
   )
 }
