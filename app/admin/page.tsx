@@ -3,10 +3,11 @@ import { z } from 'zod'
 import { findEditablePost, listCategoryOptions, listEditablePosts, listPostTypes, POST_ORDERS, type PostOrder } from '@/lib/admin/posts'
 import { requireSessionActor } from '@/lib/admin/session'
 import { countTrashToEmpty } from '@/lib/admin/trash'
-import { canCreatePosts, canSetPostStatus } from '@/lib/auth/capabilities'
+import { canCreatePosts, canManageTrips, canSetPostStatus } from '@/lib/auth/capabilities'
 import { wallMinute } from '@/lib/dates'
 import { getSiteSettings } from '@/lib/site'
 import { postTypeSchema, STATUSES } from '@/lib/places/post-fields'
+import { listTripOptions } from '@/lib/trips/manage'
 import { BulkActions, BulkSelection, SelectAllPosts, SelectPost } from './_components/bulk-actions'
 import { STATUS_LABELS } from './_components/status-labels'
 import { EmptyTrash, PostRowActions, TrashedNotice, TrashRowActions } from './_components/trash-actions'
@@ -165,7 +166,12 @@ export default async function PostsPage({ searchParams }: PageProps<'/admin'>) {
       {/* Kept when the list is empty: the summary of an action that emptied it stays. In the Trash the one bulk action
           is Restore: its posts are restored before they are changed. */}
       <BulkSelection ids={list.posts.map((post) => post.id)}>
-        <BulkActions inTrash={inTrash} canPublish={canSetPostStatus(actor, 'publish')} categories={categories} />
+        <BulkActions
+          inTrash={inTrash}
+          canPublish={canSetPostStatus(actor, 'publish')}
+          categories={categories}
+          trips={canManageTrips(actor) ? await listTripOptions(actor, null) : []}
+        />
         {list.posts.length > 0 && (
           <div className="post-table-wrap">
             <table className="post-table">

@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
 import { expectWordPressError } from '../support/http'
 import { expect, test } from '../support/test'
 import { byDateThenIdDesc, expectedUrl, hiddenPosts, publicPlaces } from '../support/places'
+import { places, runId } from '../support/places-cli'
 
 // OGC API – Features (/ogc) over the fixture, read by hand and by GDAL's OGC API driver as GIS clients read it.
 
@@ -19,6 +22,27 @@ type Items = { type: 'FeatureCollection'; features: OgcFeature[]; numberMatched:
 const fixturePosts = (type: string) => publicPlaces.filter((p) => p.type === type).sort(byDateThenIdDesc)
 
 test.describe('OGC API – Features', () => {
+  /** A trip of one line and no posts, of this run: the collection `trips` has a feature to serve. */
+  let trip: { id: number; title: string }
+
+  test.beforeAll(async ({ databaseUrl, uploadsDir }, testInfo) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'places-e2e-ogc-'))
+    try {
+      const title = `OGC walk ${runId()}`
+      const kml = path.join(dir, 'walk.kml')
+      await writeFile(
+        kml,
+        `<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>${title}</name><LineString><coordinates>12.48,41.89 12.49,41.90 12.50,41.90</coordinates></LineString></Placemark></kml>`,
+      )
+      const server = { databaseUrl, uploadsDir, baseURL: String(testInfo.project.use.baseURL) }
+      await places(server, 'import', kml)
+      const trips = JSON.parse(await places(server, 'trip', 'list', '--json')) as { id: number; title: string }[]
+      trip = trips.find((t) => t.title === title)!
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   test('landing page, conformance and collections link to each other', async ({ request, baseURL }) => {
     const landing = (await (await request.get('/ogc')).json()) as { links: { href: string; rel: string; type?: string }[] }
     const rels = Object.fromEntries(landing.links.map((l) => [l.rel, l.href]))
@@ -390,6 +414,9 @@ test.describe('OGC API – Features', () => {
       ['/collections/{collectionId}/items', '/ogc/collections/post/items?limit=x', 400],
       ['/collections/{collectionId}/items/{featureId}', `/ogc/collections/post/items/${items.features[0]!.id}`, 200],
       ['/collections/{collectionId}/items/{featureId}', '/ogc/collections/post/items/999999', 404],
+      ['/collections/{collectionId}', '/ogc/collections/trips', 200],
+      ['/collections/{collectionId}/items', '/ogc/collections/trips/items?bbox=12,41,13,42', 200],
+      ['/collections/{collectionId}/items/{featureId}', `/ogc/collections/trips/items/${trip.id}`, 200],
     ]
     for (const [pathKey, url, status] of answers) {
       const response = await request.get(url)
@@ -412,6 +439,18 @@ test.describe('OGC API – Features', () => {
     expect(read.conformsTo).toContain('http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson')
     for (const type of ['post', 'landmark']) expect(Object.keys(read.collections)).toContain(type)
     expect(Object.keys(read.collections)).not.toContain('draftonly')
+    // The trips, as lines.
+    const walk = read.collections.trips!.find((f) => f.id === trip.id) as unknown as { geometry: { type: string; coordinates: number[][][] } }
+    expect(walk.geometry).toEqual({
+      type: 'MultiLineString',
+      coordinates: [
+        [
+          [12.48, 41.89],
+          [12.49, 41.9],
+          [12.5, 41.9],
+        ],
+      ],
+    })
     // The fixture's types; other specs publish places of types of their own meanwhile, each a collection too.
     for (const type of ['post', 'landmark']) {
       const features = read.collections[type]!
@@ -472,6 +511,15 @@ test.describe('OGC API – Features', () => {
         expect(same!.title).toBe(feature.properties.title)
       }
     }
+    // The trips, as lines GDAL reads as such.
+    const trips = JSON.parse(
+      execFileSync('ogr2ogr', ['-preserve_fid', '-f', 'GeoJSON', '/vsistdout/', `OAPIF:${baseURL}/ogc`, 'trips'], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      }),
+    ) as { features: { id?: number; properties: { title: string }; geometry: { type: string } }[] }
+    const walk = trips.features.find((f) => Number(f.id) === trip.id)
+    expect([walk?.properties.title, walk?.geometry.type]).toEqual([trip.title, 'MultiLineString'])
   })
 })
 

@@ -82,7 +82,7 @@ test("the admin's review: a post's photo on its trip's track, seen on the map be
 
     // The editor puts the post on the trip; the editor then offers to place its photos from the trip's track.
     await signIn(page, 'editor', `/admin/posts/${id}`)
-    await page.getByLabel('Trip').selectOption({ label: tripTitle })
+    await page.getByLabel('Trip', { exact: true }).selectOption({ label: tripTitle })
     await save(page)
     await page.reload()
     await page.getByRole('link', { name: "Place this post's photos from the trip's track" }).click()
@@ -96,6 +96,18 @@ test("the admin's review: a post's photo on its trip's track, seen on the map be
     await expect(row.getByRole('checkbox', { name: /Accept “Lake walk”/ })).toBeChecked()
     await page.screenshot({ path: testInfo.outputPath('review-placements.png'), fullPage: true })
     expect(await axeViolations(page), 'axe, the review of placements').toEqual([])
+
+    // The same review of the posts selected in the list: a bulk action, its trip chosen.
+    await page.goto(`/admin?q=${encodeURIComponent(title)}`)
+    await page.getByRole('checkbox', { name: `Select “${title}”` }).check()
+    const bar = page.getByRole('form', { name: 'Bulk actions' })
+    await bar.getByLabel('Bulk action').selectOption({ label: 'Place photos from a trip’s track' })
+    await bar.getByRole('button', { name: 'Apply' }).click()
+    await expect(page.locator('.bulk-actions').getByRole('alert')).toHaveText('Choose the trip whose track places the photos.')
+    await bar.getByRole('combobox', { name: 'Trip', exact: true }).selectOption({ label: tripTitle })
+    await bar.getByRole('button', { name: 'Apply' }).click()
+    await expect(page).toHaveURL(new RegExp(`/admin/trips/\\d+/photos\\?posts=${id}$`))
+    await expect(page.getByRole('row', { name: /Lake walk/ })).toContainText('taken as the track recorded a point')
 
     // Put by hand some 60 m on along the walk (its 37th point): the clock is found from it.
     await page.goto(`/admin/trips/${new URL(page.url()).pathname.split('/')[3]}/photos?posts=${id}&hand=${photoId},45.769613190,14.356229380`)

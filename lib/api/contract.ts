@@ -238,24 +238,27 @@ export const timelineSchema = z
   .meta({ id: 'Timeline' })
 export type Timeline = z.output<typeof timelineSchema>
 
+/** A trip's route as the public may see it. */
+const tripRouteSchema = z
+  .union([
+    z
+      .strictObject({
+        type: z.literal('MultiLineString'),
+        coordinates: z.array(z.array(z.tuple([longitudeSchema, latitudeSchema])).min(2)),
+      })
+      .meta({ id: 'MultiLineString' }),
+    z.null(),
+  ])
+  .meta({
+    description:
+      "The route at the trip's privacy level (exact; approximate, through the centres of the fixed cells of about 1 km; hidden: null), cut where it enters a privacy zone and at the antimeridian, simplified to within 5 m (100 m in the list)",
+  })
+
 /** A published trip (docs/api.md, Trips): its route as the public may see it, and what is said of it. */
 export const tripFeatureSchema = z
   .strictObject({
     type: z.literal('Feature'),
-    geometry: z
-      .union([
-        z
-          .strictObject({
-            type: z.literal('MultiLineString'),
-            coordinates: z.array(z.array(z.tuple([longitudeSchema, latitudeSchema])).min(2)),
-          })
-          .meta({ id: 'MultiLineString' }),
-        z.null(),
-      ])
-      .meta({
-        description:
-          "The route at the trip's privacy level (exact; approximate, through the centres of the fixed cells of about 1 km; hidden: null), cut where it enters a privacy zone and at the antimeridian, simplified to within 5 m (100 m in the list)",
-      }),
+    geometry: tripRouteSchema,
     properties: z.strictObject({
       id: z.int().meta({ description: 'The trip id' }),
       slug: z.string(),
@@ -303,8 +306,8 @@ export const ogcCollectionSchema = z
     extent: z.strictObject({
       spatial: z.strictObject({ bbox: z.array(bboxSchema), crs: z.url() }),
       temporal: z
-        .strictObject({ interval: z.array(z.tuple([z.iso.datetime(), z.iso.datetime()])), trs: z.url() })
-        .meta({ description: 'The first and the last publication date of its places' }),
+        .strictObject({ interval: z.array(z.tuple([z.iso.datetime().nullable(), z.iso.datetime().nullable()])), trs: z.url() })
+        .meta({ description: 'The first and the last publication date of its places; of trips, their first and last times (null: none has times)' }),
     }),
     links: z.array(ogcLinkSchema),
   })
@@ -330,17 +333,33 @@ export const ogcFeatureSchema = z
   .meta({ id: 'OgcFeature' })
 export type OgcFeature = z.output<typeof ogcFeatureSchema>
 
-export const ogcItemsSchema = z
+export const ogcTripFeatureSchema = z
   .strictObject({
-    type: z.literal('FeatureCollection'),
-    features: z.array(ogcFeatureSchema),
-    numberMatched: z.int().min(0),
-    numberReturned: z.int().min(0),
-    timeStamp: z.iso.datetime(),
-    links: z.array(ogcLinkSchema),
+    type: z.literal('Feature'),
+    id: z.int().meta({ description: 'The trip id' }),
+    geometry: tripRouteSchema,
+    properties: tripFeatureSchema.shape.properties.omit({ id: true, posts: true }),
+    links: z.array(ogcLinkSchema).optional(),
   })
-  .meta({ id: 'OgcItems' })
+  .meta({ id: 'OgcTripFeature', description: 'A published trip of the collection `trips`, as GET /places/v1/trips/{id} gives it' })
+export type OgcTripFeature = z.output<typeof ogcTripFeatureSchema>
+
+/** The items of a collection: the posts of a type, or the trips. */
+const itemsOf = <Feature extends z.ZodType>(feature: Feature, id: string) =>
+  z
+    .strictObject({
+      type: z.literal('FeatureCollection'),
+      features: z.array(feature),
+      numberMatched: z.int().min(0),
+      numberReturned: z.int().min(0),
+      timeStamp: z.iso.datetime(),
+      links: z.array(ogcLinkSchema),
+    })
+    .meta({ id })
+export const ogcItemsSchema = itemsOf(ogcFeatureSchema, 'OgcItems')
 export type OgcItems = z.output<typeof ogcItemsSchema>
+export const ogcTripItemsSchema = itemsOf(ogcTripFeatureSchema, 'OgcTripItems')
+export type OgcTripItems = z.output<typeof ogcTripItemsSchema>
 
 // The map's `_embed` (docs/api.md, _embed): what a popup and the list show of a place besides the four properties,
 // as a foreign member (RFC 7946, 6.1) so that `properties` stay the contract's four.

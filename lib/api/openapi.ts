@@ -22,6 +22,8 @@ import {
   ogcConformanceSchema,
   ogcFeatureSchema,
   ogcItemsSchema,
+  ogcTripFeatureSchema,
+  ogcTripItemsSchema,
   ogcLandingPageSchema,
   oembedSchema,
   placeCollectionSchema,
@@ -415,7 +417,7 @@ function ogcPaths({ error, ref, jsonSchema, parameter, queryParameters }: Writer
   }
   const ogcFormat = parameter('f', 'query', formatParam)
   const ogcBadQuery = ogcError('An invalid `f`, or an unknown parameter (`rest_invalid_param`)')
-  const collectionId = parameter('collectionId', 'path', z.string().meta({ description: 'A post type with public places' }))
+  const collectionId = parameter('collectionId', 'path', z.string().meta({ description: 'A post type with public places, or `trips`' }))
   // The items' paging and box as the standard defines these parameters (integers, an array of numbers), though they
   // are read from their text (lib/ogc/features.ts, itemsParams).
   const standard: Record<string, Partial<Parameter>> = {
@@ -481,7 +483,11 @@ function ogcPaths({ error, ref, jsonSchema, parameter, queryParameters }: Writer
         description: 'Unknown parameters are a 400; a repeated parameter keeps its first value.',
         parameters: [collectionId, ...itemsParameters],
         responses: {
-          200: ogc('The items; the Link header has the `next` and `prev` links', ogcItemsSchema, 'application/geo+json'),
+          200: ogc(
+            'The items (of `trips`, the trips); the Link header has the `next` and `prev` links',
+            z.union([ogcItemsSchema, ogcTripItemsSchema]),
+            'application/geo+json',
+          ),
           304: notModified,
           400: ogcError('An invalid or unknown parameter (`rest_invalid_param`)'),
           404: ogcError('No such collection (`ogc_no_collection`)'),
@@ -491,10 +497,10 @@ function ogcPaths({ error, ref, jsonSchema, parameter, queryParameters }: Writer
     '/ogc/collections/{collectionId}/items/{featureId}': {
       get: {
         operationId: 'getOgcItem',
-        summary: 'OGC API – Features: one place',
-        parameters: [collectionId, parameter('featureId', 'path', z.string().meta({ description: 'The post id' })), ogcFormat],
+        summary: 'OGC API – Features: one place, or one trip',
+        parameters: [collectionId, parameter('featureId', 'path', z.string().meta({ description: 'The post id (of `trips`, the trip id)' })), ogcFormat],
         responses: {
-          200: ogc('The place', ogcFeatureSchema, 'application/geo+json'),
+          200: ogc('The place, or the trip', z.union([ogcFeatureSchema, ogcTripFeatureSchema]), 'application/geo+json'),
           304: notModified,
           400: ogcBadQuery,
           404: ogcError('No such collection or feature (`ogc_no_collection`, `ogc_no_feature`)'),

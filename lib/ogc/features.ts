@@ -1,6 +1,17 @@
 import 'server-only'
 import { z } from 'zod'
-import type { BBox, OgcCollection, OgcCollections, OgcConformance, OgcFeature, OgcItems, OgcLandingPage, OgcLink } from '../api/contract'
+import type {
+  BBox,
+  OgcCollection,
+  OgcCollections,
+  OgcConformance,
+  OgcFeature,
+  OgcItems,
+  OgcLandingPage,
+  OgcLink,
+  OgcTripFeature,
+  OgcTripItems,
+} from '../api/contract'
 import { getConfig } from '../config'
 import { spanOf } from '../dates'
 import { ApiError } from '../http/errors'
@@ -12,10 +23,13 @@ import { publicPostTypes } from '../places/post-types'
 import { bboxParam, parseQuery, queryValues } from '../places/schemas'
 import { withFormat } from './html'
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from './limits'
+import { detailRoutes, during, meets, toOgcTripFeature, tripEntries, tripsExtent, TRIPS_COLLECTION, type TripEntry } from './trips'
+import { findPublicTrip } from '../trips/trips'
 
 // OGC API – Features, Part 1: Core (https://docs.ogc.org/is/17-069r4/17-069r4.html) over the public places: one
 // collection per post type that has public places, GeoJSON items, bbox, limit and offset paging. It shows only what
-// GET /places/v1/geojson would show: published posts with public geodata.
+// GET /places/v1/geojson would show: published posts with public geodata. And one collection of lines, `trips`
+// (lib/ogc/trips.ts): what GET /places/v1/trips/{id} shows of each published trip.
 
 // The classes met: Common's core (landing page, conformance, API definition) and collections, and Features' core,
 // GeoJSON, HTML (lib/ogc/html.ts) and OpenAPI 3.0 (/ogc/api, lib/api/openapi.ts), as MapServer and pygeoapi declare them.
@@ -62,7 +76,7 @@ export function getLandingPage(title: string): OgcLandingPage {
   const root = base()
   return {
     title,
-    description: 'Published places as OGC API – Features: one collection per post type.',
+    description: 'Published places as OGC API – Features: one collection per post type, and the trips as lines.',
     links: [
       { href: root, rel: 'self', type: JSON_TYPE, title: 'This document' },
       alternate(root),
@@ -92,9 +106,28 @@ function collectionDocument(type: string, count: number, bbox: BBox, dates: [fir
   }
 }
 
-/** Every collection with its count and extent (lib/places/post-types.ts: read once per data version). */
+/** The trips' collection; none while no trip is published. */
+function tripsDocument(entries: readonly TripEntry[]): OgcCollection[] {
+  if (entries.length === 0) return []
+  const href = `${base()}/collections/${TRIPS_COLLECTION}`
+  const { bbox, interval } = tripsExtent(entries)
+  return [
+    {
+      id: TRIPS_COLLECTION,
+      title: 'Trips',
+      description: `Published trips (${entries.length}): each route a MultiLineString, cut by the privacy zones, as its level allows (none when hidden).`,
+      itemType: 'feature',
+      crs: [CRS84],
+      extent: { spatial: { bbox: [bbox], crs: CRS84 }, temporal: { interval: [interval], trs: GREGORIAN } },
+      links: [{ href, rel: 'self', type: JSON_TYPE }, alternate(href), { href: `${href}/items`, rel: 'items', type: GEOJSON_TYPE, title: 'The trips' }],
+    },
+  ]
+}
+
+/** Every collection with its count and extent (lib/places/post-types.ts: read once per data version), the trips last. */
 async function collectionSummaries(version: number): Promise<OgcCollection[]> {
-  return (await publicPostTypes(version)).map(({ type, count, bbox, dates }) => collectionDocument(type, count, bbox, dates))
+  const types = (await publicPostTypes(version)).map(({ type, count, bbox, dates }) => collectionDocument(type, count, bbox, dates))
+  return [...types, ...tripsDocument(await tripEntries())]
 }
 
 export async function getCollections(version: number): Promise<OgcCollections> {
@@ -107,7 +140,7 @@ function noCollection(id: string): ApiError {
 }
 
 export async function getCollection(id: string, version: number): Promise<OgcCollection> {
-  const collection = isPostTypeKey(id) ? (await collectionSummaries(version)).find((c) => c.id === id) : undefined
+  const collection = isPostTypeKey(id) || id === TRIPS_COLLECTION ? (await collectionSummaries(version)).find((c) => c.id === id) : undefined
   if (!collection) throw noCollection(id)
   return collection
 }
@@ -227,6 +260,28 @@ export async function getItems(collectionId: string, query: ItemsQuery, version:
   const matched = bbox ? countPlacesIn(index, bbox, ranks) : to - from
   const ids = bbox ? placeIdsIn(index, bbox, offset, limit, matched, ranks) : Array.from(index.ids.subarray(from + offset, Math.min(to, from + offset + limit)))
   const places = await findPublicPlacesByIds(ids)
+  return { type: 'FeatureCollection', features: places.map(toOgcFeature), ...pageOf(collectionId, query, places.length, matched) }
+}
+
+/**
+ * The trips that meet the box (by their lines' boxes) and the interval (by their first and last times), newest
+ * first: few enough to filter in memory; the page's routes then read in detail.
+ */
+export async function getTripItems(query: ItemsQuery, version: number): Promise<OgcTripItems> {
+  await getCollection(TRIPS_COLLECTION, version)
+  const { bbox, datetime, offset, limit } = query
+  const matching = (await tripEntries()).filter(
+    ({ trip, boxes }) => (!bbox || boxes.some((box) => meets(bbox, box))) && (!datetime || during(trip, datetime.start, datetime.end)),
+  )
+  const page = matching.slice(offset, offset + limit).map(({ trip }) => trip)
+  const routes = await detailRoutes(page.map((trip) => trip.id))
+  // A trip made a draft between the two reads is left out of the page.
+  const features = page.filter((trip) => routes.has(trip.id)).map((trip) => toOgcTripFeature(trip, routes.get(trip.id)!))
+  return { type: 'FeatureCollection', features, ...pageOf(TRIPS_COLLECTION, query, features.length, matching.length) }
+}
+
+/** The counts, time and links of a page of items: `returned` of `matched`, at the query's offset. */
+function pageOf(collectionId: string, { bbox, datetime, offset, limit }: ItemsQuery, returned: number, matched: number) {
   const itemsUrl = `${base()}/collections/${encodeURIComponent(collectionId)}/items`
   const page = (at: number) => {
     const params = new URLSearchParams({ limit: String(limit), offset: String(at) })
@@ -239,16 +294,9 @@ export async function getItems(collectionId: string, query: ItemsQuery, version:
     alternate(page(offset)),
     { href: `${base()}/collections/${encodeURIComponent(collectionId)}`, rel: 'collection', type: JSON_TYPE },
   ]
-  if (offset + ids.length < matched) links.push({ href: page(offset + limit), rel: 'next', type: GEOJSON_TYPE })
+  if (offset + returned < matched) links.push({ href: page(offset + limit), rel: 'next', type: GEOJSON_TYPE })
   if (offset > 0) links.push({ href: page(Math.max(0, offset - limit)), rel: 'prev', type: GEOJSON_TYPE })
-  return {
-    type: 'FeatureCollection',
-    features: places.map(toOgcFeature),
-    numberMatched: matched,
-    numberReturned: places.length,
-    timeStamp: new Date().toISOString(),
-    links,
-  }
+  return { numberMatched: matched, numberReturned: returned, timeStamp: new Date().toISOString(), links }
 }
 
 /** A feature id: a post id, of the database's integer range; anything else names no feature. */
@@ -258,18 +306,31 @@ const featureIdSchema = z
   .transform(Number)
   .pipe(z.int().min(1).max(2_147_483_647))
 
+/** A feature's links: itself, as a page, and its collection. */
+function itemLinks(collectionId: string, itemId: number): Link[] {
+  const href = `${base()}/collections/${encodeURIComponent(collectionId)}`
+  return [
+    { href: `${href}/items/${itemId}`, rel: 'self', type: GEOJSON_TYPE },
+    alternate(`${href}/items/${itemId}`),
+    { href, rel: 'collection', type: JSON_TYPE },
+  ]
+}
+
+const noFeature = (collectionId: string, featureId: string) => new ApiError('ogc_no_feature', `Collection "${collectionId}" has no feature ${featureId}.`)
+
 export async function getItem(collectionId: string, featureId: string, version: number): Promise<OgcFeature> {
   await getCollection(collectionId, version)
   const id = featureIdSchema.safeParse(featureId)
   const [place] = id.success ? await findPublicPlacesByIds([id.data]) : []
-  if (place?.type !== collectionId) throw new ApiError('ogc_no_feature', `Collection "${collectionId}" has no feature ${featureId}.`)
-  const href = `${base()}/collections/${encodeURIComponent(collectionId)}`
-  return {
-    ...toOgcFeature(place),
-    links: [
-      { href: `${href}/items/${place.id}`, rel: 'self', type: GEOJSON_TYPE },
-      alternate(`${href}/items/${place.id}`),
-      { href, rel: 'collection', type: JSON_TYPE },
-    ],
-  }
+  if (place?.type !== collectionId) throw noFeature(collectionId, featureId)
+  return { ...toOgcFeature(place), links: itemLinks(collectionId, place.id) }
+}
+
+/** One published trip, its route in detail. */
+export async function getTripItem(featureId: string, version: number): Promise<OgcTripFeature> {
+  await getCollection(TRIPS_COLLECTION, version)
+  const id = featureIdSchema.safeParse(featureId)
+  const trip = id.success ? await findPublicTrip({ id: id.data }) : null
+  if (!trip) throw noFeature(TRIPS_COLLECTION, featureId)
+  return { ...toOgcTripFeature(trip, trip.route), links: itemLinks(TRIPS_COLLECTION, trip.id) }
 }

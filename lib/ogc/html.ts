@@ -1,8 +1,19 @@
 import 'server-only'
 import { createHash } from 'node:crypto'
-import type { OgcCollection, OgcCollections, OgcConformance, OgcFeature, OgcItems, OgcLandingPage, OgcLink } from '../api/contract'
+import type {
+  OgcCollection,
+  OgcCollections,
+  OgcConformance,
+  OgcFeature,
+  OgcItems,
+  OgcLandingPage,
+  OgcLink,
+  OgcTripFeature,
+  OgcTripItems,
+} from '../api/contract'
 import { getConfig } from '../config'
 import { escapeHtml } from '../content/xml'
+import { TRIPS_COLLECTION } from './trips'
 
 // The HTML encoding of OGC API – Features (docs/api.md, OGC API – Features): each resource as a page a person can
 // browse, made from the very document a GIS client is given, so that the two cannot disagree. Every value reaches the
@@ -184,6 +195,7 @@ export function collectionsHtml(document: OgcCollections): string {
 
 export function collectionHtml(collection: OgcCollection): string {
   const self = selfOf(collection.links)
+  const trips = collection.id === TRIPS_COLLECTION
   return page(
     collection.title ?? collection.id,
     collectionsCrumbs(),
@@ -194,10 +206,10 @@ export function collectionHtml(collection: OgcCollection): string {
         <dd><code>${collection.id}</code></dd>
         <dt>Extent</dt>
         <dd>${extentText(collection)} (longitude, latitude; CRS84)</dd>
-        <dt>Published</dt>
-        <dd>${collection.extent.temporal.interval[0]!.map(day).join(' to ')}</dd>
+        <dt>${trips ? 'Travelled' : 'Published'}</dt>
+        <dd>${collection.extent.temporal.interval[0]!.map((end) => (end ? day(end) : '–')).join(' to ')}</dd>
       </dl>
-      <p><a href="${withFormat(link(collection.links, 'items')!.href, 'html')}">Browse its places</a></p>`,
+      <p><a href="${withFormat(link(collection.links, 'items')!.href, 'html')}">Browse its ${trips ? 'trips' : 'places'}</a></p>`,
   )
 }
 
@@ -209,7 +221,16 @@ function coordinates(feature: OgcFeature): string {
   return `${latitude}, ${longitude}`
 }
 
-export function itemsHtml(items: OgcItems, collection: OgcCollection): string {
+type Items<Feature> = { features: Feature[]; numberMatched: number; numberReturned: number; links: OgcLink[] }
+
+/** A page of a collection's items as a table, `noun` naming them, with its paging links. */
+function itemsPage<Feature extends { id: number }>(
+  items: Items<Feature>,
+  collection: OgcCollection,
+  noun: string,
+  head: string[],
+  cells: (feature: Feature) => Html,
+): string {
   const self = selfOf(items.links)
   const collectionHref = link(collection.links, 'self')!.href
   const offset = Number(new URL(self.href).searchParams.get('offset') ?? 0)
@@ -217,22 +238,20 @@ export function itemsHtml(items: OgcItems, collection: OgcCollection): string {
     const target = link(items.links, rel)
     return target ? html`<a href="${withFormat(target.href, 'html')}" rel="${rel}">${text}</a>` : ''
   }
+  const title = noun[0]!.toUpperCase() + noun.slice(1)
   return page(
-    `Places of ${collection.title ?? collection.id}`,
+    collection.id === TRIPS_COLLECTION ? 'Trips' : `${title} of ${collection.title ?? collection.id}`,
     [...collectionsCrumbs(), { title: collection.title ?? collection.id, href: collectionHref }],
     self,
     items.numberReturned === 0
-      ? html`<p>No places${offset > 0 ? ' on this page' : ''}.</p>
+      ? html`<p>No ${noun}${offset > 0 ? ' on this page' : ''}.</p>
           <div class="pages">${pageLink('prev', '← Previous')}</div>`
-      : html`<p>Places ${offset + 1}–${offset + items.numberReturned} of ${items.numberMatched}, newest first.</p>
+      : html`<p>${title} ${offset + 1}–${offset + items.numberReturned} of ${items.numberMatched}, newest first.</p>
           <table>
             <thead>
               <tr>
                 <th scope="col">Id</th>
-                <th scope="col">Title</th>
-                <th scope="col">Address</th>
-                <th scope="col">Published</th>
-                <th scope="col">Latitude, longitude</th>
+                ${head.map((column) => html`<th scope="col">${column}</th>`)}
               </tr>
             </thead>
             <tbody>
@@ -240,10 +259,7 @@ export function itemsHtml(items: OgcItems, collection: OgcCollection): string {
                 (f) =>
                   html`<tr>
                     <td class="number"><a href="${withFormat(`${collectionHref}/items/${f.id}`, 'html')}">${f.id}</a></td>
-                    <td><a href="${f.properties.url}">${f.properties.title || '(no title)'}</a></td>
-                    <td>${f.properties.address}</td>
-                    <td class="number"><time datetime="${f.properties.date}">${day(f.properties.date)}</time></td>
-                    <td class="number">${coordinates(f)}</td>
+                    ${cells(f)}
                   </tr>`,
               )}
             </tbody>
@@ -252,18 +268,63 @@ export function itemsHtml(items: OgcItems, collection: OgcCollection): string {
   )
 }
 
-export function itemHtml(feature: OgcFeature, collection: OgcCollection): string {
-  const self = selfOf(feature.links ?? [])
-  const collectionHref = link(collection.links, 'self')!.href
-  const title = feature.properties.title || '(no title)'
+export function itemsHtml(items: OgcItems, collection: OgcCollection): string {
+  return itemsPage(
+    items,
+    collection,
+    'places',
+    ['Title', 'Address', 'Published', 'Latitude, longitude'],
+    (f) =>
+      html`<td><a href="${f.properties.url}">${f.properties.title || '(no title)'}</a></td>
+        <td>${f.properties.address}</td>
+        <td class="number"><time datetime="${f.properties.date}">${day(f.properties.date)}</time></td>
+        <td class="number">${coordinates(f)}</td>`,
+  )
+}
+
+const kilometres = (metres: number) => `${(metres / 1000).toFixed(1)} km`
+
+export function tripItemsHtml(items: OgcTripItems, collection: OgcCollection): string {
+  return itemsPage(
+    items,
+    collection,
+    'trips',
+    ['Title', 'Started', 'Distance', 'Route'],
+    (f) =>
+      html`<td><a href="${f.properties.url}">${f.properties.title || '(no title)'}</a></td>
+        <td class="number">${f.properties.started_at ? html`<time datetime="${f.properties.started_at}">${day(f.properties.started_at)}</time>` : '–'}</td>
+        <td class="number">${kilometres(f.properties.distance_m)}</td>
+        <td>${routeText(f)}</td>`,
+  )
+}
+
+function routeText(feature: OgcTripFeature): string {
+  if (!feature.geometry) return 'hidden'
+  const lines = feature.geometry.coordinates
+  const points = lines.reduce((sum, line) => sum + line.length, 0)
+  return `${lines.length} ${lines.length === 1 ? 'line' : 'lines'} of ${points} points`
+}
+
+/** One item's page, under its collection and its items. */
+function itemPage(title: string, links: OgcLink[] | undefined, collection: OgcCollection, noun: string, body: Html): string {
   return page(
-    title,
+    title || '(no title)',
     [
       ...collectionsCrumbs(),
-      { title: collection.title ?? collection.id, href: collectionHref },
-      { title: 'Places', href: link(collection.links, 'items')!.href },
+      { title: collection.title ?? collection.id, href: link(collection.links, 'self')!.href },
+      { title: noun, href: link(collection.links, 'items')!.href },
     ],
-    self,
+    selfOf(links ?? []),
+    body,
+  )
+}
+
+export function itemHtml(feature: OgcFeature, collection: OgcCollection): string {
+  return itemPage(
+    feature.properties.title,
+    feature.links,
+    collection,
+    'Places',
     html`<dl>
       <dt>Id</dt>
       <dd>${feature.id}</dd>
@@ -275,6 +336,32 @@ export function itemHtml(feature: OgcFeature, collection: OgcCollection): string
       <dd><time datetime="${feature.properties.date}">${feature.properties.date}</time></dd>
       <dt>Post</dt>
       <dd><a href="${feature.properties.url}">${feature.properties.url}</a></dd>
+    </dl>`,
+  )
+}
+
+export function tripItemHtml(feature: OgcTripFeature, collection: OgcCollection): string {
+  const { properties: p } = feature
+  return itemPage(
+    p.title,
+    feature.links,
+    collection,
+    'Trips',
+    html`<dl>
+      <dt>Id</dt>
+      <dd>${feature.id}</dd>
+      <dt>Description</dt>
+      <dd>${p.description || html`<span class="muted">none given</span>`}</dd>
+      <dt>Travelled</dt>
+      <dd>
+        ${p.started_at && p.ended_at ? html`<time datetime="${p.started_at}">${p.started_at}</time> to <time datetime="${p.ended_at}">${p.ended_at}</time>` : '–'}
+      </dd>
+      <dt>Distance</dt>
+      <dd>${kilometres(p.distance_m)}${p.climb_m === null ? '' : `, ${p.climb_m} m climbed`}</dd>
+      <dt>Route</dt>
+      <dd>${routeText(feature)}</dd>
+      <dt>Trip</dt>
+      <dd><a href="${p.url}">${p.url}</a></dd>
     </dl>`,
   )
 }

@@ -8,10 +8,13 @@ import { addUser } from '../../lib/admin/users'
 import { tripCollectionSchema, tripFeatureSchema, type TripFeature } from '../../lib/api/contract'
 import { OPERATOR } from '../../lib/auth/callers'
 import type { Actor } from '../../lib/auth/capabilities'
-import { disconnectDb, getDb, transaction } from '../../lib/db'
+import { disconnectDb, getDb, readDataVersion, transaction } from '../../lib/db'
 import { distanceKm } from '../../lib/geo/precision'
 import { ApiError } from '../../lib/http/errors'
 import { migrate } from '../../lib/migrate'
+import { getCollection, getCollections, getTripItem, getTripItems, type ItemsQuery } from '../../lib/ogc/features'
+import { tripItemHtml } from '../../lib/ogc/html'
+import { TRIPS_COLLECTION } from '../../lib/ogc/trips'
 import { readImportFile } from '../../lib/places/formats/read'
 import { exportPlaces } from '../../lib/places/export'
 import { importPlaces } from '../../lib/places/import'
@@ -309,4 +312,36 @@ test('a post’s trip travels in the import format by its slug: a draft trip’s
   }
   assert.deepEqual(await exported(false), [walk.slug, undefined, undefined])
   assert.deepEqual(await exported(true), [walk.slug, secret.slug, undefined])
+})
+
+test('the OGC API’s collection of lines: a feature a published trip, its route the REST route’s, found by bbox (across the antimeridian) and datetime', async () => {
+  const read = await readImportFile(fixture('taveuni-antimeridian.gpx'))
+  const [ogc, draft] = await transaction(async (tx) => [
+    await createTrip(tx, { title: 'OGC <crossing>', tracks: read.trip!.tracks }),
+    await createTrip(tx, { title: 'OGC draft', tracks: read.trip!.tracks, status: 'draft' }),
+  ])
+  const version = await readDataVersion()
+  const collection = await getCollection(TRIPS_COLLECTION, version)
+  assert.equal(collection.title, 'Trips')
+  assert.ok((await getCollections(version)).collections.some((c) => c.id === TRIPS_COLLECTION))
+  const query = (q: Partial<ItemsQuery>): ItemsQuery => ({ bbox: null, datetime: null, limit: 100, offset: 0, ...q })
+  const ids = async (q: Partial<ItemsQuery>) => (await getTripItems(query(q), version)).features.map((f) => f.id)
+  assert.ok((await ids({})).includes(ogc.id))
+  assert.ok(!(await ids({})).includes(draft.id), 'a draft trip is no feature')
+  await assert.rejects(getTripItem(String(draft.id), version), { code: 'ogc_no_feature' })
+  // The feature's route is the REST route's, in detail; the REST answer's properties but its id and posts.
+  const item = await getTripItem(String(ogc.id), version)
+  const rest = await feature(ogc.id)
+  assert.deepEqual(item.geometry, rest.geometry)
+  const { id: _, posts: __, ...properties } = rest.properties
+  assert.deepEqual(item.properties, properties)
+  // A box across the antimeridian around Taveuni's east coast meets it; one in the Atlantic does not.
+  assert.ok((await ids({ bbox: [179.5, -17.5, -179.5, -16.5] })).includes(ogc.id))
+  assert.ok(!(await ids({ bbox: [-30, 0, -20, 10] })).includes(ogc.id))
+  const day = (text: string) => ({ start: Date.parse(`${text}T00:00:00Z`), end: Date.parse(`${text}T23:59:59.999Z`), text })
+  assert.ok((await ids({ datetime: day('2024-07-14') })).includes(ogc.id))
+  assert.ok(!(await ids({ datetime: day('2024-07-16') })).includes(ogc.id))
+  // Its page escapes the title.
+  const page = tripItemHtml(item, collection)
+  assert.ok(page.includes('OGC &#60;crossing&#62;') && !page.includes('<crossing>'))
 })

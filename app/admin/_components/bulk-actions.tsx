@@ -5,6 +5,7 @@ import { createContext, useContext, useEffect, useRef, useState, useTransition, 
 import type { BulkReport } from '@/lib/admin/bulk'
 import type { CategoryOption } from '@/lib/admin/posts'
 import type { LocateReport } from '@/lib/places/locate'
+import type { TripOption } from '@/lib/trips/manage'
 import { bulkEditAction, importLocationsFromMediaAction } from '../posts/bulk-actions'
 import { CategoryOptions } from './category-options'
 import { plural } from './format'
@@ -73,16 +74,27 @@ const OUTCOME_WORDS: Record<string, string> = { set: 'Set', done: 'Done', unchan
 
 /**
  * The bulk action bar above the list, and the summary of what the last run changed. In the Trash, only Restore;
- * elsewhere Move to Trash, Publish (for who may publish), Set to draft, Add to category, Add tag, and Import
- * locations from media.
+ * elsewhere Move to Trash, Publish (for who may publish), Set to draft, Add to category, Add tag, Import locations
+ * from media, and (for who keeps trips, `trips`) Place photos from a trip's track: its review, of the posts selected.
  */
-export function BulkActions({ inTrash, canPublish, categories }: { inTrash: boolean; canPublish: boolean; categories: CategoryOption[] }) {
+export function BulkActions({
+  inTrash,
+  canPublish,
+  categories,
+  trips,
+}: {
+  inTrash: boolean
+  canPublish: boolean
+  categories: CategoryOption[]
+  trips: TripOption[]
+}) {
   const router = useRouter()
   const { selected, clear } = useSelection()
   const [action, setAction] = useState('')
   const [missingOnly, setMissingOnly] = useState(true)
   const [categoryId, setCategoryId] = useState('')
   const [tagName, setTagName] = useState('')
+  const [tripId, setTripId] = useState('')
   const [pending, start] = useTransition()
   const [report, setReport] = useState<Report | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -95,6 +107,7 @@ export function BulkActions({ inTrash, canPublish, categories }: { inTrash: bool
         ['category', 'Add to category'],
         ['tag', 'Add tag'],
         ['locate', 'Import locations from media'],
+        ...(trips.length > 0 ? [['photos', 'Place photos from a trip’s track'] as [string, string]] : []),
       ]
   const apply = () =>
     start(async () => {
@@ -105,6 +118,11 @@ export function BulkActions({ inTrash, canPublish, categories }: { inTrash: bool
       if (action === 'category' && !categoryId) return setError('Choose the category to add the posts to.')
       if (action === 'tag' && !tagName.trim()) return setError('Type the tag to add.')
       const ids = [...selected]
+      if (action === 'photos') {
+        if (!tripId) return setError('Choose the trip whose track places the photos.')
+        // Nothing is written here: the review shows each placement on a map first.
+        return router.push(`/admin/trips/${tripId}/photos?posts=${ids.join(',')}`)
+      }
       const result =
         action === 'locate'
           ? await importLocationsFromMediaAction(ids, missingOnly)
@@ -146,6 +164,20 @@ export function BulkActions({ inTrash, canPublish, categories }: { inTrash: bool
             <select value={categoryId} onChange={(event) => setCategoryId(event.target.value)}>
               <option value="">Choose…</option>
               <CategoryOptions categories={categories} />
+            </select>
+          </label>
+        )}
+        {action === 'photos' && (
+          <label>
+            Trip
+            <select value={tripId} onChange={(event) => setTripId(event.target.value)}>
+              <option value="">Choose…</option>
+              {trips.map((trip) => (
+                <option key={trip.id} value={trip.id}>
+                  {trip.title}
+                  {trip.status === 'draft' ? ' (draft)' : ''}
+                </option>
+              ))}
             </select>
           </label>
         )}

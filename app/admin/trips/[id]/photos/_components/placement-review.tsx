@@ -104,7 +104,9 @@ export function PlacementReview({ review, query, handError, tiles }: { review: P
         onFocus={setFocused}
       />
       {review.photos.length === 0 ? (
-        <p className="muted">No photos without GPS to place: upload the trip&apos;s photos to its posts first.</p>
+        <p className="muted">
+          No photos to place: none without a point of its own (a photo placed by hand stays where it was put). Upload the trip&apos;s photos to its posts first.
+        </p>
       ) : (
         <>
           <div className="inline review-actions">
