@@ -98,13 +98,13 @@ const commands: Record<string, Command> = {
   },
   seed: {
     usage: 'places seed [--demo] [--if-empty]',
-    summary: 'load the demo site (users of every role, categories, places) into an empty database',
+    summary: 'load the demo site (users of every role, categories, places, a trip) into an empty database',
     options: { demo: { type: 'boolean' }, 'if-empty': { type: 'boolean' } },
     run: async (values) => {
       const [{ isDatabaseEmpty, seedDemo }, { getConfig }] = await Promise.all([import('../lib/demo/seed'), import('../lib/config')])
       if (values['if-empty'] && !(await isDatabaseEmpty())) return
-      const { users, postIds } = await seedDemo(progress('Demo places'))
-      out(`Loaded the demo: ${postIds.length} posts and ${users.length} users.`)
+      const { users, postIds, trips } = await seedDemo(progress('Demo places'))
+      out(`Loaded the demo: ${postIds.length} posts, ${trips} trip and ${users.length} users.`)
       out(`Sign in at ${getConfig().siteUrl}/signin as one of these (the passwords are shown only now):`)
       for (const user of users) out(`  ${user.role.padEnd(13)} ${user.email.padEnd(28)} ${user.password}`)
     },

@@ -218,6 +218,7 @@ async function importNamed(
   }
   try {
     let slug: string | undefined
+    const notes = [...read.notes]
     const ids = await importPlaces(read.source, {
       defaultAuthor: actor.email,
       labelOf: read.labelOf,
@@ -225,8 +226,9 @@ async function importNamed(
       dryRun,
       trip: read.trip,
       onTrip: (written) => (slug = written.slug),
+      onMissingTrips: (slugs) => notes.push(`No trip here has the slug ${slugs.join(', ')}: the posts naming it are on no trip.`),
     })
-    return { ...base, trip: trip && { ...trip, slug: dryRun ? undefined : slug }, posts: ids.length, problems: [], ids }
+    return { ...base, notes, trip: trip && { ...trip, slug: dryRun ? undefined : slug }, posts: ids.length, problems: [], ids }
   } catch (error) {
     return { ...base, posts: 0, problems: refusal(error), ids: [] }
   }

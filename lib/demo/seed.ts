@@ -4,13 +4,21 @@ import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { ROLES, type Role } from '../auth/capabilities'
-import { getDb } from '../db'
+import { getDb, lockTables, transaction } from '../db'
 import { ApiError } from '../http/errors'
 import { storeAttachment } from '../media/storage'
+import { readTrackFile } from '../places/formats/read'
 import { featuresOfCollection, importPlaces, type ImportOptions } from '../places/import'
+import { createTrip } from '../trips/trips'
 import { createUser } from '../users'
 
 export const DEMO_FILE = path.join('prisma', 'demo', 'places.geojson')
+/** The demo's trip: a real hike's GPS log (prisma/demo/README.md). */
+const DEMO_TRACK = path.join('prisma', 'demo', 'zbevnica.gpx')
+const DEMO_TRIP = {
+  title: 'A hike to Zbevnica',
+  description: 'Up through the beech woods of Ćićarija to the top of Zbevnica (1,014 m), as a GPS logger recorded it.',
+}
 const DEMO_PHOTOS = path.join('lib', 'demo', 'photos')
 
 // Real photos (lib/demo/photos/ATTRIBUTION.md), stored as uploads are, sizes and all: by the title of their post.
@@ -56,10 +64,10 @@ const WRITERS: Role[] = ['administrator', 'editor', 'author']
 
 /**
  * Loads the demo site into an empty database: a user of every role (each with a new random password, returned
- * here and nowhere stored in clear), the places of prisma/demo/places.geojson, real photos on a few of them, and a
- * draft with photos but no location.
+ * here and nowhere stored in clear), the places of prisma/demo/places.geojson, real photos on a few of them, a
+ * draft with photos but no location, and a trip.
  */
-export async function seedDemo(onProgress?: ImportOptions['onProgress']): Promise<{ users: DemoUser[]; postIds: number[] }> {
+export async function seedDemo(onProgress?: ImportOptions['onProgress']): Promise<{ users: DemoUser[]; postIds: number[]; trips: number }> {
   if (!(await isDatabaseEmpty())) throw new ApiError('places_not_empty', 'The database already has users or posts; the demo loads only into an empty one.')
   const users: DemoUser[] = []
   for (const role of ROLES) {
@@ -79,5 +87,10 @@ export async function seedDemo(onProgress?: ImportOptions['onProgress']): Promis
   for (const { postId, files } of photos) {
     for (const { file, title } of files) await storeAttachment({ postId, filename: file, title, body: createReadStream(path.join(DEMO_PHOTOS, file)) })
   }
-  return { users, postIds }
+  const tracks = await readTrackFile(DEMO_TRACK)
+  await transaction(async (tx) => {
+    await lockTables(tx, ['trips'])
+    await createTrip(tx, { ...DEMO_TRIP, tracks })
+  })
+  return { users, postIds, trips: 1 }
 }

@@ -23,7 +23,7 @@ import { publicPostTypes } from '../places/post-types'
 import { bboxParam, parseQuery, queryValues } from '../places/schemas'
 import { withFormat } from './html'
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from './limits'
-import { detailRoutes, during, meets, toOgcTripFeature, tripEntries, tripsExtent, TRIPS_COLLECTION, type TripEntry } from './trips'
+import { detailRoutes, during, meets, routeMeets, toOgcTripFeature, tripEntries, tripsExtent, TRIPS_COLLECTION, type TripEntry } from './trips'
 import { findPublicTrip } from '../trips/trips'
 
 // OGC API – Features, Part 1: Core (https://docs.ogc.org/is/17-069r4/17-069r4.html) over the public places: one
@@ -260,28 +260,31 @@ export async function getItems(collectionId: string, query: ItemsQuery, version:
   const matched = bbox ? countPlacesIn(index, bbox, ranks) : to - from
   const ids = bbox ? placeIdsIn(index, bbox, offset, limit, matched, ranks) : Array.from(index.ids.subarray(from + offset, Math.min(to, from + offset + limit)))
   const places = await findPublicPlacesByIds(ids)
-  return { type: 'FeatureCollection', features: places.map(toOgcFeature), ...pageOf(collectionId, query, places.length, matched) }
+  return { type: 'FeatureCollection', features: places.map(toOgcFeature), numberReturned: places.length, ...pageOf(collectionId, query, ids.length, matched) }
 }
 
 /**
- * The trips that meet the box (by their lines' boxes) and the interval (by their first and last times), newest
- * first: few enough to filter in memory; the page's routes then read in detail.
+ * The trips whose route meets the box and whose first to last time meets the interval, newest first: few enough to
+ * filter in memory. A box is checked against the lines' boxes first, then against the routes in detail of those
+ * that pass; without one, only the page's routes are read.
  */
 export async function getTripItems(query: ItemsQuery, version: number): Promise<OgcTripItems> {
   await getCollection(TRIPS_COLLECTION, version)
   const { bbox, datetime, offset, limit } = query
-  const matching = (await tripEntries()).filter(
+  const near = (await tripEntries()).filter(
     ({ trip, boxes }) => (!bbox || boxes.some((box) => meets(bbox, box))) && (!datetime || during(trip, datetime.start, datetime.end)),
   )
+  const detail = bbox ? await detailRoutes(near.map(({ trip }) => trip.id)) : null
+  const matching = detail ? near.filter(({ trip }) => routeMeets(bbox!, detail.get(trip.id) ?? [])) : near
   const page = matching.slice(offset, offset + limit).map(({ trip }) => trip)
-  const routes = await detailRoutes(page.map((trip) => trip.id))
+  const routes = detail ?? (await detailRoutes(page.map((trip) => trip.id)))
   // A trip made a draft between the two reads is left out of the page.
   const features = page.filter((trip) => routes.has(trip.id)).map((trip) => toOgcTripFeature(trip, routes.get(trip.id)!))
-  return { type: 'FeatureCollection', features, ...pageOf(TRIPS_COLLECTION, query, features.length, matching.length) }
+  return { type: 'FeatureCollection', features, numberReturned: features.length, ...pageOf(TRIPS_COLLECTION, query, page.length, matching.length) }
 }
 
-/** The counts, time and links of a page of items: `returned` of `matched`, at the query's offset. */
-function pageOf(collectionId: string, { bbox, datetime, offset, limit }: ItemsQuery, returned: number, matched: number) {
+/** The count, time and links of a page of items: `read` (some may have gone since) of `matched`, at the query's offset. */
+function pageOf(collectionId: string, { bbox, datetime, offset, limit }: ItemsQuery, read: number, matched: number) {
   const itemsUrl = `${base()}/collections/${encodeURIComponent(collectionId)}/items`
   const page = (at: number) => {
     const params = new URLSearchParams({ limit: String(limit), offset: String(at) })
@@ -294,9 +297,9 @@ function pageOf(collectionId: string, { bbox, datetime, offset, limit }: ItemsQu
     alternate(page(offset)),
     { href: `${base()}/collections/${encodeURIComponent(collectionId)}`, rel: 'collection', type: JSON_TYPE },
   ]
-  if (offset + returned < matched) links.push({ href: page(offset + limit), rel: 'next', type: GEOJSON_TYPE })
+  if (offset + read < matched) links.push({ href: page(offset + limit), rel: 'next', type: GEOJSON_TYPE })
   if (offset > 0) links.push({ href: page(Math.max(0, offset - limit)), rel: 'prev', type: GEOJSON_TYPE })
-  return { numberMatched: matched, numberReturned: returned, timeStamp: new Date().toISOString(), links }
+  return { numberMatched: matched, timeStamp: new Date().toISOString(), links }
 }
 
 /** A feature id: a post id, of the database's integer range; anything else names no feature. */

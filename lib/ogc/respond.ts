@@ -47,7 +47,7 @@ function linkHeader(links: OgcLink[], format: Format): string | null {
 
 const HTML_TYPE = 'text/html; charset=utf-8'
 // Bump when the pages or documents change shape, so that clients and caches do not keep the old ones.
-const OGC_FORMAT = 'places-ogc-3'
+const OGC_FORMAT = 'places-ogc-4'
 /**
  * A route of the OGC API (docs/api.md, OGC API – Features): JSON (as `contentType`) or HTML as `f` or the Accept
  * header asks, errors too; public, varying by Accept since the same URL may answer either. Answers are built once

@@ -14,27 +14,63 @@ import { listPublicTrips, type PublicTrip } from '../trips/trips'
 
 export const TRIPS_COLLECTION = 'trips'
 
-/** A published trip as the collection filters it: its interval, and the boxes of its route's lines (none when hidden). */
+/**
+ * A published trip as the collection filters it: its interval, and the boxes of its route's lines (none when
+ * hidden), from the overview route, widened by what simplifying it to within 100 m may have moved.
+ */
 export type TripEntry = { trip: PublicTrip; boxes: BBox[] }
 
-/** The box of a line cut at the antimeridian: west ≤ east. */
+/** Degrees of latitude in a little more than 100 m. */
+const OVERVIEW_MARGIN = 0.001
+
+/** The box of a line cut at the antimeridian (west ≤ east), widened by `margin` metres' worth of degrees. */
 function boxOf(line: Line): BBox {
   let [west, south, east, north] = [180, 90, -180, -90]
   for (const [longitude, latitude] of line) {
     ;[west, east] = [Math.min(west, longitude), Math.max(east, longitude)]
     ;[south, north] = [Math.min(south, latitude), Math.max(north, latitude)]
   }
-  return [west, south, east, north]
+  const across = OVERVIEW_MARGIN / Math.max(Math.cos((Math.max(Math.abs(south), Math.abs(north)) * Math.PI) / 180), 0.01)
+  return [Math.max(west - across, -180), Math.max(south - OVERVIEW_MARGIN, -90), Math.min(east + across, 180), Math.min(north + OVERVIEW_MARGIN, 90)]
 }
 
-/** The published trips, newest first, each line boxed by its overview route (100 m: boxes as good as the detail's). */
+/** The published trips, newest first, each line boxed by its overview route. */
 export async function tripEntries(): Promise<TripEntry[]> {
   return (await listPublicTrips()).map((trip) => ({ trip, boxes: (trip.route ?? []).map(boxOf) }))
 }
 
-/** Whether a line's box meets `bbox` (west > east crosses the antimeridian), edges included. */
+/** Whether a box meets `bbox` (west > east crosses the antimeridian), edges included. */
 export function meets(bbox: BBox, [west, south, east, north]: BBox): boolean {
   return partsOf(bbox).some(([w, s, e, n]) => west <= e && east >= w && south <= n && north >= s)
+}
+
+/** Whether the segment from a to b meets the box (one that does not cross the antimeridian): Liang–Barsky clipping. */
+function segmentMeets([west, south, east, north]: BBox, [x0, y0]: [number, number], [x1, y1]: [number, number]): boolean {
+  let [enter, leave] = [0, 1]
+  const [dx, dy] = [x1 - x0, y1 - y0]
+  const edges: [number, number][] = [
+    [-dx, x0 - west],
+    [dx, east - x0],
+    [-dy, y0 - south],
+    [dy, north - y0],
+  ]
+  for (const [p, q] of edges) {
+    if (p === 0) {
+      if (q < 0) return false
+      continue
+    }
+    const t = q / p
+    if (p < 0) enter = Math.max(enter, t)
+    else leave = Math.min(leave, t)
+    if (enter > leave) return false
+  }
+  return true
+}
+
+/** Whether a route (its lines cut at the antimeridian, straight between points) meets `bbox`, edges included. */
+export function routeMeets(bbox: BBox, route: readonly Line[]): boolean {
+  const parts = partsOf(bbox)
+  return route.some((line) => line.slice(1).some((point, i) => parts.some((part) => segmentMeets(part, line[i]!, point))))
 }
 
 /** Whether a trip's time meets the interval, ends included; a trip without times meets none. */

@@ -117,7 +117,7 @@ type Checked = {
   categoryPaths: Set<string>
   tagNames: Set<string>
   tripSlugs: Set<string>
-  /** whether any feature is published: a trip of drafts alone is a draft (docs/trips.md) */
+  /** whether any feature that names no trip of its own is published: a trip of drafts alone is a draft (docs/trips.md) */
   anyPublished: boolean
 }
 
@@ -146,7 +146,8 @@ async function check(source: FeatureSource, { onChecked, labelOf = featureLabel,
     }
     const { id, author, categories, tags, status, trip } = parsed.data.properties
     if (trip !== undefined) checked.tripSlugs.add(trip)
-    if (status === 'publish') checked.anyPublished = true
+    // Only the posts the file's own trip gets decide whether it is published.
+    else if (status === 'publish') checked.anyPublished = true
     if (author) checked.emails.add(author.toLowerCase())
     else checked.withoutAuthor = true
     for (const path of categories) checked.categoryPaths.add(path)

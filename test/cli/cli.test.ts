@@ -540,12 +540,13 @@ for (const kind of databaseKinds) {
       const empty = await createTestDatabase(kind)
       try {
         const seeded = ok(places(empty.url, 'seed', '--demo'))
-        assert.match(seeded, /Loaded the demo: \d{3} posts and 5 users/)
+        assert.match(seeded, /Loaded the demo: \d{3} posts, 1 trip and 5 users/)
         for (const role of ['administrator', 'editor', 'author', 'contributor', 'subscriber'])
           assert.match(seeded, new RegExp(`${role}@example\\.com +\\S{16}`))
         const demo = JSON.parse(readFileSync('prisma/demo/places.geojson', 'utf8')) as { features: unknown[] }
         const all = JSON.parse(ok(places(empty.url, 'export', '--all-statuses'))) as { features: { geometry: unknown; properties: { title: string } }[] }
         assert.equal(all.features.length, demo.features.length + 1, "the demo file's places and the draft with photos (lib/demo/seed.ts)")
+        assert.match(ok(places(empty.url, 'trip', 'list')), /^\d+\tpublish\t\w+\t2010-10-03\t.*\ta-hike-to-zbevnica\tA hike to Zbevnica$/m)
         const draft = all.features.find((f) => f.properties.title === 'Photos from Rome')
         assert.equal(draft?.geometry, null, 'the draft with photos has no location: its photos have one')
         // What a newcomer's "Import location from media" on it does: its first photo's point, near the Colosseum.

@@ -312,6 +312,10 @@ test('a post’s trip travels in the import format by its slug: a draft trip’s
   }
   assert.deepEqual(await exported(false), [walk.slug, undefined, undefined])
   assert.deepEqual(await exported(true), [walk.slug, secret.slug, undefined])
+  // A file's own lines make a trip published only by the published posts it gets: not by those naming another.
+  let own = ''
+  await importPlaces(() => [post('Elsewhere', walk.slug)], { trip: { title: 'Own lines', tracks: read.trip!.tracks }, onTrip: (trip) => (own = trip.slug) })
+  assert.equal((await getDb().trip.findUniqueOrThrow({ where: { slug: own } })).status, 'draft')
 })
 
 test('the OGC API’s collection of lines: a feature a published trip, its route the REST route’s, found by bbox (across the antimeridian) and datetime', async () => {

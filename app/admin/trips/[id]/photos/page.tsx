@@ -24,6 +24,8 @@ export default async function PlacePhotosPage({ params, searchParams }: PageProp
   if (tripId === null) notFound()
   const asked = { offset: one(query.offset), gap: one(query.gap), posts: one(query.posts), hand: one(query.hand) }
   const { request, errors } = parseReviewRequest(asked)
+  // Posts named wrongly are not taken for none: that would review every photo since the trip began.
+  if (errors.posts) return <Refused message={errors.posts} />
   const review = async (): Promise<PhotoReview | null> => {
     try {
       return await reviewTripPhotos(actor, tripId, request)
@@ -45,12 +47,7 @@ export default async function PlacePhotosPage({ params, searchParams }: PageProp
   } catch (error) {
     // A trip of planned routes only: nothing to place by.
     if (!(error instanceof ApiError) || error.code !== 'rest_invalid_param') throw error
-    return (
-      <>
-        <h1>Place photos from a track</h1>
-        <Notice notice={{ tone: 'error', text: error.message }} />
-      </>
-    )
+    return <Refused message={error.message} />
   }
   if (!found) notFound()
   const { trip, track, cameras } = found
@@ -103,6 +100,15 @@ export default async function PlacePhotosPage({ params, searchParams }: PageProp
         ))}
       </ul>
       <PlacementReview review={found} query={cleanReviewQuery(asked, errors)} handError={errors.hand} tiles={getConfig().mapTiles} />
+    </>
+  )
+}
+
+function Refused({ message }: { message: string }) {
+  return (
+    <>
+      <h1>Place photos from a track</h1>
+      <Notice notice={{ tone: 'error', text: message }} />
     </>
   )
 }
