@@ -33,9 +33,10 @@ test('a photo without GPS placed from a track: the editor sees where, and that i
     await exiftool.end()
     const run = runId()
     const title = `Lake walk ${run}`
-    // A post type of this run's own: the command works on it alone, and no other spec's or run's photos are placed.
+    // A post type of this run's own: the command works on it alone, and no other spec's or run's photos are placed. A
+    // draft: the public map and timeline other specs count stay as they were.
     const type = `track-${run}`
-    const [id] = await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title, type } }], uiUser('editor').email)
+    const [id] = await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title, type, status: 'draft' } }], uiUser('editor').email)
     await importMedia(server, id!, [walkPhoto])
     const track = path.join('test', 'fixtures', 'tracks', 'cerknicko-jezero.gpx')
     expect(await places(server, 'locate', '--from-track', track, '--post-type', type)).toMatch(/^Placed 1 photo\.$/m)
@@ -77,7 +78,11 @@ test("the admin's review: a post's photo on its trip's track, seen on the map be
     await exiftool.end()
     const title = `By the lake ${runId()}`
     // A type apart from the first test's: the photo placed by hand here would tell its `locate` run the phone's clock.
-    const [id] = await importPosts(server, [{ type: 'Feature', geometry: null, properties: { title, type: `review-${runId()}` } }], uiUser('editor').email)
+    const [id] = await importPosts(
+      server,
+      [{ type: 'Feature', geometry: null, properties: { title, type: `review-${runId()}`, status: 'draft' } }],
+      uiUser('editor').email,
+    )
     const [photoId] = await importMedia(server, id!, [walkPhoto], 'Lake walk')
 
     // The editor puts the post on the trip; the editor then offers to place its photos from the trip's track.

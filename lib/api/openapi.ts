@@ -82,13 +82,14 @@ type Target = 'draft-2020-12' | 'openapi-3.0'
 function writer(target: Target) {
   /**
    * A zod schema as JSON Schema for the document. A schema with an `id` (`.meta({ id })`) is a component, and is
-   * referred to: zod puts those it meets inside others in `$defs`, which become references to the components.
+   * referred to: zod puts those it meets inside others in `$defs` (`definitions` for OpenAPI 3.0), which become
+   * references to the components.
    */
   function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Schema {
     const id: unknown = z.globalRegistry.get(schema)?.id
     if (typeof id === 'string') return { $ref: `${COMPONENTS}${id}` }
-    const { $schema: _, $defs: __, ...rest } = z.toJSONSchema(schema, { io, target }) as Schema
-    return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"${COMPONENTS}`)) as Schema
+    const { $schema: _, $defs: __, definitions: ___, ...rest } = z.toJSONSchema(schema, { io, target }) as Schema
+    return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"${COMPONENTS}`).replaceAll('"#/definitions/', `"${COMPONENTS}`)) as Schema
   }
 
   /** Every schema with an `id` (`.meta({ id })`), as the document's components. */
