@@ -17,20 +17,24 @@ test.beforeAll(({ databaseUrl, uploadsDir }, testInfo) => {
   server = { databaseUrl, uploadsDir, baseURL: String(testInfo.project.use.baseURL) }
 })
 
+/**
+ * A real phone photo in `dir`, its GPS removed, taken (by its EXIF) when the walk of cerknicko-jezero.gpx passed its
+ * 31st point.
+ */
+async function lakeWalkPhoto(dir: string): Promise<string> {
+  const file = path.join(dir, 'lake-walk.jpg')
+  await copyFile(photo('mei_Apple iPhone 4.jpg'), file)
+  const exiftool = new ExifTool({ maxProcs: 1 })
+  await exiftool.write(file, { DateTimeOriginal: '2010:08:05 16:33:48', OffsetTimeOriginal: '+02:00' }, { writeArgs: ['-overwrite_original', '-gps:all='] })
+  await exiftool.end()
+  return file
+}
+
 test('a photo without GPS placed from a track: the editor sees where, and that it came from the track', async ({ page }, testInfo) => {
   test.slow() // ExifTool, an import, a photo stored and the command's run before the browser starts
   const dir = await mkdtemp(path.join(tmpdir(), 'places-e2e-track-'))
   try {
-    // A real phone photo, its GPS removed, taken (by its EXIF) when the walk of cerknicko-jezero.gpx passed its 31st point.
-    const walkPhoto = path.join(dir, 'lake-walk.jpg')
-    await copyFile(photo('mei_Apple iPhone 4.jpg'), walkPhoto)
-    const exiftool = new ExifTool({ maxProcs: 1 })
-    await exiftool.write(
-      walkPhoto,
-      { DateTimeOriginal: '2010:08:05 16:33:48', OffsetTimeOriginal: '+02:00' },
-      { writeArgs: ['-overwrite_original', '-gps:all='] },
-    )
-    await exiftool.end()
+    const walkPhoto = await lakeWalkPhoto(dir)
     const run = runId()
     const title = `Lake walk ${run}`
     // A post type of this run's own: the command works on it alone, and no other spec's or run's photos are placed. A
@@ -66,16 +70,7 @@ test("the admin's review: a post's photo on its trip's track, seen on the map be
     const track = path.join(dir, 'walk.gpx')
     await writeFile(track, gpx)
     await places(server, 'import', track)
-    // The photo of the first test, on a post of this test.
-    const walkPhoto = path.join(dir, 'lake-walk.jpg')
-    await copyFile(photo('mei_Apple iPhone 4.jpg'), walkPhoto)
-    const exiftool = new ExifTool({ maxProcs: 1 })
-    await exiftool.write(
-      walkPhoto,
-      { DateTimeOriginal: '2010:08:05 16:33:48', OffsetTimeOriginal: '+02:00' },
-      { writeArgs: ['-overwrite_original', '-gps:all='] },
-    )
-    await exiftool.end()
+    const walkPhoto = await lakeWalkPhoto(dir)
     const title = `By the lake ${runId()}`
     // A type apart from the first test's: the photo placed by hand here would tell its `locate` run the phone's clock.
     const [id] = await importPosts(
