@@ -8,6 +8,7 @@ import type { LocateReport } from '@/lib/places/locate'
 import type { TripOption } from '@/lib/trips/manage'
 import { bulkEditAction, importLocationsFromMediaAction } from '../posts/bulk-actions'
 import { CategoryOptions } from './category-options'
+import { TripOptions } from './trip-options'
 import { plural } from './format'
 
 // The posts list's selection (a checkbox a row, and one for the whole page) and its bulk actions. Native checkboxes
@@ -172,12 +173,7 @@ export function BulkActions({
             Trip
             <select value={tripId} onChange={(event) => setTripId(event.target.value)}>
               <option value="">Choose…</option>
-              {trips.map((trip) => (
-                <option key={trip.id} value={trip.id}>
-                  {trip.title}
-                  {trip.status === 'draft' ? ' (draft)' : ''}
-                </option>
-              ))}
+              <TripOptions trips={trips} />
             </select>
           </label>
         )}

@@ -20,6 +20,7 @@ import { TagInput } from './tag-input'
 import { LocationFields, type FieldAttributes } from './location-fields'
 import { editorReducer, initialEditorState, statusToStore, submitLabel, toValues, typedDate, valuesToSend } from './post-editor-state'
 import type { TripOption } from '@/lib/trips/manage'
+import { TripOptions } from '@/app/admin/_components/trip-options'
 import { TypeField } from './type-field'
 import { autosaveSlot, clearAutosave, readAutosave, useUnsavedWork, type Autosave } from './unsaved-work'
 
@@ -342,12 +343,7 @@ export function PostEditor({
                 onChange={(e) => update({ tripId: e.target.value === '' ? null : Number(e.target.value) })}
               >
                 <option value="">None</option>
-                {trips.map((trip) => (
-                  <option key={trip.id} value={trip.id}>
-                    {trip.title}
-                    {trip.status === 'draft' ? ' (draft)' : ''}
-                  </option>
-                ))}
+                <TripOptions trips={trips} />
               </select>
               <FieldError id="post-tripId" message={errors.tripId} />
               {canPlacePhotos && post.tripId && post.tripId === values.tripId && (
