@@ -6,11 +6,11 @@
 // The index of the public places of bench/generate.mts's N places (ids as `places import` gives them: 1, 2… in the
 // file's order), then: each map view of bench/writes.mts (the mean of 300), and its 40 moves back to back (the same
 // places as the server bench's, by 0.001° of latitude, north and south in turn), each update (withChanges) and the
-// world view after it; then 40 new posts, each deleted after; then time intervals (after and before): each one's index
-// made from the whole (rangeOf, the mean of 20) and the world view of it (the mean of 300); then the timeline's counts
-// by year of the world and of three views (datesIn and timelineOf, the mean of 20). Each view is also timed with its
-// clusters' categories counted (the map's `_embed`), each place's first category that of `places import` (the first
-// of its paths to be made, in the tree's order).
+// world view after it; then 40 new posts, each deleted after (dated among the others, then dated now); then time
+// intervals (after and before): each one's index made from the whole (rangeOf, the mean of 20) and the world view of it
+// (the mean of 300); then the timeline's counts by year of the world and of three views (datesIn and timelineOf, the
+// mean of 20). Each view is also timed with its clusters' categories counted (the map's `_embed`), each place's first
+// category that of `places import` (the first of its paths to be made, in the tree's order).
 import { mapItemsIn } from '../lib/places/map-index/clusters.ts'
 import { datesIn, timelineOf } from '../lib/places/map-index/periods.ts'
 import { buildPlaceIndex, rangeOf, ranksBetween, withChanges } from '../lib/places/map-index/place-index.ts'
@@ -72,22 +72,26 @@ console.log(
     `update and the world view after it p50 ${percentileMs(views, 0.5)} ms, p90 ${percentileMs(views, 0.9)} ms`,
 )
 
-// A new post beside another, as the server bench's writes make it (its place 0.01° off, its date), then deleted.
-const [added, deleted] = [[] as number[], [] as number[]]
-for (let i = 0; i < MOVES; i++) {
-  const [, latitude, longitude, date] = moving[(MOVES + i) % moving.length]!
-  const newId = n + 1 + i
-  started = performance.now()
-  index = withChanges(index, new Set([newId]), [[newId, latitude + 0.01, longitude + 0.01, date]])
-  added.push(ms(started))
-  started = performance.now()
-  index = withChanges(index, new Set([newId]), [])
-  deleted.push(ms(started))
+// A new post beside another, then deleted: dated as the server bench's writes make it (its place 0.01° off, the
+// other's date: among older places), or now, the newest (a post written today, or `places import` of a post without a
+// date, the server bench's small import).
+for (const dated of ['with the date of another', 'dated now'] as const) {
+  const [added, deleted] = [[] as number[], [] as number[]]
+  for (let i = 0; i < MOVES; i++) {
+    const [, latitude, longitude, date] = moving[(MOVES + i) % moving.length]!
+    const newId = n + 1 + i
+    started = performance.now()
+    index = withChanges(index, new Set([newId]), [[newId, latitude + 0.01, longitude + 0.01, dated === 'dated now' ? Date.now() : date]])
+    added.push(ms(started))
+    started = performance.now()
+    index = withChanges(index, new Set([newId]), [])
+    deleted.push(ms(started))
+  }
+  console.log(
+    `  ${MOVES} new posts ${dated}, each deleted after: update p50 ${percentileMs(added, 0.5)} ms, p90 ${percentileMs(added, 0.9)} ms; ` +
+      `deletion p50 ${percentileMs(deleted, 0.5)} ms, p90 ${percentileMs(deleted, 0.9)} ms`,
+  )
 }
-console.log(
-  `  ${MOVES} new posts, each deleted after: update p50 ${percentileMs(added, 0.5)} ms, p90 ${percentileMs(added, 0.9)} ms; ` +
-    `deletion p50 ${percentileMs(deleted, 0.5)} ms, p90 ${percentileMs(deleted, 0.9)} ms`,
-)
 
 const DAY = 86_400_000
 for (const [name, first, last] of [

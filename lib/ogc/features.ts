@@ -258,7 +258,7 @@ export async function getItems(collectionId: string, query: ItemsQuery, version:
   const ranks: RankRange = datetime ? ranksBetween(index, datetime.start, datetime.end) : [0, index.size]
   const [from, to] = ranks
   const matched = bbox ? countPlacesIn(index, bbox, ranks) : to - from
-  const ids = bbox ? placeIdsIn(index, bbox, offset, limit, matched, ranks) : Array.from(index.ids.subarray(from + offset, Math.min(to, from + offset + limit)))
+  const ids = bbox ? placeIdsIn(index, bbox, offset, limit, matched, ranks) : index.ids.slice(from + offset, Math.min(to, from + offset + limit))
   const places = await findPublicPlacesByIds(ids)
   return { type: 'FeatureCollection', features: places.map(toOgcFeature), numberReturned: places.length, ...pageOf(collectionId, query, ids.length, matched) }
 }

@@ -89,7 +89,7 @@ async function buildCollection(query: CollectionQuery, version: number): Promise
   if (clusterId !== undefined) return JSON.stringify(await placesOfCluster(index, query, clusterId))
   if (bbox) return JSON.stringify(await placesInBox(index, query, bbox))
   const offset = ((query.page ?? 1) - 1) * query.limit
-  const ids = Array.from(index.ids.subarray(offset, offset + query.limit))
+  const ids = index.ids.slice(offset, offset + query.limit)
   return JSON.stringify({ type: 'FeatureCollection', features: await toFeatures(await findPublicPlacesByIds(ids), embed) })
 }
 

@@ -11,6 +11,7 @@ import { readPlaceChanges } from '../../lib/places/query'
 import { publicColumnsOf } from '../../lib/places/visibility'
 import { addZone, removeZone } from '../../lib/places/zones'
 import { createTestDatabase, databaseOfThisRun, type TestDatabase } from '../support/databases'
+import { valuesOf } from '../support/index-values'
 
 // The map's index after a write (README.md, "The map's index after a write"): an instance updates the index it holds
 // from the change log the database's triggers keep, and the result is the index read whole from the database, after
@@ -140,7 +141,7 @@ after(async () => {
 async function assertAsRead(instance: PlaceIndexes, after: string): Promise<void> {
   const version = await readDataVersion()
   for (const query of QUERIES) {
-    assert.deepEqual(await instance.get(query, version), await readPlaceIndex(query), `${after}, category ${query.categoryId}`)
+    assert.deepEqual(valuesOf(await instance.get(query, version)), valuesOf(await readPlaceIndex(query)), `${after}, category ${query.categoryId}`)
   }
 }
 

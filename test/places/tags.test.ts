@@ -124,7 +124,10 @@ test('the public learns the name of a tag only from its public places', async ()
 
 test("a tag's map index follows its posts' tags (the post_tags triggers), and a deleted tag's", async () => {
   const unesco = await tagId('UNESCO')
-  const index = async () => Array.from((await getPlaceIndex({ postType: 'post', categoryId: null, tagId: unesco }, await readDataVersion())).ids).sort()
+  const index = async () => {
+    const { ids, size } = await getPlaceIndex({ postType: 'post', categoryId: null, tagId: unesco }, await readDataVersion())
+    return ids.slice(0, size).sort()
+  }
   assert.deepEqual(await index(), [posts.get('Belém Tower')])
   await transaction((tx) => setPostTags(tx, posts.get('Miradouro')!, ['unesco']), { maxWait: 5000 })
   assert.deepEqual(await index(), [posts.get('Belém Tower'), posts.get('Miradouro')].sort())

@@ -62,8 +62,7 @@ async function* idsOfView(query: ExportQuery): AsyncGenerator<number[]> {
     // same order.
     const index = await getPlaceIndex({ ...query, published }, await readDataVersion())
     const total = bbox ? countPlacesIn(index, bbox) : index.size
-    for (let offset = 0; offset < total; offset += CHUNK)
-      yield bbox ? placeIdsIn(index, bbox, offset, CHUNK, total) : Array.from(index.ids.subarray(offset, offset + CHUNK))
+    for (let offset = 0; offset < total; offset += CHUNK) yield bbox ? placeIdsIn(index, bbox, offset, CHUNK, total) : index.ids.slice(offset, offset + CHUNK)
     return
   }
   for await (const points of streamPublicPlacePoints(query, CHUNK)) yield points.map(([id]) => id)

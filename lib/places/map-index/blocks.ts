@@ -1,47 +1,96 @@
-// The columns of the map's index in blocks of BLOCK values, so that a write copies only the blocks it changes and
-// shares the others with the index before it (place-index.ts, withChanges). Moving one place of a million then copies
-// a few blocks of 32 KB, not whole arrays: tens of megabytes of new buffers, which V8 counts as external memory and
-// answers with a collection of the whole heap, making the next map view wait (BENCHMARKS.md).
+// The columns of the map's index in blocks, so that a write copies only the blocks it changes and shares the others
+// with the index before it (place-index.ts, withChanges). A place put in or taken out changes the length of its block
+// alone: the blocks after it keep their values, at positions one further on or back. So a new post in a million
+// copies a few blocks of 32 KB, not whole arrays: tens of megabytes of new buffers, which V8 counts as external memory
+// and answers with a collection of the whole heap, making the next map view wait (BENCHMARKS.md).
 
 const BLOCK_BITS = 12
-/** Values a block holds; the last block of a column holds the rest. */
+/** Values a block holds when a column is made whole; a write leaves blocks of BLOCK / 2 to 1.5 × BLOCK (the last may be shorter). */
 export const BLOCK = 1 << BLOCK_BITS
 const MASK = BLOCK - 1
+// The directory's step: no longer than any block but the last (splicedColumn), so that the positions of a step are in
+// the block the directory names or the next.
+const STEP_BITS = BLOCK_BITS - 1
+
+type Values = Float64Array | Uint32Array | Int32Array
 
 /**
- * A column of values in blocks, position i at [i >>> BLOCK_BITS][i & MASK]; each block its own buffer, so that a block
- * no index shares any more is freed. Never written once an index holds it. Read by a method, not a function imported
- * from here: the views read it for every place, and a bundle reads an imported function from its module's exports at
- * each call, which under tsx is a getter V8 did not inline (a view seven times as long).
+ * A column of values in blocks, each block its own buffer, so that a block no index shares any more is freed. Never
+ * written once an index holds it. Position i is in the block the directory names for i's step, or the next; when
+ * every block is BLOCK long (a column made whole) it is [i >>> BLOCK_BITS][i & MASK]. Read by a method, not
+ * a function imported from here: the views read it for every place, and a bundle reads an imported function from its
+ * module's exports at each call, which under tsx is a getter V8 did not inline (a view seven times as long).
  */
-export class Column<A extends Float64Array | Uint32Array = Float64Array> {
-  constructor(readonly blocks: readonly A[]) {}
+export class Column<A extends Values = Float64Array> {
+  /** starts[b]: the position of block b's first value; starts[blocks.length]: the column's length */
+  readonly starts: Float64Array
+  /** the block that holds the position k << STEP_BITS */
+  private readonly directory: Uint32Array
+  /** whether every block but the last is BLOCK long, and the last no longer */
+  private readonly even: boolean
 
-  /** The column of these values (copied). */
-  static of<A extends Float64Array | Uint32Array>(values: A): Column<A> {
+  constructor(readonly blocks: readonly A[]) {
+    // blockOf looks one block past the directory's at most.
+    if (blocks.some((block, b) => block.length < 2 ** STEP_BITS && b < blocks.length - 1)) throw new Error('A block but the last is too short')
+    this.starts = new Float64Array(blocks.length + 1)
+    blocks.forEach((block, b) => (this.starts[b + 1] = this.starts[b]! + block.length))
+    this.even = blocks.every((block, b) => block.length === BLOCK || (b === blocks.length - 1 && block.length < BLOCK))
+    this.directory = new Uint32Array(Math.ceil(this.length / 2 ** STEP_BITS))
+    for (let k = 0, b = 0; k < this.directory.length; k++) {
+      while (this.starts[b + 1]! <= k * 2 ** STEP_BITS) b++
+      this.directory[k] = b
+    }
+  }
+
+  /** The column of these values (copied), in blocks of BLOCK. */
+  static of<A extends Values>(values: A): Column<A> {
     const blocks: A[] = []
     for (let start = 0; start < values.length; start += BLOCK) blocks.push(values.slice(start, start + BLOCK) as A)
     return new Column(blocks)
   }
 
-  /** The value at position i. */
-  get(i: number): number {
-    return this.blocks[i >>> BLOCK_BITS]![i & MASK]!
+  /** How many values the column holds. */
+  get length(): number {
+    return this.starts[this.blocks.length]!
   }
 
-  /** The values at positions [lo, hi). */
+  /** The block that holds position i. */
+  blockOf(i: number): number {
+    if (this.even) return i >>> BLOCK_BITS
+    const b = this.directory[i >>> STEP_BITS]!
+    return this.starts[b + 1]! <= i ? b + 1 : b
+  }
+
+  /** The value at position i. */
+  get(i: number): number {
+    if (this.even) return this.blocks[i >>> BLOCK_BITS]![i & MASK]!
+    const b = this.blockOf(i)
+    return this.blocks[b]![i - this.starts[b]!]!
+  }
+
+  /** The values at positions [lo, hi) (as far as the column goes). */
   slice(lo: number, hi: number): number[] {
     const values: number[] = []
-    for (let i = lo; i < hi; i++) values.push(this.get(i))
+    for (let i = lo, end = Math.min(hi, this.length); i < end; i++) values.push(this.get(i))
     return values
+  }
+
+  /** The values at these positions (ascending) into `target`, walking the blocks once rather than looking each up. */
+  gather(positions: Uint32Array, target: A): void {
+    for (let k = 0, b = 0; k < positions.length; k++) {
+      const i = positions[k]!
+      while (this.starts[b + 1]! <= i) b++
+      target[k] = this.blocks[b]![i - this.starts[b]!]!
+    }
   }
 
   /** Copies the values at positions [from, from + count) into `target` from `offset` on. */
   copyTo(target: A, offset: number, from: number, count: number): void {
     for (let piece; count > 0; from += piece, offset += piece, count -= piece) {
-      const block = this.blocks[from >>> BLOCK_BITS]!
-      piece = Math.min(count, block.length - (from & MASK))
-      target.set(block.subarray(from & MASK, (from & MASK) + piece), offset)
+      const b = this.blockOf(from)
+      const [block, at] = [this.blocks[b]!, from - this.starts[b]!]
+      piece = Math.min(count, block.length - at)
+      target.set(block.subarray(at, at + piece), offset)
     }
   }
 }
@@ -71,14 +120,27 @@ export class RunningSums {
   /** The sum of the numbers at positions [0, i). */
   before(i: number): number {
     if (i === 0) return 0
-    const last = i - 1
-    return this.bases[last >>> BLOCK_BITS]! + this.sums.blocks[last >>> BLOCK_BITS]![last & MASK]!
+    const { sums } = this
+    const b = sums.blockOf(i - 1)
+    return this.bases[b]! + sums.blocks[b]![i - 1 - sums.starts[b]!]!
+  }
+
+  /** The numbers at these positions (ascending) into `target`, walking the blocks once. */
+  gather(positions: Uint32Array, target: Float64Array): void {
+    const { blocks, starts } = this.sums
+    for (let k = 0, b = 0; k < positions.length; k++) {
+      const i = positions[k]!
+      while (starts[b + 1]! <= i) b++
+      const j = i - starts[b]!
+      target[k] = j === 0 ? blocks[b]![0]! : blocks[b]![j]! - blocks[b]![j - 1]!
+    }
   }
 
   /** The number at position i. */
   at(i: number): number {
-    const block = this.sums.blocks[i >>> BLOCK_BITS]!
-    const j = i & MASK
+    const { sums } = this
+    const b = sums.blockOf(i)
+    const [block, j] = [sums.blocks[b]!, i - sums.starts[b]!]
     return j === 0 ? block[0]! : block[j]! - block[j - 1]!
   }
 }
@@ -94,48 +156,82 @@ export type Splice = { size: number; runs: readonly Run[]; putAt: Uint32Array }
 
 /**
  * A column in the new order of `splice`: at a kept position, its old value, or `read` of its old position when given
- * (a value worked out from it); at the p-th position put in, `put(p)`. A block whose positions all keep their old
- * ones is the old block itself when `shares` (by default when the values are the old ones); the others are made anew.
+ * (a value worked out from it); at the p-th position put in, `put(p)`. An old block whose positions all lie in one run
+ * is kept as it is, at its new place, when `shares` says so of it (by default when the values are the old ones); the
+ * positions between kept blocks are made anew, in blocks of about BLOCK values (none shorter than BLOCK / 2 where a
+ * kept block can be taken in instead).
  */
-export function splicedColumn<A extends Float64Array | Uint32Array>(
+export function splicedColumn<A extends Values>(
   Kind: new (length: number) => A,
   column: Column<A>,
   { size, runs, putAt }: Splice,
   put: (p: number) => number,
   read?: (position: number) => number,
-  shares = !read,
+  shares: (block: A) => boolean = () => !read,
 ): Column<A> {
-  const blocks: A[] = []
-  let [r, p] = [0, 0]
-  for (let start = 0; start < size; start += BLOCK) {
-    const end = Math.min(start + BLOCK, size)
-    // The first run that ends past the block's start: when it holds the whole block where it was, the block is kept.
-    while (r < runs.length && runs[r]![2] + runs[r]![1] - runs[r]![0] <= start) r++
-    const old = column.blocks[start >>> BLOCK_BITS]
-    const run = runs[r]
-    if (shares && old?.length === end - start && run && run[0] === run[2] && run[2] <= start && run[1] >= end) {
-      blocks.push(old)
-      continue
+  const { blocks, starts } = column
+  // The old blocks kept, by number, and the new position of each.
+  const kept: [b: number, at: number][] = []
+  for (let r = 0, b = 0; r < runs.length; r++) {
+    const [from, end, to] = runs[r]!
+    while (b < blocks.length && starts[b]! < from) b++
+    for (; b < blocks.length && starts[b + 1]! <= end; b++) {
+      // A short block (a column's last) is kept only where it stays the last; else it is made again with its neighbours.
+      const staysLast = b === blocks.length - 1 && to + starts[b + 1]! - from === size
+      if ((blocks[b]!.length >= BLOCK / 2 || staysLast) && shares(blocks[b]!)) kept.push([b, to + starts[b]! - from])
     }
-    const block = new Kind(end - start)
-    for (let q = r; q < runs.length && runs[q]![2] < end; q++) {
-      const [from, runEnd, to] = runs[q]!
-      const [lo, hi] = [Math.max(to, start), Math.min(to + runEnd - from, end)]
-      if (!read) column.copyTo(block, lo - start, from + lo - to, hi - lo)
-      else for (let i = lo; i < hi; i++) block[i - start] = read(from + i - to)
-    }
-    for (; p < putAt.length && putAt[p]! < end; p++) block[putAt[p]! - start] = put(p)
-    blocks.push(block)
   }
-  return new Column(blocks)
+  const made: A[] = []
+  let [r, p] = [0, 0]
+  // The values of new positions [lo, hi), in blocks of about BLOCK, each filled in its own buffer.
+  const make = (lo: number, hi: number) => {
+    const pieces = Math.max(1, Math.round((hi - lo) / BLOCK))
+    for (let k = 0; k < pieces; k++) made.push(fill(lo + Math.floor(((hi - lo) * k) / pieces), lo + Math.floor(((hi - lo) * (k + 1)) / pieces)))
+  }
+  const fill = (lo: number, hi: number): A => {
+    const values = new Kind(hi - lo)
+    while (r < runs.length && runs[r]![2] + runs[r]![1] - runs[r]![0] <= lo) r++
+    for (let q = r; q < runs.length && runs[q]![2] < hi; q++) {
+      const [from, runEnd, to] = runs[q]!
+      const [start, end] = [Math.max(to, lo), Math.min(to + runEnd - from, hi)]
+      if (!read) column.copyTo(values, start - lo, from + start - to, end - start)
+      else for (let i = start; i < end; i++) values[i - lo] = read(from + i - to)
+    }
+    for (; p < putAt.length && putAt[p]! < hi; p++) values[putAt[p]! - lo] = put(p)
+    return values
+  }
+  // No block but the last shorter than BLOCK / 2: positions between two kept blocks too few for a block of their own
+  // take in the next kept block, and at the column's end, the one before.
+  let [position, keptBefore] = [0, -1]
+  for (let k = 0; ; k++) {
+    let end = k < kept.length ? kept[k]![1] : size
+    while (end > position && end - position < BLOCK / 2 && k < kept.length) end = ++k < kept.length ? kept[k]![1] : size
+    if (end > position && end - position < BLOCK / 2 && keptBefore >= 0) {
+      made.pop()
+      position = keptBefore
+    }
+    if (end > position) make(position, end)
+    if (k === kept.length) break
+    const block = blocks[kept[k]![0]]!
+    made.push(block)
+    keptBefore = kept[k]![1]
+    position = keptBefore + block.length
+  }
+  return new Column(made)
 }
 
 /** Running sums in the new order of `splice`: the p-th number put in is `put(p)`. */
 export function splicedSums(sums: RunningSums, splice: Splice, put: (p: number) => number): RunningSums {
   // A block that keeps its places keeps its sums; the others are made with each position's number, then summed.
-  const column = splicedColumn(Float64Array, sums.sums, splice, put, (i) => sums.at(i), true)
-  column.blocks.forEach((block, b) => {
-    if (block !== sums.sums.blocks[b]) for (let i = 1; i < block.length; i++) block[i]! += block[i - 1]!
-  })
+  const column = splicedColumn(
+    Float64Array,
+    sums.sums,
+    splice,
+    put,
+    (i) => sums.at(i),
+    () => true,
+  )
+  const old = new Set(sums.sums.blocks)
+  for (const block of column.blocks) if (!old.has(block)) for (let i = 1; i < block.length; i++) block[i]! += block[i - 1]!
   return new RunningSums(column)
 }

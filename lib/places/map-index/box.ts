@@ -129,15 +129,21 @@ export function boxOfTiles(index: PlaceIndex, tiles: readonly Tile[]): BBox {
 /** The box of the places of `tiles`, in one pass over them. */
 function scannedBox({ latitudes, longitudes, ranks }: PlaceIndex, tiles: readonly Tile[]): BBox {
   let [west, south, east, north] = [180, 90, -180, -90]
+  const { ages, last } = ranks
   for (const { lo, hi } of tiles)
-    for (let i = lo; i < hi; i++) {
-      const rank = ranks.get(i)
-      const longitude = longitudes.get(rank)
-      const latitude = latitudes.get(rank)
-      if (longitude < west) west = longitude
-      if (longitude > east) east = longitude
-      if (latitude < south) south = latitude
-      if (latitude > north) north = latitude
+    // Block by block (blocks.ts), the ages read straight from their arrays; no closure: the bounds stay in registers.
+    for (let i = lo; i < hi;) {
+      const b = ages.blockOf(i)
+      const [block, start] = [ages.blocks[b]!, ages.starts[b]!]
+      for (const end = Math.min(hi, start + block.length); i < end; i++) {
+        const rank = last - block[i - start]!
+        const longitude = longitudes.get(rank)
+        const latitude = latitudes.get(rank)
+        if (longitude < west) west = longitude
+        if (longitude > east) east = longitude
+        if (latitude < south) south = latitude
+        if (latitude > north) north = latitude
+      }
     }
   return [west, south, east, north]
 }
@@ -173,16 +179,17 @@ export type RankRange = readonly [from: number, to: number]
 const isAll = (index: PlaceIndex, [from, to]: RankRange) => from === 0 && to === index.size
 
 /** How many places are inside `bbox` (and of `ranks`). */
-export function countPlacesIn(index: PlaceIndex, bbox: BBox, ranks: RankRange = [0, index.size]): number {
-  const [from, to] = ranks
+export function countPlacesIn(index: PlaceIndex, bbox: BBox, range: RankRange = [0, index.size]): number {
+  const [from, to] = range
   if (from === to) return 0
-  const all = isAll(index, ranks)
+  const { ranks } = index
+  const all = isAll(index, range)
   let count = 0
   runsIn(index, bbox, (lo, hi, part) => {
     if (!part && all) count += hi - lo
     else
       for (let i = lo; i < hi; i++) {
-        const rank = index.ranks.get(i)
+        const rank = ranks.get(i)
         if (rank >= from && rank < to && (!part || isIn(index, part, rank))) count++
       }
   })
@@ -214,14 +221,14 @@ export function placeIdsIn(index: PlaceIndex, bbox: BBox, offset: number, limit:
   // Either every place in the box, sorted by rank, or a walk down the ranks until the page is full: about
   // (offset + limit) × (to − from) / count places long. Whichever is shorter.
   if (count * 4 < ((offset + limit) * (to - from)) / count) {
-    for (const rank of ranksIn(index, bbox, ranks).subarray(offset, offset + limit)) ids.push(index.ids[rank]!)
+    for (const rank of ranksIn(index, bbox, ranks).subarray(offset, offset + limit)) ids.push(index.ids.get(rank))
     return ids
   }
   let skipped = 0
   for (let rank = from; rank < to && ids.length < limit; rank++) {
     if (!isIn(index, bbox, rank)) continue
     if (skipped < offset) skipped++
-    else ids.push(index.ids[rank]!)
+    else ids.push(index.ids.get(rank))
   }
   return ids
 }

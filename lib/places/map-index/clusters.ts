@@ -1,6 +1,5 @@
 import { latitudeOf, longitudeOf, mercatorX, mercatorY } from '../../geo/web-mercator'
 import type { BBox } from '../../api/contract'
-import { BLOCK } from './blocks'
 import { boxOfTiles, contains, isIn, partsOf, ranksIn, walkTiles, WORLD } from './box'
 import { clusterIdOf, parseClusterId, SELF } from './cluster-id'
 import { CELL_LEVELS, CLUSTER_MAX_ZOOM, GRID_LEVEL, gridCell, lowerBound, sharedLevels, zKey } from './grid'
@@ -41,7 +40,7 @@ type Group = { tile: number; lo: number; hi: number; count: number; x: number; y
  */
 export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: number, withCategories = false): MapItem[] {
   const box = bbox ?? WORLD
-  if (zoom > CLUSTER_MAX_ZOOM) return [...ranksIn(index, box)].map((rank) => ({ cluster: false, id: index.ids[rank]! }))
+  if (zoom > CLUSTER_MAX_ZOOM) return [...ranksIn(index, box)].map((rank) => ({ cluster: false, id: index.ids.get(rank) }))
   const level = zoom + CELL_LEVELS
   const groups = new Map<number, Group>() // by tile: y × 2^level + x
   // The tiles of the box and of a tile's width around it: a group at the box's edge merges as in any other view.
@@ -66,7 +65,7 @@ export function mapItemsIn(index: PlaceIndex, bbox: BBox | undefined, zoom: numb
   return mergeNear(groups, level, zoom).flatMap((group): MapItem[] => {
     if (group.count === 1) {
       const rank = index.ranks.get(group.lo)
-      return isIn(index, box, rank) ? [{ cluster: false, id: index.ids[rank]! }] : []
+      return isIn(index, box, rank) ? [{ cluster: false, id: index.ids.get(rank) }] : []
     }
     const longitude = longitudeOf(group.x)
     const latitude = latitudeOf(group.y)
@@ -88,13 +87,15 @@ const MAX_COUNTED_ID = 2 ** 20
  * the categories' column (blocks.ts), counted in an array by id rather than a Map (a fifth of the time).
  */
 function categoriesIn(index: PlaceIndex, runs: readonly { lo: number; hi: number }[]): Map<number, number> {
-  const { blocks } = index.categories
+  const { blocks, starts } = index.categories
   const seen: number[] = []
   const large = new Map<number, number>()
   for (const { lo, hi } of runs) {
     for (let i = lo; i < hi;) {
-      const block = blocks[Math.floor(i / BLOCK)]!
-      const [start, end] = [i % BLOCK, Math.min(BLOCK, (i % BLOCK) + hi - i)]
+      const b = index.categories.blockOf(i)
+      const block = blocks[b]!
+      const start = i - starts[b]!
+      const end = Math.min(block.length, start + hi - i)
       for (let j = start; j < end; j++) {
         const category = block[j]!
         if (category >= MAX_COUNTED_ID) {
@@ -146,7 +147,7 @@ export function clusterPage(index: PlaceIndex, id: number, offset: number, limit
   if (offset >= total) return { total, ids }
   if (total * 4 < ((offset + limit) * index.size) / total) {
     const ranks = Uint32Array.from(runs.flatMap(([lo, hi]) => index.ranks.slice(lo, hi))).sort()
-    for (const rank of ranks.subarray(offset, offset + limit)) ids.push(index.ids[rank]!)
+    for (const rank of ranks.subarray(offset, offset + limit)) ids.push(index.ids.get(rank))
     return { total, ids }
   }
   let skipped = 0
@@ -155,7 +156,7 @@ export function clusterPage(index: PlaceIndex, id: number, offset: number, limit
     const tile = (gridCell(mercatorY(index.latitudes.get(rank))) >>> shift) * side + (gridCell(mercatorX(index.longitudes.get(rank))) >>> shift)
     if (!tileSet.has(tile)) continue
     if (skipped < offset) skipped++
-    else ids.push(index.ids[rank]!)
+    else ids.push(index.ids.get(rank))
   }
   return { total, ids }
 }

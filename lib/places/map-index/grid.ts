@@ -36,14 +36,35 @@ export function sharedLevels(a: number, b: number): number {
   return GRID_LEVEL - Math.ceil(differing / 2)
 }
 
-/** The first position in keys[lo, hi) whose key is not below `key` (keys ascending). On the views' path: no closure. */
+/**
+ * The first position in keys[lo, hi) whose key is not below `key` (keys ascending). On the views' path: no closure,
+ * and a search among the blocks' first keys, then within one block's array, rather than a lookup at every step.
+ */
 export function lowerBound(keys: Column, key: number, lo: number, hi: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (keys.get(mid) < key) lo = mid + 1
-    else hi = mid
+  if (hi - lo <= 64) {
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (keys.get(mid) < key) lo = mid + 1
+      else hi = mid
+    }
+    return lo
   }
-  return lo
+  const { blocks, starts } = keys
+  // The first block after lo's, up to hi's, whose first key is not below `key`: the position is in the block before.
+  let [after, end] = [keys.blockOf(lo) + 1, keys.blockOf(hi - 1) + 1]
+  while (after < end) {
+    const mid = (after + end) >>> 1
+    if (blocks[mid]![0]! < key) after = mid + 1
+    else end = mid
+  }
+  const [block, base] = [blocks[after - 1]!, starts[after - 1]!]
+  let [from, to] = [Math.max(lo, base) - base, Math.min(hi, starts[after]!) - base]
+  while (from < to) {
+    const mid = (from + to) >>> 1
+    if (block[mid]! < key) from = mid + 1
+    else to = mid
+  }
+  return base + from
 }
 
 /** The first position in [lo, hi) at which `holds` is true, when it is false before some position and true from it on. */

@@ -48,20 +48,20 @@ export function nearestPlaces(index: PlaceIndex, latitude: number, longitude: nu
     const isWholeWorld = radius >= 180
     const nearest: { rank: number; degrees: number }[] = []
     for (const rank of ranksIn(index, isWholeWorld ? WORLD : boxAround(latitude, longitude, radius))) {
-      const id = index.ids[rank]!
+      const id = index.ids.get(rank)
       if (id === exceptId) continue
       const degrees = arcDegrees(latitude, longitude, index.latitudes.get(rank), index.longitudes.get(rank))
       // The best k so far, in order: one insertion each, never a sort of every place of a large box.
       const last = nearest.at(-1)
-      if (nearest.length === k && last && !isCloser(degrees, id, last.degrees, index.ids[last.rank]!)) continue
+      if (nearest.length === k && last && !isCloser(degrees, id, last.degrees, index.ids.get(last.rank))) continue
       let at = nearest.length
-      while (at > 0 && isCloser(degrees, id, nearest[at - 1]!.degrees, index.ids[nearest[at - 1]!.rank]!)) at--
+      while (at > 0 && isCloser(degrees, id, nearest[at - 1]!.degrees, index.ids.get(nearest[at - 1]!.rank))) at--
       nearest.splice(at, 0, { rank, degrees })
       if (nearest.length > k) nearest.pop()
     }
     if (isWholeWorld || (nearest.length === k && nearest.at(-1)!.degrees <= radius)) {
       return nearest.map(({ rank, degrees }) => ({
-        id: index.ids[rank]!,
+        id: index.ids.get(rank),
         latitude: index.latitudes.get(rank),
         longitude: index.longitudes.get(rank),
         metres: metresOf(degrees),

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { Column } from './blocks'
 import { timelineOf } from './periods'
 
 /** Dates newest first, as an index holds them. */
-const dates = (...texts: string[]) => Float64Array.from(texts.map(Date.parse).sort((a, b) => b - a))
+const dates = (...texts: string[]) => Column.of(Float64Array.from(texts.map(Date.parse).sort((a, b) => b - a)))
 
 test('by month when the places span at most 36 months: each month with places, oldest first, its days and count', () => {
   const timeline = timelineOf(
@@ -45,7 +46,7 @@ test('by year past 36 months, or as asked; periods without places left out, howe
     timelineOf(dates('0050-06-01T00:00:00Z', '9999-01-01T00:00:00Z'), 'UTC').periods.map((p) => p.start),
     ['0050-01-01', '9999-01-01'],
   )
-  assert.deepEqual(timelineOf(new Float64Array(0), 'UTC'), { unit: 'month', total: 0, periods: [] })
+  assert.deepEqual(timelineOf(dates(), 'UTC'), { unit: 'month', total: 0, periods: [] })
 })
 
 test("in the site's time zone: a place at 20:00 UTC on 31 December is in January in Tokyo", () => {

@@ -7,8 +7,8 @@ import { firstWhere, gridCell, lowerBound, zKey } from './grid'
 /**
  * The map's index of the public places of one post type (and category), built once and updated after each write
  * (withChanges), kept in memory, about 58 bytes a place, so that a view costs the same whatever the number of places:
- * - the places in the collection's order (newest first), as arrays (those a move changes in blocks, blocks.ts): a page
- *   of the places in a box in that order, and the places of a time interval, one run of that order;
+ * - the places in the collection's order (newest first), in blocks (blocks.ts): a page of the places in a box in that
+ *   order, and the places of a time interval, one run of that order;
  * - the same places sorted by the web-map tile they are in (Z-order keys of the tiles of level GRID_LEVEL), with
  *   running sums of their positions: the places of any tile are one run of that order, found by binary search, and
  *   their number and mean position follow from its ends. Clusters are the tiles 64 pixels wide at the map's zoom,
@@ -19,16 +19,16 @@ export type PlaceIndex = {
   /** how many places the index holds */
   size: number
   /** ids, latitudes, longitudes and publication dates (milliseconds since 1970) by rank: newest first, ties by id descending */
-  ids: Int32Array
+  ids: Column<Int32Array>
   latitudes: Column
   longitudes: Column
-  dates: Float64Array
+  dates: Column
   /** the box holding every place (see extentOf); null when there are none */
   extent: BBox | null
   /** the Z-order key of each place's tile, ascending */
   keys: Column
   /** the rank of the place of each key */
-  ranks: Column<Uint32Array>
+  ranks: Ranks
   /**
    * the first category (its lowest id; 0: none) of the place of each key, which colours it on the map: in key order, so
    * that a cluster's are one run to count (clusters.ts, categoriesIn)
@@ -41,8 +41,8 @@ export type PlaceIndex = {
 
 /**
  * What an index takes in memory: ids 4, latitudes 8, longitudes 8, dates 8, keys 8, ranks 4, categories 4, sumX 8, sumY 8 bytes a
- * place, and the boxes of its blocks of places (extentOf: 5.8 KB a block, 1.4 bytes a place). The columns moves change
- * (every one but the ids and dates) are in blocks (blocks.ts): a write copies only the blocks it changes.
+ * place, and the boxes of its blocks of places (extentOf: 5.8 KB a block, 1.4 bytes a place). Every column is in
+ * blocks (blocks.ts): a write copies only the blocks it changes.
  */
 export const BYTES_PER_PLACE = 62
 
@@ -57,6 +57,30 @@ export const meanY = (index: PlaceIndex, lo: number, hi: number): number => (ind
 
 /** The places in the order of their tiles' keys, with the running sums. */
 type KeyOrder = Pick<PlaceIndex, 'keys' | 'ranks' | 'categories' | 'sumX' | 'sumY'>
+
+/**
+ * The rank of the place of each key, kept as its age: its position counted from the oldest place (size - 1 - rank). A
+ * new post is the newest: every other place's rank grows by one, and its age stays, so a write copies no block of ages
+ * but the one the new place goes in. (A place taken out, or put in among older ones, changes the ages of the places
+ * newer than it.)
+ */
+export class Ranks {
+  constructor(
+    readonly ages: Column<Uint32Array>,
+    /** the rank of the oldest place: size - 1 */
+    readonly last: number,
+  ) {}
+
+  /** The rank of the place at position i of key order. */
+  get(i: number): number {
+    return this.last - this.ages.get(i)
+  }
+
+  /** The ranks at positions [lo, hi) of key order (as far as it goes). */
+  slice(lo: number, hi: number): number[] {
+    return this.ages.slice(lo, hi).map((age) => this.last - age)
+  }
+}
 
 /** The Z-order key of the tile of a point (Web Mercator x and y). */
 const keyOf = (x: number, y: number): number => zKey(gridCell(x), gridCell(y))
@@ -145,15 +169,17 @@ function indexOf(arrays: {
   y: Float64Array
 }): PlaceIndex {
   const [latitudes, longitudes] = [Column.of(arrays.latitudes), Column.of(arrays.longitudes)]
+  const size = arrays.ids.length
+  const ages = arrays.ranks.map((rank) => size - 1 - rank)
   return {
-    size: arrays.ids.length,
-    ids: arrays.ids,
+    size,
+    ids: Column.of(arrays.ids),
     latitudes,
     longitudes,
-    dates: arrays.dates,
+    dates: Column.of(arrays.dates),
     extent: extentOf(latitudes, longitudes),
     keys: Column.of(arrays.keys),
-    ranks: Column.of(arrays.ranks),
+    ranks: new Ranks(Column.of(ages), size - 1),
     categories: Column.of(arrays.categories),
     sumX: RunningSums.of(arrays.x),
     sumY: RunningSums.of(arrays.y),
@@ -180,9 +206,9 @@ export function buildPlaceIndex(points: PlacePoint[]): PlaceIndex {
 export function withChanges(index: PlaceIndex, changed: ReadonlySet<number>, added: readonly PlacePoint[]): PlaceIndex {
   const { ids, latitudes, longitudes, dates } = index
   const removed = ranksOfIds(ids, changed)
-  const rankOf = new Map(Array.from(removed, (rank) => [ids[rank]!, rank]))
+  const rankOf = new Map(Array.from(removed, (rank) => [ids.get(rank), rank]))
   // A place written again with its date keeps its rank.
-  const ranksKept = removed.length === added.length && added.every(([id, , , date]) => rankOf.has(id) && dates[rankOf.get(id)!] === date)
+  const ranksKept = removed.length === added.length && added.every(([id, , , date]) => rankOf.has(id) && dates.get(rankOf.get(id)!) === date)
   const isAsItWas = ([id, latitude, longitude, , category]: PlacePoint) => {
     const rank = rankOf.get(id)!
     return latitudes.get(rank) === latitude && longitudes.get(rank) === longitude && index.categories.get(keyPositionOf(index, rank)) === (category ?? 0)
@@ -204,6 +230,8 @@ type RankOrderAfter = Pick<PlaceIndex, 'ids' | 'latitudes' | 'longitudes' | 'dat
   rankOfAdded: number[]
   /** the new rank of the old place of rank `rank` */
   newRankOf: (rank: number) => number
+  /** the ranks from which newRankOf adds or takes one more (none when every place keeps its rank) */
+  steps: Float64Array
 }
 
 /** The latitudes and longitudes in the rank order of `plan`, the p-th place put in being adds[p]. */
@@ -219,21 +247,18 @@ const positionsAfter = (index: PlaceIndex, plan: Splice, adds: readonly PlacePoi
 function movedInRankOrder(index: PlaceIndex, adds: readonly PlacePoint[], rankOf: Map<number, number>): RankOrderAfter {
   const rankOfAdded = adds.map(([id]) => rankOf.get(id)!)
   const plan = splice(index.size, rankOfAdded, rankOfAdded)
-  return { ids: index.ids, ...positionsAfter(index, plan, adds), dates: index.dates, rankOfAdded, newRankOf: (rank) => rank }
+  return { ids: index.ids, ...positionsAfter(index, plan, adds), dates: index.dates, rankOfAdded, newRankOf: (rank) => rank, steps: new Float64Array() }
 }
 
 /** The places at ranks `removed` taken out, `adds` (newest first) put in before the first old place older than each. */
 function splicedRankOrder(index: PlaceIndex, removed: Uint32Array, adds: readonly PlacePoint[]): RankOrderAfter {
   const { size, ids, dates } = index
-  const before = adds.map(([id, , , date]) => firstWhere(0, size, (r) => dates[r]! < date || (dates[r] === date && ids[r]! < id)))
+  const before = adds.map(([id, , , date]) => firstWhere(0, size, (r) => dates.get(r) < date || (dates.get(r) === date && ids.get(r) < id)))
   const plan = splice(size, removed, before)
-  const order = { ids: new Int32Array(plan.size), dates: new Float64Array(plan.size) }
-  for (const [from, end, to] of plan.runs) {
-    for (const column of ['ids', 'dates'] as const) order[column].set(index[column].subarray(from, end), to)
+  const order = {
+    ids: splicedColumn(Int32Array, ids, plan, (p) => adds[p]![0]),
+    dates: splicedColumn(Float64Array, dates, plan, (p) => adds[p]![3]),
   }
-  adds.forEach(([id, , , date], a) => {
-    ;[order.ids[plan.putAt[a]!], order.dates[plan.putAt[a]!]] = [id, date]
-  })
   // An old place's new rank: its old one, less the places taken out before it, plus those put in before it (from
   // rank `at` on, `by`). Worked out for each place in key order, in no order of ranks: a sum, not a table to look up.
   const at = Float64Array.from([...Array.from(removed, (rank) => rank + 1), ...before])
@@ -243,7 +268,7 @@ function splicedRankOrder(index: PlaceIndex, removed: Uint32Array, adds: readonl
     for (let s = 0; s < at.length; s++) shifted += rank >= at[s]! ? by[s]! : 0
     return shifted
   }
-  return { ...order, ...positionsAfter(index, plan, adds), rankOfAdded: Array.from(plan.putAt), newRankOf }
+  return { ...order, ...positionsAfter(index, plan, adds), rankOfAdded: Array.from(plan.putAt), newRankOf, steps: at }
 }
 
 /** The position in key order of the place of `rank`: its key's run holds it, the ranks of a run ascending. */
@@ -255,7 +280,7 @@ function keyPositionOf({ size, latitudes, longitudes, keys, ranks }: PlaceIndex,
 /** The tiles' order after a write: by key, ties by new rank, as a build sorts them; with the running sums. */
 function keyOrderAfter(index: PlaceIndex, removed: Uint32Array, adds: readonly PlacePoint[], byRank: RankOrderAfter, ranksKept: boolean): KeyOrder {
   const { size, keys, ranks, categories, sumX, sumY } = index
-  const { rankOfAdded, newRankOf } = byRank
+  const { rankOfAdded, newRankOf, steps } = byRank
   const puts = adds
     .map(([, latitude, longitude, , category], a) => {
       const [x, y] = [mercatorX(longitude), mercatorY(latitude)]
@@ -271,30 +296,68 @@ function keyOrderAfter(index: PlaceIndex, removed: Uint32Array, adds: readonly P
     Array.from(removed, (rank) => keyPositionOf(index, rank)).sort((a, b) => a - b),
     before,
   )
+  // Ages (Ranks) change only where ranks step (`steps`): a block of ages none of whose places' ages change is kept.
+  const last = plan.size - 1
+  const newAge = (age: number) => last - newRankOf(size - 1 - age)
+  const ageSteps = Array.from(steps, (rank) => size - 1 - rank)
+  const keepsAges = (block: Uint32Array) => {
+    const [least, most] = extremesOf(block)
+    // Ages change by the same amount between two steps: the block's least age, and the first after each step.
+    return newAge(least) === least && ageSteps.every((age) => age < least || age >= most || newAge(age + 1) === age + 1)
+  }
   return {
     keys: splicedColumn(Float64Array, keys, plan, (p) => puts[p]!.key),
-    // Ranks that changed are worked out anew for every place.
-    ranks: splicedColumn(Uint32Array, ranks, plan, (p) => puts[p]!.rank, ranksKept ? undefined : (i) => newRankOf(ranks.get(i))),
+    // Ages that change are worked out anew, in the blocks that hold them.
+    ranks: new Ranks(
+      splicedColumn(
+        Uint32Array,
+        ranks.ages,
+        plan,
+        (p) => last - puts[p]!.rank,
+        ranksKept ? undefined : (i) => newAge(ranks.ages.get(i)),
+        ranksKept ? undefined : keepsAges,
+      ),
+      last,
+    ),
     categories: splicedColumn(Uint32Array, categories, plan, (p) => puts[p]!.category),
     sumX: splicedSums(sumX, plan, (p) => puts[p]!.x),
     sumY: splicedSums(sumY, plan, (p) => puts[p]!.y),
   }
 }
 
+/** The least and most value of a block of ages, kept while the block lives. */
+const blockExtremes = new WeakMap<Uint32Array, [least: number, most: number]>()
+function extremesOf(block: Uint32Array): [least: number, most: number] {
+  let extremes = blockExtremes.get(block)
+  if (!extremes) {
+    let [least, most] = [Infinity, -Infinity]
+    for (const age of block) {
+      if (age < least) least = age
+      if (age > most) most = age
+    }
+    extremes = [least, most]
+    blockExtremes.set(block, extremes)
+  }
+  return extremes
+}
+
 // Up to this many changed posts, each is looked for in the index on its own (a native scan of the ids).
 const FEW = 16
 
 /** The ranks of the places of these ids the index holds, ascending. */
-function ranksOfIds(ids: Int32Array, wanted: ReadonlySet<number>): Uint32Array {
+function ranksOfIds(ids: Column<Int32Array>, wanted: ReadonlySet<number>): Uint32Array {
   const found: number[] = []
-  if (wanted.size <= FEW) {
-    for (const id of wanted) {
-      const rank = ids.indexOf(id)
-      if (rank !== -1) found.push(rank)
+  ids.blocks.forEach((block, b) => {
+    const start = ids.starts[b]!
+    if (wanted.size <= FEW) {
+      for (const id of wanted) {
+        const at = block.indexOf(id)
+        if (at !== -1) found.push(start + at)
+      }
+    } else {
+      for (let at = 0; at < block.length; at++) if (wanted.has(block[at]!)) found.push(start + at)
     }
-  } else {
-    for (let rank = 0; rank < ids.length; rank++) if (wanted.has(ids[rank]!)) found.push(rank)
-  }
+  })
   return Uint32Array.from(found).sort()
 }
 
@@ -391,7 +454,7 @@ function boxOf(latitudes: Float64Array, longitudes: Float64Array): BlockBox {
 export function ranksBetween(index: PlaceIndex, start: number | null, end: number | null): [from: number, to: number] {
   const { dates, size } = index
   // The first rank at or after which every date is ≤ limit (or < limit when `strict`).
-  const firstBelow = (limit: number, strict: boolean) => firstWhere(0, size, (r) => (strict ? dates[r]! < limit : dates[r]! <= limit))
+  const firstBelow = (limit: number, strict: boolean) => firstWhere(0, size, (r) => (strict ? dates.get(r) < limit : dates.get(r) <= limit))
   const from = end === null ? 0 : firstBelow(end, false)
   const to = start === null ? size : firstBelow(start, true)
   return [from, Math.max(from, to)]
@@ -409,17 +472,27 @@ export function rangeOf(index: PlaceIndex, [from, to]: readonly [from: number, t
   index.longitudes.copyTo(longitudes, 0, from, size)
   const [keys, ranks, categories] = [new Float64Array(size), new Uint32Array(size), new Uint32Array(size)]
   const [x, y] = [new Float64Array(size), new Float64Array(size)]
-  for (let i = 0, k = 0; k < size; i++) {
-    const rank = index.ranks.get(i)
-    if (rank < from || rank >= to) continue
-    keys[k] = index.keys.get(i)
-    ranks[k] = rank - from
-    categories[k] = index.categories.get(i)
-    x[k] = index.sumX.at(i)
-    y[k] = index.sumY.at(i)
-    k++
-  }
-  return indexOf({ ids: index.ids.slice(from, to), latitudes, longitudes, dates: index.dates.slice(from, to), keys, ranks, categories, x, y })
+  // The ranks [from, to) are the ages (last - to, last - from]: their positions found block by block, the other columns
+  // read at them.
+  const { ages, last } = index.ranks
+  const positions = new Uint32Array(size)
+  let k = 0
+  ages.blocks.forEach((block, b) => {
+    for (let j = 0; j < block.length; j++) {
+      const age = block[j]!
+      if (age <= last - to || age > last - from) continue
+      positions[k] = ages.starts[b]! + j
+      ranks[k++] = last - age - from
+    }
+  })
+  index.keys.gather(positions, keys)
+  index.categories.gather(positions, categories)
+  index.sumX.gather(positions, x)
+  index.sumY.gather(positions, y)
+  const [ids, dates] = [new Int32Array(size), new Float64Array(size)]
+  index.ids.copyTo(ids, 0, from, size)
+  index.dates.copyTo(dates, 0, from, size)
+  return indexOf({ ids, latitudes, longitudes, dates, keys, ranks, categories, x, y })
 }
 
 /** What subsetOf looks up in an index, made on first use and kept with it: 8 to 20 bytes a place (a Map: about 60). */
@@ -436,22 +509,24 @@ const MAX_ID_TABLE_BYTES_PER_PLACE = 16
 function lookups(index: PlaceIndex): Lookups {
   let found = lookupsOf.get(index)
   if (!found) {
-    const { size, ids, ranks } = index
+    const { size, ranks } = index
     let maxId = -1
-    for (let rank = 0; rank < size; rank++) maxId = Math.max(maxId, ids[rank]!)
+    for (const block of index.ids.blocks) for (const id of block) maxId = Math.max(maxId, id)
     let rankOf: Lookups['rankOf']
     // Ids handed out by the database are dense: an array indexed by id is made in one pass, a Map is twenty times slower.
     if (4 * (maxId + 1) <= MAX_ID_TABLE_BYTES_PER_PLACE * size + 65_536) {
       const table = new Int32Array(maxId + 1).fill(-1)
-      for (let rank = 0; rank < size; rank++) table[ids[rank]!] = rank
+      index.ids.blocks.forEach((block, b) => block.forEach((id, j) => (table[id] = index.ids.starts[b]! + j)))
       rankOf = (id) => (id >= 0 && id <= maxId ? table[id]! : -1)
     } else {
       const map = new Map<number, number>()
-      for (let rank = 0; rank < size; rank++) map.set(ids[rank]!, rank)
+      index.ids.blocks.forEach((block, b) => block.forEach((id, j) => map.set(id, index.ids.starts[b]! + j)))
       rankOf = (id) => map.get(id) ?? -1
     }
     const keyPositions = new Uint32Array(size)
-    for (let i = 0; i < size; i++) keyPositions[ranks.get(i)] = i
+    ranks.ages.blocks.forEach((block, b) => {
+      for (let j = 0; j < block.length; j++) keyPositions[ranks.last - block[j]!] = ranks.ages.starts[b]! + j
+    })
     found = { rankOf, keyPositions }
     lookupsOf.set(index, found)
   }
@@ -469,12 +544,14 @@ const SUBSET_RANKS = 2 ** 23
  * the index's own steps, and it costs what the subset holds, not what the index does. The same index as a build of
  * those places.
  */
-export function subsetOf(index: PlaceIndex, ids: Int32Array): PlaceIndex {
+export function subsetOf(index: PlaceIndex, ids: Int32Array | Column<Int32Array>): PlaceIndex {
   const { rankOf, keyPositions } = lookups(index)
   const kept: number[] = []
-  for (const id of ids) {
-    const rank = rankOf(id)
-    if (rank >= 0) kept.push(rank)
+  for (const block of ids instanceof Column ? ids.blocks : [ids]) {
+    for (const id of block) {
+      const rank = rankOf(id)
+      if (rank >= 0) kept.push(rank)
+    }
   }
   // The subset's ranks are the index's, in the same order, renumbered.
   const ranksKept = Uint32Array.from(kept).sort()
@@ -493,10 +570,10 @@ export function subsetOf(index: PlaceIndex, ids: Int32Array): PlaceIndex {
   const byKey = new Float64Array(size)
   for (let to = 0; to < size; to++) {
     const rank = ranksKept[to]!
-    subset.ids[to] = index.ids[rank]!
+    subset.ids[to] = index.ids.get(rank)
     subset.latitudes[to] = index.latitudes.get(rank)
     subset.longitudes[to] = index.longitudes.get(rank)
-    subset.dates[to] = index.dates[rank]!
+    subset.dates[to] = index.dates.get(rank)
     byKey[to] = keyPositions[rank]! * SUBSET_RANKS + to
   }
   byKey.sort()
