@@ -17,24 +17,29 @@ type Values = Float64Array | Uint32Array | Int32Array
 /**
  * A column of values in blocks, each block its own buffer, so that a block no index shares any more is freed. Never
  * written once an index holds it. Position i is in the block the directory names for i's step, or the next; when
- * every block is BLOCK long (a column made whole) it is [i >>> BLOCK_BITS][i & MASK]. Read by a method, not
- * a function imported from here: the views read it for every place, and a bundle reads an imported function from its
- * module's exports at each call, which under tsx is a getter V8 did not inline (a view seven times as long).
+ * every block after the first is BLOCK long (a column made whole, or written only at its start) it is found by a
+ * shift and a mask. Read by a method, not a function imported from here: the views read it for every place, and a
+ * bundle reads an imported function from its module's exports at each call, which under tsx is a getter V8 did not
+ * inline (a view seven times as long).
  */
 export class Column<A extends Values = Float64Array> {
   /** starts[b]: the position of block b's first value; starts[blocks.length]: the column's length */
   readonly starts: Float64Array
   /** the block that holds the position k << STEP_BITS */
   private readonly directory: Uint32Array
-  /** whether every block but the last is BLOCK long, and the last no longer */
-  private readonly even: boolean
+  /**
+   * The first block's length when every block after it but the last is BLOCK long, and the last no longer (a column
+   * made whole, or one whose writes were all at its start: new posts in the collection's order); else -1
+   */
+  private readonly head: number
 
   constructor(readonly blocks: readonly A[]) {
     // blockOf looks one block past the directory's at most.
     if (blocks.some((block, b) => block.length < 2 ** STEP_BITS && b < blocks.length - 1)) throw new Error('A block but the last is too short')
     this.starts = new Float64Array(blocks.length + 1)
     blocks.forEach((block, b) => (this.starts[b + 1] = this.starts[b]! + block.length))
-    this.even = blocks.every((block, b) => block.length === BLOCK || (b === blocks.length - 1 && block.length < BLOCK))
+    const even = blocks.every((block, b) => b === 0 || block.length === BLOCK || (b === blocks.length - 1 && block.length <= BLOCK))
+    this.head = even ? (blocks[0]?.length ?? 0) : -1
     this.directory = new Uint32Array(Math.ceil(this.length / 2 ** STEP_BITS))
     for (let k = 0, b = 0; k < this.directory.length; k++) {
       while (this.starts[b + 1]! <= k * 2 ** STEP_BITS) b++
@@ -56,14 +61,20 @@ export class Column<A extends Values = Float64Array> {
 
   /** The block that holds position i. */
   blockOf(i: number): number {
-    if (this.even) return i >>> BLOCK_BITS
+    const { head } = this
+    if (head >= 0) return i < head ? 0 : 1 + ((i - head) >>> BLOCK_BITS)
     const b = this.directory[i >>> STEP_BITS]!
     return this.starts[b + 1]! <= i ? b + 1 : b
   }
 
   /** The value at position i. */
   get(i: number): number {
-    if (this.even) return this.blocks[i >>> BLOCK_BITS]![i & MASK]!
+    const { head } = this
+    if (head >= 0) {
+      if (i < head) return this.blocks[0]![i]!
+      const after = i - head
+      return this.blocks[1 + (after >>> BLOCK_BITS)]![after & MASK]!
+    }
     const b = this.blockOf(i)
     return this.blocks[b]![i - this.starts[b]!]!
   }
@@ -183,10 +194,21 @@ export function splicedColumn<A extends Values>(
   }
   const made: A[] = []
   let [r, p] = [0, 0]
-  // The values of new positions [lo, hi), in blocks of about BLOCK, each filled in its own buffer.
+  // The values of new positions [lo, hi), in blocks of about BLOCK, each filled in its own buffer: at the column's start
+  // or end, blocks of BLOCK after the first or before the last, so that a column written only there (new posts in
+  // the collection's order) keeps Column's quick read.
   const make = (lo: number, hi: number) => {
-    const pieces = Math.max(1, Math.round((hi - lo) / BLOCK))
-    for (let k = 0; k < pieces; k++) made.push(fill(lo + Math.floor(((hi - lo) * k) / pieces), lo + Math.floor(((hi - lo) * (k + 1)) / pieces)))
+    const length = hi - lo
+    let ends: number[]
+    if (lo > 0 && hi < size) {
+      const pieces = Math.max(1, Math.round(length / BLOCK))
+      ends = Array.from({ length: pieces }, (_, k) => lo + Math.floor((length * (k + 1)) / pieces))
+    } else {
+      const pieces = hi === size ? Math.ceil(length / BLOCK) : Math.max(1, Math.round(length / BLOCK))
+      const first = lo === 0 && hi < size ? length - (pieces - 1) * BLOCK : Math.min(BLOCK, length)
+      ends = Array.from({ length: pieces }, (_, k) => Math.min(hi, lo + first + k * BLOCK))
+    }
+    for (let k = 0, from = lo; k < ends.length; from = ends[k++]!) made.push(fill(from, ends[k]!))
   }
   const fill = (lo: number, hi: number): A => {
     const values = new Kind(hi - lo)
@@ -201,21 +223,16 @@ export function splicedColumn<A extends Values>(
     return values
   }
   // No block but the last shorter than BLOCK / 2: positions between two kept blocks too few for a block of their own
-  // take in the next kept block, and at the column's end, the one before.
-  let [position, keptBefore] = [0, -1]
+  // take in the next kept block (at the column's end they are its last block).
+  let position = 0
   for (let k = 0; ; k++) {
     let end = k < kept.length ? kept[k]![1] : size
     while (end > position && end - position < BLOCK / 2 && k < kept.length) end = ++k < kept.length ? kept[k]![1] : size
-    if (end > position && end - position < BLOCK / 2 && keptBefore >= 0) {
-      made.pop()
-      position = keptBefore
-    }
     if (end > position) make(position, end)
     if (k === kept.length) break
     const block = blocks[kept[k]![0]]!
     made.push(block)
-    keptBefore = kept[k]![1]
-    position = keptBefore + block.length
+    position = kept[k]![1] + block.length
   }
   return new Column(made)
 }
