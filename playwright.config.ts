@@ -142,7 +142,8 @@ const projects: Project<E2EOptions>[] = servers
       databaseUrl: server.databaseUrl,
       uploadsDir: uploadsDirOf(server),
       ...(server.name === 'instances' ? { secondInstanceURL: `http://127.0.0.1:${instancePorts[1]}`, bucket: INSTANCES_BUCKET } : {}),
-      ...(server.dataset === 'ui' ? { ...chromium, screenshot: 'on', trace: 'retain-on-failure' } : {}),
+      // No trace: recording one took a quarter of the browser tests' time (BENCHMARKS.md). `--trace on` records them.
+      ...(server.dataset === 'ui' ? { ...chromium, screenshot: 'on' } : {}),
     },
   }))
 

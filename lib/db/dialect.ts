@@ -117,6 +117,11 @@ export interface DialectDriver {
   idsContaining(text: string): Prisma.Sql
   /** A timestamp column as milliseconds since 1970 UTC, a number (the map's index keeps the posts' dates so). */
   epochMillis(column: Prisma.Sql): Prisma.Sql
+  /**
+   * `LEFT JOIN "posts" p` on the post whose id is `id` (SQL of the rows before it) if it passes `filter` (SQL on `p`):
+   * a probe of the primary key for each row before it, whatever the planner's statistics say.
+   */
+  leftJoinPostById(id: Prisma.Sql, filter: Prisma.Sql): Prisma.Sql
   /** Applies `pending(applied)` under a lock that other processes migrating the same database wait for. */
   migrate(url: string, pending: PendingMigrations): Promise<string[]>
 }

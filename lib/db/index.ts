@@ -165,6 +165,11 @@ export function epochMillisSql(column: Prisma.Sql): Prisma.Sql {
   return driver().epochMillis(column)
 }
 
+/** `LEFT JOIN "posts" p` by primary key, a probe for each row before it (DialectDriver.leftJoinPostById). */
+export function leftJoinPostByIdSql(id: Prisma.Sql, filter: Prisma.Sql): Prisma.Sql {
+  return driver().leftJoinPostById(id, filter)
+}
+
 /** Closes the client's connections (PostgreSQL pools would otherwise keep a finished command alive). */
 export async function disconnectDb(): Promise<void> {
   const current = cache.placesDb?.connection

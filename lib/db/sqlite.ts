@@ -362,5 +362,6 @@ export const sqlite: DialectDriver = {
       : Prisma.sql`SELECT p."id" FROM "posts" p WHERE ${titleOrAddressLike(text)}`,
   // Dates are kept as ISO 8601 text ('2024-05-01T10:00:00.000+00:00'), which unixepoch reads, milliseconds included.
   epochMillis: (column) => Prisma.sql`CAST(round(unixepoch(${column}, 'subsec') * 1000) AS INTEGER)`,
+  leftJoinPostById: (id, filter) => Prisma.sql`LEFT JOIN "posts" p ON p."id" = ${id} AND ${filter}`,
   migrate: (url, pending) => Promise.resolve(migrate(url, pending)),
 }

@@ -1,5 +1,5 @@
 import 'server-only'
-import { epochMillisSql, getDb, IDS_PER_QUERY, idsContainingSql, readIds, streamRows } from '../db'
+import { epochMillisSql, getDb, IDS_PER_QUERY, idsContainingSql, leftJoinPostByIdSql, readIds, streamRows } from '../db'
 import { Prisma } from '../generated/sqlite/client'
 import type { StreamOptions } from '../db/dialect'
 import { categoryTreeSql } from './categories'
@@ -138,7 +138,7 @@ export async function readPlaceChanges(query: PlaceFilter, since: number): Promi
       ${epochMillisSql(Prisma.sql`p."published_at"`)} AS "publishedAt", ${FIRST_CATEGORY_SQL} AS "category"
     FROM "site_state" s
     LEFT JOIN (SELECT DISTINCT "post_id" FROM "place_changes" WHERE "version" > ${since} LIMIT ${MAX_CHANGES + 1}) c ON 1 = 1
-    LEFT JOIN "posts" p ON p."id" = c."post_id" AND p."type" = ${postType} AND ${IS_PUBLIC_PLACE} ${inFilter(query)}
+    ${leftJoinPostByIdSql(Prisma.sql`c."post_id"`, Prisma.sql`p."type" = ${postType} AND ${IS_PUBLIC_PLACE} ${inFilter(query)}`)}
     WHERE s."id" = 1`
   if (rows.length === 0 || Number(rows[0]!.version) - since > CHANGES_KEPT || rows.length > MAX_CHANGES) return null
   const changes: PlaceChanges = { ids: new Set(), places: [] }
