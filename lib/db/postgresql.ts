@@ -277,7 +277,7 @@ export const postgresql: DialectDriver = {
   // Prisma's DateTime is a timestamp without time zone, holding UTC; float8 comes back as a JavaScript number.
   epochMillis: (column) => Prisma.sql`(extract(epoch FROM ${column}) * 1000)::float8`,
   // LATERAL, and LIMIT so that it is not pulled up into a plain join: with a stale histogram (a log of versions read
-  // past the last ANALYZE) the planner took 20,000 changes for one and scanned every public post for each, 24 s.
+  // past the last ANALYZE) the planner took thousands of changes for one and scanned every public post for each: 24 s.
   leftJoinPostById: (id, filter) => Prisma.sql`LEFT JOIN LATERAL (SELECT * FROM "posts" p WHERE p."id" = ${id} AND ${filter} LIMIT 1) p ON TRUE`,
   migrate,
 }
