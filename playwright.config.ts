@@ -1,4 +1,4 @@
-import { defineConfig, type PlaywrightTestConfig, type Project } from '@playwright/test'
+import { defineConfig, type Project } from '@playwright/test'
 import type { E2EOptions } from './e2e/support/test'
 import { s3rverSettings } from './test/support/s3rver-settings'
 
@@ -76,7 +76,7 @@ const servers: Server[] = [
       MAP_PMTILES: `.test-data/basemap-${ownBasemapPort}.pmtiles`,
     },
   },
-  // Started in this order (Playwright starts its web servers one after the other): the second finds the data loaded.
+  // The second is started once the first is ready (e2eServers): it finds the data loaded.
   ...(process.env.TEST_DATABASE_URL
     ? [
         {
@@ -148,26 +148,23 @@ const projects: Project<E2EOptions>[] = servers
   }))
 
 const bucketFolder = `.test-data/s3-${bucketPort}`
-type WebServer = Extract<NonNullable<PlaywrightTestConfig['webServer']>, unknown[]>[number]
-
-const bucketServer: WebServer = {
+const bucketServer = {
+  name: 'bucket',
   command: `rm -rf ${bucketFolder} && node node_modules/s3rver/bin/s3rver.js -d ${bucketFolder} -a 127.0.0.1 -p ${bucketPort} -s --configure-bucket places`,
+  env: {},
   port: bucketPort,
-  reuseExistingServer: false,
-  stdout: 'ignore',
-  stderr: 'pipe',
 }
 
-const webServer: WebServer[] = [
+// Every server, started side by side by scripts/e2e-servers.mts (Playwright would start them one after the other):
+// each instance after the one before it, the first after the bucket.
+const e2eServers = [
   ...(process.env.TEST_DATABASE_URL ? [bucketServer] : []),
-  ...servers.map((server): WebServer => ({
+  ...servers.map((server, i) => ({
+    name: server.name,
     command: 'node --import tsx scripts/e2e-server.mts',
     // Ready as a load balancer sees it (503 "starting" until the home map's index is built).
     url: `${baseUrlOf(server)}/healthz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
+    after: server.name === 'instances' ? 'bucket' : server.dataset === 'shared' ? servers[i - 1]!.name : undefined,
     env: {
       DATABASE_URL: server.databaseUrl,
       PORT: String(server.port),
@@ -192,5 +189,12 @@ export default defineConfig<E2EOptions>({
   timeout: 30_000,
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   projects,
-  webServer,
+  webServer: {
+    command: 'node --import tsx scripts/e2e-servers.mts',
+    env: { E2E_SERVERS: JSON.stringify(e2eServers) },
+    wait: { stdout: /every server is ready/ },
+    timeout: 240_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
 })

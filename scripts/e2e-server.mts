@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The server of the Playwright projects (playwright.config.ts starts one per project): resets the database at
+// The server of a Playwright project (scripts/e2e-servers.mts starts one per project): resets the database at
 // DATABASE_URL and the uploads at UPLOADS_DIR, loads data through the real command line, then runs
 // `next start -p PORT` on the build. E2E_DATASET picks the data:
 //   api (default)  the hand-written fixture e2e/fixtures/places.geojson and 520 generated posts;
