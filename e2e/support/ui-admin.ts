@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { expect, type Page } from '@playwright/test'
+import { expect, request, test, type BrowserContext, type Page } from '@playwright/test'
+import { signInOrThrow } from './auth'
 import { uiUser, type Role } from './users'
 
 // Helpers of the admin's browser tests (e2e/ui/admin*.spec.ts), against the `ui` project's server.
@@ -18,14 +19,41 @@ export function uniqueTitle(label: string): string {
   return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 }
 
-/** Signs in through the sign-in page as the `ui` server's user of this role (or as this user), and waits to land on `to`. */
+type Cookies = Parameters<BrowserContext['addCookies']>[0]
+/** The sessions of the `ui` server's users, by server and email: each signed in once per worker. */
+const sessions = new Map<string, Promise<Cookies>>()
+
+/**
+ * Signs in as the `ui` server's user of this role and opens `to`: through next-auth's sign-in endpoint once per
+ * worker, its session's cookies then given to each test's browser (a session is a signed token that only a password
+ * change or "Sign out everywhere" ends, which no test does to these users). A user given by email and password signs in
+ * through the sign-in page, as sign-in-out.spec.ts tests it.
+ */
 export async function signIn(page: Page, who: Role | { email: string; password: string }, to = '/admin'): Promise<void> {
-  const { email, password } = typeof who === 'string' ? uiUser(who) : who
+  const pathname = to.split('?')[0]
+  if (typeof who === 'string') {
+    const baseURL = test.info().project.use.baseURL!
+    const { email, password } = uiUser(who)
+    const key = `${baseURL} ${email}`
+    let cookies = sessions.get(key)
+    if (!cookies) {
+      cookies = signInOrThrow(request, baseURL, email, password).then(async (context) => {
+        const { cookies } = await context.storageState()
+        await context.dispose()
+        return cookies
+      })
+      sessions.set(key, cookies)
+    }
+    await page.context().addCookies(await cookies)
+    await page.goto(to)
+    expect(new URL(page.url()).pathname, `${email} opens ${to}`).toBe(pathname)
+    return
+  }
   await page.goto(`/signin?callbackUrl=${encodeURIComponent(to)}`)
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(password)
+  await page.getByLabel('Email').fill(who.email)
+  await page.getByLabel('Password').fill(who.password)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.waitForURL((url) => url.pathname === to.split('?')[0])
+  await page.waitForURL((url) => url.pathname === pathname)
 }
 
 /** Creates a draft through "New post"; returns its id, with the editor open. */
