@@ -739,7 +739,8 @@ function help(): string {
   ].join('\n')
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Runs one command: its output on this process's stdout and stderr; resolves with its exit code (bin/run.ts). */
+export async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
     out(help())
     return argv.length === 0 ? 2 : 0
@@ -775,14 +776,3 @@ async function main(argv: string[]): Promise<number> {
     await closeAll()
   }
 }
-
-// Started by bin/places.mjs: stop when it is gone (killed, say), with whatever transaction is open rolled back.
-process.on('disconnect', () => process.exit(130))
-
-// Exits once all that was written has gone out: a pipe whose reader is slow still holds part of it, which
-// process.exit would otherwise cut off (an export, say, would end mid-file).
-const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write('', () => resolve()))
-void main(process.argv.slice(2)).then(async (code) => {
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)])
-  process.exit(code)
-})

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npx places`: bin/cli.ts and the lib/ it imports, bundled by esbuild into one module (packages stay in
-// node_modules), run in a child node. Not run through tsx: tsx's module hooks live in a thread of their own, some
+// `npx places`: bin/run.ts (one command of bin/cli.ts) and the lib/ it imports, bundled by esbuild into one module
+// (packages stay in node_modules), run in a child node. Not run through tsx: tsx's module hooks live in a thread of their own, some
 // 30 MB of every command's memory, an import's included (docs/cli.md, "How an import runs"). lib/ is server code
 // guarded by the `server-only` package, which is empty under the `react-server` condition, as on the server; the
 // command line is server code too.
@@ -51,7 +51,7 @@ async function signature(input) {
 }
 
 /**
- * Bundles bin/cli.ts, writes the bundle where its packages resolve, and records its inputs. Each command's modules are
+ * Bundles bin/run.ts, writes the bundle where its packages resolve, and records its inputs. Each command's modules are
  * a chunk of their own, loaded when it runs (bin/cli.ts): `places --help` loads no database driver or image library.
  */
 async function bundle() {
@@ -59,7 +59,7 @@ async function bundle() {
   const esbuild = await import('esbuild')
   const { outputFiles, metafile } = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { cli: path.join(root, 'bin', 'cli.ts') },
+    entryPoints: { cli: path.join(root, 'bin', 'run.ts') },
     bundle: true,
     splitting: true,
     outdir: 'bundle',
@@ -139,7 +139,7 @@ function running(pid) {
 // 292–295 MB with all three (BENCHMARKS.md).
 const heap = ['--max-semi-space-size=8', '--heap-growing-percent=50', '--liftoff-only']
 const child = spawn(process.execPath, ['--conditions=react-server', ...heap, file, ...process.argv.slice(2)], {
-  // The IPC channel closes when this process dies, however it dies: the command then stops too (bin/cli.ts), and
+  // The IPC channel closes when this process dies, however it dies: the command then stops too (bin/run.ts), and
   // its open transaction is rolled back, rather than going on unseen.
   stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },

@@ -186,7 +186,7 @@ export class PostBatch {
     this.attachments = []
     this.renditions = new Map() // the write holds the last one
     // SQLite answers synchronously, so without this a whole import would run without the event loop ever turning:
-    // no signal, no closed IPC channel (bin/cli.ts) could stop it half-way.
+    // no signal, no closed IPC channel (bin/run.ts) could stop it half-way.
     await nextTurn()
   }
 
