@@ -42,6 +42,8 @@ test('an editor tags, categorises, publishes, trashes and restores several posts
   await apply('Add to category', () => bar.getByRole('combobox', { name: 'Category', exact: true }).selectOption({ label: 'Asia' }))
   await apply('Publish')
   await expect(line('one')).toHaveText(`Done “${run} one”: published`)
+  // The list is drawn anew after an action, its title with it: audited once it is back.
+  await expect(page).toHaveTitle(/^Posts · /)
   expect(await axeViolations(page)).toEqual([])
   await page.screenshot({ path: testInfo.outputPath('bulk-summary.png'), fullPage: true })
   for (const id of ids) expect(await statusOf(id)).toBe('publish')
