@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The server of a Playwright project (scripts/e2e-servers.mts starts one per project): resets the database at
-// DATABASE_URL and the uploads at UPLOADS_DIR, loads data through the real command line, then runs
+// DATABASE_URL and the uploads at UPLOADS_DIR, loads data through the command line's commands, then runs
 // `next start -p PORT` on the build. E2E_DATASET picks the data:
 //   api (default)  the hand-written fixture e2e/fixtures/places.geojson and 520 generated posts;
 //   ui             the demo places (prisma/demo/places.geojson) and a user of every role (ROLES below);
@@ -17,13 +17,14 @@
 //   DATABASE_URL=file:./.test-data/e2e.db PORT=3101 node --import tsx scripts/e2e-server.mts
 //
 // It empties the database it is given, so it refuses a PostgreSQL database that is not on this machine.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { bulkFeatures } from '../e2e/fixtures/bulk.mts'
+import { places as placesIn, stopPlaces } from '../test/support/cli.ts'
 import { pgBouncerMissing, startPgBouncer } from '../test/support/pgbouncer.ts'
 import { testBasemap } from '../test/support/pmtiles.ts'
 import { resetDatabase } from './reset-database.mts'
@@ -52,20 +53,15 @@ const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: port, NEXT_TELEME
 // Before any command: each reads the settings, and MAP_PMTILES must name a file.
 if (process.env.MAP_PMTILES) writeFileSync(process.env.MAP_PMTILES, testBasemap())
 
-/** Runs `places <args>` as an operator would; returns its stdout. */
-function places(...args: string[]): string {
-  const run = spawnSync(process.execPath, [path.join(root, 'bin', 'places.mjs'), ...args], {
-    cwd: root,
-    env,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  if (run.status !== 0) fail(`places ${args.join(' ')} failed (exit ${run.status ?? run.signal}):\n${run.stdout}`)
+/** Runs `places <args>` (bin/cli.ts's `main`, in a process kept for this database: test/support/cli.ts); its stdout. */
+async function places(...args: string[]): Promise<string> {
+  const run = await placesIn(env, ...args)
+  if (run.status !== 0) fail(`places ${args.join(' ')} failed (exit ${run.status}):\n${run.stderr}${run.stdout}`)
   return run.stdout
 }
 
-function importFile(file: string, expected: number): string[] {
-  const ids = places('import', file, '--author', ADMIN_EMAIL).trim().split('\n').filter(Boolean)
+async function importFile(file: string, expected: number): Promise<string[]> {
+  const ids = (await places('import', file, '--author', ADMIN_EMAIL)).trim().split('\n').filter(Boolean)
   if (ids.length !== expected) fail(`places import ${file} printed ${ids.length} ids, expected ${expected}`)
   return ids
 }
@@ -74,24 +70,24 @@ function featureCount(file: string): number {
   return (JSON.parse(readFileSync(file, 'utf8')) as { features: unknown[] }).features.length
 }
 
-function loadApiDataset() {
+async function loadApiDataset() {
   // The hand-written fixture first, on an empty database: its categories get ids 1, 2, 3… in order of first appearance.
-  importFile(FIXTURE, featureCount(FIXTURE))
+  await importFile(FIXTURE, featureCount(FIXTURE))
   const scratch = mkdtempSync(path.join(tmpdir(), 'places-e2e-'))
   try {
     const bulk = bulkFeatures()
     const bulkFile = path.join(scratch, 'bulk.geojson')
     writeFileSync(bulkFile, JSON.stringify({ type: 'FeatureCollection', features: bulk }))
-    importFile(bulkFile, bulk.length)
+    await importFile(bulkFile, bulk.length)
   } finally {
     rmSync(scratch, { recursive: true, force: true })
   }
 }
 
-function loadUiDataset() {
+async function loadUiDataset() {
   for (const role of ROLES)
-    places('user', 'create', '--email', `${role}@e2e.test`, '--password', `e2e-${role}-password`, '--role', role, '--name', `E2E ${role}`)
-  importFile(DEMO, featureCount(DEMO))
+    await places('user', 'create', '--email', `${role}@e2e.test`, '--password', `e2e-${role}-password`, '--role', role, '--name', `E2E ${role}`)
+  await importFile(DEMO, featureCount(DEMO))
 }
 
 const dataset = process.env.E2E_DATASET ?? 'api'
@@ -100,10 +96,11 @@ if (!['api', 'ui', 'shared'].includes(dataset)) fail('E2E_DATASET must be api, u
 if (dataset !== 'shared') {
   await resetDatabase(databaseUrl, root).catch((error: Error) => fail(error.message))
   if (process.env.UPLOADS_DIR) rmSync(path.resolve(root, process.env.UPLOADS_DIR), { recursive: true, force: true })
-  places('migrate')
-  places('user', 'create', '--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD, '--role', 'administrator', '--name', 'E2E Admin')
-  if (dataset === 'ui') loadUiDataset()
-  else loadApiDataset()
+  await places('migrate')
+  await places('user', 'create', '--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD, '--role', 'administrator', '--name', 'E2E Admin')
+  if (dataset === 'ui') await loadUiDataset()
+  else await loadApiDataset()
+  await stopPlaces(databaseUrl)
 }
 /** A working directory as a machine of its own has (see above), made anew; returns it, its TMPDIR and its uploads. */
 function machine(): { cwd: string; tmp: string; uploads: string } {

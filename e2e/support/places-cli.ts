@@ -1,72 +1,21 @@
-import { fork, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { Message, Reply, Request } from './places-runner'
+import { places as placesIn } from '../../test/support/cli'
 
 // The real command line (docs/cli.md), run against one project's server: the specs make their users, posts,
-// application passwords and attachments the way an operator would. Its commands run in one process per worker and
-// server (places-runner.ts), one after another.
-
-const ROOT = path.resolve(__dirname, '..', '..')
+// application passwords and attachments the way an operator would, in a process kept per worker and server
+// (test/support/cli.ts).
 
 /** What `places` needs to work on a project's server: its DATABASE_URL, UPLOADS_DIR and SITE_URL. */
 export type ServerEnv = { databaseUrl: string; uploadsDir: string; baseURL: string }
 
-type Runner = { child: ChildProcess; ready: Promise<void>; waiting: Map<number, (reply: Reply) => void> }
-const runners = new Map<string, Runner>()
-let nextId = 0
-
-function runnerFor(server: ServerEnv): Runner {
-  const key = JSON.stringify(server)
-  let runner = runners.get(key)
-  if (runner) return runner
-  const child = fork(path.join(__dirname, 'places-runner.ts'), [], {
-    cwd: ROOT,
-    execArgv: ['--conditions=react-server', '--import', 'tsx'],
-    env: {
-      ...process.env,
-      DATABASE_URL: server.databaseUrl,
-      UPLOADS_DIR: server.uploadsDir,
-      SITE_URL: server.baseURL,
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  })
-  const waiting = new Map<number, (reply: Reply) => void>()
-  let started = () => {}
-  const ready = new Promise<void>((resolve) => (started = resolve))
-  child.on('message', (message: Message) => {
-    if (message === 'ready') return started()
-    waiting.get(message.id)?.(message)
-    waiting.delete(message.id)
-  })
-  child.on('exit', (code, signal) => {
-    runners.delete(key)
-    const reply = { code: 1, stdout: '', stderr: `the command runner exited (${code ?? signal})` }
-    for (const [id, resolve] of waiting) resolve({ id, ...reply })
-    started()
-  })
-  // A worker that ends leaves no runner waiting on it.
-  child.unref()
-  child.channel?.unref()
-  runner = { child, ready, waiting }
-  runners.set(key, runner)
-  return runner
-}
-
 /** Runs `places <args>`; resolves with its stdout, rejects with its stderr when it exits non-zero. */
 export async function places(server: ServerEnv, ...args: string[]): Promise<string> {
-  const { child, ready, waiting } = runnerFor(server)
-  await ready
-  const id = nextId++
-  const reply = await new Promise<Reply>((resolve) => {
-    waiting.set(id, resolve)
-    if (!child.connected) return resolve({ id, code: 1, stdout: '', stderr: 'the command runner is gone' })
-    child.send({ id, args } satisfies Request)
-  })
-  if (reply.code !== 0) throw new Error(`places ${args.join(' ')} exited ${reply.code}:\n${reply.stderr}${reply.stdout}`)
-  return reply.stdout
+  const env = { ...process.env, DATABASE_URL: server.databaseUrl, UPLOADS_DIR: server.uploadsDir, SITE_URL: server.baseURL, NEXT_TELEMETRY_DISABLED: '1' }
+  const { status, stdout, stderr } = await placesIn(env, ...args)
+  if (status !== 0) throw new Error(`places ${args.join(' ')} exited ${status}:\n${stderr}${stdout}`)
+  return stdout
 }
 
 function lines(text: string): string[] {

@@ -78,8 +78,8 @@ for (const kind of databaseKinds) {
     let schema: string[]
     before(async () => {
       db = await createTestDatabase(kind)
-      places(db.url, 'migrate')
-      places(db.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator')
+      await places(db.url, 'migrate')
+      await places(db.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator')
       schema = await schemaOf(db)
       assert.ok(schema.some((row) => /posts_listing_idx/.test(row)) && schema.length > 10, schema.join('\n'))
     })
@@ -151,14 +151,14 @@ for (const kind of databaseKinds) {
     test('imports all of it: the same schema after, slugs as one at a time would make them, found by search, the version moved', async () => {
       const before = await state(db)
       const awkward = AWKWARD.map((properties) => ({ type: 'Feature', geometry: null, properties: { ...properties, status: 'draft' } }))
-      const all = places(db.url, 'import', collection('good.geojson', LARGE, {}, awkward))
-        .split('\n')
-        .map(Number)
+      const all = (await places(db.url, 'import', collection('good.geojson', LARGE, {}, awkward))).split('\n').map(Number)
       const ids = all.slice(0, LARGE)
       assert.equal(all.length, LARGE + AWKWARD.length)
       // Every character back as it was written, dates to the millisecond.
       type Exported = { features: { properties: { id: number; title: string; address: string; content: string; date: string } }[] }
-      const exported = (JSON.parse(places(db.url, 'export', '--all-statuses')) as Exported).features.filter((f) => all.slice(LARGE).includes(f.properties.id))
+      const exported = (JSON.parse(await places(db.url, 'export', '--all-statuses')) as Exported).features.filter((f) =>
+        all.slice(LARGE).includes(f.properties.id),
+      )
       assert.deepEqual(
         exported.map(({ properties: { title, address, content, date } }) => ({ title, address, content, date })).sort((a, b) => a.title.localeCompare(b.title)),
         [...AWKWARD].sort((a, b) => a.title.localeCompare(b.title)),
@@ -194,7 +194,7 @@ for (const kind of databaseKinds) {
         assert.deepEqual(await queryRows(db.url, `SELECT v FROM posts_search_config WHERE k = 'hashsize'`), [{ v: 1 << 20 }])
       }
       // Another import reads those slugs back (in pages: more than one here) and goes on from them.
-      const next = places(db.url, 'import', collection('next.geojson', 3)).split('\n').map(Number)
+      const next = (await places(db.url, 'import', collection('next.geojson', 3))).split('\n').map(Number)
       const nextRows = await queryRows<{ slug: string }>(db.url, 'SELECT slug FROM posts WHERE id >= ? ORDER BY id', [next[0]])
       assert.deepEqual(
         nextRows.map(({ slug }) => slug),

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, test } from 'node:test'
 import { setTimeout } from 'node:timers/promises'
-import { runPlaces } from '../support/cli'
 
 // The bundle bin/places.mjs makes of the command line and keeps in node_modules/.cache/places (docs/cli.md). These
 // tests remove it and change what it is made from, under every other command of the run: npm test runs this file
@@ -12,7 +13,15 @@ import { runPlaces } from '../support/cli'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'places-bundle-'))
 after(() => rmSync(dir, { recursive: true, force: true }))
-const help = () => runPlaces({ ...process.env, DATABASE_URL: `file:${path.join(dir, 'bundle.db')}` }, '--help')
+/** `node bin/places.mjs --help`, which bundles the command line first unless a bundle of the same files is kept. */
+function help() {
+  const run = spawnSync(process.execPath, ['bin/places.mjs', '--help'], {
+    env: { ...process.env, DATABASE_URL: `file:${path.join(dir, 'bundle.db')}` },
+    encoding: 'utf8',
+  })
+  assert.equal(run.status, 0, run.stderr)
+  assert.match(run.stdout, /^Usage: places /m)
+}
 const cache = path.join('node_modules', '.cache', 'places')
 
 test("the command's bundle is written anew when missing, and earlier bundles and dead writers' partial folders go", () => {
@@ -44,8 +53,9 @@ test("the command's bundle is written anew when missing, and earlier bundles and
 })
 
 test("the command's bundle is reused while the files it was made from are as they were, made anew when one changes", async () => {
-  const manifest = () => readdirSync(cache).find((name) => /^inputs-[0-9a-f]{16}\.json$/.test(name))
-  const written = () => statSync(path.join(cache, manifest()!)).mtimeMs
+  // This checkout's record (another checkout sharing node_modules keeps its own): named by the project's folder.
+  const manifest = `inputs-${createHash('sha256').update(`${process.cwd()}${path.sep}`).digest('hex').slice(0, 16)}.json`
+  const written = () => statSync(path.join(cache, manifest)).mtimeMs
   help()
   const before = written()
   help()

@@ -8,25 +8,27 @@ import Database from 'better-sqlite3'
 import { ExifTool } from 'exiftool-vendored'
 import pg from 'pg'
 import { verifyPassword } from '../../lib/auth/passwords'
+import { places as placesIn, type Run } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 import { queryRows } from '../support/sql'
 
-// The command line, run as operators run it (`node bin/places.mjs …` is what `npx places` runs), on real databases.
+// The command line on real databases: each command as `npx places` runs it (bin/cli.ts's `main`), in a process kept per
+// database (test/support/cli.ts); as a process of its own (`node bin/places.mjs …`) where standard input or a terminal
+// is what is tested.
 
-type Run = { status: number | null; stdout: string; stderr: string }
-
-function places(url: string, ...args: string[]): Run {
-  return placesWithInput(url, '', ...args)
+/** `places ARGS` on the database at `url` (test/support/cli.ts: bin/cli.ts's `main` in a process kept for it). */
+function places(url: string, ...args: string[]): Promise<Run> {
+  return placesIn({ ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test' }, ...args)
 }
 
-/** The command with `input` on its standard input (a pipe, not a terminal). */
+/** `node bin/places.mjs ARGS`, as `npx places` runs, with `input` on its standard input (a pipe, not a terminal). */
 function placesWithInput(url: string, input: string, ...args: string[]): Run {
   const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], {
     env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test' },
     encoding: 'utf8',
     input,
   })
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+  return { status: result.status ?? 1, stdout: result.stdout, stderr: result.stderr }
 }
 
 /** Whether `password` is the stored password of the user, read from the database itself. */
@@ -126,9 +128,9 @@ function documentedCommands(): string[] {
   return [...section.matchAll(/^\| `(places [^`]+)` \|/gm)].map((match) => commandOf(match[1]!))
 }
 
-test('help lists every command; mistakes in the call exit 2 with the usage', () => {
+test('help lists every command; mistakes in the call exit 2 with the usage', async () => {
   const url = `file:${path.join(dir, 'help.db')}`
-  const help = ok(places(url, '--help'))
+  const help = ok(await places(url, '--help'))
   for (const command of ['migrate', 'seed', 'user create', 'app-password create', 'app-password list', 'app-password revoke', 'import', 'export']) {
     assert.match(help, new RegExp(`places ${command}`), command)
   }
@@ -139,24 +141,24 @@ test('help lists every command; mistakes in the call exit 2 with the usage', () 
   const listed = [...help.matchAll(/^ {2}(places \S.*)$/gm)].map((match) => commandOf(match[1]!.split(/ {2,}/)[0]!))
   assert.deepEqual([...listed].sort(), [...documented].sort(), 'the commands of --help are those README documents')
   for (const command of documented) {
-    assert.match(ok(places(url, ...command.split(' '), '--help')), new RegExp(`^Usage: places ${command}( |$)`, 'm'), command)
+    assert.match(ok(await places(url, ...command.split(' '), '--help')), new RegExp(`^Usage: places ${command}( |$)`, 'm'), command)
   }
-  assert.equal(places(url).status, 2)
-  const unknown = places(url, 'frobnicate')
+  assert.equal((await places(url)).status, 2)
+  const unknown = await places(url, 'frobnicate')
   assert.equal(unknown.status, 2)
   assert.match(unknown.stderr, /unknown command "frobnicate"/)
-  assert.match(ok(places(url, 'import', '--help')), /Usage: places import FILE \[--author E\] \[--columns FIELD=COLUMN,...\] \[--dry-run\]/)
-  const missing = places(url, 'user', 'create', '--role', 'author')
+  assert.match(ok(await places(url, 'import', '--help')), /Usage: places import FILE \[--author E\] \[--columns FIELD=COLUMN,...\] \[--dry-run\]/)
+  const missing = await places(url, 'user', 'create', '--role', 'author')
   assert.equal(missing.status, 2)
   assert.match(missing.stderr, /--email is required/)
-  assert.equal(places(url, 'import', 'a.json', 'b.json').status, 2)
+  assert.equal((await places(url, 'import', 'a.json', 'b.json')).status, 2)
   for (const command of ['create', 'set-password']) {
-    const usage = ok(places(url, 'user', command, '--help'))
+    const usage = ok(await places(url, 'user', command, '--help'))
     assert.match(usage, /--password-stdin/, command)
     assert.match(usage, /asked for on the terminal, without echo/, command)
     assert.match(usage, /--password P works too, but is unsafe: .*process list \(ps\)/s, command)
   }
-  assert.equal(places(url, 'export', '--bogus').status, 2)
+  assert.equal((await places(url, 'export', '--bogus')).status, 2)
 })
 
 for (const kind of databaseKinds) {
@@ -167,21 +169,24 @@ for (const kind of databaseKinds) {
     })
     after(() => db.drop())
 
-    test('migrate creates the schema once', () => {
-      assert.match(ok(places(db.url, 'migrate')), /Applied 0001_init\.sql/)
-      assert.match(ok(places(db.url, 'migrate')), /up to date/)
+    test('migrate creates the schema once', async () => {
+      assert.match(ok(await places(db.url, 'migrate')), /Applied 0001_init\.sql/)
+      assert.match(ok(await places(db.url, 'migrate')), /up to date/)
     })
 
-    test('user create prints the id; bad input is refused with the reason', () => {
-      assert.match(ok(places(db.url, 'user', 'create', '--email', 'Admin@Example.org', '--password', 'long enough', '--role', 'administrator')), /^\d+\n$/)
-      const again = places(db.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'editor')
+    test('user create prints the id; bad input is refused with the reason', async () => {
+      assert.match(
+        ok(await places(db.url, 'user', 'create', '--email', 'Admin@Example.org', '--password', 'long enough', '--role', 'administrator')),
+        /^\d+\n$/,
+      )
+      const again = await places(db.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'editor')
       assert.equal(again.status, 1)
       assert.match(again.stderr, /already exists/)
-      const bad = places(db.url, 'user', 'create', '--email', 'not-an-email', '--password', 'short', '--role', 'king')
+      const bad = await places(db.url, 'user', 'create', '--email', 'not-an-email', '--password', 'short', '--role', 'king')
       assert.equal(bad.status, 1)
       assert.match(bad.stderr, /email: .*password: must be at least 8 characters.*role: must be one of administrator, editor, author, contributor, subscriber/)
       assert.match(
-        ok(places(db.url, 'user', 'create', '--email', 'author@example.org', '--password', 'long enough', '--role', 'author', '--json')),
+        ok(await places(db.url, 'user', 'create', '--email', 'author@example.org', '--password', 'long enough', '--role', 'author', '--json')),
         /^\{"id":\d+\}\n$/,
       )
     })
@@ -229,16 +234,16 @@ for (const kind of databaseKinds) {
     })
 
     test('without --password or --password-stdin and without a terminal: exit 2 saying how to give one; nothing changes', async () => {
-      const create = places(db.url, 'user', 'create', '--email', 'nopassword@example.org', '--role', 'author')
+      const create = await places(db.url, 'user', 'create', '--email', 'nopassword@example.org', '--role', 'author')
       assert.equal(create.status, 2)
       assert.match(create.stderr, /no password: pass it on standard input with --password-stdin, or run this on a terminal to be asked for it/)
       assert.match(create.stderr, /Usage: places user create/)
-      const set = places(db.url, 'user', 'set-password', '--email', 'stdin@example.org')
+      const set = await places(db.url, 'user', 'set-password', '--email', 'stdin@example.org')
       assert.equal(set.status, 2)
       assert.match(set.stderr, /no password: pass it on standard input with --password-stdin/)
       assert.ok(await hasPassword(db.url, 'stdin@example.org', '  spaces kept  '))
       assert.equal(
-        places(db.url, 'user', 'create', '--email', 'nopassword@example.org', '--role', 'author', '--password', 'long enough').status,
+        (await places(db.url, 'user', 'create', '--email', 'nopassword@example.org', '--role', 'author', '--password', 'long enough')).status,
         0,
         'the user was not created before',
       )
@@ -246,7 +251,7 @@ for (const kind of databaseKinds) {
 
     test('on a terminal the password is asked for twice, never shown', async (t) => {
       const typed = 'typed on the terminal'
-      ok(places(db.url, 'user', 'create', '--email', 'terminal@example.org', '--role', 'author', '--password', 'long enough'))
+      ok(await places(db.url, 'user', 'create', '--email', 'terminal@example.org', '--role', 'author', '--password', 'long enough'))
       const asked = await placesOnTerminal(
         db.url,
         ['user', 'set-password', '--email', 'terminal@example.org'],
@@ -273,36 +278,36 @@ for (const kind of databaseKinds) {
       assert.ok(await hasPassword(db.url, 'terminal@example.org', typed))
     })
 
-    test('application passwords: created and shown once, listed without the secret, revoked', () => {
-      const created = ok(places(db.url, 'app-password', 'create', '--user', 'admin@example.org', '--name', 'QGIS'))
+    test('application passwords: created and shown once, listed without the secret, revoked', async () => {
+      const created = ok(await places(db.url, 'app-password', 'create', '--user', 'admin@example.org', '--name', 'QGIS'))
       const secret = created.trimEnd().split('\n').at(-1)!
       assert.match(secret, /^[A-Za-z0-9]{24}$/)
-      const [row] = JSON.parse(ok(places(db.url, 'app-password', 'list', '--user', 'admin@example.org', '--json'))) as {
+      const [row] = JSON.parse(ok(await places(db.url, 'app-password', 'list', '--user', 'admin@example.org', '--json'))) as {
         uuid: string
         name: string
         lastUsedAt: null
       }[]
       assert.equal(row!.name, 'QGIS')
       assert.equal(row!.lastUsedAt, null)
-      const listed = ok(places(db.url, 'app-password', 'list', '--user', 'admin@example.org'))
+      const listed = ok(await places(db.url, 'app-password', 'list', '--user', 'admin@example.org'))
       assert.match(listed, new RegExp(row!.uuid))
-      assert.doesNotMatch(listed + ok(places(db.url, 'export', '--all-statuses')), new RegExp(secret))
-      assert.equal(places(db.url, 'app-password', 'revoke', '--user', 'author@example.org', '--id', row!.uuid).status, 1, "another user's password")
-      ok(places(db.url, 'app-password', 'revoke', '--user', 'admin@example.org', '--id', row!.uuid))
-      assert.equal(ok(places(db.url, 'app-password', 'list', '--user', 'admin@example.org')), '')
-      const nobody = places(db.url, 'app-password', 'create', '--user', 'nobody@example.org')
+      assert.doesNotMatch(listed + ok(await places(db.url, 'export', '--all-statuses')), new RegExp(secret))
+      assert.equal((await places(db.url, 'app-password', 'revoke', '--user', 'author@example.org', '--id', row!.uuid)).status, 1, "another user's password")
+      ok(await places(db.url, 'app-password', 'revoke', '--user', 'admin@example.org', '--id', row!.uuid))
+      assert.equal(ok(await places(db.url, 'app-password', 'list', '--user', 'admin@example.org')), '')
+      const nobody = await places(db.url, 'app-password', 'create', '--user', 'nobody@example.org')
       assert.equal(nobody.status, 1)
       assert.match(nobody.stderr, /No user has the email nobody@example\.org/)
     })
 
-    test('import prints the new ids in input order, keeps given ids, makes slugs and categories', () => {
-      const ids = ok(places(db.url, 'import', file(`three-${kind}.geojson`, places3)))
+    test('import prints the new ids in input order, keeps given ids, makes slugs and categories', async () => {
+      const ids = ok(await places(db.url, 'import', file(`three-${kind}.geojson`, places3)))
         .trim()
         .split('\n')
         .map(Number)
       assert.equal(ids.length, 3)
       assert.equal(ids[1], 500)
-      const exported = JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as { features: { properties: Record<string, unknown> }[] }
+      const exported = JSON.parse(ok(await places(db.url, 'export', '--all-statuses'))) as { features: { properties: Record<string, unknown> }[] }
       const byId = new Map(exported.features.map((f) => [f.properties.id, f.properties]))
       assert.deepEqual(byId.get(ids[0])?.categories, ['Europe > France > Paris', 'Landmarks'])
       assert.equal(byId.get(ids[0])?.slug, 'eiffel-tower')
@@ -311,22 +316,28 @@ for (const kind of databaseKinds) {
       assert.equal(byId.get(ids[2])?.geo_public, false)
       assert.equal(byId.get(500)?.status, 'draft')
       // Importing the same file again: the given id is taken, so nothing is imported.
-      const again = places(db.url, 'import', file(`three-${kind}.geojson`, places3))
+      const again = await places(db.url, 'import', file(`three-${kind}.geojson`, places3))
       assert.equal(again.status, 1)
       assert.match(again.stderr, /feature 1: properties\.id: post 500 already exists/)
       const slugs = ok(
-        places(db.url, 'import', '--author', 'author@example.org', file(`one-${kind}.geojson`, { type: 'FeatureCollection', features: [places3.features[0]] })),
+        await places(
+          db.url,
+          'import',
+          '--author',
+          'author@example.org',
+          file(`one-${kind}.geojson`, { type: 'FeatureCollection', features: [places3.features[0]] }),
+        ),
       )
-      const copy = (JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as { features: { properties: Record<string, unknown> }[] }).features.find(
+      const copy = (JSON.parse(ok(await places(db.url, 'export', '--all-statuses'))) as { features: { properties: Record<string, unknown> }[] }).features.find(
         (f) => f.properties.id === Number(slugs),
       )
       assert.equal(copy?.properties.slug, 'eiffel-tower-2')
       assert.equal(copy?.properties.author, 'author@example.org')
     })
 
-    test('invalid imports name each feature and field, and import nothing', () => {
-      const before = ok(places(db.url, 'export', '--all-statuses'))
-      const bad = places(
+    test('invalid imports name each feature and field, and import nothing', async () => {
+      const before = ok(await places(db.url, 'export', '--all-statuses'))
+      const bad = await places(
         db.url,
         'import',
         file('bad.geojson', {
@@ -345,7 +356,7 @@ for (const kind of databaseKinds) {
       assert.match(bad.stderr, /feature 1: geometry\.coordinates\.0/)
       assert.match(bad.stderr, /feature 2: properties\.status/)
       assert.match(bad.stderr, /feature 3: properties\.title/)
-      const ghost = places(
+      const ghost = await places(
         db.url,
         'import',
         file('ghost.geojson', {
@@ -354,16 +365,16 @@ for (const kind of databaseKinds) {
         }),
       )
       assert.match(ghost.stderr, /feature 1: properties\.author: no user has the email ghost@example\.org/)
-      const notJson = places(db.url, 'import', file('not.geojson', '{"type": "FeatureCollection", "features": ['))
+      const notJson = await places(db.url, 'import', file('not.geojson', '{"type": "FeatureCollection", "features": ['))
       assert.equal(notJson.status, 1)
       assert.match(notJson.stderr, /cannot read .*not\.geojson as JSON/)
-      assert.match(places(db.url, 'import', path.join(dir, 'missing.geojson')).stderr, /no such file/)
-      assert.match(places(db.url, 'import', file('fc.geojson', { type: 'Feature' })).stderr, /not a GeoJSON FeatureCollection/)
-      assert.equal(ok(places(db.url, 'export', '--all-statuses')), before, 'nothing changed')
+      assert.match((await places(db.url, 'import', path.join(dir, 'missing.geojson'))).stderr, /no such file/)
+      assert.match((await places(db.url, 'import', file('fc.geojson', { type: 'Feature' }))).stderr, /not a GeoJSON FeatureCollection/)
+      assert.equal(ok(await places(db.url, 'export', '--all-statuses')), before, 'nothing changed')
     })
 
-    test('the file is read as it streams: any key order, every problem found, nothing imported on any', () => {
-      const before = ok(places(db.url, 'export', '--all-statuses'))
+    test('the file is read as it streams: any key order, every problem found, nothing imported on any', async () => {
+      const before = ok(await places(db.url, 'export', '--all-statuses'))
       const feature = (title: string, properties: Record<string, unknown> = {}) => ({
         type: 'Feature',
         geometry: point(2.35, 48.85),
@@ -372,12 +383,12 @@ for (const kind of databaseKinds) {
       // `type` after `features`, and keys of any kind skipped, nested arrays and objects included; a category path
       // of no names names no category.
       const later = `{"features": [${JSON.stringify(feature('Streamed A', { categories: ['Streamed'] }))}, ${JSON.stringify(feature('Streamed B', { categories: [' > ', ''] }))}], "bbox": [1, 2, 3, 4], "meta": {"features": [null], "type": "x"}, "type": "FeatureCollection"}`
-      const ids = ok(places(db.url, 'import', file('later.geojson', later)))
+      const ids = ok(await places(db.url, 'import', file('later.geojson', later)))
         .trim()
         .split('\n')
         .map(Number)
       assert.equal(ids.length, 2)
-      const exported = JSON.parse(ok(places(db.url, 'export', '--all-statuses'))) as {
+      const exported = JSON.parse(ok(await places(db.url, 'export', '--all-statuses'))) as {
         features: { properties: { id: number; title: string; categories: string[] } }[]
       }
       assert.deepEqual(
@@ -390,11 +401,11 @@ for (const kind of databaseKinds) {
           ['Streamed B', []],
         ],
       )
-      const afterGood = ok(places(db.url, 'export', '--all-statuses'))
+      const afterGood = ok(await places(db.url, 'export', '--all-statuses'))
 
       // Features that are not objects are named by their index; a repeated id by the index of both, counted past
       // invalid features; past 20 problems, the rest are counted.
-      const many = places(
+      const many = await places(
         db.url,
         'import',
         file('many.geojson', {
@@ -410,28 +421,31 @@ for (const kind of databaseKinds) {
       assert.match(many.stderr, /…and 14 more/)
       // Broken JSON after valid features, or a collection whose type is not FeatureCollection: nothing.
       const broken = `{"type": "FeatureCollection", "features": [${JSON.stringify(feature('Before the break'))}, {"type": "Feature", "properties": }]}`
-      assert.match(places(db.url, 'import', file('broken.geojson', broken)).stderr, /cannot read .*broken\.geojson as JSON/)
-      assert.match(places(db.url, 'import', file('typed.geojson', { features: [feature('Typed')], type: 'Feature' })).stderr, /not a GeoJSON FeatureCollection/)
-      assert.match(places(db.url, 'import', file('array.geojson', [feature('In an array')])).stderr, /not a GeoJSON FeatureCollection/)
+      assert.match((await places(db.url, 'import', file('broken.geojson', broken))).stderr, /cannot read .*broken\.geojson as JSON/)
       assert.match(
-        places(db.url, 'import', file('twice.geojson', `{"type": "FeatureCollection", "features": [], "features": []}`)).stderr,
+        (await places(db.url, 'import', file('typed.geojson', { features: [feature('Typed')], type: 'Feature' }))).stderr,
         /not a GeoJSON FeatureCollection/,
       )
-      assert.equal(ok(places(db.url, 'export', '--all-statuses')), afterGood, 'nothing changed')
+      assert.match((await places(db.url, 'import', file('array.geojson', [feature('In an array')]))).stderr, /not a GeoJSON FeatureCollection/)
+      assert.match(
+        (await places(db.url, 'import', file('twice.geojson', `{"type": "FeatureCollection", "features": [], "features": []}`))).stderr,
+        /not a GeoJSON FeatureCollection/,
+      )
+      assert.equal(ok(await places(db.url, 'export', '--all-statuses')), afterGood, 'nothing changed')
       assert.notEqual(afterGood, before)
     })
 
     test('export then import into an empty database gives the same posts', async () => {
-      const exported = ok(places(db.url, 'export', '--all-statuses'))
+      const exported = ok(await places(db.url, 'export', '--all-statuses'))
       const copy = await createTestDatabase(kind)
       try {
         for (const email of ['admin@example.org', 'author@example.org']) {
-          ok(places(copy.url, 'user', 'create', '--email', email, '--password', 'long enough', '--role', 'author'))
+          ok(await places(copy.url, 'user', 'create', '--email', email, '--password', 'long enough', '--role', 'author'))
         }
-        ok(places(copy.url, 'import', file(`export-${kind}.geojson`, exported)))
-        assert.equal(ok(places(copy.url, 'export', '--all-statuses')), exported)
+        ok(await places(copy.url, 'import', file(`export-${kind}.geojson`, exported)))
+        assert.equal(ok(await places(copy.url, 'export', '--all-statuses')), exported)
         type Exported = { geometry: unknown; properties: { address: string; geo_public: boolean } }
-        const published = JSON.parse(ok(places(copy.url, 'export', '--post-type', 'landmark'))) as { features: Exported[] }
+        const published = JSON.parse(ok(await places(copy.url, 'export', '--post-type', 'landmark'))) as { features: Exported[] }
         assert.equal(published.features.length, 1)
         // Without --all-statuses, what the public sees: the private location is neither point nor address.
         const [hidden] = published.features
@@ -447,22 +461,22 @@ for (const kind of databaseKinds) {
     test('post delete moves posts to the Trash; --force deletes for good; every id is tried', async () => {
       const site = await createTestDatabase(kind)
       try {
-        ok(places(site.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator'))
+        ok(await places(site.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator'))
         const two = { type: 'FeatureCollection', features: [0, 1].map((n) => ({ type: 'Feature', geometry: point(n, n), properties: { title: `Gone ${n}` } })) }
-        const [first, second] = ok(places(site.url, 'import', file(`delete-${kind}.geojson`, two)))
+        const [first, second] = ok(await places(site.url, 'import', file(`delete-${kind}.geojson`, two)))
           .trim()
           .split('\n')
           .map(Number)
         const statusOf = async (id: number) => (await queryRows<{ status: string }>(site.url, 'SELECT status FROM posts WHERE id = ?', [id]))[0]?.status
-        assert.equal(ok(places(site.url, 'post', 'delete', String(first), String(second))), `Trashed post ${first}.\nTrashed post ${second}.\n`)
+        assert.equal(ok(await places(site.url, 'post', 'delete', String(first), String(second))), `Trashed post ${first}.\nTrashed post ${second}.\n`)
         assert.equal(await statusOf(first!), 'trash')
-        const again = places(site.url, 'post', 'delete', String(first), '999999')
+        const again = await places(site.url, 'post', 'delete', String(first), '999999')
         assert.equal(again.status, 1)
         assert.match(again.stderr, new RegExp(`Post ${first} is in the Trash already; --force deletes it for good\\.\\nThere is no post 999999\\.`))
-        assert.equal(ok(places(site.url, 'post', 'delete', '--force', String(first))), `Deleted post ${first}.\n`)
+        assert.equal(ok(await places(site.url, 'post', 'delete', '--force', String(first))), `Deleted post ${first}.\n`)
         assert.equal(await statusOf(first!), undefined)
         assert.equal(await statusOf(second!), 'trash')
-        assert.equal(places(site.url, 'post', 'delete', 'twelve').status, 2)
+        assert.equal((await places(site.url, 'post', 'delete', 'twelve')).status, 2)
       } finally {
         await site.drop()
       }
@@ -471,40 +485,41 @@ for (const kind of databaseKinds) {
     test('zone add, list and remove: posts inside are shown coarsely at once, and exactly again after; bad input exits 2', async () => {
       const site = await createTestDatabase(kind)
       try {
-        ok(places(site.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator'))
+        ok(await places(site.url, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator'))
         const tower = { type: 'Point', coordinates: [2.2944813, 48.8583701] }
         const one = {
           type: 'FeatureCollection',
           features: [{ type: 'Feature', geometry: tower, properties: { title: 'Tower', address: '5 Avenue Anatole France' } }],
         }
-        ok(places(site.url, 'import', file(`zone-${kind}.geojson`, one)))
-        const publicCopy = () =>
-          (JSON.parse(ok(places(site.url, 'export'))) as { features: { geometry: { coordinates: number[] }; properties: { address: string } }[] }).features[0]!
-        assert.equal(publicCopy().properties.address, '5 Avenue Anatole France')
+        ok(await places(site.url, 'import', file(`zone-${kind}.geojson`, one)))
+        const publicCopy = async () =>
+          (JSON.parse(ok(await places(site.url, 'export'))) as { features: { geometry: { coordinates: number[] }; properties: { address: string } }[] })
+            .features[0]!
+        assert.equal((await publicCopy()).properties.address, '5 Avenue Anatole France')
 
-        const added = places(site.url, 'zone', 'add', '--lat', '48.858', '--lng', '2.294', '--radius', '400', '--level', 'city', '--name', 'Home')
+        const added = await places(site.url, 'zone', 'add', '--lat', '48.858', '--lng', '2.294', '--radius', '400', '--level', 'city', '--name', 'Home')
         const id = ok(added).trim()
         assert.match(id, /^\d+$/)
         assert.match(added.stderr, /1 post now shown city/)
-        assert.equal(publicCopy().properties.address, 'Paris, Île-de-France, France')
-        assert.notDeepEqual(publicCopy().geometry.coordinates, tower.coordinates)
-        assert.equal(ok(places(site.url, 'zone', 'list')), `${id}\tcity\t400\t48.858\t2.294\tHome\n`)
+        assert.equal((await publicCopy()).properties.address, 'Paris, Île-de-France, France')
+        assert.notDeepEqual((await publicCopy()).geometry.coordinates, tower.coordinates)
+        assert.equal(ok(await places(site.url, 'zone', 'list')), `${id}\tcity\t400\t48.858\t2.294\tHome\n`)
         assert.deepEqual(
-          (JSON.parse(ok(places(site.url, 'zone', 'list', '--json'))) as { name: string }[]).map((z) => z.name),
+          (JSON.parse(ok(await places(site.url, 'zone', 'list', '--json'))) as { name: string }[]).map((z) => z.name),
           ['Home'],
         )
 
-        assert.equal(ok(places(site.url, 'zone', 'remove', id)), `Removed zone ${id}: 1 post shown differently now.\n`)
-        assert.equal(publicCopy().properties.address, '5 Avenue Anatole France')
-        const gone = places(site.url, 'zone', 'remove', id)
+        assert.equal(ok(await places(site.url, 'zone', 'remove', id)), `Removed zone ${id}: 1 post shown differently now.\n`)
+        assert.equal((await publicCopy()).properties.address, '5 Avenue Anatole France')
+        const gone = await places(site.url, 'zone', 'remove', id)
         assert.equal(gone.status, 1)
         assert.match(gone.stderr, new RegExp(`There is no privacy zone ${id}`))
 
-        const bad = places(site.url, 'zone', 'add', '--lat', '91', '--lng', '2', '--radius', '0', '--level', 'exact')
+        const bad = await places(site.url, 'zone', 'add', '--lat', '91', '--lng', '2', '--radius', '0', '--level', 'exact')
         assert.equal(bad.status, 2)
         assert.match(bad.stderr, /--lat: must be between -90 and 90; --radius: must be at least 1 metre; --level: must be one of approximate, city, hidden/)
-        assert.equal(places(site.url, 'zone', 'add', '--lat', 'north', '--lng', '2', '--radius', '10', '--level', 'city').status, 2)
-        assert.equal(ok(places(site.url, 'zone', 'list')), '')
+        assert.equal((await places(site.url, 'zone', 'add', '--lat', 'north', '--lng', '2', '--radius', '10', '--level', 'city')).status, 2)
+        assert.equal(ok(await places(site.url, 'zone', 'list')), '')
       } finally {
         await site.drop()
       }
@@ -513,24 +528,24 @@ for (const kind of databaseKinds) {
     test("site get and set: the site's settings, one a line or as JSON; only those given change; bad values exit 2 naming the flag", async () => {
       const site = await createTestDatabase(kind)
       try {
-        assert.equal(ok(places(site.url, 'site', 'get')), 'title\tPlaces\ntagline\t\nlanguage\ten\ntimezone\tUTC\n')
-        const set = ok(places(site.url, 'site', 'set', '--title', 'Wander & Wonder', '--language', 'de_DE', '--timezone', 'Europe/Vienna'))
+        assert.equal(ok(await places(site.url, 'site', 'get')), 'title\tPlaces\ntagline\t\nlanguage\ten\ntimezone\tUTC\n')
+        const set = ok(await places(site.url, 'site', 'set', '--title', 'Wander & Wonder', '--language', 'de_DE', '--timezone', 'Europe/Vienna'))
         assert.equal(set, 'title\tWander & Wonder\ntagline\t\nlanguage\tde-DE\ntimezone\tEurope/Vienna\n')
-        ok(places(site.url, 'site', 'set', '--tagline', 'Walks, mostly'))
-        assert.deepEqual(JSON.parse(ok(places(site.url, 'site', 'get', '--json'))), {
+        ok(await places(site.url, 'site', 'set', '--tagline', 'Walks, mostly'))
+        assert.deepEqual(JSON.parse(ok(await places(site.url, 'site', 'get', '--json'))), {
           title: 'Wander & Wonder',
           tagline: 'Walks, mostly',
           language: 'de-DE',
           timezone: 'Europe/Vienna',
         })
 
-        const bad = places(site.url, 'site', 'set', '--title', 'Other', '--language', 'Deutsch!', '--timezone', 'Vienna')
+        const bad = await places(site.url, 'site', 'set', '--title', 'Other', '--language', 'Deutsch!', '--timezone', 'Vienna')
         assert.equal(bad.status, 2)
         assert.match(bad.stderr, /--language: must be a language tag, such as en, de or pt-BR; --timezone: must be a time zone, such as UTC or Europe\/Berlin/)
-        const none = places(site.url, 'site', 'set')
+        const none = await places(site.url, 'site', 'set')
         assert.equal(none.status, 2)
         assert.match(none.stderr, /give at least one of --title, --tagline, --language, --timezone/)
-        assert.match(ok(places(site.url, 'site', 'get')), /^title\tWander & Wonder$/m, 'nothing of a refused call is saved')
+        assert.match(ok(await places(site.url, 'site', 'get')), /^title\tWander & Wonder$/m, 'nothing of a refused call is saved')
       } finally {
         await site.drop()
       }
@@ -539,26 +554,26 @@ for (const kind of databaseKinds) {
     test('seed loads the demo into an empty database only', async () => {
       const empty = await createTestDatabase(kind)
       try {
-        const seeded = ok(places(empty.url, 'seed', '--demo'))
+        const seeded = ok(await places(empty.url, 'seed', '--demo'))
         assert.match(seeded, /Loaded the demo: \d{3} posts, 1 trip and 5 users/)
         for (const role of ['administrator', 'editor', 'author', 'contributor', 'subscriber'])
           assert.match(seeded, new RegExp(`${role}@example\\.com +\\S{16}`))
         const demo = JSON.parse(readFileSync('prisma/demo/places.geojson', 'utf8')) as { features: unknown[] }
-        const all = JSON.parse(ok(places(empty.url, 'export', '--all-statuses'))) as { features: { geometry: unknown; properties: { title: string } }[] }
+        const all = JSON.parse(ok(await places(empty.url, 'export', '--all-statuses'))) as { features: { geometry: unknown; properties: { title: string } }[] }
         assert.equal(all.features.length, demo.features.length + 1, "the demo file's places and the draft with photos (lib/demo/seed.ts)")
-        assert.match(ok(places(empty.url, 'trip', 'list')), /^\d+\tpublish\t\w+\t2010-10-03\t.*\ta-hike-to-zbevnica\tA hike to Zbevnica$/m)
+        assert.match(ok(await places(empty.url, 'trip', 'list')), /^\d+\tpublish\t\w+\t2010-10-03\t.*\ta-hike-to-zbevnica\tA hike to Zbevnica$/m)
         const draft = all.features.find((f) => f.properties.title === 'Photos from Rome')
         assert.equal(draft?.geometry, null, 'the draft with photos has no location: its photos have one')
         // What a newcomer's "Import location from media" on it does: its first photo's point, near the Colosseum.
-        const located = JSON.parse(ok(places(empty.url, 'locate', '--from-media', '--missing-only', '--dry-run', '--json'))) as {
+        const located = JSON.parse(ok(await places(empty.url, 'locate', '--from-media', '--missing-only', '--dry-run', '--json'))) as {
           posts: { title: string; outcome: string; latitude: number; longitude: number }[]
         }
         const fromPhotos = located.posts.find((p) => p.title === 'Photos from Rome')
         assert.deepEqual([fromPhotos?.outcome, fromPhotos?.latitude.toFixed(3), fromPhotos?.longitude.toFixed(3)], ['set', '41.853', '12.489'])
-        const again = places(empty.url, 'seed', '--demo')
+        const again = await places(empty.url, 'seed', '--demo')
         assert.equal(again.status, 1)
         assert.match(again.stderr, /already has users or posts/)
-        assert.equal(ok(places(empty.url, 'seed', '--demo', '--if-empty')), '')
+        assert.equal(ok(await places(empty.url, 'seed', '--demo', '--if-empty')), '')
       } finally {
         await empty.drop()
       }
@@ -572,13 +587,7 @@ for (const kind of databaseKinds) {
   describe(`locations in bulk on ${kind}`, () => {
     let site: TestDatabase
     const uploads = mkdtempSync(path.join(tmpdir(), 'places-cli-uploads-'))
-    const run = (...args: string[]): Run => {
-      const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], {
-        env: { ...process.env, DATABASE_URL: site.url, SITE_URL: 'http://places.test', UPLOADS_DIR: uploads },
-        encoding: 'utf8',
-      })
-      return { status: result.status, stdout: result.stdout, stderr: result.stderr }
-    }
+    const run = (...args: string[]) => placesIn({ ...process.env, DATABASE_URL: site.url, SITE_URL: 'http://places.test', UPLOADS_DIR: uploads }, ...args)
     const photoOf = (name: string) => path.join('test', 'fixtures', 'exif', name)
     /** gox_gps.jpg and epy_nikon_D3100_TypeError.jpg at 7 decimals (truth.json: 26.5866666666667, -80.0536111111111 …) */
     const GOX = { latitude: 26.5866667, longitude: -80.0536111 }
@@ -595,7 +604,7 @@ for (const kind of databaseKinds) {
 
     before(async () => {
       site = await createTestDatabase(kind)
-      ok(run('user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator'))
+      ok(await run('user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator'))
       const features = [
         { key: 'fromPhoto', geometry: null },
         { key: 'noGps', geometry: null },
@@ -606,7 +615,7 @@ for (const kind of databaseKinds) {
         { key: 'trashed', geometry: null, status: 'trash' },
       ]
       const created = ok(
-        run(
+        await run(
           'import',
           file(`bulk-${kind}.geojson`, {
             type: 'FeatureCollection',
@@ -619,12 +628,22 @@ for (const kind of databaseKinds) {
         .map(Number)
       features.forEach(({ key }, i) => (ids[key] = created[i]!))
       // The first photo has no EXIF: the first one *with GPS* counts, as for GET /attachment-exif-gps/{id}.
-      ok(run('media', 'import', '--post', String(ids.fromPhoto), photoOf('exr_noexif.jpg'), photoOf('gox_gps.jpg'), photoOf('epy_nikon_D3100_TypeError.jpg')))
-      ok(run('media', 'import', '--post', String(ids.noGps), photoOf('exr_noexif.jpg'), photoOf('mei_FLIR Vue Pro 640.jpg')))
-      ok(run('media', 'import', '--post', String(ids.paris), photoOf('epy_nikon_D3100_TypeError.jpg')))
-      ok(run('media', 'import', '--post', String(ids.typed), photoOf('gox_gps.jpg')))
-      ok(run('media', 'import', '--post', String(ids.landmark), photoOf('gox_gps.jpg')))
-      ok(run('media', 'import', '--post', String(ids.trashed), photoOf('gox_gps.jpg')))
+      ok(
+        await run(
+          'media',
+          'import',
+          '--post',
+          String(ids.fromPhoto),
+          photoOf('exr_noexif.jpg'),
+          photoOf('gox_gps.jpg'),
+          photoOf('epy_nikon_D3100_TypeError.jpg'),
+        ),
+      )
+      ok(await run('media', 'import', '--post', String(ids.noGps), photoOf('exr_noexif.jpg'), photoOf('mei_FLIR Vue Pro 640.jpg')))
+      ok(await run('media', 'import', '--post', String(ids.paris), photoOf('epy_nikon_D3100_TypeError.jpg')))
+      ok(await run('media', 'import', '--post', String(ids.typed), photoOf('gox_gps.jpg')))
+      ok(await run('media', 'import', '--post', String(ids.landmark), photoOf('gox_gps.jpg')))
+      ok(await run('media', 'import', '--post', String(ids.trashed), photoOf('gox_gps.jpg')))
     })
     after(async () => {
       await site.drop()
@@ -633,14 +652,14 @@ for (const kind of databaseKinds) {
 
     test('geocode --missing: --dry-run shows what it would write and writes nothing; then empty addresses are filled, typed ones kept', async () => {
       const before = await rows()
-      const dry = ok(run('geocode', '--missing', '--dry-run'))
+      const dry = ok(await run('geocode', '--missing', '--dry-run'))
       assert.match(dry, new RegExp(`^Post ${ids.paris} “Bulk paris”: would be “Paris, Île-de-France, France”$`, 'm'))
       assert.match(dry, new RegExp(`^Post ${ids.atSea} “Bulk atSea”: no populated place near, left empty$`, 'm'))
       assert.match(dry, /^Would fill 1 of 2 empty addresses; 1 at no populated place within 50 km \(at sea or far from any town\) stays empty\.$/m)
       assert.match(dry, /^Dry run: nothing was written\.$/m)
       assert.deepEqual(await rows(), before, 'a dry run writes nothing')
 
-      const report = JSON.parse(ok(run('geocode', '--missing', '--json'))) as { summary: unknown; posts: { id: number; address: string | null }[] }
+      const report = JSON.parse(ok(await run('geocode', '--missing', '--json'))) as { summary: unknown; posts: { id: number; address: string | null }[] }
       assert.deepEqual(report.summary, { posts: 2, filled: 1, noPlace: 1, dryRun: false })
       assert.deepEqual(
         report.posts.map((post) => [post.id, post.address]),
@@ -659,12 +678,12 @@ for (const kind of databaseKinds) {
         found.map((row) => Number(row.id)),
         [ids.paris],
       )
-      assert.match(ok(run('geocode', '--missing')), /^Filled 0 of 1 empty address; 1 at no populated place/m, 'only the one at sea is left')
+      assert.match(ok(await run('geocode', '--missing')), /^Filled 0 of 1 empty address; 1 at no populated place/m, 'only the one at sea is left')
     })
 
     test('locate --from-media --missing-only: posts without a location take their first photo with GPS; the rest are skipped, saying why', async () => {
       const before = await rows()
-      const report = JSON.parse(ok(run('locate', '--from-media', '--missing-only', '--json'))) as {
+      const report = JSON.parse(ok(await run('locate', '--from-media', '--missing-only', '--json'))) as {
         summary: Record<string, unknown>
         posts: { id: number; outcome: string; reason?: string; note: string }[]
       }
@@ -690,13 +709,13 @@ for (const kind of databaseKinds) {
 
     test('locate --from-media sets placed posts from their photos too, keeping typed addresses; --dry-run writes nothing', async () => {
       const before = await rows()
-      const dry = ok(run('locate', '--from-media', '--dry-run'))
+      const dry = ok(await run('locate', '--from-media', '--dry-run'))
       assert.match(dry, new RegExp(`^Post ${ids.paris} “Bulk paris”: would be set to ${NIKON.latitude}, ${NIKON.longitude} from photo \\d+`, 'm'))
       assert.match(dry, /^Would set the location of 2 posts\.$/m)
       assert.match(dry, /^Dry run: nothing was written\.$/m)
       assert.deepEqual(await rows(), before)
 
-      const text = ok(run('locate', '--from-media'))
+      const text = ok(await run('locate', '--from-media'))
       assert.match(
         text,
         new RegExp(
@@ -717,19 +736,19 @@ for (const kind of databaseKinds) {
     })
 
     test('locate --post-type works on that type only; the Trash is left alone; mistakes in the call exit 2', async () => {
-      const report = JSON.parse(ok(run('locate', '--from-media', '--post-type', 'landmark', '--json'))) as { summary: { posts: number; set: number } }
+      const report = JSON.parse(ok(await run('locate', '--from-media', '--post-type', 'landmark', '--json'))) as { summary: { posts: number; set: number } }
       assert.deepEqual([report.summary.posts, report.summary.set], [1, 1])
       const after = await rows()
       assert.deepEqual(after.get(ids.landmark!), { ...GOX, address: 'Lantana, Florida, United States of America' })
       assert.deepEqual(after.get(ids.trashed!), { latitude: null, longitude: null, address: '' })
-      assert.match(ok(run('locate', '--from-media', '--post-type', 'nothing-here')), /^No posts to look at\.$/m)
+      assert.match(ok(await run('locate', '--from-media', '--post-type', 'nothing-here')), /^No posts to look at\.$/m)
       for (const [args, message] of [
         [['locate'], /give one of --from-media and --from-track FILE\.gpx/],
         [['geocode'], /--missing is required/],
         [['locate', '--from-media', '--post-type', 'Not A Type'], /--post-type must be 1 to 20 characters/],
         [['geocode', '--missing', '--bogus'], /Unknown option '--bogus'/],
       ] as const) {
-        const refused = run(...args)
+        const refused = await run(...args)
         assert.equal(refused.status, 2, args.join(' '))
         assert.match(refused.stderr, message)
         assert.match(refused.stderr, /Usage: places (locate|geocode)/)
@@ -748,17 +767,17 @@ for (const kind of databaseKinds) {
       )
       await exiftool.end()
       const [post] = ok(
-        run(
+        await run(
           'import',
           file(`walk-${kind}.geojson`, { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Walk' } }] }),
         ),
       )
         .trim()
         .split('\n')
-      const attachment = ok(run('media', 'import', '--post', post!, photo)).trim()
+      const attachment = ok(await run('media', 'import', '--post', post!, photo)).trim()
       rmSync(photo)
       const track = path.join('test', 'fixtures', 'tracks', 'cerknicko-jezero.gpx')
-      const dry = ok(run('locate', '--from-track', track, '--dry-run'))
+      const dry = ok(await run('locate', '--from-track', track, '--dry-run'))
       assert.match(dry, /^7 tracks, 296 of 296 points with a time, from 2010-08-05 14:23 to 2010-08-05 16:23 UTC, 4\.6 km, \d+ m climbed$/m)
       assert.match(dry, /^Camera “Apple iPhone 4”: no photo with GPS on the track to check its clock by: taken as right$/m)
       assert.match(
@@ -767,7 +786,7 @@ for (const kind of databaseKinds) {
       )
       assert.match(dry, /^Dry run: nothing was written\.$/m)
       assert.deepEqual((await rows()).get(Number(post)), { latitude: null, longitude: null, address: '' })
-      const text = ok(run('locate', '--from-track', track))
+      const text = ok(await run('locate', '--from-track', track))
       assert.match(
         text,
         new RegExp(`^Post ${post} “Walk”: location set to 45.7701104, 14.3560676 from photo ${attachment} .*address filled: “[^”]+, Slovenia”$`, 'm'),
@@ -778,15 +797,17 @@ for (const kind of databaseKinds) {
       const located = (await rows()).get(Number(post))!
       assert.deepEqual([located.latitude, located.longitude], [45.7701104, 14.3560676])
       assert.match(located.address, /, Slovenia$/)
-      const nobody = run('locate', '--from-track', track, '--author', 'nobody@example.org')
+      const nobody = await run('locate', '--from-track', track, '--author', 'nobody@example.org')
       assert.equal(nobody.status, 1)
       assert.match(nobody.stderr, /No user has the email nobody@example\.org/)
-      const own = JSON.parse(ok(run('locate', '--from-track', track, '--author', 'admin@example.org', '--json'))) as { summary: { photos: number } }
+      const own = JSON.parse(ok(await run('locate', '--from-track', track, '--author', 'admin@example.org', '--json'))) as { summary: { photos: number } }
       assert.ok(own.summary.photos > 0, 'the imported posts are the administrator’s')
-      ok(run('user', 'create', '--email', 'walker@example.org', '--password', 'long enough', '--role', 'author'))
-      const others = JSON.parse(ok(run('locate', '--from-track', track, '--author', 'walker@example.org', '--json'))) as { summary: { photos: number } }
+      ok(await run('user', 'create', '--email', 'walker@example.org', '--password', 'long enough', '--role', 'author'))
+      const others = JSON.parse(ok(await run('locate', '--from-track', track, '--author', 'walker@example.org', '--json'))) as { summary: { photos: number } }
       assert.equal(others.summary.photos, 0, 'an author without posts has no photos to place')
-      const report = JSON.parse(ok(run('locate', '--from-track', track, '--camera-offset=-00:20', '--json'))) as { photos: { id: number; reason?: string }[] }
+      const report = JSON.parse(ok(await run('locate', '--from-track', track, '--camera-offset=-00:20', '--json'))) as {
+        photos: { id: number; reason?: string }[]
+      }
       assert.equal(report.photos.find((p) => p.id === Number(attachment))?.reason, 'outside_track', '20 minutes earlier is before the walk began')
       for (const [args, message] of [
         [['locate', '--from-media', '--from-track', track], /give one of --from-media and --from-track/],
@@ -796,7 +817,7 @@ for (const kind of databaseKinds) {
         [['locate', '--from-media', '--max-gap', '5m'], /--max-gap is for --from-track/],
         [['locate', '--from-media', '--author', 'admin@example.org'], /--author is for --from-track/],
       ] as const) {
-        const refused = run(...args)
+        const refused = await run(...args)
         assert.equal(refused.status, 2, args.join(' '))
         assert.match(refused.stderr, message)
       }
@@ -806,21 +827,23 @@ for (const kind of databaseKinds) {
         [['locate', '--from-track', waypoints], /has no track point with a time \(no track at all\)/],
         [['locate', '--from-track', photoOf('gox_gps.jpg')], /tracks are read from GPX, KML and KMZ files/],
       ] as const) {
-        const failed = run(...args)
+        const failed = await run(...args)
         assert.equal(failed.status, 1, args.join(' '))
         assert.match(failed.stderr, message)
       }
     })
 
     test('trip list, set and remove: a GPX file’s trip listed, changed, its route level applied, removed with its posts kept', async () => {
-      const imported = run('import', path.join('test', 'fixtures', 'tracks', 'taveuni-antimeridian.gpx'))
+      const imported = await run('import', path.join('test', 'fixtures', 'tracks', 'taveuni-antimeridian.gpx'))
       assert.equal(imported.status, 0, imported.stderr)
       assert.match(imported.stderr, /^Imported 2 waypoints from GPX, and 1 line as the trip “Across the date line” \(\/trip\/across-the-date-line\)\.$/m)
       const posts = imported.stdout.trim().split('\n').map(Number)
-      const [line] = ok(run('trip', 'list')).trim().split('\n')
+      const [line] = ok(await run('trip', 'list'))
+        .trim()
+        .split('\n')
       const [id, ...fields] = line!.split('\t')
       assert.deepEqual(fields, ['publish', 'exact', '2024-07-14', '24.0', '41', '2', 'across-the-date-line', 'Across the date line'])
-      assert.equal(ok(run('trip', 'set', id!, '--level', 'hidden', '--status', 'draft', '--title', 'Ferry')).trim(), `Trip ${id} changed.`)
+      assert.equal(ok(await run('trip', 'set', id!, '--level', 'hidden', '--status', 'draft', '--title', 'Ferry')).trim(), `Trip ${id} changed.`)
       const [changed] = await queryRows<{ title: string; status: string; public_route: string | null }>(
         site.url,
         `SELECT title, status, public_route FROM trips WHERE id = ${Number(id)}`,
@@ -831,13 +854,13 @@ for (const kind of databaseKinds) {
         [['trip', 'set', id!], /nothing to change/],
         [['trip', 'set', 'x', '--title', 'T'], /"x" is not a trip id/],
       ] as const) {
-        const refused = run(...args)
+        const refused = await run(...args)
         assert.equal(refused.status, 2, args.join(' '))
         assert.match(refused.stderr, message)
       }
-      assert.equal(ok(run('trip', 'remove', id!)).trim(), `Removed trip ${id}.`)
-      assert.equal(ok(run('trip', 'list')), '')
-      const missing = run('trip', 'remove', id!)
+      assert.equal(ok(await run('trip', 'remove', id!)).trim(), `Removed trip ${id}.`)
+      assert.equal(ok(await run('trip', 'list')), '')
+      const missing = await run('trip', 'remove', id!)
       assert.equal(missing.status, 1)
       assert.match(missing.stderr, new RegExp(`There is no trip ${id}\\.`))
       const left = await rows()

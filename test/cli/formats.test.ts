@@ -8,25 +8,25 @@ import { parse } from 'csv-parse/sync'
 import { zipSync } from 'fflate'
 import { contentText } from '../../lib/content/html'
 import { htmlFromText } from '../../lib/content/text-html'
+import { places as placesIn, type Run } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 
 // `places import` of KML, KMZ, GPX and CSV, and `places export --format`, as operators run them, on real databases:
 // each format's round trip (export, then import into an empty site) keeps every field the format can hold.
 
-type Run = { status: number | null; stdout: string; stderr: string }
-
-function places(url: string, ...args: string[]): Run {
-  return placesWith({}, url, ...args)
+/** `places ARGS` on the database at `url` (test/support/cli.ts). */
+function places(url: string, ...args: string[]): Promise<Run> {
+  return placesIn({ ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test' }, ...args)
 }
 
-/** `places` with more in its environment. */
+/** `node bin/places.mjs ARGS` in a process of its own, as `npx places` runs, with `env` added to its environment. */
 function placesWith(env: Record<string, string>, url: string, ...args: string[]): Run {
   const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], {
     env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test', ...env },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   })
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+  return { status: result.status ?? 1, stdout: result.stdout, stderr: result.stderr }
 }
 
 function ok(run: Run): string {
@@ -56,7 +56,8 @@ type Properties = {
 }
 type Feature = { geometry: { coordinates: number[] } | null; properties: Properties }
 
-const exported = (url: string, ...args: string[]): Feature[] => (JSON.parse(ok(places(url, 'export', ...args))) as { features: Feature[] }).features
+const exported = async (url: string, ...args: string[]): Promise<Feature[]> =>
+  (JSON.parse(ok(await places(url, 'export', ...args))) as { features: Feature[] }).features
 
 const feature = (geometry: [number, number] | null, properties: Partial<Properties> & { geo_public?: boolean }) => ({
   type: 'Feature',
@@ -126,26 +127,26 @@ for (const kind of databaseKinds) {
 
     before(async () => {
       site = await createTestDatabase(kind)
-      ok(places(site.url, ...admin))
-      ok(places(site.url, 'import', file(`site-${kind}.geojson`, JSON.stringify(SITE))))
+      ok(await places(site.url, ...admin))
+      ok(await places(site.url, 'import', file(`site-${kind}.geojson`, JSON.stringify(SITE))))
     })
     after(() => site.drop())
 
     for (const format of ['geojson', 'kml', 'gpx', 'csv']) {
       test(`${format}: export, then import into an empty site, keeps every field ${format} holds`, async () => {
-        const original = exported(site.url).sort(byTitle)
-        const written = ok(places(site.url, 'export', '--format', format))
+        const original = (await exported(site.url)).sort(byTitle)
+        const written = ok(await places(site.url, 'export', '--format', format))
         const copy = await createTestDatabase(kind)
         try {
-          ok(places(copy.url, ...admin))
-          const dryRun = ok(places(copy.url, 'import', '--dry-run', file(`round-${kind}.${format}`, written)))
+          ok(await places(copy.url, ...admin))
+          const dryRun = ok(await places(copy.url, 'import', '--dry-run', file(`round-${kind}.${format}`, written)))
           assert.match(dryRun, /Dry run: nothing was written\./)
-          assert.deepEqual(exported(copy.url), [], 'a dry run writes nothing')
-          const ids = ok(places(copy.url, 'import', file(`round-${kind}.${format}`, written)))
+          assert.deepEqual(await exported(copy.url), [], 'a dry run writes nothing')
+          const ids = ok(await places(copy.url, 'import', file(`round-${kind}.${format}`, written)))
             .trim()
             .split('\n')
           assert.equal(ids.length, inFormat(format, original).length)
-          const copied = exported(copy.url).sort(byTitle)
+          const copied = (await exported(copy.url)).sort(byTitle)
           assert.deepEqual(copied.map(HELD[format]!), inFormat(format, original).map(HELD[format]!))
         } finally {
           await copy.drop()
@@ -153,10 +154,10 @@ for (const kind of databaseKinds) {
       })
     }
 
-    test('GDAL reads every exported file: the same places, titles and points', () => {
-      const original = exported(site.url).sort(byTitle)
+    test('GDAL reads every exported file: the same places, titles and points', async () => {
+      const original = (await exported(site.url)).sort(byTitle)
       for (const format of ['kml', 'gpx', 'csv']) {
-        const target = file(`gdal-${kind}.${format}`, ok(places(site.url, 'export', '--format', format)))
+        const target = file(`gdal-${kind}.${format}`, ok(await places(site.url, 'export', '--format', format)))
         const options = {
           csv: ['-oo', 'X_POSSIBLE_NAMES=longitude', '-oo', 'Y_POSSIBLE_NAMES=latitude', '-oo', 'KEEP_GEOM_COLUMNS=NO'],
           gpx: ['waypoints'],
@@ -185,16 +186,16 @@ for (const kind of databaseKinds) {
 </Folder></Document></kml>`
       const copy = await createTestDatabase(kind)
       try {
-        ok(places(copy.url, ...admin))
+        ok(await places(copy.url, ...admin))
         const kmz = file(`trip-${kind}.kmz`, zipSync({ 'doc.kml': Buffer.from(kml), 'images/icon.png': new Uint8Array([137, 80]) }))
-        const dry = places(copy.url, 'import', kmz, '--dry-run')
+        const dry = await places(copy.url, 'import', kmz, '--dry-run')
         assert.equal(dry.status, 0, dry.stderr)
         assert.equal(dry.stdout, 'Would import 1 placemark from KMZ, and 1 line as the trip “Walk” (/trip/walk).\nDry run: nothing was written.\n')
         assert.equal(dry.stderr, '')
-        const done = places(copy.url, 'import', kmz)
+        const done = await places(copy.url, 'import', kmz)
         assert.equal(done.status, 0, done.stderr)
         assert.match(done.stderr, /^Imported 1 placemark from KMZ, and 1 line as the trip “Walk” \(\/trip\/walk\)\.$/m)
-        const [cafe] = exported(copy.url)
+        const [cafe] = await exported(copy.url)
         assert.deepEqual([cafe?.properties.title, cafe?.properties.content, cafe?.properties.categories], ['Café & bar', '<p>Good <b>coffee</b></p>', ['Food']])
       } finally {
         await copy.drop()
@@ -226,9 +227,9 @@ for (const kind of databaseKinds) {
       }
       const [source, copy] = [await createTestDatabase(kind), await createTestDatabase(kind)]
       try {
-        ok(places(source.url, ...admin))
-        ok(places(source.url, 'import', file(`formulas-${kind}.geojson`, JSON.stringify(formulas))))
-        const csv = ok(places(source.url, 'export', '--format', 'csv'))
+        ok(await places(source.url, ...admin))
+        ok(await places(source.url, 'import', file(`formulas-${kind}.geojson`, JSON.stringify(formulas))))
+        const csv = ok(await places(source.url, 'export', '--format', 'csv'))
         const [header, ...rows] = parse(csv)
         const numbers = new Set(['id', 'latitude', 'longitude'].map((name) => header!.indexOf(name)))
         for (const row of rows) {
@@ -241,9 +242,9 @@ for (const kind of databaseKinds) {
         assert.deepEqual([cell('formula', 'latitude'), cell('formula', 'longitude')], ['-33.45', '-70.6'], 'numbers are not escaped')
         assert.equal(cell('quoted', 'title'), "''=quoted already")
 
-        ok(places(copy.url, ...admin))
-        ok(places(copy.url, 'import', file(`formulas-${kind}.csv`, csv)))
-        assert.deepEqual(exported(copy.url).sort(byTitle).map(HELD.csv!), exported(source.url).sort(byTitle).map(HELD.csv!))
+        ok(await places(copy.url, ...admin))
+        ok(await places(copy.url, 'import', file(`formulas-${kind}.csv`, csv)))
+        assert.deepEqual((await exported(copy.url)).sort(byTitle).map(HELD.csv!), (await exported(source.url)).sort(byTitle).map(HELD.csv!))
       } finally {
         await Promise.all([source.drop(), copy.drop()])
       }
@@ -252,7 +253,7 @@ for (const kind of databaseKinds) {
     test('KML, KMZ and GPX are read as streams: in a small heap, a large file is read and a zip bomb refused', async () => {
       const copy = await createTestDatabase(kind)
       try {
-        ok(places(copy.url, ...admin))
+        ok(await places(copy.url, ...admin))
         // A heap far smaller than a DOM of these files: the readers that built one died in it; one placemark at a time fits.
         const smallHeap = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=64` }
         for (const format of ['kml', 'gpx'] as const) {
@@ -271,7 +272,7 @@ for (const kind of databaseKinds) {
           refused.stderr,
           /^places import: Nothing was imported:\ndoc\.kml in the KMZ unpacks to more than 100 times its compressed size \([\d,]+ bytes\), as a zip bomb does and no map: if you trust the file, unzip it and import its KML, which is read as a stream, whatever its size\n$/,
         )
-        assert.deepEqual(exported(copy.url), [])
+        assert.deepEqual(await exported(copy.url), [])
       } finally {
         await copy.drop()
       }
@@ -280,17 +281,19 @@ for (const kind of databaseKinds) {
     test('CSV: a refused row imports nothing and is named by its line; a spreadsheet of semicolons and decimal commas is read', async () => {
       const copy = await createTestDatabase(kind)
       try {
-        ok(places(copy.url, ...admin))
-        const bad = places(copy.url, 'import', file(`bad-${kind}.csv`, 'name,lat,lon\nGood,1,2\n"Two\nlines",north,2\n,3,4\n'))
+        ok(await places(copy.url, ...admin))
+        const bad = await places(copy.url, 'import', file(`bad-${kind}.csv`, 'name,lat,lon\nGood,1,2\n"Two\nlines",north,2\n,3,4\n'))
         assert.equal(bad.status, 1)
         assert.equal(
           bad.stderr,
           'places import: Nothing was imported:\nline 3: latitude: "north" is not a decimal number\nline 5: properties.title: is required\n',
         )
-        assert.deepEqual(exported(copy.url), [])
-        const ids = ok(places(copy.url, 'import', file(`good-${kind}.csv`, 'Name;Breite;Latitude;Longitude;Category\nA;x;48,5;-2,25;Food > Cafés\n'))).trim()
+        assert.deepEqual(await exported(copy.url), [])
+        const ids = ok(
+          await places(copy.url, 'import', file(`good-${kind}.csv`, 'Name;Breite;Latitude;Longitude;Category\nA;x;48,5;-2,25;Food > Cafés\n')),
+        ).trim()
         assert.match(ids, /^\d+$/)
-        const [a] = exported(copy.url)
+        const [a] = await exported(copy.url)
         assert.deepEqual([a?.geometry?.coordinates, a?.properties.categories], [[-2.25, 48.5], ['Food > Cafés']])
       } finally {
         await copy.drop()
@@ -300,19 +303,19 @@ for (const kind of databaseKinds) {
     test('CSV: --columns names the columns a German spreadsheet calls otherwise; a name that is no column or no field is refused', async () => {
       const copy = await createTestDatabase(kind)
       try {
-        ok(places(copy.url, ...admin))
+        ok(await places(copy.url, ...admin))
         // As Excel saves it in Germany: Windows-1252, semicolons, decimal commas.
         const german = file(
           `german-${kind}.csv`,
           Buffer.from('Titel;Breitengrad;Längengrad;Adresse;Datum\r\nKölner Dom;50,9413;6,9583;Domkloster 4, Köln;2024-05-01\r\n', 'latin1'),
         )
-        const unmapped = places(copy.url, 'import', german)
+        const unmapped = await places(copy.url, 'import', german)
         assert.equal(unmapped.status, 1)
         assert.match(unmapped.stderr, /line 1: no latitude and longitude columns in the header \(Titel, Breitengrad, Längengrad, Adresse, Datum\)/)
         assert.match(unmapped.stderr, /line 1: no title column in the header/)
 
         const columns = '--columns=title=Titel,latitude=Breitengrad,longitude=längengrad,address=Adresse,date=Datum'
-        const missing = places(copy.url, 'import', german, '--columns=title=Titel,latitude=Breite,longitude=Längengrad')
+        const missing = await places(copy.url, 'import', german, '--columns=title=Titel,latitude=Breite,longitude=Längengrad')
         assert.equal(missing.status, 1)
         assert.match(missing.stderr, /line 1: the latitude column "Breite" is not in the header \(Titel, Breitengrad, Längengrad, Adresse, Datum\)/)
         for (const [flag, message] of [
@@ -320,17 +323,17 @@ for (const kind of databaseKinds) {
           ['--columns=title=', /--columns: title needs a column's header after "="/],
           ['--columns=title=A,title=B', /--columns: title is given twice/],
         ] as const) {
-          const run = places(copy.url, 'import', german, flag)
+          const run = await places(copy.url, 'import', german, flag)
           assert.equal(run.status, 2, flag)
           assert.match(run.stderr, message)
         }
-        const kml = places(copy.url, 'import', file(`columns-${kind}.kml`, '<kml><Document></Document></kml>'), '--columns=title=Name')
+        const kml = await places(copy.url, 'import', file(`columns-${kind}.kml`, '<kml><Document></Document></kml>'), '--columns=title=Name')
         assert.equal(kml.status, 1)
         assert.match(kml.stderr, /it is KML, and columns are named for CSV files only/)
-        assert.deepEqual(exported(copy.url), [], 'nothing imported by the refused runs')
+        assert.deepEqual(await exported(copy.url), [], 'nothing imported by the refused runs')
 
-        ok(places(copy.url, 'import', german, columns))
-        const [dom] = exported(copy.url)
+        ok(await places(copy.url, 'import', german, columns))
+        const [dom] = await exported(copy.url)
         assert.deepEqual(
           [dom?.properties.title, dom?.geometry?.coordinates, dom?.properties.address, dom?.properties.date],
           ['Kölner Dom', [6.9583, 50.9413], 'Domkloster 4, Köln', '2024-05-01T00:00:00.000Z'],

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import Database from 'better-sqlite3'
 import { readGps } from '../../lib/media/exif-gps'
+import { places as placesIn } from '../support/cli'
 
 // `places media import` stores images through the same code as uploads: originals kept whole, copies for
 // visitors without location metadata, GPS read once, and all or nothing.
@@ -13,10 +13,10 @@ import { readGps } from '../../lib/media/exif-gps'
 const corpus = path.join('test', 'fixtures', 'exif')
 const photo = (name: string) => path.join(corpus, name)
 
-function setup(extraEnv: Record<string, string> = {}) {
+async function setup(extraEnv: Record<string, string> = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'places-media-'))
   const env = { ...process.env, DATABASE_URL: `file:${path.join(dir, 'media.db')}`, UPLOADS_DIR: path.join(dir, 'uploads'), ...extraEnv }
-  const places = (...args: string[]) => spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8' })
+  const places = (...args: string[]) => placesIn(env, ...args)
   const files = (tree: string): string[] => {
     const root = path.join(dir, 'uploads', tree)
     try {
@@ -47,9 +47,9 @@ function setup(extraEnv: Record<string, string> = {}) {
     db.close()
     return result
   }
-  assert.equal(places('user', 'create', '--email', 'a@example.org', '--password', 'long enough', '--role', 'administrator').status, 0)
+  assert.equal((await places('user', 'create', '--email', 'a@example.org', '--password', 'long enough', '--role', 'administrator')).status, 0)
   const post = file(dir, 'post.geojson', { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Photos' } }] })
-  const postId = places('import', post).stdout.trim()
+  const postId = (await places('import', post)).stdout.trim()
   return { dir, places, files, rows, postId }
 }
 
@@ -60,14 +60,14 @@ function file(dir: string, name: string, content: unknown): string {
 }
 
 describe('places media import', () => {
-  let site: ReturnType<typeof setup>
-  before(() => {
-    site = setup()
+  let site: Awaited<ReturnType<typeof setup>>
+  before(async () => {
+    site = await setup()
   })
   after(() => site && rmSync(site.dir, { recursive: true, force: true }))
 
-  test('attaches in the order given, reads GPS once, keeps the original and strips the public copy', () => {
-    const run = site.places(
+  test('attaches in the order given, reads GPS once, keeps the original and strips the public copy', async () => {
+    const run = await site.places(
       'media',
       'import',
       '--post',
@@ -112,47 +112,44 @@ describe('places media import', () => {
     assert.deepEqual(site.files('incoming'), [], 'nothing left half-way')
   })
 
-  test('the database, the uploads folder and the originals (GPS included) are readable by their owner only', () => {
+  test('the database, the uploads folder and the originals (GPS included) are readable by their owner only', async () => {
     const mode = (file: string) => (statSync(file).mode & 0o777).toString(8)
     assert.equal(mode(path.join(site.dir, 'media.db')), '600')
     assert.equal(mode(path.join(site.dir, 'uploads')), '700')
     for (const original of site.files('originals')) assert.equal(mode(path.join(site.dir, 'uploads', 'originals', original)), '600', original)
     // A database's folder made by Places, as ./data/ is on a first start.
     const data = path.join(site.dir, 'new', 'data')
-    const migrate = spawnSync(process.execPath, ['bin/places.mjs', 'migrate'], {
-      env: { ...process.env, DATABASE_URL: `file:${data}/places.db` },
-      encoding: 'utf8',
-    })
+    const migrate = await placesIn({ ...process.env, DATABASE_URL: `file:${data}/places.db` }, 'migrate')
     assert.equal(migrate.status, 0, migrate.stderr)
     assert.deepEqual([mode(path.join(site.dir, 'new')), mode(data), mode(path.join(data, 'places.db'))], ['700', '700', '600'])
   })
 
-  test('a file that is not an image, or is missing, attaches nothing and leaves no file', () => {
+  test('a file that is not an image, or is missing, attaches nothing and leaves no file', async () => {
     const before = { rows: site.rows(), originals: site.files('originals'), public: site.files('public') }
     const notImage = file(site.dir, 'notes.jpg', 'these are words, whatever the name says')
-    const refused = site.places('media', 'import', '--post', site.postId, photo('gox_gps.jpg'), notImage)
+    const refused = await site.places('media', 'import', '--post', site.postId, photo('gox_gps.jpg'), notImage)
     assert.equal(refused.status, 1)
     assert.match(refused.stderr, /notes\.jpg: This file is not an image Places accepts/)
     assert.match(refused.stderr, /Nothing was attached/)
-    const missing = site.places('media', 'import', '--post', site.postId, path.join(site.dir, 'nope.jpg'))
+    const missing = await site.places('media', 'import', '--post', site.postId, path.join(site.dir, 'nope.jpg'))
     assert.match(missing.stderr, /nope\.jpg: no such file/)
-    const noPost = site.places('media', 'import', '--post', '999', photo('gox_gps.jpg'))
+    const noPost = await site.places('media', 'import', '--post', '999', photo('gox_gps.jpg'))
     assert.equal(noPost.status, 1)
     assert.match(noPost.stderr, /There is no post 999/)
-    assert.equal(site.places('media', 'import', '--post', site.postId).status, 2, 'no files')
+    assert.equal((await site.places('media', 'import', '--post', site.postId)).status, 2, 'no files')
     assert.deepEqual({ rows: site.rows(), originals: site.files('originals'), public: site.files('public') }, before)
     assert.deepEqual(site.files('incoming'), [])
   })
 })
 
 describe('places media import: damaged images', () => {
-  let site: ReturnType<typeof setup>
-  before(() => {
-    site = setup()
+  let site: Awaited<ReturnType<typeof setup>>
+  before(async () => {
+    site = await setup()
   })
   after(() => site && rmSync(site.dir, { recursive: true, force: true }))
 
-  test('a JPEG or HEIC cut before its end is refused with the reason, and the whole import attaches nothing', () => {
+  test('a JPEG or HEIC cut before its end is refused with the reason, and the whole import attaches nothing', async () => {
     const whole = readFileSync(photo('exr_noexif.jpg'))
     const before = { rows: site.rows(), originals: site.files('originals'), public: site.files('public'), renditions: site.files('renditions') }
     const heic = readFileSync(photo('epy_spring_1440x960.heic'))
@@ -165,7 +162,7 @@ describe('places media import: damaged images', () => {
       const damaged = path.join(site.dir, name)
       writeFileSync(damaged, bytes)
       // A good photo first: all or nothing, so it goes too.
-      const refused = site.places('media', 'import', '--post', site.postId, photo('gox_gps.jpg'), damaged)
+      const refused = await site.places('media', 'import', '--post', site.postId, photo('gox_gps.jpg'), damaged)
       assert.equal(refused.status, 1, name)
       assert.match(
         refused.stderr,
@@ -180,29 +177,28 @@ describe('places media import: damaged images', () => {
       )
       assert.deepEqual(site.files('incoming'), [])
     }
-    assert.equal(site.places('media', 'import', '--post', site.postId, photo('exr_noexif.jpg')).status, 0, 'the same photo whole is accepted')
+    assert.equal((await site.places('media', 'import', '--post', site.postId, photo('exr_noexif.jpg'))).status, 0, 'the same photo whole is accepted')
   })
 })
 
 describe('upload settings', () => {
-  let kept: ReturnType<typeof setup>
-  let small: ReturnType<typeof setup>
-  before(() => {
-    kept = setup({ KEEP_IMAGE_METADATA: 'true' })
-    small = setup({ UPLOAD_MAX_BYTES: '100000' })
+  let kept: Awaited<ReturnType<typeof setup>>
+  let small: Awaited<ReturnType<typeof setup>>
+  before(async () => {
+    ;[kept, small] = await Promise.all([setup({ KEEP_IMAGE_METADATA: 'true' }), setup({ UPLOAD_MAX_BYTES: '100000' })])
   })
   after(() => {
     for (const site of [kept, small]) if (site) rmSync(site.dir, { recursive: true, force: true })
   })
 
-  test('KEEP_IMAGE_METADATA=true serves the original metadata', () => {
-    assert.equal(kept.places('media', 'import', '--post', kept.postId, photo('gox_gps.jpg')).status, 0)
+  test('KEEP_IMAGE_METADATA=true serves the original metadata', async () => {
+    assert.equal((await kept.places('media', 'import', '--post', kept.postId, photo('gox_gps.jpg'))).status, 0)
     const [row] = kept.rows()
     assert.ok(readGps(readFileSync(path.join(kept.dir, 'uploads', 'public', row!.filePath))))
   })
 
-  test('UPLOAD_MAX_BYTES refuses a larger file while reading it, leaving nothing', () => {
-    const run = small.places('media', 'import', '--post', small.postId, photo('mei_Apple iPhone 4.jpg'))
+  test('UPLOAD_MAX_BYTES refuses a larger file while reading it, leaving nothing', async () => {
+    const run = await small.places('media', 'import', '--post', small.postId, photo('mei_Apple iPhone 4.jpg'))
     assert.equal(run.status, 1)
     assert.match(run.stderr, /larger than the upload limit/)
     assert.deepEqual(small.rows(), [])

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -7,6 +6,7 @@ import { after, before, describe, test } from 'node:test'
 import Database from 'better-sqlite3'
 import ExifReader from 'exifreader'
 import sharp from 'sharp'
+import { places as placesIn, type Run } from '../support/cli'
 
 // The sizes pages show (lib/media/renditions.ts), made at upload through the real store path (`places media import`,
 // the same code as POST /media) and by `places media regenerate`, read back with sharp and ExifReader; then
@@ -16,7 +16,7 @@ const corpus = path.join('test', 'fixtures', 'exif')
 const dir = mkdtempSync(path.join(tmpdir(), 'places-renditions-'))
 after(() => rmSync(dir, { recursive: true, force: true }))
 const env = { ...process.env, DATABASE_URL: `file:${path.join(dir, 'r.db')}`, UPLOADS_DIR: path.join(dir, 'uploads'), SITE_URL: 'http://photos.test' }
-const places = (...args: string[]) => spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8' })
+const places = (...args: string[]) => placesIn(env, ...args)
 const renditionFile = (name: string) => path.join(dir, 'uploads', 'renditions', name)
 
 type Row = { attachmentId: number; title: string; format: string; width: number; height: number; fileName: string }
@@ -36,15 +36,15 @@ const sizesOf = (title: string, format = 'jpeg') =>
     .filter((r) => r.title === title && r.format === format)
     .map((r) => `${r.width}x${r.height}`)
 
-function ok(run: ReturnType<typeof places>): string {
+function ok(run: Run): string {
   assert.equal(run.status, 0, run.stderr)
   return run.stdout
 }
 
 let postId = ''
 let draftId = ''
-before(() => {
-  ok(places('user', 'create', '--email', 'a@example.org', '--password', 'long enough', '--role', 'administrator'))
+before(async () => {
+  ok(await places('user', 'create', '--email', 'a@example.org', '--password', 'long enough', '--role', 'administrator'))
   const posts = path.join(dir, 'posts.geojson')
   writeFileSync(
     posts,
@@ -56,10 +56,12 @@ before(() => {
       ],
     }),
   )
-  ;[postId = '', draftId = ''] = ok(places('import', posts)).trim().split('\n')
+  ;[postId = '', draftId = ''] = ok(await places('import', posts))
+    .trim()
+    .split('\n')
   const photos = ['gox_gps.jpg', 'mei_Samsung GT-I9000 (Galaxy S).jpg', 'mei_Issue 263 dotnet.heic', 'mei_Issue 555 (1).tif'].map((f) => path.join(corpus, f))
-  ok(places('media', 'import', '--post', postId, ...photos))
-  ok(places('media', 'import', '--post', draftId, path.join(corpus, 'mei_Apple iPhone 4.jpg')))
+  ok(await places('media', 'import', '--post', postId, ...photos))
+  ok(await places('media', 'import', '--post', draftId, path.join(corpus, 'mei_Apple iPhone 4.jpg')))
 })
 
 describe('sizes made at upload', () => {
@@ -77,12 +79,12 @@ describe('sizes made at upload', () => {
     assert.deepEqual(sizesOf('mei_Issue 263 dotnet', 'webp'), ['160x213', '480x640', '800x1067', '1200x1600'], 'an iPhone HEIC of 3024x4032')
   })
 
-  test('an image that cannot be decoded is refused: no row, no size, no file (test/media/media-import.test.ts has more)', () => {
+  test('an image that cannot be decoded is refused: no row, no size, no file (test/media/media-import.test.ts has more)', async () => {
     const files = (tree: string) => readdirSync(path.join(dir, 'uploads', tree), { recursive: true }).sort()
     const before = { rows: renditions(), renditions: files('renditions'), originals: files('originals') }
     const broken = path.join(dir, 'broken.jpg')
     writeFileSync(broken, readFileSync(path.join(corpus, 'gox_gps.jpg')).subarray(0, 200))
-    const refused = places('media', 'import', '--post', postId, broken)
+    const refused = await places('media', 'import', '--post', postId, broken)
     assert.equal(refused.status, 1)
     assert.match(refused.stderr, /broken\.jpg: This file is damaged or incomplete/)
     assert.deepEqual({ rows: renditions(), renditions: files('renditions'), originals: files('originals') }, before)
@@ -108,17 +110,17 @@ describe('sizes made at upload', () => {
     assert.ok((await sharp(renditionFile(heic.fileName)).metadata()).icc, "the HEIC's profile (Display P3) is kept")
   })
 
-  test('a failed import leaves no size behind (all or nothing, as the files it stored)', () => {
+  test('a failed import leaves no size behind (all or nothing, as the files it stored)', async () => {
     const before = readdirSync(path.join(dir, 'uploads', 'renditions')).sort()
     const notImage = path.join(dir, 'notes.jpg')
     writeFileSync(notImage, 'words, whatever the name says')
-    assert.equal(places('media', 'import', '--post', postId, path.join(corpus, 'exr_noexif.jpg'), notImage).status, 1)
+    assert.equal((await places('media', 'import', '--post', postId, path.join(corpus, 'exr_noexif.jpg'), notImage)).status, 1)
     assert.deepEqual(readdirSync(path.join(dir, 'uploads', 'renditions')).sort(), before)
   })
 })
 
 describe('places media regenerate', () => {
-  test('makes the same files under the same names, restores lost ones, and says what it did', () => {
+  test('makes the same files under the same names, restores lost ones, and says what it did', async () => {
     const before = renditions()
     const files = readdirSync(path.join(dir, 'uploads', 'renditions')).sort()
     const dataVersion = () => {
@@ -130,7 +132,7 @@ describe('places media regenerate', () => {
       }
     }
     const version = dataVersion()
-    assert.deepEqual(JSON.parse(ok(places('media', 'regenerate', '--json'))), { attachments: 5, regenerated: 5, undecodable: 0, missing: 0, timedOut: 0 })
+    assert.deepEqual(JSON.parse(ok(await places('media', 'regenerate', '--json'))), { attachments: 5, regenerated: 5, undecodable: 0, missing: 0, timedOut: 0 })
     assert.deepEqual(renditions(), before, 'idempotent: the same rows')
     assert.equal(dataVersion(), version, 'nothing written: the public answers keep their cache')
     assert.deepEqual(readdirSync(path.join(dir, 'uploads', 'renditions')).sort(), files, 'and the same files')
@@ -140,35 +142,35 @@ describe('places media regenerate', () => {
     const db = new Database(path.join(dir, 'r.db'))
     db.prepare('DELETE FROM attachment_renditions WHERE attachment_id = ?').run(lost.attachmentId)
     db.close()
-    const text = ok(places('media', 'regenerate'))
+    const text = ok(await places('media', 'regenerate'))
     assert.match(text, /Regenerated the sizes of 5 of 5 attachments\./)
     assert.doesNotMatch(text, /could not be decoded/)
     assert.deepEqual(renditions(), before)
     assert.ok(readFileSync(renditionFile(lost.fileName)).length > 0)
   })
 
-  test('a regenerate that fails part way leaves the sizes the rows still name', () => {
+  test('a regenerate that fails part way leaves the sizes the rows still name', async () => {
     const sizes = renditions().filter((r) => r.title === 'mei_Samsung GT-I9000 (Galaxy S)')
     // One size cannot be put in place (a folder of its name: rename refuses, even to root); the other seven are
     // made again under the names already in use, and must stay.
     const [blocked, ...others] = sizes
     rmSync(renditionFile(blocked!.fileName))
     mkdirSync(path.join(renditionFile(blocked!.fileName), 'in-the-way'), { recursive: true })
-    const run = places('media', 'regenerate')
+    const run = await places('media', 'regenerate')
     assert.equal(run.status, 1, run.stdout)
     for (const size of others) assert.ok(readFileSync(renditionFile(size.fileName)).length > 0, `${size.format} ${size.width}: still there`)
     rmSync(renditionFile(blocked!.fileName), { recursive: true })
-    assert.match(ok(places('media', 'regenerate')), /Regenerated the sizes of 5 of 5 attachments\./)
+    assert.match(ok(await places('media', 'regenerate')), /Regenerated the sizes of 5 of 5 attachments\./)
     assert.ok(readFileSync(renditionFile(blocked!.fileName)).length > 0)
   })
 
-  test('an attachment whose original is gone is left as it was', () => {
+  test('an attachment whose original is gone is left as it was', async () => {
     const before = renditions()
     const db = new Database(path.join(dir, 'r.db'), { readonly: true })
     const { filePath } = db.prepare(`SELECT file_path AS filePath FROM attachments WHERE title = 'gox_gps'`).get() as { filePath: string }
     db.close()
     rmSync(path.join(dir, 'uploads', 'originals', filePath))
-    assert.equal((JSON.parse(ok(places('media', 'regenerate', '--json'))) as { missing: number }).missing, 1)
+    assert.equal((JSON.parse(ok(await places('media', 'regenerate', '--json'))) as { missing: number }).missing, 1)
     assert.deepEqual(renditions(), before)
   })
 })

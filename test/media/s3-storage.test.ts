@@ -6,7 +6,7 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import Database from 'better-sqlite3'
 import ExifReader from 'exifreader'
-import { runPlaces, runPlacesAsync } from '../support/cli'
+import { runPlaces } from '../support/cli'
 import { createTestDatabase, type TestDatabase } from '../support/databases'
 import { startS3, type TestS3 } from '../support/s3'
 import { startServer, type RunningServer } from '../support/server'
@@ -38,8 +38,8 @@ describe('photos in an S3 bucket', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'places-s3-test-'))
     const storage = { ...s3.env, S3_PREFIX: PREFIX.slice(0, -1) }
     env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: scratch('cli'), ...storage }
-    places('user', 'create', '--email', 'editor@example.org', '--password', 'long enough password', '--role', 'editor')
-    const secret = places('app-password', 'create', '--user', 'editor@example.org').split('\n').at(-1)!
+    await places('user', 'create', '--email', 'editor@example.org', '--password', 'long enough password', '--role', 'editor')
+    const secret = (await places('app-password', 'create', '--user', 'editor@example.org')).split('\n').at(-1)!
     authorization = `Basic ${Buffer.from(`editor@example.org:${secret}`).toString('base64')}`
     const posts = scratch('posts.geojson')
     writeFileSync(
@@ -52,7 +52,7 @@ describe('photos in an S3 bucket', () => {
         ],
       }),
     )
-    ;[published = '', draft = ''] = places('import', posts, '--author', 'editor@example.org').split('\n')
+    ;[published = '', draft = ''] = (await places('import', posts, '--author', 'editor@example.org')).split('\n')
     ;[a, b] = await Promise.all([
       startServer({ DATABASE_URL: db.url, UPLOADS_DIR: scratch('a'), ...storage }),
       startServer({ DATABASE_URL: db.url, UPLOADS_DIR: scratch('b'), ...storage }),
@@ -153,14 +153,14 @@ describe('photos in an S3 bucket', () => {
 
   test('places media regenerate reads the originals from the bucket and makes the same sizes', async () => {
     const before = await s3.keys()
-    const output = await runPlacesAsync({ ...env, UPLOADS_DIR: scratch('regenerate') }, 'media', 'regenerate')
+    const output = await runPlaces({ ...env, UPLOADS_DIR: scratch('regenerate') }, 'media', 'regenerate')
     assert.match(output, /^Regenerated the sizes of 2 of 2 attachments\.$/m)
     assert.deepEqual(await s3.keys(), before)
   })
 
   test('a post deleted for good through the command line takes its files out of the bucket', async () => {
     const keysBefore = await s3.keys()
-    const output = await runPlacesAsync({ ...env, UPLOADS_DIR: scratch('delete') }, 'post', 'delete', published, '--force')
+    const output = await runPlaces({ ...env, UPLOADS_DIR: scratch('delete') }, 'post', 'delete', published, '--force')
     assert.equal(output, `Deleted post ${published} and its 1 photo.`)
     const left = await s3.keys()
     assert.equal(keysBefore.length - left.length, 10, 'the original, the public copy and eight sizes')
@@ -205,7 +205,7 @@ describe('places media move-storage', () => {
   const places = (...args: string[]) => runPlaces(env, ...args)
   // The bucket's server runs in this process: a command that talks to it must leave the event loop free.
   const move = async (to: string, ...args: string[]) =>
-    JSON.parse(await runPlacesAsync(env, 'media', 'move-storage', '--to', to, '--json', ...args)) as Record<string, number>
+    JSON.parse(await runPlaces(env, 'media', 'move-storage', '--to', to, '--json', ...args)) as Record<string, number>
   const localFiles = (root: string) =>
     readdirSync(root, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
@@ -221,8 +221,8 @@ describe('places media move-storage', () => {
     env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'disk'), ...bucket, S3_PREFIX: 'site-b' }
     const posts = path.join(dir, 'posts.geojson')
     writeFileSync(posts, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Moved' } }] }))
-    places('user', 'create', '--email', 'admin@example.org', '--password', 'long enough password', '--role', 'administrator')
-    places('media', 'import', '--post', places('import', posts), PHOTO)
+    await places('user', 'create', '--email', 'admin@example.org', '--password', 'long enough password', '--role', 'administrator')
+    await places('media', 'import', '--post', await places('import', posts), PHOTO)
   })
 
   after(async () => {
@@ -254,11 +254,11 @@ describe('places media move-storage', () => {
 
     // Switched: the command line reads the originals from the bucket alone, with an empty local folder.
     const switched = { ...env, MEDIA_STORAGE: 's3', UPLOADS_DIR: path.join(dir, 'empty') }
-    assert.match(await runPlacesAsync(switched, 'media', 'regenerate'), /^Regenerated the sizes of 1 of 1 attachments\.$/m)
+    assert.match(await runPlaces(switched, 'media', 'regenerate'), /^Regenerated the sizes of 1 of 1 attachments\.$/m)
 
     // And back to disk, into a new folder: the bucket's files (the changed size made anew by regenerate).
     const back = { ...env, UPLOADS_DIR: path.join(dir, 'back') }
-    assert.deepEqual(JSON.parse(await runPlacesAsync(back, 'media', 'move-storage', '--to', 'disk', '--json')), {
+    assert.deepEqual(JSON.parse(await runPlaces(back, 'media', 'move-storage', '--to', 'disk', '--json')), {
       files: 10,
       copied: 10,
       present: 0,
@@ -267,7 +267,7 @@ describe('places media move-storage', () => {
     })
     for (const file of onDisk) assert.deepEqual(readFileSync(path.join(dir, 'back', file)), await s3.read(`site-b/${file.split(path.sep).join('/')}`), file)
     assert.notDeepEqual(readFileSync(path.join(dir, 'back', path.relative(disk, changed))), bytes)
-    assert.match(await runPlacesAsync(back, 'media', 'move-storage', '--to', 'disk'), /^Copied 0 of 10 files to .*back.*; 10 were there already\.$/m)
+    assert.match(await runPlaces(back, 'media', 'move-storage', '--to', 'disk'), /^Copied 0 of 10 files to .*back.*; 10 were there already\.$/m)
   })
 
   test('--to is s3 or disk', () => {

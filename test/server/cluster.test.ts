@@ -47,7 +47,7 @@ describe('three instances on one PostgreSQL', { skip: !databaseKinds.includes('p
     // Started again after the post is scheduled, each sleeps until it is due, and all three wake for it at once.
     await Promise.all(servers.map((server) => server.stop()))
     const env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'cli') }
-    runPlaces(env, 'user', 'create', '--email', 'scheduler@example.org', '--password', 'long enough', '--role', 'editor')
+    await runPlaces(env, 'user', 'create', '--email', 'scheduler@example.org', '--password', 'long enough', '--role', 'editor')
     const file = path.join(dir, 'scheduled.geojson')
     const due = new Date(Date.now() + 20_000)
     writeFileSync(
@@ -57,7 +57,7 @@ describe('three instances on one PostgreSQL', { skip: !databaseKinds.includes('p
         features: [{ type: 'Feature', geometry: null, properties: { title: 'Later', status: 'future', date: due.toISOString() } }],
       }),
     )
-    const id = Number(runPlaces(env, 'import', file, '--author', 'scheduler@example.org'))
+    const id = Number(await runPlaces(env, 'import', file, '--author', 'scheduler@example.org'))
     const scheduled = await version()
     servers = await start(3)
     assert.ok(Date.now() < due.getTime(), 'started before the post is due')

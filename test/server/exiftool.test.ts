@@ -67,11 +67,11 @@ describe('ExifTool and a server killed outright', { skip: process.platform !== '
     const dir = path.dirname(db.url.slice('file:'.length))
     const env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'uploads') }
     const places = (...args: string[]) => runPlaces(env, ...args)
-    places('user', 'create', '--email', 'exiftool@example.org', '--password', 'long enough', '--role', 'editor')
-    const secret = places('app-password', 'create', '--user', 'exiftool@example.org').split('\n').at(-1)!
+    await places('user', 'create', '--email', 'exiftool@example.org', '--password', 'long enough', '--role', 'editor')
+    const secret = (await places('app-password', 'create', '--user', 'exiftool@example.org')).split('\n').at(-1)!
     const file = path.join(dir, 'post.geojson')
     writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Photos' } }] }))
-    const postId = places('import', file, '--author', 'exiftool@example.org')
+    const postId = await places('import', file, '--author', 'exiftool@example.org')
     server = await startServer({ DATABASE_URL: db.url, UPLOADS_DIR: env.UPLOADS_DIR })
     // An upload has its copy stripped of metadata by ExifTool, which starts it.
     const uploaded = await fetch(`${server.url}/places/v1/media?post=${postId}`, {

@@ -67,14 +67,14 @@ describe('kept-alive connections', () => {
     db = await createTestDatabase('sqlite')
     dir = mkdtempSync(path.join(tmpdir(), 'places-keep-alive-'))
     const env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'uploads') }
-    runPlaces(env, 'user', 'create', '--email', 'keep@example.org', '--password', 'long enough', '--role', 'editor')
-    const secret = runPlaces(env, 'app-password', 'create', '--user', 'keep@example.org').split('\n').at(-1)!
+    await runPlaces(env, 'user', 'create', '--email', 'keep@example.org', '--password', 'long enough', '--role', 'editor')
+    const secret = (await runPlaces(env, 'app-password', 'create', '--user', 'keep@example.org')).split('\n').at(-1)!
     authorization = `Basic ${Buffer.from(`keep@example.org:${secret}`).toString('base64')}`
     writeFileSync(
       path.join(dir, 'post.geojson'),
       JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Uploads' } }] }),
     )
-    postId = runPlaces(env, 'import', path.join(dir, 'post.geojson'), '--author', 'keep@example.org')
+    postId = await runPlaces(env, 'import', path.join(dir, 'post.geojson'), '--author', 'keep@example.org')
     server = await startServer(
       { DATABASE_URL: db.url, UPLOADS_DIR: env.UPLOADS_DIR, UPLOAD_MAX_BYTES: String(UPLOAD_LIMIT), LOG_REQUESTS: 'false' },
       { keepAliveMs: KEEP_ALIVE_MS },

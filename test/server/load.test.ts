@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import autocannon from 'autocannon'
-import { runPlaces, runPlacesAsync } from '../support/cli'
+import { runPlaces } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 import { hasOpen } from '../support/processes'
 import { startServer, type RunningServer } from '../support/server'
@@ -38,24 +38,23 @@ for (const kind of databaseKinds) {
     let authorization: string
     let photoPost: string
     const places = (...args: string[]) => runPlaces(env, ...args)
-    // Once the server runs, the command line runs beside it without holding this process's event loop (runPlacesAsync).
-    const countPosts = async () => (JSON.parse(await runPlacesAsync(env, 'export', '--all-statuses')) as { features: unknown[] }).features.length
+    const countPosts = async () => (JSON.parse(await places('export', '--all-statuses')) as { features: unknown[] }).features.length
     const geojson = (features: unknown[]) => JSON.stringify({ type: 'FeatureCollection', features })
 
     before(async () => {
       db = await createTestDatabase(kind)
       dir = mkdtempSync(path.join(tmpdir(), 'places-load-'))
       env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'uploads'), INCOMING_STALE_SECONDS: '0' }
-      places('user', 'create', '--email', 'load@example.org', '--password', 'long enough', '--role', 'administrator')
-      authorization = `Basic ${Buffer.from(`load@example.org:${places('app-password', 'create', '--user', 'load@example.org').split('\n').at(-1)}`).toString('base64')}`
+      await places('user', 'create', '--email', 'load@example.org', '--password', 'long enough', '--role', 'administrator')
+      authorization = `Basic ${Buffer.from(`load@example.org:${(await places('app-password', 'create', '--user', 'load@example.org')).split('\n').at(-1)}`).toString('base64')}`
       writePlaces(path.join(dir, 'places.geojson'), 2000)
-      places('import', path.join(dir, 'places.geojson'))
+      await places('import', path.join(dir, 'places.geojson'))
       writeFileSync(
         path.join(dir, 'photo-post.geojson'),
         geojson([{ type: 'Feature', geometry: null, properties: { title: 'Photos under load', status: 'draft' } }]),
       )
-      photoPost = places('import', path.join(dir, 'photo-post.geojson'))
-      places('media', 'import', '--post', photoPost, path.join('test', 'fixtures', 'exif', 'gox_gps.jpg'))
+      photoPost = await places('import', path.join(dir, 'photo-post.geojson'))
+      await places('media', 'import', '--post', photoPost, path.join('test', 'fixtures', 'exif', 'gox_gps.jpg'))
       server = await startServer({ DATABASE_URL: db.url, UPLOADS_DIR: env.UPLOADS_DIR!, LOG_REQUESTS: 'false' })
     })
     after(async () => {
@@ -149,7 +148,7 @@ for (const kind of databaseKinds) {
         // connections on two cores, one or two of them finish in the 10 s.
         assert.ok(imported.length >= 2 && uploaded.length >= 1, `writes: ${imported.length} imports, ${uploaded.length} uploads`)
         const titles = new Set(
-          (JSON.parse(await runPlacesAsync(env, 'export')) as { features: { properties: { title: string } }[] }).features.map((f) => f.properties.title),
+          (JSON.parse(await places('export')) as { features: { properties: { title: string } }[] }).features.map((f) => f.properties.title),
         )
         for (const title of imported) assert.ok(titles.has(title), `${title} is there`)
         const gps = await fetch(`${server.url}/places/v1/attachment-exif-gps/${photoPost}`, { headers: { authorization } })

@@ -38,7 +38,7 @@ describe('deploy/nginx.conf in front of the server', { skip: !hasNginx() && !pro
   let env: NodeJS.ProcessEnv
 
   const places = (...args: string[]) => runPlaces(env, ...args)
-  const importPlace = (title: string, type: string) => {
+  const importPlace = async (title: string, type: string) => {
     const file = path.join(dir, `${title}.geojson`)
     writeFileSync(
       file,
@@ -47,15 +47,15 @@ describe('deploy/nginx.conf in front of the server', { skip: !hasNginx() && !pro
         features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [7.4474, 46.948] }, properties: { title, type } }],
       }),
     )
-    return Number(places('import', file, '--author', 'cache@example.org'))
+    return Number(await places('import', file, '--author', 'cache@example.org'))
   }
 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'places-nginx-'))
     db = await createTestDatabase('sqlite')
     env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'uploads') }
-    places('user', 'create', '--email', 'cache@example.org', '--password', 'long enough', '--role', 'editor')
-    importPlace('Bern', 'post')
+    await places('user', 'create', '--email', 'cache@example.org', '--password', 'long enough', '--role', 'editor')
+    await importPlace('Bern', 'post')
     server = await startServer({ DATABASE_URL: db.url, UPLOADS_DIR: env.UPLOADS_DIR! })
 
     nginx = await startNginx({ port: await freePort(), upstream: new URL(server.url).host, dir })
@@ -169,7 +169,7 @@ describe('deploy/nginx.conf in front of the server', { skip: !hasNginx() && !pro
     const url = `${base}/places/v1/geojson?post_type=nginxtest`
     const empty = (await (await fetch(url)).json()) as { features: unknown[] }
     assert.deepEqual(empty.features, [])
-    const id = importPlace('Written meanwhile', 'nginxtest')
+    const id = await importPlace('Written meanwhile', 'nginxtest')
     const written = Date.now()
     // The app has it at once; the cache until the answer's s-maxage runs out, then at its next request.
     assert.equal(((await (await fetch(`${server.url}/places/v1/geojson?post_type=nginxtest`)).json()) as { features: unknown[] }).features.length, 1)

@@ -20,12 +20,12 @@ describe('operations', () => {
     db = await createTestDatabase('sqlite')
     const env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(path.dirname(db.url.slice(5)), 'uploads') }
     const places = (...args: string[]) => runPlaces(env, ...args)
-    places('user', 'create', '--email', 'ops@example.org', '--password', 'long enough', '--role', 'editor')
-    const secret = places('app-password', 'create', '--user', 'ops@example.org').split('\n').at(-1)!
+    await places('user', 'create', '--email', 'ops@example.org', '--password', 'long enough', '--role', 'editor')
+    const secret = (await places('app-password', 'create', '--user', 'ops@example.org')).split('\n').at(-1)!
     authorization = `Basic ${Buffer.from(`ops@example.org:${secret}`).toString('base64')}`
     const file = path.join(path.dirname(db.url.slice(5)), 'post.geojson')
     writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { title: 'Slow upload' } }] }))
-    postId = places('import', file, '--author', 'ops@example.org')
+    postId = await places('import', file, '--author', 'ops@example.org')
     server = await startServer({ DATABASE_URL: db.url, UPLOADS_DIR: env.UPLOADS_DIR })
   })
   after(async () => {

@@ -37,8 +37,8 @@ describe('behind PgBouncer in transaction mode', { skip }, () => {
     bouncer = await startPgBouncer(db.url)
     env = { DATABASE_URL: bouncer.url, MIGRATION_DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'uploads') }
     const places = (...args: string[]) => runPlaces({ ...process.env, ...env }, ...args)
-    places('user', 'create', '--email', 'pooled@example.org', '--password', 'long enough password', '--role', 'editor')
-    const secret = places('app-password', 'create', '--user', 'pooled@example.org').split('\n').at(-1)!
+    await places('user', 'create', '--email', 'pooled@example.org', '--password', 'long enough password', '--role', 'editor')
+    const secret = (await places('app-password', 'create', '--user', 'pooled@example.org')).split('\n').at(-1)!
     authorization = `Basic ${Buffer.from(`pooled@example.org:${secret}`).toString('base64')}`
     const file = path.join(dir, 'posts.geojson')
     const due = new Date(Date.now() + 8_000).toISOString()
@@ -48,7 +48,7 @@ describe('behind PgBouncer in transaction mode', { skip }, () => {
       properties: { title, ...extra },
     })
     writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [feature('Pooled'), feature('Pooled later', { status: 'future', date: due })] }))
-    ;[postId, scheduledId] = places('import', file, '--author', 'pooled@example.org').split('\n').map(Number) as [number, number]
+    ;[postId, scheduledId] = (await places('import', file, '--author', 'pooled@example.org')).split('\n').map(Number) as [number, number]
     server = await startServer(env)
     direct = new pg.Client({ connectionString: db.url })
     await direct.connect()

@@ -45,7 +45,7 @@ for (const kind of databaseKinds) {
     before(async () => {
       db = await createTestDatabase(kind)
       dir = mkdtempSync(path.join(tmpdir(), 'places-limits-test-'))
-      runPlaces({ ...process.env, ...serverEnv('cli') }, 'user', 'create', '--email', OWNER.email, '--password', OWNER.password, '--role', 'author')
+      await runPlaces({ ...process.env, ...serverEnv('cli') }, 'user', 'create', '--email', OWNER.email, '--password', OWNER.password, '--role', 'author')
       ;[a, b] = await Promise.all([startServer(serverEnv('a')), startServer(serverEnv('b'))])
     })
 

@@ -1,23 +1,82 @@
 import assert from 'node:assert/strict'
-import { execFile, spawnSync } from 'node:child_process'
-import { promisify } from 'node:util'
+import { fork, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import type { Message, Reply, Request } from './places-runner'
 
-/**
- * Runs the command line as operators do (`node bin/places.mjs …`, what `npx places` runs) with `env`; fails the
- * test unless it exits 0, showing its stderr; returns its stdout, trimmed.
- */
-export function runPlaces(env: NodeJS.ProcessEnv, ...args: string[]): string {
-  const run = spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
+// The command line (docs/cli.md) as the tests run it: bin/cli.ts's `main`, the code `npx places` runs, in a process
+// kept per environment (places-runner.ts), one command after another. test/cli/cli.test.ts and bundle.test.ts run
+// `node bin/places.mjs` itself where the process is the subject: standard input, a terminal, the bundle.
+
+// Run from the project's folder, as every test is (it names bin/, test/fixtures/ … from there).
+const RUNNER = path.resolve('test', 'support', 'places-runner.ts')
+
+export type Run = { status: number; stdout: string; stderr: string }
+
+type Runner = { env: NodeJS.ProcessEnv; child: ChildProcess; ready: Promise<void>; waiting: Map<number, (reply: Reply) => void> }
+const runners = new Map<string, Runner>()
+let nextId = 0
+
+function runnerFor(env: NodeJS.ProcessEnv): Runner {
+  const key = JSON.stringify(env)
+  let runner = runners.get(key)
+  if (runner) return runner
+  const child = fork(RUNNER, [], {
+    execArgv: ['--conditions=react-server', '--import', 'tsx'],
+    env,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  const waiting = new Map<number, (reply: Reply) => void>()
+  let started = () => {}
+  const ready = new Promise<void>((resolve) => (started = resolve))
+  child.on('message', (message: Message) => {
+    if (message === 'ready') return started()
+    waiting.get(message.id)?.(message)
+    waiting.delete(message.id)
+    if (waiting.size === 0) child.channel?.unref()
+  })
+  child.on('exit', (code, signal) => {
+    runners.delete(key)
+    const reply = { status: 1, stdout: '', stderr: `the command runner exited (${code ?? signal})` }
+    for (const [id, resolve] of waiting) resolve({ id, ...reply })
+    started()
+  })
+  // Only a command waited for keeps the tests' process alive: one that is done leaves no runner behind.
+  child.unref()
+  runner = { env, child, ready, waiting }
+  runners.set(key, runner)
+  return runner
+}
+
+/** `places ARGS` with `env` as its whole environment: its exit status and what it wrote. */
+export async function places(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
+  const { child, ready, waiting } = runnerFor(env)
+  child.channel?.ref()
+  await ready
+  const id = nextId++
+  const { status, stdout, stderr } = await new Promise<Reply>((resolve) => {
+    waiting.set(id, resolve)
+    if (!child.connected) return resolve({ id, status: 1, stdout: '', stderr: 'the command runner is gone' })
+    child.send({ id, args } satisfies Request)
+  })
+  return { status, stdout, stderr }
+}
+
+/** `places ARGS`; fails the test unless it exits 0, showing its stderr; returns its stdout, trimmed. */
+export async function runPlaces(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
+  const run = await places(env, ...args)
   assert.equal(run.status, 0, run.stderr)
   return run.stdout.trim()
 }
 
-/**
- * runPlaces for tests that talk to a server meanwhile: it leaves the event loop free. A loop held by spawnSync
- * cannot see a kept-alive connection closed by the server (after its advertised 5 s), and fetch then reuses it and
- * fails with "other side closed".
- */
-export async function runPlacesAsync(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
-  return stdout.trim()
+/** Ends the runners of the database at `url`, before it is dropped. */
+export async function stopPlaces(url: string): Promise<void> {
+  const stopping = [...runners.values()].filter((runner) => runner.env.DATABASE_URL === url && runner.child.connected)
+  await Promise.all(
+    stopping.map(({ child }) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.ref() // its exit is waited for
+      child.disconnect()
+      return exited
+    }),
+  )
 }

@@ -7,6 +7,7 @@ import path from 'node:path'
 import { after, before, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
+import { stopPlaces } from './cli'
 
 // Tests run on a fresh SQLite file always, and on a fresh PostgreSQL database of their own when TEST_DATABASE_URL
 // names a server (it must be local: tests create and drop databases there).
@@ -27,7 +28,15 @@ export function assertLocalPostgres(url: string): URL {
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'places-test-'))
-    return { kind, url: `file:${path.join(dir, 'test.db')}`, drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) }
+    const url = `file:${path.join(dir, 'test.db')}`
+    return {
+      kind,
+      url,
+      drop: async () => {
+        await stopPlaces(url)
+        rmSync(dir, { recursive: true, force: true })
+      },
+    }
   }
   const server = assertLocalPostgres(process.env.TEST_DATABASE_URL!)
   const name = `places_t_${randomBytes(6).toString('hex')}`
@@ -41,6 +50,7 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
     kind,
     url: url.href,
     drop: async () => {
+      await stopPlaces(url.href)
       const client = new pg.Client({ connectionString: server.href })
       await client.connect()
       await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import sharp from 'sharp'
 import { readGps } from '../../lib/media/exif-gps'
+import { places as placesIn, type Run } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 import { startServer, type RunningServer } from '../support/server'
 import { queryRows } from '../support/sql'
@@ -39,13 +39,13 @@ async function makeUploads(root: string): Promise<string> {
   return uploads
 }
 
-type Site = { db: TestDatabase; env: NodeJS.ProcessEnv; places: (...args: string[]) => SpawnSyncReturns<string> }
+type Site = { db: TestDatabase; env: NodeJS.ProcessEnv; places: (...args: string[]) => Promise<Run> }
 
 async function newSite(kind: TestDatabase['kind'], dir: string, name: string): Promise<Site> {
   const db = await createTestDatabase(kind)
   const env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, name) }
-  const places = (...args: string[]) => spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8' })
-  assert.equal(places('user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator').status, 0)
+  const places = (...args: string[]) => placesIn(env, ...args)
+  assert.equal((await places('user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator')).status, 0)
   return { db, env, places }
 }
 
@@ -106,9 +106,9 @@ for (const kind of databaseKinds) {
         post,
         JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null, properties: { id: 1, title: 'Before' } }] }),
       )
-      assert.equal(site.places('import', post).status, 0)
+      assert.equal((await site.places('import', post)).status, 0)
       const plain = path.join(EXIF, 'exr_noexif.jpg')
-      const media = site.places('media', 'import', '--post', '1', plain, plain, plain)
+      const media = await site.places('media', 'import', '--post', '1', plain, plain, plain)
       assert.equal(media.status, 0, media.stderr)
     })
     after(async () => {
@@ -126,7 +126,7 @@ for (const kind of databaseKinds) {
 
     test('imports the uploads behind scaled and rotated copies, with their GPS, titles, captions, alt text and order', async () => {
       const map = path.join(dir, 'ids.json')
-      const run = site.places('import-wxr', MEDIA, '--uploads', uploads, '--map', map)
+      const run = await site.places('import-wxr', MEDIA, '--uploads', uploads, '--map', map)
       assert.equal(run.status, 0, run.stderr)
       assert.match(run.stdout, /^Imported 5 posts, 2 categories, 1 tags, 2 comments and 6 attachments; 0 items were already imported\.$/m)
       assert.match(run.stdout, /^1 items got new ids, their WordPress ids being taken here: attachment 3 → 607\.$/m)
@@ -210,7 +210,7 @@ for (const kind of databaseKinds) {
 
     test('a second run of the same file changes nothing', async () => {
       const before = await everything(site.db)
-      const run = site.places('import-wxr', MEDIA, '--uploads', uploads)
+      const run = await site.places('import-wxr', MEDIA, '--uploads', uploads)
       assert.equal(run.status, 0, run.stderr)
       assert.match(run.stdout, /^Imported 0 posts, 0 categories and 0 attachments; 11 items were already imported\.$/m)
       assert.deepEqual(await everything(site.db), before)
@@ -224,7 +224,7 @@ for (const kind of databaseKinds) {
       after(() => server.stop())
 
       test("a private post whose only photo WordPress scaled answers with the photo's GPS, under its WordPress id", async () => {
-        const secret = site.places('app-password', 'create', '--user', 'admin@example.org', '--name', 'wxr').stdout.trimEnd().split('\n').at(-1)!
+        const secret = (await site.places('app-password', 'create', '--user', 'admin@example.org', '--name', 'wxr')).stdout.trimEnd().split('\n').at(-1)!
         const authorization = `Basic ${Buffer.from(`admin@example.org:${secret}`).toString('base64')}`
         const response = await fetch(`${server.url}/places/v1/attachment-exif-gps/501`, { headers: { Authorization: authorization } })
         assert.equal(response.status, 200)
@@ -253,13 +253,13 @@ for (const kind of databaseKinds) {
       writeFileSync(partialFile, partial.includes('</channel>') ? partial : `${partial}</channel>\n</rss>\n`)
       const [completed, whole] = await Promise.all([newSite(kind, dir, 'completed'), newSite(kind, dir, 'whole')])
       try {
-        const first = completed.places('import-wxr', partialFile)
+        const first = await completed.places('import-wxr', partialFile)
         assert.equal(first.status, 0, first.stderr)
         assert.match(first.stdout, /^Imported 4 posts, 2 categories, 1 tags, 2 comments and 0 attachments/m)
-        const second = completed.places('import-wxr', MEDIA, '--uploads', uploads)
+        const second = await completed.places('import-wxr', MEDIA, '--uploads', uploads)
         assert.equal(second.status, 0, second.stderr)
         assert.match(second.stdout, /^Imported 1 posts, 0 categories and 6 attachments; 4 items were already imported\.$/m)
-        assert.equal(whole.places('import-wxr', MEDIA, '--uploads', uploads).status, 0)
+        assert.equal((await whole.places('import-wxr', MEDIA, '--uploads', uploads)).status, 0)
         assert.deepEqual(await content(completed.db), await content(whole.db))
       } finally {
         await Promise.all([completed.db.drop(), whole.db.drop()])

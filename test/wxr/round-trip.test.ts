@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { readWxr, type WxrItem } from '../../lib/wxr/parse'
+import { places as placesIn } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 import { queryRows } from '../support/sql'
 
@@ -20,8 +20,8 @@ type Feature = { properties: { title: string; date: string; location_precision?:
 for (const kind of databaseKinds) {
   describe(`a WordPress export of a Places site, imported into another, on ${kind}`, () => {
     const sites: Site[] = []
-    const places = (site: Site, ...args: string[]) => {
-      const run = spawnSync(process.execPath, ['bin/places.mjs', ...args], { env: site.env, encoding: 'utf8', maxBuffer: 1 << 28 })
+    const places = async (site: Site, ...args: string[]) => {
+      const run = await placesIn(site.env, ...args)
       assert.equal(run.status, 0, `places ${args.join(' ')}: ${run.stderr}`)
       return run.stdout
     }
@@ -38,8 +38,8 @@ for (const kind of databaseKinds) {
 
     before(async () => {
       source = await newSite()
-      places(source, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator')
-      places(source, 'import-wxr', SITE, '--uploads', UPLOADS)
+      await places(source, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator')
+      await places(source, 'import-wxr', SITE, '--uploads', UPLOADS)
       // Every level, a trashed post, a tag and a title and content with what XML and CDATA must carry.
       const more = path.join(source.dir, 'more.geojson')
       const point = (lng: number, lat: number) => ({ type: 'Point', coordinates: [lng, lat] })
@@ -65,16 +65,16 @@ for (const kind of databaseKinds) {
           ],
         }),
       )
-      places(source, 'import', more)
-      places(source, 'zone', 'add', '--lat', '51.5072', '--lng=-0.1276', '--radius', '500', '--level', 'city', '--name', 'Home')
+      await places(source, 'import', more)
+      await places(source, 'zone', 'add', '--lat', '51.5072', '--lng=-0.1276', '--radius', '500', '--level', 'city', '--name', 'Home')
       const [trashed] = await queryRows<{ id: number }>(source.db.url, "SELECT id FROM posts WHERE title = 'City'")
-      places(source, 'post', 'delete', String(trashed!.id))
+      await places(source, 'post', 'delete', String(trashed!.id))
 
       wxr = path.join(source.dir, 'site.xml')
-      writeFileSync(wxr, places(source, 'export', '--format', 'wxr'))
+      writeFileSync(wxr, await places(source, 'export', '--format', 'wxr'))
       copy = await newSite()
-      places(copy, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator')
-      places(copy, 'import-wxr', wxr, '--uploads', path.join(source.dir, 'uploads', 'originals'))
+      await places(copy, 'user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator')
+      await places(copy, 'import-wxr', wxr, '--uploads', path.join(source.dir, 'uploads', 'originals'))
     })
     after(async () => {
       for (const site of sites) {
@@ -103,13 +103,13 @@ for (const kind of databaseKinds) {
       )
     })
 
-    test('the whole site or nothing: --post-type and --all-statuses are refused with wxr, as an unknown format is', () => {
+    test('the whole site or nothing: --post-type and --all-statuses are refused with wxr, as an unknown format is', async () => {
       for (const [args, message] of [
         [['--format', 'wxr', '--post-type', 'post'], /--format wxr writes the whole site, every type and status: --post-type and --all-statuses do not apply/],
         [['--format', 'wxr', '--all-statuses'], /--post-type and --all-statuses do not apply/],
         [['--format', 'xml'], /--format must be one of geojson, kml, gpx, csv, wxr/],
       ] as const) {
-        const run = spawnSync(process.execPath, ['bin/places.mjs', 'export', ...args], { env: source.env, encoding: 'utf8' })
+        const run = await placesIn(source.env, 'export', ...args)
         assert.equal(run.status, 2, args.join(' '))
         assert.match(run.stderr, message)
         assert.equal(run.stdout, '', 'nothing written')
@@ -121,7 +121,7 @@ for (const kind of databaseKinds) {
       const files = `SELECT file_path AS path FROM attachments ORDER BY post_id, position, id`
       const [before, after] = await Promise.all([queryRows<{ path: string }>(source.db.url, files), queryRows<{ path: string }>(copy.db.url, files)])
       assert.equal(after.length, before.length)
-      let sourceJson = places(source, 'export', '--all-statuses')
+      let sourceJson = await places(source, 'export', '--all-statuses')
       before.forEach(({ path: file }, i) => {
         assert.equal(after[i]!.path.replace(/^\d{4}\/\d{2}\/[0-9a-f]{8}-/, ''), file.replace(/^\d{4}\/\d{2}\/[0-9a-f]{8}-/, ''), 'the same name')
         sourceJson = sourceJson.replaceAll(`/uploads/${file}`, `/uploads/${after[i]!.path}`)
@@ -133,7 +133,7 @@ for (const kind of databaseKinds) {
           properties: { ...f.properties, date: f.properties.date.replace(/\.\d{3}Z$/, '.000Z') },
         }))
       const sourcePosts = toSeconds(sourceJson)
-      const copyPosts = toSeconds(places(copy, 'export', '--all-statuses'))
+      const copyPosts = toSeconds(await places(copy, 'export', '--all-statuses'))
       assert.ok(sourcePosts.length >= 15, `${sourcePosts.length} posts`)
       assert.deepEqual(copyPosts, sourcePosts)
       const level = (title: string) => copyPosts.find((f) => f.properties.title === title)?.properties.location_precision

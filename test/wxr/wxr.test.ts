@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { readGps } from '../../lib/media/exif-gps'
+import { places as placesIn } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 import { queryRows, refusingPosts } from '../support/sql'
 import { startServer, type RunningServer } from '../support/server'
@@ -22,15 +22,15 @@ for (const kind of databaseKinds) {
     let db: TestDatabase
     let dir: string
     let env: NodeJS.ProcessEnv
-    const places = (...args: string[]) => spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8' })
-    const exported = (): Exported[] => (JSON.parse(places('export', '--all-statuses').stdout) as { features: Exported[] }).features
-    const byTitle = (title: string) => exported().filter((f) => f.properties.title === title)
+    const places = (...args: string[]) => placesIn(env, ...args)
+    const exported = async (): Promise<Exported[]> => (JSON.parse((await places('export', '--all-statuses')).stdout) as { features: Exported[] }).features
+    const byTitle = async (title: string) => (await exported()).filter((f) => f.properties.title === title)
 
     before(async () => {
       db = await createTestDatabase(kind)
       dir = mkdtempSync(path.join(tmpdir(), 'places-wxr-'))
       env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: path.join(dir, 'uploads') }
-      assert.equal(places('user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator').status, 0)
+      assert.equal((await places('user', 'create', '--email', 'admin@example.org', '--password', 'long enough', '--role', 'administrator')).status, 0)
       // Post 2 exists already: the export's page 2 must get another id.
       const existing = path.join(dir, 'existing.geojson')
       writeFileSync(
@@ -40,9 +40,9 @@ for (const kind of databaseKinds) {
           features: [{ type: 'Feature', geometry: null, properties: { id: 2, title: 'Already here', categories: ['Europe'] } }],
         }),
       )
-      assert.equal(places('import', existing).status, 0)
+      assert.equal((await places('import', existing)).status, 0)
       // Set before the import: the export's language must not replace it.
-      assert.equal(places('site', 'set', '--language', 'pt-PT').status, 0)
+      assert.equal((await places('site', 'set', '--language', 'pt-PT')).status, 0)
     })
     after(async () => {
       await db.drop()
@@ -51,7 +51,7 @@ for (const kind of databaseKinds) {
 
     test('imports authors, categories, posts of every type and status, geodata and attachments', async () => {
       const map = path.join(dir, 'ids.json')
-      const run = places('import-wxr', SITE, '--uploads', UPLOADS, '--map', map)
+      const run = await places('import-wxr', SITE, '--uploads', UPLOADS, '--map', map)
       assert.equal(run.status, 0, run.stderr)
       assert.match(run.stdout, /Imported 12 posts, 3 categories, 2 tags, 3 comments and 4 attachments; 0 items were already imported\./)
       assert.match(run.stdout, /^Left out, as Places does not keep them: .*1 × post_format/m)
@@ -62,7 +62,12 @@ for (const kind of databaseKinds) {
       assert.match(run.stdout, /^1 items got new ids, their WordPress ids being taken here: post 2 → 112\.$/m)
       // The export's channel names the site where this one had no settings of its own.
       assert.match(run.stdout, /^Set from the export, as they had never been set here: the site's title, tagline \(places site get\)\.$/m)
-      assert.deepEqual(JSON.parse(places('site', 'get', '--json').stdout), { title: 'Travels', tagline: 'Places we went', language: 'pt-PT', timezone: 'UTC' })
+      assert.deepEqual(JSON.parse((await places('site', 'get', '--json')).stdout), {
+        title: 'Travels',
+        tagline: 'Places we went',
+        language: 'pt-PT',
+        timezone: 'UTC',
+      })
       assert.match(run.stdout, /New users, who cannot sign in until a password is set \(places user set-password\): ana@travels\.example, ben@travels\.example/)
       assert.match(run.stderr, /item "Broken coordinates" \(WordPress id 104, line \d+\): geo_latitude "north-ish" .* imported without a location/)
       assert.match(run.stderr, /attachment item "Lost photo" \(WordPress id 204, line \d+\): its file 2020\/05\/lost\.jpg is missing; not imported/)
@@ -71,7 +76,7 @@ for (const kind of databaseKinds) {
         /attachment item "Cut short" \(WordPress id 205, line \d+\): its image does not decode \(.+\); imported with its file and GPS, without sizes/,
       )
 
-      const posts = exported()
+      const posts = await exported()
       const one = (title: string) => {
         const found = posts.filter((f) => f.properties.title === title)
         assert.equal(found.length, 1, title)
@@ -113,19 +118,14 @@ for (const kind of databaseKinds) {
       // Tags by name, ignoring case: "Sunny" is the Eiffel Tower's "sunny"; entities decoded as WordPress shows them.
       assert.deepEqual(one('Colosseum').properties.tags, ['Ruins & ancient Rome', 'sunny'])
       assert.deepEqual(
-        byTitle('Eiffel Tower').map((f) => f.properties.tags),
+        (await byTitle('Eiffel Tower')).map((f) => f.properties.tags),
         [['sunny'], undefined],
       )
       assert.equal(one('Beach at Palm Beach').properties.content, '<p>Sand.<br />\nSea.</p>\n<p>Sun &amp; <em>wind</em>.</p>')
       assert.equal(one('Beach at Palm Beach').properties.excerpt, undefined, 'no excerpt: none exported')
       assert.equal(one('Draft about Lyon').properties.date, '2020-06-01T09:00:00.000Z', 'a draft with no GMT date keeps its local date')
       assert.equal(one('Draft about Lyon').properties.slug, 'draft-about-lyon', 'a draft without a slug gets one from its title')
-      assert.deepEqual(
-        byTitle('Eiffel Tower')
-          .map((f) => f.properties.slug)
-          .sort(),
-        ['eiffel-tower', 'eiffel-tower-2'],
-      )
+      assert.deepEqual((await byTitle('Eiffel Tower')).map((f) => f.properties.slug).sort(), ['eiffel-tower', 'eiffel-tower-2'])
       assert.equal(one('Beach at Palm Beach').properties.author, 'ben@travels.example')
       // Geodata meta: geo_public 0 hides, missing means public (exact, the default), geo_precision refines a public
       // one (docs/privacy.md); broken coordinates leave none.
@@ -137,12 +137,7 @@ for (const kind of databaseKinds) {
       assert.equal(one('Colosseum').properties.address, 'Piazza del Colosseo, Roma')
       assert.equal(one('Broken coordinates').geometry, null)
       // Categories: the tree, whatever order the export listed it in; term names unescaped.
-      assert.deepEqual(
-        byTitle('Eiffel Tower')
-          .map((f) => f.properties.categories)
-          .sort(),
-        [['Europe > France'], ['Europe > France > Paris']],
-      )
+      assert.deepEqual((await byTitle('Eiffel Tower')).map((f) => f.properties.categories).sort(), [['Europe > France'], ['Europe > France > Paris']])
       assert.deepEqual(one('Beach at Palm Beach').properties.categories, ['Food & Drink'])
       assert.deepEqual(one('Already here').properties.categories, ['Europe'], 'an existing category is reused')
 
@@ -190,33 +185,33 @@ for (const kind of databaseKinds) {
       assert.equal(typeof cut.latitude, 'number', 'its GPS, read from the part that is there')
     })
 
-    test('a second run imports nothing twice, and its map is the first one', () => {
-      const before = exported()
+    test('a second run imports nothing twice, and its map is the first one', async () => {
+      const before = await exported()
       const map = path.join(dir, 'ids-again.json')
-      const run = places('import-wxr', SITE, '--uploads', UPLOADS, '--map', map)
+      const run = await places('import-wxr', SITE, '--uploads', UPLOADS, '--map', map)
       assert.equal(run.status, 0, run.stderr)
       assert.match(run.stdout, /Imported 0 posts, 0 categories and 0 attachments; 16 items were already imported\./)
       assert.doesNotMatch(run.stdout, /got new ids|Set from the export/)
-      assert.deepEqual(exported(), before)
+      assert.deepEqual(await exported(), before)
       assert.deepEqual(JSON.parse(readFileSync(map, 'utf8')), JSON.parse(readFileSync(path.join(dir, 'ids.json'), 'utf8')))
     })
 
-    test('--map into a folder that cannot be written fails before anything is imported', () => {
-      const run = places('import-wxr', SITE, '--map', path.join(dir, 'no-such-folder', 'ids.json'))
+    test('--map into a folder that cannot be written fails before anything is imported', async () => {
+      const run = await places('import-wxr', SITE, '--map', path.join(dir, 'no-such-folder', 'ids.json'))
       assert.equal(run.status, 1)
       assert.match(run.stderr, /no-such-folder/)
     })
 
-    test('malformed XML or a missing file imports nothing and says why', () => {
-      const before = exported()
-      const malformed = places('import-wxr', path.join('test', 'fixtures', 'wxr', 'malformed.xml'))
+    test('malformed XML or a missing file imports nothing and says why', async () => {
+      const before = await exported()
+      const malformed = await places('import-wxr', path.join('test', 'fixtures', 'wxr', 'malformed.xml'))
       assert.equal(malformed.status, 1)
       assert.match(malformed.stderr, /Nothing was imported\. The file is not well-formed XML \(line \d+\)/)
       const notWxr = path.join(dir, 'feed.xml')
       writeFileSync(notWxr, '<?xml version="1.0"?><feed><entry/></feed>')
-      assert.match(places('import-wxr', notWxr).stderr, /not a WordPress export: its root element is <feed>/)
-      assert.match(places('import-wxr', path.join(dir, 'nope.xml')).stderr, /Cannot read .*nope\.xml: no such file/)
-      assert.deepEqual(exported(), before)
+      assert.match((await places('import-wxr', notWxr)).stderr, /not a WordPress export: its root element is <feed>/)
+      assert.match((await places('import-wxr', path.join(dir, 'nope.xml'))).stderr, /Cannot read .*nope\.xml: no such file/)
+      assert.deepEqual(await exported(), before)
     })
 
     test('a post the database refuses half-way imports nothing and says why', async () => {
@@ -237,11 +232,11 @@ for (const kind of databaseKinds) {
 ${Array.from({ length: 2_001 }, (_, index) => item(index)).join('\n')}
 </channel></rss>`,
       )
-      const before = exported()
-      const run = await refusingPosts(db.url, () => places('import-wxr', file))
+      const before = await exported()
+      const run = await refusingPosts(db.url, () => placesIn(env, 'import-wxr', file))
       assert.equal(run.status, 1, run.stderr)
       assert.equal(run.stderr.trim(), 'places import-wxr: refused by the test')
-      assert.deepEqual(exported(), before)
+      assert.deepEqual(await exported(), before)
     })
 
     describe('what the routes serve afterwards', () => {
@@ -323,7 +318,7 @@ ${Array.from({ length: 2_001 }, (_, index) => item(index)).join('\n')}
       })
 
       test('the GPS route names the photo by its WordPress id', async () => {
-        const secret = places('app-password', 'create', '--user', 'admin@example.org', '--name', 'wxr').stdout.trimEnd().split('\n').at(-1)!
+        const secret = (await places('app-password', 'create', '--user', 'admin@example.org', '--name', 'wxr')).stdout.trimEnd().split('\n').at(-1)!
         const authorization = `Basic ${Buffer.from(`admin@example.org:${secret}`).toString('base64')}`
         const response = await fetch(`${server.url}/places/v1/attachment-exif-gps/105`, { headers: { Authorization: authorization } })
         assert.equal(response.status, 200)
@@ -357,7 +352,7 @@ describe('places import-wxr reads attachment files only from inside --uploads', 
   })
   after(() => db.drop())
 
-  test('a symbolic link (to a file or a folder) or a .. out of the uploads folder is a warning naming the item; the rest is imported', (t) => {
+  test('a symbolic link (to a file or a folder) or a .. out of the uploads folder is a warning naming the item; the rest is imported', async (t) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'places-wxr-escape-'))
     t.after(() => rmSync(dir, { recursive: true, force: true }))
     // Somewhere else on the machine: a real photo, with GPS, that the export's uploads folder points at.
@@ -380,7 +375,7 @@ describe('places import-wxr reads attachment files only from inside --uploads', 
 
     const storedIn = path.join(dir, 'stored')
     const env = { ...process.env, DATABASE_URL: db.url, UPLOADS_DIR: storedIn }
-    const run = spawnSync(process.execPath, ['bin/places.mjs', 'import-wxr', wxr, '--uploads', uploads], { env, encoding: 'utf8' })
+    const run = await placesIn(env, 'import-wxr', wxr, '--uploads', uploads)
     assert.equal(run.status, 0, run.stderr)
     assert.match(run.stdout, /Imported 1 posts, 0 categories and 2 attachments/)
     for (const [i, file] of [

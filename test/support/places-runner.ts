@@ -1,15 +1,15 @@
-// The command line of one Playwright worker and one server (places-cli.ts forks it with that server's environment):
-// the commands it is sent run one after another in this process, each as bin/run.ts runs one (bin/cli.ts's `main`),
-// their output captured and sent back with their exit code. A command in a process of its own spends about 0.6 s of
-// CPU before its work (node, the modules, Prisma's query compiler), and the specs run some 250 of them to make their
-// users, passwords and posts; test/cli runs the command line as a process of its own, as operators do.
+// A command line kept running for the tests (test/support/cli.ts forks one per environment): the commands it is sent
+// run one after another in this process, each as bin/run.ts runs one (bin/cli.ts's `main`), their output captured and
+// sent back with their exit code. A command in a process of its own spends about 0.5 s of CPU before its work (node,
+// the modules, Prisma's query compiler); the tests run over a thousand. What only a process of its own shows (standard
+// input, a terminal, its heap, the bundle) is still tested so (test/cli).
 import { main } from '../../bin/cli'
 
 export type Request = { id: number; args: string[] }
-export type Reply = { id: number; code: number; stdout: string; stderr: string }
+export type Reply = { id: number; status: number; stdout: string; stderr: string }
 export type Message = Reply | 'ready'
 
-// Playwright's worker is gone: so is this.
+// The test process is gone, or is done with this database: so is this.
 process.on('disconnect', () => process.exit(0))
 
 /** Runs `main` with what it writes to stdout and stderr kept rather than written. */
@@ -25,8 +25,11 @@ async function captured(args: string[]): Promise<Omit<Reply, 'id'>> {
     }
   }
   try {
-    const code = await main(args)
-    return { code, ...output }
+    const status = await main(args)
+    return { status, ...output }
+  } catch (error) {
+    // What would have ended the process: an exit of 1 with its stack, as node prints it.
+    return { status: 1, stdout: output.stdout, stderr: `${output.stderr}${(error as Error).stack ?? String(error)}\n` }
   } finally {
     for (const name of ['stdout', 'stderr'] as const) delete (process[name] as { write?: unknown }).write
   }
@@ -38,5 +41,5 @@ process.on('message', ({ id, args }: Request) => {
     process.send!({ id, ...(await captured(args)) } satisfies Reply)
   })
 })
-// What was sent before the listener above was there is lost: places-cli.ts sends once it hears this.
+// What was sent before the listener above was there is lost: cli.ts sends once it hears this.
 process.send!('ready')
