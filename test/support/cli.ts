@@ -4,8 +4,8 @@ import path from 'node:path'
 import type { Message, Reply, Request } from './places-runner'
 
 // The command line (docs/cli.md) as the tests run it: bin/cli.ts's `main`, the code `npx places` runs, in a process
-// kept per environment (places-runner.ts), one command after another. test/cli/cli.test.ts and bundle.test.ts run
-// `node bin/places.mjs` itself where the process is the subject: standard input, a terminal, the bundle.
+// kept per environment (places-runner.ts), one command after another. Where the process is the subject (standard
+// input, a terminal, a small heap, a command killed or run under load, the bundle), tests run `node bin/places.mjs`.
 
 // Run from the project's folder, as every test is (it names bin/, test/fixtures/ … from there).
 const RUNNER = path.resolve('test', 'support', 'places-runner.ts')
