@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { freeSlug } from '../../lib/slugs'
-import { runPlaces } from '../support/cli'
+import { placesProcess, runPlaces } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 import { execute, queryRows, refusingPosts, writeLockHeld } from '../support/sql'
 import { waitFor } from '../support/wait'
@@ -87,10 +87,7 @@ for (const kind of databaseKinds) {
 
     test('that fails at its last feature imports nothing and leaves the schema as it was', async () => {
       const before = await state(db)
-      const failed = spawnSync(process.execPath, ['bin/places.mjs', 'import', collection('bad.geojson', LARGE, { author: 'nobody@example.org' })], {
-        env: { ...process.env, DATABASE_URL: db.url },
-        encoding: 'utf8',
-      })
+      const failed = placesProcess({ ...process.env, DATABASE_URL: db.url }, ['import', collection('bad.geojson', LARGE, { author: 'nobody@example.org' })])
       assert.equal(failed.status, 1)
       assert.match(failed.stderr, new RegExp(`feature ${LARGE - 1}: properties\\.author: no user has the email nobody@example.org`))
       assert.deepEqual(await state(db), before)
@@ -112,7 +109,7 @@ for (const kind of databaseKinds) {
       const before = await state(db)
       await refusingPosts(db.url, () => {
         for (const file of files) {
-          const failed = spawnSync(process.execPath, ['bin/places.mjs', 'import', file], { env: { ...process.env, DATABASE_URL: db.url }, encoding: 'utf8' })
+          const failed = placesProcess({ ...process.env, DATABASE_URL: db.url }, ['import', file])
           assert.equal(failed.status, 1, failed.stderr)
           // As the command line reports an error (bin/cli.ts): no rejection nobody awaited, no warning of the driver's.
           assert.equal(failed.stderr.trim(), 'places import: refused by the test', path.basename(file))

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, test } from 'node:test'
 import { setTimeout } from 'node:timers/promises'
+import { placesProcess } from '../support/cli'
 
 // The bundle bin/places.mjs makes of the command line and keeps in node_modules/.cache/places (docs/cli.md). These
 // tests remove it and change what it is made from, under every other command of the run: npm test runs this file
@@ -15,10 +15,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'places-bundle-'))
 after(() => rmSync(dir, { recursive: true, force: true }))
 /** `node bin/places.mjs --help`, which bundles the command line first unless a bundle of the same files is kept. */
 function help() {
-  const run = spawnSync(process.execPath, ['bin/places.mjs', '--help'], {
-    env: { ...process.env, DATABASE_URL: `file:${path.join(dir, 'bundle.db')}` },
-    encoding: 'utf8',
-  })
+  const run = placesProcess({ ...process.env, DATABASE_URL: `file:${path.join(dir, 'bundle.db')}` }, ['--help'])
   assert.equal(run.status, 0, run.stderr)
   assert.match(run.stdout, /^Usage: places /m)
 }

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3'
 import { ExifTool } from 'exiftool-vendored'
 import pg from 'pg'
 import { verifyPassword } from '../../lib/auth/passwords'
-import { places as placesIn, type Run } from '../support/cli'
+import { places as placesIn, placesProcess, type Run } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 import { queryRows } from '../support/sql'
 
@@ -23,12 +23,7 @@ function places(url: string, ...args: string[]): Promise<Run> {
 
 /** `node bin/places.mjs ARGS`, as `npx places` runs, with `input` on its standard input (a pipe, not a terminal). */
 function placesWithInput(url: string, input: string, ...args: string[]): Run {
-  const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], {
-    env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test' },
-    encoding: 'utf8',
-    input,
-  })
-  return { status: result.status ?? 1, stdout: result.stdout, stderr: result.stderr }
+  return placesProcess({ ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test' }, args, input)
 }
 
 /** Whether `password` is the stored password of the user, read from the database itself. */

@@ -8,7 +8,7 @@ import { parse } from 'csv-parse/sync'
 import { zipSync } from 'fflate'
 import { contentText } from '../../lib/content/html'
 import { htmlFromText } from '../../lib/content/text-html'
-import { places as placesIn, type Run } from '../support/cli'
+import { places as placesIn, placesProcess, type Run } from '../support/cli'
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases'
 
 // `places import` of KML, KMZ, GPX and CSV, and `places export --format`, as operators run them, on real databases:
@@ -21,12 +21,7 @@ function places(url: string, ...args: string[]): Promise<Run> {
 
 /** `node bin/places.mjs ARGS` in a process of its own, as `npx places` runs, with `env` added to its environment. */
 function placesWith(env: Record<string, string>, url: string, ...args: string[]): Run {
-  const result = spawnSync(process.execPath, ['bin/places.mjs', ...args], {
-    env: { ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test', ...env },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  })
-  return { status: result.status ?? 1, stdout: result.stdout, stderr: result.stderr }
+  return placesProcess({ ...process.env, DATABASE_URL: url, SITE_URL: 'http://places.test', ...env }, args)
 }
 
 function ok(run: Run): string {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { fork, type ChildProcess } from 'node:child_process'
+import { fork, spawnSync, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import type { Message, Reply, Request } from './places-runner'
 
@@ -10,7 +10,8 @@ import type { Message, Reply, Request } from './places-runner'
 // Run from the project's folder, as every test is (it names bin/, test/fixtures/ … from there).
 const RUNNER = path.resolve('test', 'support', 'places-runner.ts')
 
-export type Run = { status: number; stdout: string; stderr: string }
+/** A command's exit status (null: a process of its own killed by a signal) and what it wrote. */
+export type Run = { status: number | null; stdout: string; stderr: string }
 
 type Runner = { env: NodeJS.ProcessEnv; child: ChildProcess; ready: Promise<void>; waiting: Map<number, (reply: Reply) => void> }
 const runners = new Map<string, Runner>()
@@ -66,6 +67,12 @@ export async function runPlaces(env: NodeJS.ProcessEnv, ...args: string[]): Prom
   const run = await places(env, ...args)
   assert.equal(run.status, 0, run.stderr)
   return run.stdout.trim()
+}
+
+/** `node bin/places.mjs ARGS` as `npx places` runs it, a process of its own, with `input` on its standard input (a pipe). */
+export function placesProcess(env: NodeJS.ProcessEnv, args: string[], input = ''): Run {
+  const { status, stdout, stderr } = spawnSync(process.execPath, ['bin/places.mjs', ...args], { env, encoding: 'utf8', input, maxBuffer: 256 * 1024 * 1024 })
+  return { status, stdout, stderr }
 }
 
 /** Ends the runners of the database at `url`, before it is dropped. */
